@@ -1,0 +1,241 @@
+"""The input contract: turn whatever the user passed into clean float64 arrays.
+
+Every public estimator goes through :func:`as_series` (one run) or
+:func:`as_runs` (several runs), so the rules live in one place:
+
+* anything ``numpy.asarray`` takes is accepted; a pandas Series keeps its
+  numeric index as the step axis;
+* non-finite values raise :class:`InputError` (``nan_policy="raise"``) with how
+  many there are and where, or are dropped (``nan_policy="omit"``);
+* wrong shape, non-numeric data and too few points raise :class:`InputError`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .errors import InputError
+
+NAN_POLICIES = ("raise", "omit")
+
+
+@dataclass(frozen=True)
+class Series:
+    """One validated run: finite float64 ``values`` and optional ``steps``."""
+
+    values: np.ndarray
+    steps: np.ndarray | None = None
+    name: str | None = None
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def step_of(self, index: int | None) -> float | int | None:
+        """The step at position ``index`` (the index itself without a step axis)."""
+        if index is None:
+            return None
+        if self.steps is None:
+            return int(index)
+        if index >= len(self.steps):
+            return None
+        step = self.steps[index]
+        return int(step) if float(step).is_integer() else float(step)
+
+    def tail(self, start: int) -> "Series":
+        steps = None if self.steps is None else self.steps[start:]
+        return Series(self.values[start:], steps, self.name)
+
+
+def check_nan_policy(nan_policy: str) -> None:
+    if nan_policy not in NAN_POLICIES:
+        raise InputError(f"nan_policy must be one of {NAN_POLICIES}, got {nan_policy!r}")
+
+
+def _to_float_array(y, argname: str) -> np.ndarray:
+    try:
+        array = np.asarray(y)
+    except Exception as exc:  # ragged lists and the like
+        raise InputError(f"{argname}: could not read it as an array ({exc})") from None
+    if array.dtype == object:
+        try:
+            array = array.astype(float)
+        except (TypeError, ValueError):
+            raise InputError(
+                f"{argname}: expected numbers, got non-numeric values "
+                f"(e.g. {_first_non_numeric(array)!r})"
+            ) from None
+    if array.dtype.kind == "b":
+        array = array.astype(float)
+    if array.dtype.kind not in "iuf":
+        raise InputError(f"{argname}: expected numbers, got dtype {array.dtype}")
+    return array.astype(np.float64, copy=False)
+
+
+def _first_non_numeric(array: np.ndarray):
+    for item in array.ravel():
+        try:
+            float(item)
+        except (TypeError, ValueError):
+            return item
+    return None
+
+
+def _steps_from_index(index: pd.Index) -> np.ndarray | None:
+    """A pandas index becomes the step axis only when it carries information."""
+    if isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1:
+        return None
+    if index.dtype.kind in "iuf":
+        return np.asarray(index, dtype=np.float64)
+    if index.dtype.kind == "M":  # datetimes: seconds since the first one
+        values = np.asarray(index.asi8, dtype=np.float64) / 1e9
+        return values - values[0] if len(values) else values
+    return None
+
+
+def _apply_nan_policy(values, steps, nan_policy, argname):
+    finite = np.isfinite(values)
+    if finite.all():
+        return values, steps
+    bad = np.flatnonzero(~finite)
+    if nan_policy == "raise":
+        where = ", ".join(str(i) for i in bad[:5]) + (" ..." if len(bad) > 5 else "")
+        raise InputError(
+            f"{argname}: {len(bad)} non-finite value(s) (NaN or inf) at position(s) {where}; "
+            "pass nan_policy='omit' to drop them"
+        )
+    return values[finite], None if steps is None else steps[finite]
+
+
+def as_series(
+    y,
+    *,
+    argname: str = "y",
+    nan_policy: str = "raise",
+    min_length: int = 1,
+    name: str | None = None,
+) -> Series:
+    """Validate one run.
+
+    >>> as_series([1, 2, 3]).values
+    array([1., 2., 3.])
+    >>> as_series([1.0, float("nan"), 3.0], nan_policy="omit").values
+    array([1., 3.])
+    """
+    check_nan_policy(nan_policy)
+    steps = None
+    if isinstance(y, pd.DataFrame):
+        if y.shape[1] != 1:
+            raise InputError(
+                f"{argname}: expected one series, got a DataFrame with {y.shape[1]} columns "
+                f"({', '.join(map(str, y.columns[:6]))}); pick one column"
+            )
+        y = y.iloc[:, 0]
+    if isinstance(y, pd.Series):
+        name = name if name is not None else (None if y.name is None else str(y.name))
+        steps = _steps_from_index(y.index)
+        y = y.to_numpy()
+    values = _to_float_array(y, argname)
+    if values.ndim == 2 and 1 in values.shape:
+        values = values.ravel()
+    if values.ndim != 1:
+        raise InputError(f"{argname}: expected a 1-D series, got an array of shape {values.shape}")
+    if steps is not None and len(steps) != len(values):
+        steps = None
+    values, steps = _apply_nan_policy(values, steps, nan_policy, argname)
+    if len(values) < min_length:
+        raise InputError(
+            f"{argname}: needs at least {min_length} finite value(s), got {len(values)}"
+        )
+    return Series(np.ascontiguousarray(values), steps, name)
+
+
+def as_runs(
+    y,
+    *,
+    argname: str = "runs",
+    nan_policy: str = "raise",
+    min_length: int = 1,
+    group: str | None = None,
+    value: str | None = None,
+    step: str | None = None,
+) -> list[Series]:
+    """Validate several runs (seeds).
+
+    Accepts a 2-D array (runs x steps), a list of 1-D arrays of unequal
+    length, a wide DataFrame (one column per run) or a long DataFrame with a
+    ``group=`` column (and ``value=`` naming the metric column).
+
+    >>> [len(r) for r in as_runs([[1, 2, 3], [4, 5]])]
+    [3, 2]
+    """
+    check_nan_policy(nan_policy)
+    if isinstance(y, pd.DataFrame):
+        if group is not None:
+            return _runs_from_long_frame(y, argname, nan_policy, min_length, group, value, step)
+        return [
+            as_series(y[column], argname=f"{argname}[{column!r}]", nan_policy=nan_policy,
+                      min_length=min_length, name=str(column))
+            for column in y.columns
+        ]
+    if isinstance(y, np.ndarray) and y.dtype != object:
+        values = _to_float_array(y, argname)
+        if values.ndim == 1:
+            values = values[None, :]
+        if values.ndim != 2:
+            raise InputError(f"{argname}: expected runs x steps, got shape {values.shape}")
+        items = list(values)
+    elif isinstance(y, (list, tuple)) and y and all(np.ndim(item) >= 1 for item in y):
+        items = list(y)
+    else:
+        items = [y]
+    if not items:
+        raise InputError(f"{argname}: no runs given")
+    return [
+        as_series(item, argname=f"{argname}[{i}]", nan_policy=nan_policy,
+                  min_length=min_length, name=f"run {i}")
+        for i, item in enumerate(items)
+    ]
+
+
+def _runs_from_long_frame(frame, argname, nan_policy, min_length, group, value, step):
+    missing = [c for c in (group, value, step) if c is not None and c not in frame.columns]
+    if missing:
+        raise InputError(
+            f"{argname}: no column {missing[0]!r}; columns are {', '.join(map(str, frame.columns))}"
+        )
+    if value is None:
+        candidates = [c for c in frame.columns if c not in (group, step)
+                      and pd.api.types.is_numeric_dtype(frame[c])]
+        if len(candidates) != 1:
+            raise InputError(
+                f"{argname}: pass value= to name the metric column "
+                f"(numeric columns: {', '.join(map(str, candidates)) or 'none'})"
+            )
+        value = candidates[0]
+    runs = []
+    for key, part in frame.groupby(group, sort=True):
+        if step is not None:
+            part = part.sort_values(step, kind="stable")
+            series = pd.Series(part[value].to_numpy(), index=part[step].to_numpy())
+        else:
+            series = part[value].reset_index(drop=True)
+        runs.append(as_series(series, argname=f"{argname}[{group}={key!r}]",
+                              nan_policy=nan_policy, min_length=min_length, name=str(key)))
+    if not runs:
+        raise InputError(f"{argname}: the frame has no rows")
+    return runs
+
+
+def is_multi_run(y) -> bool:
+    """True when ``y`` holds several runs (2-D with more than one row, or a list of arrays)."""
+    if isinstance(y, pd.DataFrame):
+        return y.shape[1] > 1
+    if isinstance(y, pd.Series):
+        return False
+    if isinstance(y, (list, tuple)):
+        return bool(y) and all(np.ndim(item) >= 1 for item in y) and len(y) > 1
+    array = np.asarray(y) if not isinstance(y, np.ndarray) else y
+    return array.ndim == 2 and array.shape[0] > 1 and array.shape[1] > 1

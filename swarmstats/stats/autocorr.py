@@ -1,0 +1,149 @@
+"""Autocovariance by FFT and the integrated autocorrelation time.
+
+Conventions (see ``shared/reference/convergence-methods.md`` §1-3):
+
+* ``g = 1 + 2 * sum_{k>=1} rho_k`` is *the* integrated autocorrelation time;
+  ESS = n / g and Var(mean) ~= gamma_0 * g / n.
+* Autocovariances use the biased 1/n estimator (positive semi-definite, what
+  Geyer's sequences assume), computed by a zero-padded FFT in O(n log n).
+* g may be below 1 (antithetic series) but never negative: it is floored at
+  1/log10(n), i.e. ESS is capped at n*log10(n), as Stan and ``posterior`` do.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import fft as sp_fft
+
+
+def autocovariance(x: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Biased autocovariance at lags 0..n-1 along ``axis`` (demeaned, 1/n).
+
+    >>> autocovariance(np.array([1.0, -1.0, 1.0, -1.0]))
+    array([ 1.  , -0.75,  0.5 , -0.25])
+    """
+    x = np.asarray(x, dtype=np.float64)
+    n = x.shape[axis]
+    centred = x - x.mean(axis=axis, keepdims=True)
+    # Zero-pad to >= 2n so the FFT product is a linear, not circular, correlation.
+    size = sp_fft.next_fast_len(2 * n, real=True)
+    spectrum = sp_fft.rfft(centred, n=size, axis=axis)
+    acov = sp_fft.irfft(spectrum * np.conj(spectrum), n=size, axis=axis)
+    acov = np.take(acov, np.arange(n), axis=axis)
+    return acov / n
+
+
+def autocorrelation(x: np.ndarray) -> np.ndarray:
+    """rho_k = gamma_k / gamma_0 for a 1-D array; all-NaN for a constant array."""
+    acov = autocovariance(x)
+    if acov[0] <= 0:
+        return np.full_like(acov, np.nan)
+    return acov / acov[0]
+
+
+def geyer_tau(rho: np.ndarray) -> float:
+    """Unfloored g from an autocorrelation sequence, by Geyer's initial monotone sequence.
+
+    Lags are paired, P_m = rho_2m + rho_2m+1; the sum stops before the first
+    negative pair, the pairs are made non-increasing, and the even lag of the
+    first negative pair is added when positive (Stan's variance-reducing term
+    for antithetic chains).  ``rho`` may be a combined multi-chain sequence.
+
+    >>> round(geyer_tau(0.5 ** np.arange(200)), 6)  # AR(1), phi = 0.5: g = 3
+    3.0
+    """
+    rho = np.asarray(rho, dtype=np.float64)
+    n = len(rho)
+    if n < 2:
+        return 1.0
+    last_pair = max(0, (n - 3) // 2)
+    pairs = rho[0 : 2 * last_pair + 1 : 2] + rho[1 : 2 * last_pair + 2 : 2]
+    if pairs[0] <= 0:
+        # The first pair is already non-positive: g is at its floor.
+        return 0.0
+    negative = np.flatnonzero(pairs[1:] < 0)
+    if negative.size:
+        stop = negative[0] + 1  # index of the first negative pair
+        extra = max(rho[2 * stop], 0.0)
+    else:
+        stop = len(pairs) - 1  # ran out of lags: keep the last pair's even lag
+        extra = rho[2 * stop]
+    monotone = np.minimum.accumulate(pairs[:stop])
+    return float(-1.0 + 2.0 * monotone.sum() + extra)
+
+
+def sokal_tau(rho: np.ndarray, c: float = 5.0) -> tuple[float, int]:
+    """g from Sokal's automatic window: the smallest M with M >= c * g(M).
+
+    Returns ``(g, M)``.  Reliable only when n >= ~50 g, and meaningless for
+    anti-correlated series (g can come out negative; callers floor it).
+
+    >>> g, window = sokal_tau(0.5 ** np.arange(200))
+    >>> round(g, 6), window
+    (3.0, 15)
+    """
+    rho = np.asarray(rho, dtype=np.float64)
+    taus = 2.0 * np.cumsum(rho) - 1.0
+    lags = np.arange(len(rho))
+    inside = lags < c * taus
+    window = int(np.argmin(inside)) if not inside.all() else len(rho) - 1
+    return float(taus[window]), window
+
+
+def floor_tau(tau: float, n_total: int) -> tuple[float, bool]:
+    """Floor g at 1/log10(n) (ESS cap n*log10 n); returns (g, capped)."""
+    if n_total < 10:
+        floor = 1.0 / np.log10(10)
+    else:
+        floor = 1.0 / np.log10(n_total)
+    if not np.isfinite(tau) or tau < floor:
+        return floor, True
+    return float(tau), False
+
+
+def levinson_durbin(acov: np.ndarray, max_order: int):
+    """AR coefficients and innovation variances for orders 0..max_order (Yule-Walker).
+
+    Returns ``(coefs, variances)`` where ``coefs[p]`` holds the p coefficients
+    of the order-p fit and ``variances[p]`` its innovation variance.
+    """
+    variances = np.empty(max_order + 1)
+    variances[0] = acov[0]
+    coefs = [np.zeros(0)]
+    phi = np.zeros(0)
+    for order in range(1, max_order + 1):
+        if variances[order - 1] <= 0:
+            variances[order:] = variances[order - 1]
+            coefs.extend([phi] * (max_order - order + 1))
+            break
+        reflection = (acov[order] - phi @ acov[order - 1 : 0 : -1]) / variances[order - 1]
+        phi = np.concatenate([phi - reflection * phi[::-1], [reflection]])
+        variances[order] = variances[order - 1] * (1.0 - reflection**2)
+        coefs.append(phi)
+    return coefs, variances
+
+
+def ar_spectrum0(x: np.ndarray, max_order: int | None = None) -> tuple[float, int]:
+    """Spectral density at frequency zero from an AR(p) fit, p chosen by AIC.
+
+    As coda's ``spectrum0.ar``: Yule-Walker fits of orders 0..min(n-1,
+    10 log10 n), the AIC-best order, and S(0) = sigma_e^2 / (1 - sum phi)^2
+    with the innovation variance corrected by n / (n - p - 1).  Returns
+    ``(S0, p)``; S0 / n is the variance of the mean.  For white noise S0 is the
+    variance, for AR(1) it tends to sigma_e^2 / (1 - phi)^2.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    n = len(x)
+    if max_order is None:
+        max_order = int(min(n - 1, np.floor(10 * np.log10(max(n, 1)))))
+    max_order = max(0, min(max_order, n - 2))
+    acov = autocovariance(x)[: max_order + 1]
+    if acov[0] <= 0:
+        return 0.0, 0
+    coefs, variances = levinson_durbin(acov, max_order)
+    with np.errstate(divide="ignore"):
+        aic = n * np.log(np.maximum(variances, 1e-300)) + 2.0 * np.arange(max_order + 1)
+    order = int(np.argmin(aic))
+    innovation_var = variances[order] * n / max(n - (order + 1), 1)
+    denominator = (1.0 - coefs[order].sum()) ** 2
+    return float(innovation_var / max(denominator, 1e-300)), order
