@@ -18,7 +18,9 @@ from scipy import stats
 
 def tie_group_sizes(x: np.ndarray) -> np.ndarray:
     """Sizes of the groups of equal values (only groups of 2 or more)."""
-    _, counts = np.unique(x, return_counts=True)
+    ordered = np.sort(x)
+    starts = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1], [True]]))
+    counts = np.diff(starts)
     return counts[counts > 1]
 
 
@@ -71,11 +73,17 @@ class SlopeSelector:
             i = rng.integers(0, n, size)
             j = rng.integers(0, n, size)
             keep = i != j
-            i, j = np.minimum(i[keep], j[keep]), np.maximum(i[keep], j[keep])
+            # Distinct pairs only, so repeated draws do not look like tied slopes.
+            codes = np.sort(np.minimum(i[keep], j[keep]) * n + np.maximum(i[keep], j[keep]))
+            codes = codes[np.concatenate([[True], codes[1:] != codes[:-1]])]
+            i, j = codes // n, codes % n
         self.sample = np.sort((self.y[j] - self.y[i]) / (self.t[j] - self.t[i]))
         self.exact_sample = self.n_pairs <= size
         # Known (slope, count_le) points, so repeated queries reuse earlier counts.
         self._known = {-np.inf: 0, np.inf: self.n_pairs}
+        self._enumerated = None
+        self.has_ties = bool(np.any(np.diff(self.sample) == 0))
+        self.enumerable = 400  # pairs; the last step compares at most 800 elements
         self.counts_done = 0
 
     def count_le(self, s: float) -> int:
@@ -100,65 +108,82 @@ class SlopeSelector:
             raise IndexError(k)
         if self.exact_sample:
             return float(self.sample[k])
-        enumerable = max(16, int(2_000_000 // max(len(self.y), 1)))
         while True:
             lo, c_lo, hi, c_hi = self._bracket(k)
             if np.isfinite(lo) and np.isfinite(hi):
-                if c_hi - c_lo <= enumerable:
+                if c_hi - c_lo <= self.enumerable:
                     inside = self._slopes_between(lo, hi, c_hi - c_lo)
                     if inside is not None:
                         return float(inside[k - c_lo])
                 if np.nextafter(lo, np.inf) >= hi:
                     return float(hi)
-            probe, is_slope = self._probe(k, lo, c_lo, hi, c_hi)
-            if self.count_le(probe) >= k + 1 and is_slope:
-                # Tied slopes: if nothing lies just below this real slope value,
-                # it is the answer (saves a long bisection down to one ulp).
-                self.count_le(np.nextafter(probe, -np.inf))
+            for probe in self._probes(k, lo, c_lo, hi, c_hi):
+                if self.count_le(probe) >= k + 1 and self.has_ties:
+                    # Tied slopes: if nothing lies just below this slope value,
+                    # it is the answer (saves a bisection down to one ulp).
+                    self.count_le(np.nextafter(probe, -np.inf))
 
-    def _probe(self, k, lo, c_lo, hi, c_hi):
+    def _probes(self, k, lo, c_lo, hi, c_hi) -> list[float]:
+        """Two probes that bracket the k-th slope with high probability.
+
+        Inside the sampled range, sample order statistics a few standard
+        errors either side of the interpolated rank; past it, values either
+        side of the linear interpolation (slopes are locally near-uniform).
+        """
         frac = (k + 0.5 - c_lo) / (c_hi - c_lo)
         inside = self.sample[(self.sample > lo) & (self.sample < hi)]
-        if inside.size:
-            position = int(np.clip(round(frac * (inside.size - 1)), 0, inside.size - 1))
-            return float(inside[position]), True
+        if inside.size >= 64:
+            centre = frac * (inside.size - 1)
+            margin = 2.5 * np.sqrt(inside.size * frac * (1 - frac)) + 1.0
+            picks = {int(np.clip(np.floor(centre - margin), 0, inside.size - 1)),
+                     int(np.clip(np.ceil(centre + margin), 0, inside.size - 1))}
+            return [float(inside[i]) for i in sorted(picks)]
         if not np.isfinite(lo) or not np.isfinite(hi):
             # Outside the sampled range: step outwards geometrically.
             anchor = hi if np.isfinite(hi) else lo
             step = max(abs(anchor), 1.0)
-            return (anchor - step if np.isfinite(hi) else anchor + step), False
-        # Slopes are locally near-uniform in value: interpolate, kept off the ends.
-        frac = min(max(frac, 0.05), 0.95)
-        probe = lo + (hi - lo) * frac
-        return (probe if lo < probe < hi else 0.5 * (lo + hi)), False
+            return [anchor - step if np.isfinite(hi) else anchor + step]
+        margin = 3.0 / np.sqrt(c_hi - c_lo)
+        probes = []
+        for f in (frac - margin, frac + margin):
+            if 0.0 < f < 1.0:
+                value = lo + (hi - lo) * f
+                if lo < value < hi:
+                    probes.append(value)
+        return probes or [0.5 * (lo + hi)]
 
     def _slopes_between(self, lo: float, hi: float, expected: int) -> np.ndarray | None:
         """The sorted slopes in (lo, hi], found as the pairs whose order flips.
 
         Ordering by (y - s t, -t) puts a pair in time order exactly when its
         slope exceeds s, so the pairs with slopes in (lo, hi] are the
-        inversions between the two orderings.  Every element lying between the
-        two members of an inverted pair is inverted with one of them, so all
-        such pairs are within ``expected + 1`` positions of each other.
+        inversions between the two orderings.  Only elements that are not
+        "records" (above every earlier and below every later position) can be
+        part of an inversion, and there are at most 2 * expected of them, so
+        the pairwise comparison runs on that small set.
         """
+        cached = self._enumerated
+        if cached is not None and cached[0] == lo and cached[1] == hi:
+            return cached[2]
         key = -self.t
         order_lo = np.lexsort((key, self.y - lo * self.t))
         order_hi = np.lexsort((key, self.y - hi * self.t))
         position_hi = np.empty(len(order_hi), dtype=np.int64)
         position_hi[order_hi] = np.arange(len(order_hi))
         sequence = position_hi[order_lo]
-        firsts, seconds = [], []
-        found, distance = 0, 1
-        while found < expected and distance <= expected + 1 and distance < len(sequence):
-            where = np.flatnonzero(sequence[:-distance] > sequence[distance:])
-            firsts.append(order_lo[where])
-            seconds.append(order_lo[where + distance])
-            found += where.size
-            distance += 1
-        if found != expected:
+        before = np.concatenate([[-1], np.maximum.accumulate(sequence)[:-1]])
+        after = np.concatenate([np.minimum.accumulate(sequence[::-1])[::-1][1:], [len(sequence)]])
+        involved = np.flatnonzero((sequence < before) | (sequence > after))
+        if involved.size > 2 * expected:
+            return None
+        sub = sequence[involved]
+        first, second = np.nonzero(np.triu(sub[:, None] > sub[None, :], k=1))
+        if first.size != expected:
             return None  # rounding made the counts disagree; keep searching
-        a, b = np.concatenate(firsts), np.concatenate(seconds)
-        return np.sort((self.y[b] - self.y[a]) / (self.t[b] - self.t[a]))
+        a, b = order_lo[involved[first]], order_lo[involved[second]]
+        slopes = np.sort((self.y[b] - self.y[a]) / (self.t[b] - self.t[a]))
+        self._enumerated = (lo, hi, slopes)
+        return slopes
 
     def median(self) -> float:
         middle = (self.n_pairs - 1) // 2
