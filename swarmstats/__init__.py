@@ -1,0 +1,1 @@
+"""swarmstats: honest statistics for noisy reward and score time series."""

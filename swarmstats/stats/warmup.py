@@ -1,0 +1,115 @@
+"""Warm-up (truncation point) objectives, without O(n^2) cost.
+
+* MSER-m: MSE(d) = var(batch means after d) / (count after d), all d at once
+  from reverse cumulative sums: O(n).
+* Suffix criteria (maximum ESS, minimum variance of the mean): evaluated on a
+  log- plus linearly-spaced grid of origins with an FFT autocorrelation each,
+  then refined around the best origin: O(grid * n log n).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .autocorr import autocovariance, floor_tau, geyer_tau
+
+
+def batch_means(x: np.ndarray, size: int) -> np.ndarray:
+    """Means of consecutive batches of ``size`` points (a short tail batch is dropped)."""
+    n_batches = len(x) // size
+    return x[: n_batches * size].reshape(n_batches, size).mean(axis=1)
+
+
+def mser_curve(means: np.ndarray) -> np.ndarray:
+    """MSER statistic for every truncation d = 0..len-1 of the batch means."""
+    centred = means - means.mean()  # centring keeps the sums free of cancellation
+    tail_sum = np.cumsum(centred[::-1])[::-1]
+    tail_sq = np.cumsum((centred**2)[::-1])[::-1]
+    count = np.arange(len(means), 0, -1, dtype=np.float64)
+    variance = np.maximum(tail_sq / count - (tail_sum / count) ** 2, 0.0)
+    return variance / count
+
+
+def suffix_stats(x: np.ndarray, origin: int) -> tuple[float, float]:
+    """(g, variance) of x[origin:] - the suffix's integrated time and variance."""
+    segment = x[origin:]
+    acov = autocovariance(segment)
+    if acov[0] <= 0:
+        return float("nan"), 0.0
+    tau, _ = floor_tau(geyer_tau(acov / acov[0]), len(segment))
+    return tau, float(acov[0])
+
+
+def bartlett_mean_variance(x: np.ndarray, origin: int) -> float:
+    """Variance of the mean of x[origin:] with a Bartlett window of width sqrt(m).
+
+    The window is Clark, Cole & Michel's (2024) default for autocorrelation-
+    aware MSER; unlike Geyer's truncation it keeps the long positive
+    correlation of a slow drift even when the noise's correlations have died.
+    """
+    segment = x[origin:]
+    m = len(segment)
+    width = max(1, int(np.sqrt(m)))
+    acov = autocovariance(segment)[:width]
+    weights = 1.0 - np.arange(width) / width
+    long_run = acov[0] + 2.0 * float(weights[1:] @ acov[1:])
+    return max(long_run, 0.0) / m
+
+
+def origin_grid(cap: int, points: int = 24) -> np.ndarray:
+    """Candidate origins 0..cap: log-spaced near 0, linear further out."""
+    if cap <= 2 * points:
+        return np.arange(cap + 1)
+    logs = np.geomspace(1, cap, points)
+    lines = np.linspace(0, cap, points)
+    return np.unique(np.concatenate([[0], np.round(logs), np.round(lines)]).astype(int))
+
+
+def search_origin(objective, cap: int, *, minimum: int = 0, rounds: int = 6, points: int = 17):
+    """Minimise objective(origin) over minimum..cap: grid, then local refinement.
+
+    Returns ``(best_origin, evaluated)`` where ``evaluated`` maps origins to values.
+    """
+    evaluated: dict[int, float] = {}
+
+    def value(origin: int) -> float:
+        if origin not in evaluated:
+            evaluated[origin] = objective(origin)
+        return evaluated[origin]
+
+    grid = origin_grid(cap - minimum) + minimum
+    for _ in range(rounds):
+        values = np.array([value(int(o)) for o in grid])
+        values = np.where(np.isfinite(values), values, np.inf)
+        best = int(np.argmin(values))
+        left = grid[max(best - 1, 0)]
+        right = grid[min(best + 1, len(grid) - 1)]
+        if right - left <= 2:
+            for origin in range(int(left), int(right) + 1):
+                value(origin)
+            break
+        grid = np.unique(np.round(np.linspace(left, right, points)).astype(int))
+    finite = {o: v for o, v in evaluated.items() if np.isfinite(v)}
+    if not finite:
+        return minimum, evaluated
+    return min(finite, key=lambda o: (finite[o], o)), evaluated
+
+
+def leading_outliers(x: np.ndarray, threshold: float = 8.0) -> int:
+    """Number of leading points further than ``threshold`` robust SDs from the
+    bulk of the second half.  A wild first sample inflates the variance so
+    much that suffix criteria keep it; every real transient would be cut past
+    these points anyway, so excluding them as origins is safe.
+    """
+    reference = x[len(x) // 2 :]
+    centre = np.median(reference)
+    scale = 1.4826 * np.median(np.abs(reference - centre))
+    if scale <= 0:
+        scale = np.std(reference)
+    if scale <= 0:
+        return 0
+    outlying = np.abs(x - centre) > threshold * scale
+    if not outlying[0]:
+        return 0
+    first_inlier = np.argmin(outlying)
+    return int(first_inlier) if not outlying.all() else 0
