@@ -1,1 +1,42 @@
-"""swarmstats: honest statistics for noisy reward and score time series."""
+"""swarmstats: honest statistics for noisy reward and score time series.
+
+>>> import numpy as np, swarmstats
+>>> rng = np.random.default_rng(0)
+>>> swarmstats.check_convergence(rng.normal(size=500)).verdict
+'converged'
+"""
+
+from .convergence import (
+    VERDICTS,
+    ConvergenceResult,
+    ConvergenceTest,
+    MultiRunConvergenceResult,
+    check_convergence,
+)
+from .diagnostics import acf, ess, integrated_autocorr_time, mcse, rhat
+from .errors import InputError, SwarmstatsError
+from .io import read_table
+from .monitor import ConvergenceMonitor, MonitorState
+from .stationarity import (
+    GewekeResult,
+    HeidelbergerWelchResult,
+    VarianceStabilityResult,
+    geweke,
+    heidelberger_welch,
+    variance_stability,
+)
+from .trend import TrendResult, trend_test
+from .warmup import WarmupResult, detect_warmup
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "acf", "integrated_autocorr_time", "ess", "rhat", "mcse",
+    "detect_warmup", "WarmupResult",
+    "trend_test", "TrendResult",
+    "geweke", "heidelberger_welch", "variance_stability",
+    "GewekeResult", "HeidelbergerWelchResult", "VarianceStabilityResult",
+    "check_convergence", "ConvergenceTest", "ConvergenceResult", "MultiRunConvergenceResult",
+    "VERDICTS", "ConvergenceMonitor", "MonitorState",
+    "read_table", "InputError", "SwarmstatsError",
+]

@@ -4,7 +4,7 @@ and an OLS slope with a HAC standard error - all in O(n log n) time, O(n) memory
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import stats
@@ -44,6 +44,8 @@ class TrendResult(Result):
     alpha: float
     trend: str
     note: str
+    _values: np.ndarray = field(default=None, repr=False)
+    _steps: np.ndarray = field(default=None, repr=False)
 
     @property
     def significant(self) -> bool:
@@ -146,6 +148,7 @@ def trend_test(
         sen_slope=float(sen_slope), sen_intercept=sen_intercept, sen_ci=sen_ci,
         ols_slope=ols_slope, ols_se=ols_se, ols_pvalue=ols_pvalue, hac_lags=lags,
         change=change, tolerance=tolerance, alpha=alpha, trend=trend, note=note,
+        _values=values, _steps=steps,
     )
 
 

@@ -1,0 +1,220 @@
+"""The ``swarmstats`` command: parse, load, call the API, render.  Nothing else.
+
+Exit codes: 0 the check passed, 1 it failed (e.g. not converged, or too
+little data to tell), 2 a usage or input error (one line on stderr; --debug
+shows the traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import sys
+import traceback
+
+import pandas as pd
+
+from . import __version__
+from ._result import fmt, jsonable
+from .convergence import ConvergenceTest
+from .errors import InputError
+from .io import FORMATS, classify_columns, read_table, select_metric
+from .warmup import WARMUP_METHODS
+
+EXIT_PASS, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
+
+_EPILOG = """exit codes:
+  0  every metric converged
+  1  at least one metric did not converge, or had too little data to tell
+  2  usage or input error (one line on stderr; --debug shows the traceback)"""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but usage errors are one line and exit 2."""
+
+    def error(self, message):
+        raise _UsageError(f"{self.prog}: {message} (see --help)")
+
+
+class _UsageError(Exception):
+    pass
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="swarmstats", description="Honest statistics for noisy reward and score series.")
+    parser.add_argument("--version", action="version", version=f"swarmstats {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    check = commands.add_parser(
+        "check-convergence", help="has each metric converged? (a CI gate: exit 1 if not)",
+        description="Has each metric converged, or is it still changing? One row per metric "
+                    "(per run with --group).", epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    check.add_argument("file", metavar="FILE", help="log file (CSV, TSV, JSON Lines, JSON list) or - for stdin")
+    check.add_argument("-m", "--metric", action="append", default=None,
+                       help="metric column to check (repeatable; default: every metric column)")
+    check.add_argument("--step", help="column to use as the step axis (default: a column named like a step)")
+    check.add_argument("--group", help="column naming the run/seed: per-run verdicts plus R-hat")
+    check.add_argument("--alpha", type=float, default=0.05, help="false-alarm rate of each verdict (default 0.05)")
+    check.add_argument("--tolerance", type=float, help="smallest change over the span tested that matters")
+    check.add_argument("--precision", type=float, help="target half-width of the CI of the mean")
+    check.add_argument("--warmup", choices=WARMUP_METHODS, default="variance", help="warm-up rule")
+    check.add_argument("--input-format", choices=FORMATS, help="format of FILE (needed for odd names and stdin)")
+    check.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
+    check.add_argument("--plot", metavar="PNG", help="also draw the evidence into this PNG file")
+    check.add_argument("--no-color", action="store_true", help="no colour (NO_COLOR is honoured too)")
+    check.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    debug = "--debug" in (sys.argv[1:] if argv is None else argv)
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help(sys.stderr)
+            return EXIT_ERROR
+        return _check_convergence(args)
+    except (_UsageError, InputError) as exc:
+        if debug:
+            traceback.print_exc()
+        print(f"swarmstats: error: {exc}" if isinstance(exc, InputError) else str(exc), file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # e.g. piped into head
+        return EXIT_PASS
+
+
+def _check_convergence(args) -> int:
+    test = ConvergenceTest(alpha=args.alpha, tolerance=args.tolerance, precision=args.precision,
+                           warmup=args.warmup)
+    test._validate()
+    frame = read_table(args.file, format=args.input_format)
+    columns = classify_columns(frame, step=args.step, group=args.group)
+    metrics = args.metric or columns.metrics
+    if not metrics:
+        raise InputError(f"{frame.attrs['source']} has no numeric metric column "
+                         f"(columns: {', '.join(map(str, frame.columns))})")
+    for metric in metrics:
+        if metric not in frame.columns:
+            raise InputError(f"no metric {metric!r}; available: {', '.join(columns.metrics) or '(none)'}")
+    results = []
+    for metric in metrics:
+        if args.group:
+            runs = []
+            for key, part in frame.groupby(args.group, sort=True):
+                try:
+                    runs.append(select_metric(part, metric, step=columns.step).rename(str(key)))
+                except InputError as exc:
+                    if "has no values" not in str(exc):
+                        raise
+            if not runs:
+                raise InputError(f"metric {metric!r} has no values in any run")
+            result = test.fit(runs if len(runs) > 1 else runs[0], name=metric)
+            if len(runs) > 1:
+                for run, series in zip(result.runs, runs):
+                    object.__setattr__(run, "name", f"{metric} [{args.group}={series.name}]")
+        else:
+            result = test.fit(select_metric(frame, metric, step=columns.step), name=metric)
+        results.append(result)
+    passed = all(r.converged for r in results)
+    _render(args, frame, results, passed)
+    if args.plot:
+        _plot(results, args.plot)
+    return EXIT_PASS if passed else EXIT_FAIL
+
+
+def _rows(results):
+    rows = []
+    for result in results:
+        if hasattr(result, "runs"):
+            rows.extend(run.to_row() for run in result.runs)
+        else:
+            rows.append(result.to_row())
+    return rows
+
+
+def _render(args, frame, results, passed):
+    out = sys.stdout
+    if args.format == "json":
+        payload = {
+            "schema_version": 1, "command": "check-convergence",
+            "input": {"source": frame.attrs.get("source"), "format": frame.attrs.get("format"),
+                      "rows": int(len(frame))},
+            "verdict": "converged" if passed else _worst(results), "passed": passed,
+            "results": [r.to_dict() for r in results],
+        }
+        json.dump(jsonable(payload), out, indent=2, allow_nan=False)
+        out.write("\n")
+        return
+    table = pd.DataFrame(_rows(results))
+    if args.format == "csv":
+        table.to_csv(out, index=False)
+        return
+    color = _use_color(args)
+    for result in results:
+        if hasattr(result, "runs"):
+            print(_paint(f"{result.name}: {result.verdict} over {len(result.runs)} runs - "
+                         f"{result.main_reason}", result.verdict, color), file=out)
+            for reason in result.reasons[1:]:
+                print(f"  - {reason}", file=out)
+    print(_text_table(table, color), file=out)
+    overall = "all metrics converged" if passed else "not every metric converged"
+    print(f"\n{overall} ({len(results)} checked, alpha = {args.alpha})", file=out)
+
+
+def _worst(results) -> str:
+    verdicts = {r.verdict for r in results}
+    return "not_converged" if "not_converged" in verdicts else "insufficient_data"
+
+
+def _text_table(table: pd.DataFrame, color: bool) -> str:
+    headers = ["metric", "verdict", "n", "warm-up", "mean [95% CI]", "slope/100", "ESS", "reason"]
+    lines = []
+    for row in table.to_dict("records"):
+        ci = f"{fmt(row['mean'])} [{fmt(row['ci_low'])}, {fmt(row['ci_high'])}]"
+        slope = fmt(None if row["slope"] is None else row["slope"] * 100, 3)
+        lines.append([str(row["metric"]), row["verdict"], str(row["n"]), str(row["warmup"]), ci,
+                      slope, fmt(row["ess"], 4), row["reason"]])
+    widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(headers[:-1])]
+    def join(cells, verdict=None):
+        text = "  ".join(c.ljust(w) for c, w in zip(cells[:-1], widths)) + "  " + cells[-1]
+        return _paint(text, verdict, color) if verdict else text
+    return "\n".join([join(headers)] + [join(line, line[1]) for line in lines])
+
+
+def _use_color(args) -> bool:
+    return (not args.no_color and not os.environ.get("NO_COLOR") and args.format == "text"
+            and sys.stdout.isatty())
+
+
+def _paint(text: str, verdict: str | None, color: bool) -> str:
+    if not color or verdict is None:
+        return text
+    code = {"converged": "32", "not_converged": "31", "insufficient_data": "33"}.get(verdict)
+    return f"\033[{code}m{text}\033[0m" if code else text
+
+
+def _plot(results, path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(len(results), 1, figsize=(9, 3.2 * len(results)), squeeze=False)
+    for result, ax in zip(results, axes[:, 0]):
+        result.plot(ax=ax)
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=110)
+    except OSError as exc:
+        raise InputError(f"cannot write the plot to {path}: {exc.strerror}") from None
+    finally:
+        plt.close(fig)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

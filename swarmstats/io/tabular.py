@@ -1,0 +1,235 @@
+"""CSV / TSV / JSON Lines / JSON-list logs -> a pandas DataFrame.
+
+Files are only read.  Every problem becomes one :class:`InputError` naming the
+file and what is wrong (missing, a directory, binary, empty, header only,
+malformed row, non-numeric cell ...).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError
+
+FORMATS = ("csv", "tsv", "jsonl", "json")
+STEP_COLUMNS = ("step", "_step", "global_step", "timesteps", "iteration", "epoch",
+                "time/total_timesteps", "total_timesteps", "training_iteration")
+TIME_COLUMNS = ("time", "timestamp", "_runtime", "t", "_timestamp", "wall_time")
+RUN_COLUMNS = ("run", "seed", "run_id")
+MISSING_TOKENS = {"", "none", "null", "nan", "na", "n/a"}
+_EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl",
+               ".ndjson": "jsonl", ".json": "json"}
+
+
+@dataclass(frozen=True)
+class Columns:
+    """Which columns are steps, times, runs and metrics."""
+
+    step: str | None
+    metrics: list
+    ignored: list
+
+
+def read_table(source, *, format: str | None = None) -> pd.DataFrame:
+    """Read a log file (path, ``"-"`` for stdin, or a file-like object) into a DataFrame.
+
+    The format is taken from ``format``, else the file extension, else the content.
+
+    >>> frame = read_table(io.StringIO("# a comment\\nstep,reward\\n0,0.5\\n1,0.6\\n"))
+    >>> frame.to_dict("list")
+    {'step': [0, 1], 'reward': [0.5, 0.6]}
+    """
+    if format is not None and format not in FORMATS:
+        raise InputError(f"--input-format must be one of {', '.join(FORMATS)}, got {format!r}")
+    name, data = _read_bytes(source)
+    if not data.strip():
+        raise InputError(f"{name} is empty")
+    if b"\x00" in data[:8192]:
+        raise InputError(f"{name} does not look like a text log (it contains binary data)")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{name} is not UTF-8 text (byte {exc.start}); is it a binary file?") from None
+    if format is None:
+        format = _sniff(name, text)
+    if format in ("csv", "tsv"):
+        frame = _read_delimited(name, text, "\t" if format == "tsv" else ",")
+    elif format == "jsonl":
+        frame = _read_json_lines(name, text)
+    else:
+        frame = _read_json(name, text)
+    if frame.shape[1] == 0:
+        raise InputError(f"{name} has no columns")
+    if len(frame) == 0:
+        raise InputError(f"{name} has a header but no data rows")
+    frame.attrs["source"] = name
+    frame.attrs["format"] = format
+    return frame
+
+
+def _read_bytes(source) -> tuple[str, bytes]:
+    if source == "-" or source is sys.stdin:
+        return "<stdin>", sys.stdin.buffer.read()
+    if hasattr(source, "read"):
+        data = source.read()
+        return getattr(source, "name", "<stream>"), data.encode() if isinstance(data, str) else data
+    path = os.fspath(source)
+    if not os.path.exists(path):
+        raise InputError(f"no such file: {path}")
+    if os.path.isdir(path):
+        raise InputError(f"{path} is a directory; pass a log file")
+    try:
+        with open(path, "rb") as handle:
+            return path, handle.read()
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _sniff(name: str, text: str) -> str:
+    extension = os.path.splitext(name)[1].lower()
+    if extension in _EXTENSIONS:
+        return _EXTENSIONS[extension]
+    first = next((line.strip() for line in text.splitlines()
+                  if line.strip() and not line.lstrip().startswith("#")), "")
+    if first.startswith("["):
+        return "json"
+    if first.startswith("{"):
+        return "jsonl"
+    return "tsv" if "\t" in first and "," not in first else "csv"
+
+
+def _read_delimited(name: str, text: str, sep: str) -> pd.DataFrame:
+    # Only whole lines starting with '#' are comments (pandas' comment= would
+    # also cut a '#' inside a field).  Fast path: no comment line at all.
+    if text.startswith("#") or "\n#" in text or "\n #" in text:
+        text = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+        if not text.strip():
+            raise InputError(f"{name} has only comment lines")
+    try:
+        frame = pd.read_csv(io.StringIO(text), sep=sep, skip_blank_lines=True,
+                            na_values=["None", "null", "NULL"], keep_default_na=True)
+    except pd.errors.EmptyDataError:
+        raise InputError(f"{name} is empty") from None
+    except pd.errors.ParserError as exc:
+        message = str(exc).strip().splitlines()[-1]
+        raise InputError(f"{name}: malformed row: {message}") from None
+    frame.columns = [str(c).strip() for c in frame.columns]
+    return frame
+
+
+def _read_json_lines(name: str, text: str) -> pd.DataFrame:
+    records = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        try:
+            record = json.loads(stripped)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{name}: line {number} is not valid JSON ({exc.msg})") from None
+        if not isinstance(record, dict):
+            raise InputError(f"{name}: line {number} is not a JSON object")
+        records.append(record)
+    return pd.json_normalize(records, sep="/") if records else pd.DataFrame()
+
+
+def _read_json(name: str, text: str) -> pd.DataFrame:
+    try:
+        payload = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{name}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    if isinstance(payload, dict):
+        # A dict holding one list of records (e.g. {"log_history": [...]}) is accepted.
+        lists = [v for v in payload.values() if isinstance(v, list) and v and isinstance(v[0], dict)]
+        if len(lists) != 1:
+            raise InputError(f"{name}: expected a JSON list of records")
+        payload = lists[0]
+    if not isinstance(payload, list) or not all(isinstance(r, dict) for r in payload):
+        raise InputError(f"{name}: expected a JSON list of records (objects)")
+    return pd.json_normalize(payload, sep="/") if payload else pd.DataFrame()
+
+
+def classify_columns(frame: pd.DataFrame, *, step: str | None = None,
+                     group: str | None = None) -> Columns:
+    """Split columns into the step axis, metric columns and the rest.
+
+    Step, time and run columns (by name) are never metrics; nor are
+    non-numeric columns or an unnamed saved index.
+    """
+    for label, column in (("--step", step), ("--group", group)):
+        if column is not None and column not in frame.columns:
+            raise InputError(f"{label}: no column {column!r}; columns are {_listing(frame.columns)}")
+    if step is None:
+        step = next((c for c in STEP_COLUMNS if c in frame.columns and c != group), None)
+    reserved = set(STEP_COLUMNS) | set(TIME_COLUMNS) | set(RUN_COLUMNS) | {step, group}
+    metrics, ignored = [], []
+    for column in frame.columns:
+        if column in reserved or column.startswith("Unnamed:"):
+            ignored.append(column)
+        elif _is_numeric_column(frame[column]):
+            metrics.append(column)
+        else:
+            ignored.append(column)
+    return Columns(step=step, metrics=metrics, ignored=ignored)
+
+
+def _is_numeric_column(column: pd.Series) -> bool:
+    if pd.api.types.is_bool_dtype(column):
+        return False
+    if pd.api.types.is_numeric_dtype(column):
+        return bool(column.notna().any())
+    present = column.dropna().astype(str).str.strip()
+    present = present[~present.str.lower().isin(MISSING_TOKENS)]
+    if present.empty:
+        return False
+    converted = pd.to_numeric(present, errors="coerce")
+    return bool(converted.notna().mean() > 0.5)
+
+
+def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None) -> pd.Series:
+    """One metric as a float Series indexed by the step column (missing cells dropped).
+
+    Non-numeric cells and infinities are errors, not silently dropped.
+    """
+    if metric not in frame.columns:
+        raise InputError(f"no metric {metric!r}; available: {_listing(classify_columns(frame).metrics)}")
+    column = frame[metric]
+    if pd.api.types.is_bool_dtype(column):
+        raise InputError(f"column {metric!r} holds booleans, not a metric")
+    if not pd.api.types.is_numeric_dtype(column):
+        text = column.astype(str).str.strip()
+        missing = column.isna() | text.str.lower().isin(MISSING_TOKENS)
+        converted = pd.to_numeric(text.where(~missing), errors="coerce")
+        bad = converted.isna() & ~missing
+        if bad.any():
+            row = int(np.flatnonzero(bad.to_numpy())[0])
+            raise InputError(f"column {metric!r} has a non-numeric value {column.iloc[row]!r} "
+                             f"(data row {row + 1})")
+        column = converted
+    values = column.astype(float)
+    if np.isinf(values.to_numpy()).any():
+        row = int(np.flatnonzero(np.isinf(values.to_numpy()))[0])
+        raise InputError(f"column {metric!r} has an infinite value at data row {row + 1}; "
+                         "drop or fix it (a diverged run has no convergence to check)")
+    if step is not None:
+        index = pd.to_numeric(frame[step], errors="coerce")
+        values = pd.Series(values.to_numpy(), index=index.to_numpy(), name=metric)
+        values = values[np.isfinite(values.index.to_numpy(dtype=float))]
+    else:
+        values = pd.Series(values.to_numpy(), name=metric)
+    values = values.dropna()
+    if values.empty:
+        raise InputError(f"metric {metric!r} has no values (every cell is empty)")
+    return values
+
+
+def _listing(columns) -> str:
+    columns = list(columns)
+    return ", ".join(map(str, columns[:20])) + (" ..." if len(columns) > 20 else "") or "(none)"

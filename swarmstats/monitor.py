@@ -1,0 +1,152 @@
+"""ConvergenceMonitor: the convergence verdict for a stream, cheap per step.
+
+``update(x)`` appends to an amortised-O(1) buffer and updates running moments
+(Welford); the full check runs only when the stream has grown by a fraction
+``growth`` since the last one (or every ``check_every`` points), so its
+O(n log n) cost is paid O(log n) times over the stream - amortised
+O(log^2 n) per point instead of a recomputation at every step.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._result import Result, fmt
+from .convergence import ConvergenceResult, ConvergenceTest
+from .errors import InputError
+
+__all__ = ["ConvergenceMonitor", "MonitorState"]
+
+
+@dataclass(frozen=True)
+class MonitorState(Result):
+    """What ``update`` returns: the running figures and the latest verdict."""
+
+    n: int
+    mean: float
+    sd: float
+    verdict: str
+    converged: bool
+    checked_at: int
+
+    def summary(self) -> str:
+        return (f"{self.n} points, running mean {fmt(self.mean)} (sd {fmt(self.sd)}); "
+                f"verdict at {self.checked_at}: {self.verdict}")
+
+
+class ConvergenceMonitor:
+    """Streaming convergence checks with the :class:`ConvergenceTest` rules.
+
+    Parameters
+    ----------
+    growth : float, default 0.1
+        Re-check when the stream is this fraction longer than at the last check.
+    check_every : int, optional
+        Re-check every this many points instead (a fixed cadence).
+    **test_options
+        Passed to :class:`ConvergenceTest` (``alpha``, ``tolerance`` ...).
+
+    ``update_many(xs)`` gives exactly the state of a loop of ``update``: the
+    checks run at the same stream lengths.
+
+    >>> monitor = ConvergenceMonitor()
+    >>> rng = np.random.default_rng(0)
+    >>> state = monitor.update_many(rng.normal(size=3000))
+    >>> state.n, state.verdict
+    (3000, 'converged')
+    """
+
+    def __init__(self, *, growth: float = 0.1, check_every: int | None = None, **test_options):
+        if not growth > 0:
+            raise InputError(f"growth must be positive, got {growth!r}")
+        if check_every is not None and int(check_every) < 1:
+            raise InputError(f"check_every must be a positive integer, got {check_every!r}")
+        self.test = ConvergenceTest(**test_options)
+        self.test._validate()
+        self.growth = float(growth)
+        self.check_every = None if check_every is None else int(check_every)
+        self._buffer = np.empty(1024)
+        self._n = 0
+        self._count = 0  # values folded into the running moments
+        self._mean = 0.0
+        self._m2 = 0.0
+        self._next_check = self.test.min_points
+        self._last: ConvergenceResult | None = None
+        self._checked_at = 0
+        self.history: list[tuple[int, str]] = []
+
+    @property
+    def n(self) -> int:
+        return self._n
+
+    @property
+    def values(self) -> np.ndarray:
+        return self._buffer[: self._n]
+
+    def update(self, x: float) -> MonitorState:
+        x = float(x)
+        if not math.isfinite(x):
+            raise InputError(f"x: expected a finite number, got {x!r}")
+        self._append(np.array([x]))
+        self._welford(x)
+        if self._n >= self._next_check:
+            self._check(self._n)
+        return self.state()
+
+    def update_many(self, xs) -> MonitorState:
+        xs = np.asarray(xs, dtype=np.float64).ravel()
+        if not np.all(np.isfinite(xs)):
+            bad = int(np.flatnonzero(~np.isfinite(xs))[0])
+            raise InputError(f"xs: non-finite value at position {bad}")
+        self._append(xs)
+        for x in xs:  # Welford per value, so the moments match a loop of update() exactly
+            self._welford(x)
+        while self._next_check <= self._n:
+            self._check(self._next_check)
+        return self.state()
+
+    def result(self) -> ConvergenceResult:
+        """The full verdict on everything seen so far (computed now if stale)."""
+        if self._last is None or self._checked_at != self._n:
+            self._last = self.test.fit(self.values.copy())
+            self._checked_at = self._n
+        return self._last
+
+    def state(self) -> MonitorState:
+        verdict = self._last.verdict if self._last is not None else "insufficient_data"
+        sd = math.sqrt(self._m2 / (self._n - 1)) if self._n > 1 else float("nan")
+        return MonitorState(n=self._n, mean=self._mean if self._n else float("nan"), sd=sd,
+                            verdict=verdict, converged=verdict == "converged",
+                            checked_at=self._checked_at)
+
+    @property
+    def converged(self) -> bool:
+        return self.state().converged
+
+    # -- internals -------------------------------------------------------------
+    def _append(self, xs: np.ndarray) -> None:
+        needed = self._n + len(xs)
+        if needed > len(self._buffer):
+            grown = np.empty(max(needed, 2 * len(self._buffer)))
+            grown[: self._n] = self._buffer[: self._n]
+            self._buffer = grown
+        self._buffer[self._n : needed] = xs
+        self._n = needed
+
+    def _welford(self, x: float) -> None:
+        self._count += 1
+        delta = x - self._mean
+        self._mean += delta / self._count
+        self._m2 += delta * (x - self._mean)
+
+    def _check(self, length: int) -> None:
+        self._last = self.test.fit(self._buffer[:length].copy())
+        self._checked_at = length
+        self.history.append((length, self._last.verdict))
+        if self.check_every is not None:
+            self._next_check = length + self.check_every
+        else:
+            self._next_check = max(length + 1, int(math.ceil(length * (1.0 + self.growth))))

@@ -1,0 +1,86 @@
+"""Matplotlib views of results.  Imported only when a plot is asked for."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _axes(ax):
+    import matplotlib
+
+    if ax is None:
+        if matplotlib.get_backend().lower() not in ("agg", "module://matplotlib_inline.backend_inline"):
+            try:
+                import matplotlib.pyplot as plt  # noqa: F401
+            except Exception:  # pragma: no cover - headless fallback
+                matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(8, 4))
+    return ax
+
+
+def plot_result(result, ax=None):
+    """Dispatch on the result's type; returns the Axes."""
+    from .convergence import ConvergenceResult, MultiRunConvergenceResult
+    from .trend import TrendResult
+    from .warmup import WarmupResult
+
+    ax = _axes(ax)
+    if isinstance(result, ConvergenceResult):
+        return plot_convergence(result, ax)
+    if isinstance(result, MultiRunConvergenceResult):
+        for run in result.runs:
+            plot_convergence(run, ax, label=run.name)
+        ax.set_title(f"{result.verdict.replace('_', ' ')} over {len(result.runs)} runs "
+                     f"(R-hat {result.rhat:.3f})")
+        return ax
+    if isinstance(result, WarmupResult):
+        return plot_warmup(result, ax)
+    if isinstance(result, TrendResult):
+        return plot_trend(result, ax)
+    ax.text(0.5, 0.5, result.summary(), ha="center", va="center", wrap=True,
+            transform=ax.transAxes)
+    ax.set_axis_off()
+    return ax
+
+
+def plot_convergence(result, ax, label=None):
+    values, steps = result._values, result._steps
+    if values is None:
+        return ax
+    line, = ax.plot(steps, values, lw=0.8, alpha=0.8, label=label or result.name or "series")
+    if result.warmup:
+        ax.axvspan(steps[0], steps[min(result.warmup, len(steps) - 1)], color="0.85",
+                   label="warm-up" if label is None else None)
+    if np.isfinite(result.mean):
+        kept = steps[result.warmup:]
+        ax.hlines(result.mean, kept[0], kept[-1], color=line.get_color(), lw=1.5)
+        if np.all(np.isfinite(result.ci)):
+            ax.fill_between(kept, result.ci[0], result.ci[1], color=line.get_color(), alpha=0.2,
+                            label=f"{result.ci_level:.0%} CI of the mean" if label is None else None)
+    if label is None:
+        ax.set_title(f"{result.name + ': ' if result.name else ''}{result.verdict.replace('_', ' ')}"
+                     f" - {result.main_reason}"[:110], fontsize=9)
+    ax.set_xlabel("step")
+    ax.legend(loc="best", fontsize=8)
+    return ax
+
+
+def plot_warmup(result, ax):
+    values = result._values
+    ax.plot(np.arange(len(values)), values, lw=0.8, label="series")
+    ax.axvline(result.index, color="C3", label=f"warm-up ends ({result.method})")
+    ax.set_xlabel("index")
+    ax.legend(loc="best", fontsize=8)
+    return ax
+
+
+def plot_trend(result, ax):
+    values, steps = result._values, result._steps
+    ax.plot(steps, values, lw=0.8, label="series")
+    ax.plot(steps, result.sen_intercept + result.sen_slope * steps, color="C3",
+            label=f"Sen slope {result.sen_slope:.3g}/step ({result.trend})")
+    ax.set_xlabel("step")
+    ax.legend(loc="best", fontsize=8)
+    return ax
