@@ -289,8 +289,8 @@ class ConvergenceTest:
             return ConvergenceResult(
                 verdict="insufficient_data", converged=False, steps_needed=steps_needed,
                 reasons=[self._precision_reason(half_width, steps_needed)] + notes
-                + [_stable_reason(trend, variance)], **numbers, **base)
-        reasons = [_stable_reason(trend, variance)] + notes + [_warmup_reason(cut)]
+                + [_stable_reason(trend, variance, bool(notes))], **numbers, **base)
+        reasons = [_stable_reason(trend, variance, bool(notes))] + notes + [_warmup_reason(cut)]
         return ConvergenceResult(verdict="converged", converged=True, reasons=reasons,
                                  steps_needed=0 if self.precision is not None else None,
                                  **numbers, **base)
@@ -394,7 +394,11 @@ def _flat_within_tolerance(outcome, tolerance: float) -> str:
             f"{fmt(outcome.change, 3)} over the span tested, below the tolerance {fmt(tolerance, 3)}")
 
 
-def _stable_reason(trend, variance) -> str:
+def _stable_reason(trend, variance, within_tolerance: bool = False) -> str:
+    if within_tolerance:
+        return (f"practically flat after the warm-up: any trend is smaller than the tolerance "
+                f"({_per_hundred(trend.estimate)}, p = {fmt(trend.pvalue, 2)}), variance stable "
+                f"(p = {fmt(variance.pvalue, 2)})")
     return (f"stationary after the warm-up: no trend ({_per_hundred(trend.estimate)}, "
             f"p = {fmt(trend.pvalue, 2)}), variance stable (p = {fmt(variance.pvalue, 2)})")
 

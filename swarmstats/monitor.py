@@ -108,12 +108,17 @@ class ConvergenceMonitor:
             self._check(self._next_check)
         return self.state()
 
-    def result(self) -> ConvergenceResult:
-        """The full verdict on everything seen so far (computed now if stale)."""
-        if self._last is None or self._checked_at != self._n:
-            self._last = self.test.fit(self.values.copy())
-            self._checked_at = self._n
+    @property
+    def last_result(self) -> ConvergenceResult | None:
+        """The verdict of the latest scheduled check (what ``state()`` reports)."""
         return self._last
+
+    def result(self) -> ConvergenceResult:
+        """The full verdict on everything seen so far, computed now if the
+        latest scheduled check is older (the schedule itself is not changed)."""
+        if self._last is not None and self._checked_at == self._n:
+            return self._last
+        return self.test.fit(self.values.copy())
 
     def state(self) -> MonitorState:
         verdict = self._last.verdict if self._last is not None else "insufficient_data"
