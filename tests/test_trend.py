@@ -1,0 +1,157 @@
+"""Mann-Kendall, Sen's slope and the HAC slope: fixtures, brute force, pyMannKendall, statsmodels."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import swarmstats as ss
+from swarmstats.errors import InputError
+from swarmstats.stats.trend import SlopeSelector, hac_ols_slope, kendall_s, mann_kendall_variance
+
+from .conftest import ar1
+
+
+def test_mann_kendall_fixture_0_to_9():
+    result = ss.trend_test(np.arange(10.0), correction="none")
+    assert result.s == 45
+    assert result.var_s == 125.0
+    assert result.z == pytest.approx(3.93548, abs=1e-5)
+    assert result.pvalue == pytest.approx(8.30e-5, rel=1e-3)
+    assert result.kendall_tau == 1.0
+    assert result.sen_slope == 1.0 and result.sen_intercept == 0.0
+    assert result.trend == "increasing"
+
+
+def _brute_s(y):
+    i, j = np.triu_indices(len(y), 1)
+    return int(np.sign(y[j] - y[i]).sum())
+
+
+def _brute_slopes(t, y):
+    i, j = np.triu_indices(len(y), 1)
+    return np.sort((y[j] - y[i]) / (t[j] - t[i]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-5, 5), min_size=3, max_size=80), st.integers(0, 10_000))
+def test_s_and_tie_variance_match_brute_force(values, seed):
+    y = np.array(values, dtype=float)
+    assert kendall_s(np.arange(len(y), dtype=float), y) == _brute_s(y)
+    _, counts = np.unique(y, return_counts=True)
+    n = len(y)
+    expected = (n * (n - 1) * (2 * n + 5) - (counts * (counts - 1) * (2 * counts + 5)).sum()) / 18
+    assert mann_kendall_variance(y) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("n, decimals", [(150, None), (400, 1), (700, 0), (1200, None)])
+def test_selected_slopes_equal_brute_force_order_statistics(n, decimals):
+    rng = np.random.default_rng(n)
+    t = np.cumsum(rng.uniform(0.5, 2.0, n))  # uneven time stamps
+    y = rng.normal(size=n) + 0.01 * t
+    if decimals is not None:
+        y = np.round(y, decimals)  # heavy ties
+    slopes = _brute_slopes(t, y)
+    selector = SlopeSelector(t, y, sample_size=200)  # force the search path
+    for k in [0, 1, len(slopes) // 7, len(slopes) // 2 - 1, len(slopes) // 2, len(slopes) - 1]:
+        assert selector.kth(k) == pytest.approx(slopes[k], rel=1e-12, abs=1e-15)
+    assert selector.median() == pytest.approx(np.median(slopes), rel=1e-12, abs=1e-15)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_original_test_matches_pymannkendall(seed):
+    mk = pytest.importorskip("pymannkendall")
+    rng = np.random.default_rng(seed)
+    y = np.round(rng.normal(size=300) + 0.002 * np.arange(300) * (seed - 1.5), 2)
+    ours = ss.trend_test(y, correction="none")
+    theirs = mk.original_test(y)
+    assert ours.s == theirs.s
+    assert ours.var_s == pytest.approx(theirs.var_s)
+    assert ours.z == pytest.approx(theirs.z, rel=1e-12)
+    # pyMannKendall takes 1 - cdf (which underflows); we take the survival function
+    assert ours.pvalue == pytest.approx(theirs.p, rel=1e-9, abs=1e-14)
+    assert ours.sen_slope == pytest.approx(theirs.slope, rel=1e-12)
+    assert ours.sen_intercept == pytest.approx(theirs.intercept, rel=1e-9, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hamed_rao_matches_pymannkendall(seed):
+    mk = pytest.importorskip("pymannkendall")
+    y = ar1(0.6, 200, np.random.default_rng(seed)) + 0.01 * np.arange(200)
+    ours = ss.trend_test(y, correction="hamed-rao")
+    theirs = mk.hamed_rao_modification_test(y)
+    assert ours.z == pytest.approx(theirs.z, rel=1e-9)
+    assert ours.pvalue == pytest.approx(theirs.p, rel=1e-7)
+
+
+def test_hac_slope_matches_statsmodels():
+    sm = pytest.importorskip("statsmodels.api")
+    rng = np.random.default_rng(4)
+    t = np.arange(500.0)
+    y = ar1(0.5, 500, rng) + 0.002 * t
+    slope, intercept, se, lags = hac_ols_slope(t, y, lags=6)
+    fit = sm.OLS(y, sm.add_constant(t)).fit(cov_type="HAC", cov_kwds={"maxlags": 6, "use_correction": False})
+    assert slope == pytest.approx(fit.params[1], rel=1e-10)
+    assert intercept == pytest.approx(fit.params[0], rel=1e-10)
+    assert se == pytest.approx(fit.bse[1], rel=1e-8)
+
+
+def test_sen_interval_brackets_the_slope_and_uses_real_time_stamps():
+    t = np.arange(0, 1000, 10.0)
+    y = 0.3 * t + np.random.default_rng(0).normal(0, 5, len(t))
+    result = ss.trend_test(pd_series(y, t))
+    assert result.sen_ci[0] < result.sen_slope < result.sen_ci[1]
+    assert result.sen_slope == pytest.approx(0.3, rel=0.05)  # per step unit, not per row
+
+
+def pd_series(y, t):
+    import pandas as pd
+
+    return pd.Series(y, index=t)
+
+
+def test_tolerance_marks_trivial_significant_trends_flat():
+    rng = np.random.default_rng(5)
+    y = rng.normal(0, 0.01, 20_000) + np.linspace(0, 0.01, 20_000)
+    assert ss.trend_test(y).trend == "increasing"
+    assert ss.trend_test(y, tolerance=0.05).trend == "flat within tolerance"
+
+
+def test_autocorrelation_correction_inflates_variance():
+    y = ar1(0.8, 1000, np.random.default_rng(6))
+    plain = ss.trend_test(y, correction="none")
+    corrected = ss.trend_test(y)
+    assert corrected.variance_factor > 3
+    assert corrected.pvalue > plain.pvalue
+
+
+def test_constant_series_has_no_trend():
+    result = ss.trend_test(np.full(50, 2.0))
+    assert result.s == 0 and result.pvalue == 1.0 and result.trend == "no trend"
+    assert result.sen_slope == 0.0
+
+
+def test_bad_arguments_raise_input_error():
+    with pytest.raises(InputError, match="correction"):
+        ss.trend_test(np.arange(10.0), correction="bogus")
+    with pytest.raises(InputError, match="at least 3"):
+        ss.trend_test([1.0, 2.0])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(-10**6, 10**6), min_size=3, max_size=60),
+       st.floats(0.1, 100), st.floats(-100, 100))
+def test_s_is_invariant_to_increasing_affine_maps(values, scale, shift):
+    y = np.array(values)
+    if np.ptp(y) == 0:
+        return
+    assert ss.trend_test(y).s == ss.trend_test(y * scale + shift).s
+
+
+def test_mann_kendall_size_on_white_noise_is_nominal():
+    reps, n = 400, 120
+    rng = np.random.default_rng(7)
+    rejections = sum(ss.trend_test(rng.normal(size=n), correction="none").pvalue < 0.05
+                     for _ in range(reps))
+    # 5% nominal; 3 binomial SEs either way
+    assert 0.05 - 0.033 <= rejections / reps <= 0.05 + 0.033
