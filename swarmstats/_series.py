@@ -59,7 +59,7 @@ def _to_float_array(y, argname: str) -> np.ndarray:
         array = np.asarray(y)
     except Exception as exc:  # ragged lists and the like
         raise InputError(f"{argname}: could not read it as an array ({exc})") from None
-    if array.dtype == object:
+    if array.dtype == object or array.dtype.kind in "US":
         try:
             array = array.astype(float)
         except (TypeError, ValueError):

@@ -71,6 +71,7 @@ class ConvergenceMonitor:
         self._buffer = np.empty(1024)
         self._n = 0
         self._count = 0  # values folded into the running moments
+        self._shift = 0.0
         self._mean = 0.0
         self._m2 = 0.0
         self._next_check = self.test.min_points
@@ -123,7 +124,7 @@ class ConvergenceMonitor:
     def state(self) -> MonitorState:
         verdict = self._last.verdict if self._last is not None else "insufficient_data"
         sd = math.sqrt(self._m2 / (self._n - 1)) if self._n > 1 else float("nan")
-        return MonitorState(n=self._n, mean=self._mean if self._n else float("nan"), sd=sd,
+        return MonitorState(n=self._n, mean=self._shift + self._mean if self._n else float("nan"), sd=sd,
                             verdict=verdict, converged=verdict == "converged",
                             checked_at=self._checked_at)
 
@@ -142,6 +143,11 @@ class ConvergenceMonitor:
         self._n = needed
 
     def _welford(self, x: float) -> None:
+        # Welford on data shifted by the first value: x - shift is exact near the
+        # shift, so a large offset (1e9 + noise) costs no precision in the moments.
+        if self._count == 0:
+            self._shift = x
+        x -= self._shift
         self._count += 1
         delta = x - self._mean
         self._mean += delta / self._count

@@ -90,10 +90,11 @@ def batch_trend(x: np.ndarray, n_batches: int, steps: np.ndarray | None = None):
 
 
 def batch_level_shift(x: np.ndarray, n_batches: int, first: float = 0.1, last: float = 0.5):
-    """Geweke's comparison on batch means: early batches against the last half.
+    """Geweke's comparison on batch means: early batches against the last ones.
 
-    Returns ``(difference, t, pvalue)`` with a t law on K - 1 df from the
-    spread of all batch means.
+    A two-sample t test on the batch means, with the spread pooled within the
+    two groups (a shift between them must not inflate its own yardstick).
+    Returns ``(difference, t, pvalue)``.
     """
     n = len(x)
     size = n // n_batches
@@ -101,9 +102,13 @@ def batch_level_shift(x: np.ndarray, n_batches: int, first: float = 0.1, last: f
     means = x[start:].reshape(n_batches, size).mean(axis=1)
     n_first = max(1, int(round(first * n_batches)))
     n_last = max(1, int(round(last * n_batches)))
-    difference = float(means[:n_first].mean() - means[-n_last:].mean())
-    spread = float(np.var(means, ddof=1))
-    if spread <= 0:
+    early, late = means[:n_first], means[-n_last:]
+    difference = float(early.mean() - late.mean())
+    dof = n_first + n_last - 2
+    if dof < 1:
         return difference, 0.0, 1.0
-    t = difference / np.sqrt(spread * (1.0 / n_first + 1.0 / n_last))
-    return difference, float(t), float(2.0 * stats.t.sf(abs(t), n_batches - 1))
+    pooled = (((early - early.mean()) ** 2).sum() + ((late - late.mean()) ** 2).sum()) / dof
+    if pooled <= 0:
+        return difference, (np.inf if difference else 0.0), (0.0 if difference else 1.0)
+    t = difference / np.sqrt(pooled * (1.0 / n_first + 1.0 / n_last))
+    return difference, float(t), float(2.0 * stats.t.sf(abs(t), dof))

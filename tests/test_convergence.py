@@ -1,0 +1,191 @@
+"""The convergence verdict: the seeds' case, edge cases, several runs, results."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+import swarmstats as ss
+from swarmstats.errors import InputError
+
+from .conftest import ar1
+
+
+def seeds_case(seed=0):
+    """Reward rising from 0.49 to 0.60 over 100 steps, noise SD 0.08 (the alphabet-sort run)."""
+    return 0.49 + np.linspace(0, 0.11, 100) + np.random.default_rng(seed).normal(0, 0.08, 100)
+
+
+def test_the_seeds_case_is_not_converged():
+    result = ss.check_convergence(seeds_case())
+    assert result.verdict == "not_converged" and not result.converged
+    assert "improving" in result.main_reason
+    assert result.drift_slope > 0
+
+
+def test_the_seeds_case_is_caught_in_most_noise_draws():
+    caught = sum(ss.check_convergence(seeds_case(s)).verdict == "not_converged" for s in range(100))
+    assert caught >= 65  # measured 70-80%: 100 noisy points carry little evidence
+
+
+def test_result_fields_and_reasons():
+    # one draw; the false-alarm *rate* is what test_convergence_calibration checks
+    result = ss.check_convergence(ar1(0.5, 3000, np.random.default_rng(2)), name="reward")
+    assert result.verdict == "converged"
+    assert result.ci[0] < result.mean < result.ci[1]
+    assert result.ess == pytest.approx(result.n_kept / result.autocorr_time)
+    assert 2 < result.autocorr_time < 4.5
+    assert result.reasons[0].startswith("stationary after the warm-up")
+    assert result.steps_needed is None
+    payload = json.dumps(result.to_dict(), allow_nan=False)
+    assert '"verdict": "converged"' in payload
+    assert "reward" in result.summary()
+    assert result.to_frame().shape[0] == 1
+
+
+def test_precision_gives_steps_needed_from_the_closed_form():
+    y = np.random.default_rng(2).normal(0, 1, 400)
+    result = ss.check_convergence(y, precision=0.01, warmup="mser")
+    # n = g (z sd / eps)^2 - kept
+    needed = result.autocorr_time * (1.959964 * result.sd / 0.01) ** 2 - result.n_kept
+    assert result.verdict == "insufficient_data"
+    assert result.steps_needed == pytest.approx(needed, abs=1)
+    assert "more steps" in result.main_reason
+    loose = ss.check_convergence(y, precision=1.0)
+    assert loose.verdict == "converged" and loose.steps_needed == 0
+
+
+def test_tolerance_turns_a_tiny_significant_trend_into_practically_flat():
+    y = np.random.default_rng(3).normal(0, 0.01, 20_000) + np.linspace(0, 0.02, 20_000)
+    assert ss.check_convergence(y).verdict == "not_converged"
+    flat = ss.check_convergence(y, tolerance=0.1)
+    assert flat.verdict == "converged"
+    assert flat.main_reason.startswith("practically flat")
+
+
+def test_negative_metric_plateau_is_converged():
+    y = -250.0 + ar1(0.3, 2000, np.random.default_rng(4))
+    assert ss.check_convergence(y).verdict == "converged"
+
+
+def test_variance_growth_fails_the_check():
+    rng = np.random.default_rng(5)
+    y = np.r_[rng.normal(0, 1, 3000), rng.normal(0, 3, 1000)]
+    result = ss.check_convergence(y)
+    assert result.verdict == "not_converged"
+    assert any("variance" in reason for reason in result.reasons)
+
+
+def test_constant_series_is_converged_with_a_reason():
+    result = ss.check_convergence(np.full(200, 0.5))
+    assert result.verdict == "converged"
+    assert "constant" in result.main_reason
+    assert np.isnan(result.ess)
+    json.dumps(result.to_dict(), allow_nan=False)
+
+
+def test_short_series_is_insufficient_not_an_error():
+    result = ss.check_convergence([0.1, 0.2, 0.3])
+    assert result.verdict == "insufficient_data"
+    assert result.steps_needed == 17
+    with pytest.raises(InputError, match="at least 1"):
+        ss.check_convergence([])  # no data at all is missing input, not a short series
+
+
+def test_few_effective_samples_is_insufficient():
+    y = ar1(0.995, 300, np.random.default_rng(6))
+    result = ss.check_convergence(y)
+    assert result.verdict in ("insufficient_data", "not_converged")
+    if result.verdict == "insufficient_data":
+        assert result.steps_needed > 0
+
+
+def test_steps_of_a_pandas_index_set_the_slope_units():
+    y = seeds_case(1)
+    per_row = ss.check_convergence(y)
+    per_step = ss.check_convergence(pd.Series(y, index=np.arange(100) * 10))
+    assert per_step.drift_slope == pytest.approx(per_row.drift_slope / 10)
+
+
+def test_several_runs_2d_list_and_long_frame():
+    rng = np.random.default_rng(7)
+    runs = ar1(0.5, 1500, rng, reps=4)
+    result = ss.check_convergence(runs)
+    assert result.verdict == "converged" and len(result.runs) == 4
+    assert result.rhat < 1.01
+    assert result.ess_bulk > 500 and result.ess_tail > 300
+    unequal = ss.check_convergence([runs[0], runs[1][:900]])
+    assert len(unequal.runs) == 2
+    frame = pd.DataFrame({"seed": np.repeat([1, 2, 3], 1500), "reward": runs[:3].ravel(),
+                          "step": np.tile(np.arange(1500), 3)})
+    long = ss.check_convergence(frame, group="seed", value="reward", step="step")
+    assert [r.name for r in long.runs] == ["1", "2", "3"]
+    assert long.to_frame().shape[0] == 3
+
+
+def test_runs_at_different_levels_disagree():
+    rng = np.random.default_rng(8)
+    runs = ar1(0.5, 1500, rng, reps=4) + np.array([0, 0, 0, 2.0])[:, None]
+    result = ss.check_convergence(runs)
+    assert result.rhat > 1.1
+    assert result.verdict == "not_converged"
+    assert "disagree" in result.main_reason
+    assert ss.check_convergence(runs, rhat_threshold=None).verdict == "converged"
+
+
+def test_one_bad_run_makes_the_overall_verdict_fail():
+    rng = np.random.default_rng(9)
+    runs = list(ar1(0.5, 1500, rng, reps=3))
+    runs.append(runs[0] + np.linspace(0, 3, 1500))
+    result = ss.check_convergence(runs, rhat_threshold=None)
+    assert result.verdict == "not_converged"
+    assert "1 of 4" in result.main_reason
+
+
+def test_plot_returns_axes():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    ax = ss.check_convergence(seeds_case()).plot()
+    assert ax.get_title()
+    multi = ss.check_convergence(np.random.default_rng(1).normal(size=(2, 300))).plot()
+    assert "runs" in multi.get_title()
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"alpha": 1.5}, "alpha"), ({"warmup": "x"}, "warmup"), ({"tolerance": -1}, "tolerance"),
+    ({"precision": 0}, "precision"), ({"max_warmup": 1}, "max_warmup"), ({"ci": 2}, "ci"),
+])
+def test_bad_configuration_raises_input_error(kwargs, match):
+    with pytest.raises(InputError, match=match):
+        ss.check_convergence(np.arange(50.0), **kwargs)
+
+
+def test_nan_policy():
+    y = np.r_[np.random.default_rng(1).normal(size=100), np.nan]
+    with pytest.raises(InputError, match="non-finite"):
+        ss.check_convergence(y)
+    assert ss.check_convergence(y, nan_policy="omit").n == 100
+
+
+@settings(max_examples=40, deadline=None)
+@given(arrays(np.float64, st.integers(1, 300), elements=st.floats(-1e9, 1e9)))
+def test_any_finite_input_gets_a_verdict(values):
+    result = ss.check_convergence(values)
+    assert result.verdict in ss.VERDICTS
+    json.dumps(result.to_dict(), allow_nan=False)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.floats(0.01, 100), st.floats(-1e3, 1e3))
+def test_verdict_is_invariant_to_shift_and_scale(seed, scale, shift):
+    y = ar1(0.5, 300, np.random.default_rng(seed)) + np.linspace(0, 1, 300) * (seed % 3)
+    base = ss.check_convergence(y)
+    moved = ss.check_convergence(y * scale + shift)
+    assert moved.verdict == base.verdict
+    assert moved.warmup == base.warmup
+    assert moved.trend_pvalue == pytest.approx(base.trend_pvalue, rel=1e-6, abs=1e-12)

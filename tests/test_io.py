@@ -1,0 +1,92 @@
+"""Reading logs: formats, comments, sparse columns, and every bad file."""
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from swarmstats.errors import InputError
+from swarmstats.io import classify_columns, read_table, select_metric
+
+
+def test_csv_with_comments_bom_and_sparse_cells(tmp_path):
+    path = tmp_path / "log.csv"
+    path.write_bytes("\ufeff# header comment\nstep,reward,loss\n0,0.1,\n# mid comment\n1,,2.0\n2,0.3,1.5\n".encode())
+    frame = read_table(path)
+    assert list(frame.columns) == ["step", "reward", "loss"]
+    reward = select_metric(frame, "reward", step="step")
+    assert reward.to_dict() == {0.0: 0.1, 2.0: 0.3}
+
+
+def test_tsv_jsonl_and_json_list(tmp_path):
+    (tmp_path / "a.tsv").write_text("step\treward\n0\t1\n1\t2\n")
+    (tmp_path / "b.jsonl").write_text('{"step": 0, "reward": {"mean": 1}}\n\n{"step": 1, "reward": {"mean": 2}}\n')
+    (tmp_path / "c.json").write_text('[{"step": 0, "reward": 1}, {"step": 1, "reward": null}]')
+    assert read_table(tmp_path / "a.tsv")["reward"].tolist() == [1, 2]
+    assert read_table(tmp_path / "b.jsonl")["reward/mean"].tolist() == [1, 2]
+    frame = read_table(tmp_path / "c.json")
+    assert select_metric(frame, "reward").tolist() == [1.0]
+
+
+def test_sniffing_without_extension():
+    assert read_table(io.BytesIO(b'{"a": 1}\n{"a": 2}\n')).attrs["format"] == "jsonl"
+    assert read_table(io.BytesIO(b'[{"a": 1}]')).attrs["format"] == "json"
+    assert read_table(io.BytesIO(b"a\tb\n1\t2\n")).attrs["format"] == "tsv"
+
+
+def test_columns_named_like_steps_times_and_runs_are_not_metrics():
+    frame = pd.DataFrame({"global_step": [1], "_runtime": [2.0], "seed": [3], "reward": [0.5],
+                          "Unnamed: 0": [0], "name": ["x"]})
+    columns = classify_columns(frame)
+    assert columns.step == "global_step" and columns.metrics == ["reward"]
+
+
+@pytest.mark.parametrize("content, match", [
+    (b"", "is empty"),
+    (b"step,reward\n", "header but no data"),
+    (b"\x00\x01\x02binary", "binary"),
+    (b"\xff\xfe\xfa not utf8", "not UTF-8"),
+    (b"a,b\n1,2\n3,4,5\n", "malformed row"),
+    (b"# only\n# comments\n", "only comment"),
+])
+def test_bad_files_raise_one_clear_error(tmp_path, content, match):
+    path = tmp_path / "bad.csv"
+    path.write_bytes(content)
+    with pytest.raises(InputError, match=match):
+        read_table(path)
+
+
+def test_missing_file_and_directory(tmp_path):
+    with pytest.raises(InputError, match="no such file"):
+        read_table(tmp_path / "missing.csv")
+    with pytest.raises(InputError, match="is a directory"):
+        read_table(tmp_path)
+
+
+def test_bad_jsonl_names_the_line(tmp_path):
+    path = tmp_path / "x.jsonl"
+    path.write_text('{"a": 1}\n{"a": \n')
+    with pytest.raises(InputError, match="line 2"):
+        read_table(path)
+
+
+def test_non_numeric_cells_and_infinities_are_errors_not_dropped():
+    frame = read_table(io.BytesIO(b"reward\n0.1\nabc\n0.3\n"))
+    with pytest.raises(InputError, match="non-numeric value 'abc'"):
+        select_metric(frame, "reward")
+    frame = read_table(io.BytesIO(b"reward\n0.1\ninf\n"))
+    with pytest.raises(InputError, match="infinite"):
+        select_metric(frame, "reward")
+    frame = read_table(io.BytesIO(b"reward,x\n,1\n,2\n"))
+    with pytest.raises(InputError, match="no values"):
+        select_metric(frame, "reward")
+
+
+def test_files_are_only_read(tmp_path):
+    path = tmp_path / "log.csv"
+    path.write_text("step,reward\n0,1\n1,2\n")
+    before = (path.read_bytes(), path.stat().st_mtime_ns)
+    read_table(path)
+    assert (path.read_bytes(), path.stat().st_mtime_ns) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["log.csv"]

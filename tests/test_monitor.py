@@ -1,0 +1,58 @@
+"""ConvergenceMonitor: streaming equals batch, and the work is amortised."""
+
+import numpy as np
+import pytest
+
+import swarmstats as ss
+from swarmstats.errors import InputError
+
+from .conftest import ar1
+
+
+def test_update_many_equals_a_loop_of_update():
+    x = ar1(0.5, 6000, np.random.default_rng(1)) + np.r_[np.linspace(2, 0, 500), np.zeros(5500)]
+    looped = ss.ConvergenceMonitor()
+    for value in x:
+        looped.update(value)
+    batched = ss.ConvergenceMonitor()
+    for chunk in np.array_split(x, 7):
+        batched.update_many(chunk)
+    assert looped.state() == batched.state()
+    assert looped.history == batched.history
+
+
+def test_running_moments_match_numpy_near_large_offsets():
+    x = 1e9 + np.random.default_rng(2).normal(0, 1e-3, 100_000)
+    monitor = ss.ConvergenceMonitor()
+    state = monitor.update_many(x)
+    exact = x.astype(np.longdouble)  # extended precision as the reference
+    assert state.mean == pytest.approx(float(exact.mean()), rel=1e-15)
+    assert state.sd == pytest.approx(float(exact.std(ddof=1)), rel=1e-12)
+
+
+def test_result_matches_the_batch_verdict():
+    x = ar1(0.3, 3000, np.random.default_rng(3))
+    monitor = ss.ConvergenceMonitor(alpha=0.05)
+    monitor.update_many(x)
+    streamed = monitor.result()
+    batch = ss.check_convergence(x)
+    assert streamed.verdict == batch.verdict
+    assert streamed.mean == batch.mean and streamed.warmup == batch.warmup
+    assert streamed.ci == batch.ci
+
+
+def test_number_of_full_checks_grows_logarithmically():
+    monitor = ss.ConvergenceMonitor(growth=0.1)
+    monitor.update_many(np.random.default_rng(4).normal(size=100_000))
+    # checkpoints at 20, 22, 25, ... x1.1 each: about log(100000/20)/log(1.1) ~ 90
+    assert len(monitor.history) < 110
+
+
+def test_fixed_cadence_and_bad_input():
+    monitor = ss.ConvergenceMonitor(check_every=100)
+    monitor.update_many(np.zeros(450) + np.random.default_rng(5).normal(size=450))
+    assert [n for n, _ in monitor.history] == [20, 120, 220, 320, 420]
+    with pytest.raises(InputError):
+        monitor.update(float("nan"))
+    with pytest.raises(InputError):
+        ss.ConvergenceMonitor(growth=0)
