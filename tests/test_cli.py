@@ -1,0 +1,181 @@
+"""`swarmstats check-convergence` through a subprocess: exit codes, formats, bad input."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from .conftest import ar1
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "data" / "reward_log.csv"
+
+
+def run(*args, stdin=None):
+    env = {**os.environ, "MPLBACKEND": "Agg"}
+    return subprocess.run([sys.executable, "-m", "swarmstats.cli", *map(str, args)], input=stdin,
+                          capture_output=True, text=True, env=env, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("logs")
+    rng = np.random.default_rng(1)
+    n = 800
+    flat = pd.DataFrame({"step": np.arange(n) * 5, "reward": 0.6 + ar1(0.5, n, rng) * 0.05,
+                         "loss": 1 + ar1(0.3, n, rng) * 0.1})
+    flat.to_csv(folder / "flat.csv", index=False)
+    rising = flat.assign(reward=flat["reward"] + np.linspace(0, 0.3, n))
+    rising.to_csv(folder / "rising.csv", index=False)
+    seeds = pd.concat([flat.assign(seed=s, reward=0.6 + ar1(0.5, n, rng) * 0.05) for s in range(3)])
+    seeds.to_csv(folder / "seeds.csv", index=False)
+    return folder
+
+
+def test_converged_log_exits_0_with_one_row_per_metric(logs):
+    result = run("check-convergence", logs / "flat.csv")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split()[:3] == ["metric", "verdict", "n"]
+    assert any(line.startswith("reward") and "converged" in line for line in lines)
+    assert any(line.startswith("loss") for line in lines)
+    assert not any(line.startswith("step") for line in lines)  # the step column is not a metric
+
+
+def test_not_converged_exits_1_and_says_why(logs):
+    result = run("check-convergence", logs / "rising.csv", "-m", "reward")
+    assert result.returncode == 1
+    assert "not_converged" in result.stdout and "improving" in result.stdout
+
+
+def test_json_is_stdout_alone_and_has_no_nan(logs):
+    result = run("check-convergence", logs / "rising.csv", "--format", "json")
+    payload = json.loads(result.stdout)
+    assert payload["schema_version"] == 1 and payload["passed"] is False
+    assert payload["verdict"] == "not_converged"
+    assert {r["name"] for r in payload["results"]} == {"reward", "loss"}
+    assert "NaN" not in result.stdout and result.stderr == ""
+
+
+def test_csv_output(logs):
+    result = run("check-convergence", logs / "flat.csv", "--format", "csv")
+    frame = pd.read_csv(pd.io.common.StringIO(result.stdout))
+    assert list(frame["metric"]) == ["reward", "loss"]
+    assert {"verdict", "warmup", "mean", "ci_low", "ci_high", "ess", "reason"} <= set(frame.columns)
+
+
+def test_group_gives_per_run_rows_and_rhat(logs):
+    result = run("check-convergence", logs / "seeds.csv", "--group", "seed", "-m", "reward")
+    assert result.returncode in (0, 1)
+    assert "over 3 runs" in result.stdout and "R-hat" in result.stdout
+    assert result.stdout.count("reward [seed=") == 3
+
+
+def test_stdin_with_input_format(logs):
+    text = (logs / "flat.csv").read_text()
+    result = run("check-convergence", "-", "--input-format", "csv", "-m", "loss", stdin=text)
+    assert result.returncode == 0, result.stderr
+    jsonl = "\n".join(json.dumps({"step": i, "r": float(v)})
+                      for i, v in enumerate(np.random.default_rng(2).normal(size=300)))
+    result = run("check-convergence", "-", "--input-format", "jsonl", stdin=jsonl)
+    assert result.returncode == 0, result.stderr
+
+
+def test_options_reach_the_verdict(logs):
+    precise = run("check-convergence", logs / "flat.csv", "-m", "reward", "--precision", "1e-5",
+                  "--format", "json")
+    payload = json.loads(precise.stdout)
+    assert precise.returncode == 1
+    assert payload["results"][0]["verdict"] == "insufficient_data"
+    assert payload["results"][0]["steps_needed"] > 1000
+    tolerant = run("check-convergence", logs / "rising.csv", "-m", "reward", "--tolerance", "5",
+                   "--format", "json")
+    result = json.loads(tolerant.stdout)["results"][0]
+    assert result["verdict"] != "not_converged"  # the drift is below the tolerance
+    assert any("below the tolerance" in reason for reason in result["reasons"])
+
+
+def test_plot_writes_a_png_only_where_asked(logs, tmp_path):
+    target = tmp_path / "out.png"
+    result = run("check-convergence", logs / "flat.csv", "--plot", target)
+    assert result.returncode == 0
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not list(logs.glob("*.png"))
+
+
+def test_the_bundled_example_runs():
+    result = run("check-convergence", EXAMPLE)
+    assert result.returncode == 1  # its reward is still improving
+    assert "reward" in result.stdout and "entropy" in result.stdout
+
+
+def _bad_files(tmp_path):
+    (tmp_path / "empty.csv").write_text("")
+    (tmp_path / "header.csv").write_text("step,reward\n")
+    (tmp_path / "binary.csv").write_bytes(b"\x00\x01\x02\x03" * 10)
+    (tmp_path / "words.csv").write_text("name,tag\na,b\nc,d\n")
+    (tmp_path / "cells.csv").write_text("step,reward\n0,0.5\n1,oops\n2,0.6\n")
+    (tmp_path / "blank.csv").write_text("step,reward,loss\n0,,1\n1,,2\n")
+    (tmp_path / "ragged.csv").write_text("step,reward\n0,1\n1,2,3\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize("name, extra, message", [
+    ("missing.csv", [], "no such file"),
+    (".", [], "is a directory"),
+    ("binary.csv", [], "binary"),
+    ("empty.csv", [], "is empty"),
+    ("header.csv", [], "header but no data"),
+    ("words.csv", [], "no numeric metric column"),
+    ("cells.csv", [], "non-numeric value 'oops'"),
+    ("blank.csv", ["-m", "reward"], "no values"),
+    ("ragged.csv", [], "malformed row"),
+    ("header.csv", ["--alpha", "2"], "alpha"),
+])
+def test_bad_input_is_one_line_on_stderr_and_exit_2(tmp_path, name, extra, message):
+    folder = _bad_files(tmp_path)
+    result = run("check-convergence", folder / name, *extra)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_unknown_metric_lists_the_available_ones(logs):
+    result = run("check-convergence", logs / "flat.csv", "-m", "rewrad")
+    assert result.returncode == 2
+    assert "available: reward, loss" in result.stderr
+
+
+def test_usage_errors_exit_2_in_one_line(logs):
+    for args in (["check-convergence"], ["check-convergence", logs / "flat.csv", "--format", "xml"],
+                 ["frobnicate"]):
+        result = run(*args)
+        assert result.returncode == 2
+        assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_debug_shows_the_traceback(tmp_path):
+    result = run("check-convergence", tmp_path / "missing.csv", "--debug")
+    assert result.returncode == 2 and "Traceback" in result.stderr
+
+
+def test_short_and_constant_series_get_verdicts_not_errors(tmp_path):
+    (tmp_path / "short.csv").write_text("reward\n0.1\n0.2\n0.3\n")
+    (tmp_path / "const.csv").write_text("reward\n" + "0.5\n" * 50)
+    short = run("check-convergence", tmp_path / "short.csv")
+    assert short.returncode == 1 and "insufficient_data" in short.stdout
+    constant = run("check-convergence", tmp_path / "const.csv")
+    assert constant.returncode == 0 and "constant" in constant.stdout
+
+
+def test_no_color_and_help():
+    help_text = run("check-convergence", "--help")
+    assert help_text.returncode == 0 and "exit codes" in help_text.stdout
+    version = run("--version")
+    assert version.returncode == 0 and "swarmstats" in version.stdout
