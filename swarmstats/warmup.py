@@ -21,9 +21,11 @@ from .stats.warmup import (
 __all__ = ["detect_warmup", "WarmupResult", "WARMUP_METHODS"]
 
 WARMUP_METHODS = ("ess", "mser", "variance")
-# Above this many points the suffix search runs on block means (the cut is
-# then resolved to one block); it keeps a million-point series fast.
-_SEARCH_POINTS = 20_000
+# Above _EXACT_POINTS points the suffix search runs on about _SEARCH_POINTS
+# block means (the cut is then resolved to one block): a million-point series
+# costs a few milliseconds, and series up to 20,000 points are searched exactly.
+_EXACT_POINTS = 20_000
+_SEARCH_POINTS = 5_000
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,7 @@ def warmup_of_values(values, *, method="variance", max_fraction=0.5, batch_size=
         return result(best * batch_size, at_cap=best == cap, resolution=batch_size,
                       origins=np.arange(cap + 1) * batch_size, objective=curve)
 
-    block = max(1, int(np.ceil(n / _SEARCH_POINTS)))
+    block = 1 if n <= _EXACT_POINTS else int(np.ceil(n / _SEARCH_POINTS))
     search = batch_means(values, block) if block > 1 else values
     skipped = leading_outliers(search)
     cap = int(np.floor(max_fraction * len(search)))

@@ -87,7 +87,7 @@ def test_million_points_is_an_ordinary_input():
     y[:20_000] += 3
     result = ss.detect_warmup(y)
     assert 19_000 <= result.index <= 40_000
-    assert result.resolution == 50
+    assert result.resolution == 200
 
 
 def test_bad_arguments():

@@ -7,6 +7,7 @@ malformed row, non-numeric cell ...).
 
 from __future__ import annotations
 
+import codecs
 import io
 import json
 import os
@@ -49,22 +50,21 @@ def read_table(source, *, format: str | None = None) -> pd.DataFrame:
     if format is not None and format not in FORMATS:
         raise InputError(f"--input-format must be one of {', '.join(FORMATS)}, got {format!r}")
     name, data = _read_bytes(source)
-    if not data.strip():
+    if not data or data.isspace():
         raise InputError(f"{name} is empty")
-    if b"\x00" in data[:8192]:
+    head = data[:65536]
+    if b"\x00" in head[:8192]:
         raise InputError(f"{name} does not look like a text log (it contains binary data)")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{name} is not UTF-8 text (byte {exc.start}); is it a binary file?") from None
+    head_text = _decode(name, head, final=len(data) <= len(head))
     if format is None:
-        format = _sniff(name, text)
+        format = _sniff(name, head_text)
     if format in ("csv", "tsv"):
-        frame = _read_delimited(name, text, "\t" if format == "tsv" else ",")
+        path = source if isinstance(source, (str, os.PathLike)) and source != "-" else None
+        frame = _read_delimited(name, data, "\t" if format == "tsv" else ",", path)
     elif format == "jsonl":
-        frame = _read_json_lines(name, text)
+        frame = _read_json_lines(name, _decode(name, data))
     else:
-        frame = _read_json(name, text)
+        frame = _read_json(name, _decode(name, data))
     if frame.shape[1] == 0:
         raise InputError(f"{name} has no columns")
     if len(frame) == 0:
@@ -72,6 +72,14 @@ def read_table(source, *, format: str | None = None) -> pd.DataFrame:
     frame.attrs["source"] = name
     frame.attrs["format"] = format
     return frame
+
+
+def _decode(name: str, data: bytes, final: bool = True) -> str:
+    decoder = codecs.getincrementaldecoder("utf-8-sig")()
+    try:
+        return decoder.decode(data, final=final)
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{name} is not UTF-8 text (byte {exc.start}); is it a binary file?") from None
 
 
 def _read_bytes(source) -> tuple[str, bytes]:
@@ -105,21 +113,43 @@ def _sniff(name: str, text: str) -> str:
     return "tsv" if "\t" in first and "," not in first else "csv"
 
 
-def _read_delimited(name: str, text: str, sep: str) -> pd.DataFrame:
+def _has_comment_lines(data: bytes) -> bool:
+    """Does any line start with '#' (after blanks)?  A one-byte search first: most logs have no '#'."""
+    if b"#" not in data:
+        return False
+    raw = np.frombuffer(data, dtype=np.uint8)
+    starts = np.concatenate([[0], np.flatnonzero(raw == ord("\n")) + 1])
+    starts = starts[starts < len(raw)]
+    for _ in range(64):  # step over leading blanks (bounded: deeper indents are not comments)
+        blank = (raw[starts] == ord(" ")) | (raw[starts] == ord("\t"))
+        if not blank.any():
+            break
+        starts = np.minimum(np.where(blank, starts + 1, starts), len(raw) - 1)
+    return bool((raw[starts] == ord("#")).any())
+
+
+def _read_delimited(name: str, data: bytes, sep: str, path=None) -> pd.DataFrame:
     # Only whole lines starting with '#' are comments (pandas' comment= would
-    # also cut a '#' inside a field).  Fast path: no comment line at all.
-    if text.startswith("#") or "\n#" in text or "\n #" in text:
-        text = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
-        if not text.strip():
+    # also cut a '#' inside a field).  Fast path: no comment line, and pandas'
+    # C parser reads the file (or the bytes) without a decoded copy.
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    source = path if path is not None else io.BytesIO(data)
+    if _has_comment_lines(data):
+        data = b"\n".join(line for line in data.splitlines() if not line.lstrip().startswith(b"#"))
+        if not data.strip():
             raise InputError(f"{name} has only comment lines")
+        source = io.BytesIO(data)
     try:
-        frame = pd.read_csv(io.StringIO(text), sep=sep, skip_blank_lines=True,
+        frame = pd.read_csv(source, sep=sep, skip_blank_lines=True, encoding="utf-8-sig",
                             na_values=["None", "null", "NULL"], keep_default_na=True)
     except pd.errors.EmptyDataError:
         raise InputError(f"{name} is empty") from None
     except pd.errors.ParserError as exc:
         message = str(exc).strip().splitlines()[-1]
         raise InputError(f"{name}: malformed row: {message}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{name} is not UTF-8 text (byte {exc.start}); is it a binary file?") from None
     frame.columns = [str(c).strip() for c in frame.columns]
     return frame
 

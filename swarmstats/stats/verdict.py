@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from .autocorr import autocorrelation, floor_tau, geyer_tau
+from .autocorr import integrated_time
 from .stationarity import batch_count, batch_level_shift, batch_trend
 
 
@@ -37,7 +37,7 @@ class TestOutcome:
 def series_tau(x: np.ndarray) -> float:
     if len(x) < 4 or np.ptp(x) == 0:
         return 1.0
-    return floor_tau(geyer_tau(autocorrelation(x)), len(x))[0]
+    return integrated_time(x)
 
 
 def kept_trend(kept: np.ndarray, steps: np.ndarray, tau: float) -> TestOutcome:

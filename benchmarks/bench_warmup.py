@@ -1,0 +1,50 @@
+"""Warm-up detection vs pymbar's detect_equilibration (the maximum-ESS rule).
+
+Same series, same rule (``method="ess"``): ratio of median times, and both t0.
+Target: >= 50x faster at n = 20,000.  pymbar is timed once per series (it is slow).
+
+    python benchmarks/bench_warmup.py [--n 20000] [--seeds 3]
+"""
+
+import argparse
+import time
+import warnings
+
+import numpy as np
+from scipy.signal import lfilter
+
+import swarmstats as ss
+from _timing import machine, median_time, report
+
+
+def clean_series(n: int, seed: int = 0, phi: float = 0.5) -> np.ndarray:
+    """A sharp transient (over ~5% of n) into AR(1) noise."""
+    rng = np.random.default_rng(seed)
+    t = np.arange(n)
+    return 10.0 * np.exp(-t / (0.01 * n)) + lfilter([1.0], [1.0, -phi], rng.normal(size=n))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--n", type=int, default=20_000)
+    parser.add_argument("--seeds", type=int, default=3)
+    args = parser.parse_args()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from pymbar import timeseries
+    print(machine())
+    for seed in range(args.seeds):
+        y = clean_series(args.n, seed)
+        ours = median_time(lambda: ss.detect_warmup(y, method="ess"), repeats=7)
+        t0 = ss.detect_warmup(y, method="ess").index
+        start = time.perf_counter()
+        their_t0 = int(timeseries.detect_equilibration(y)[0])
+        anchor = time.perf_counter() - start
+        report(f"detect_warmup n={args.n} seed={seed}", ours, anchor, "pymbar.detect_equilibration",
+               ">= 50x")
+        print(f"  t0: swarmstats {t0}, pymbar {their_t0}; difference {abs(t0 - their_t0)} points "
+              f"({abs(t0 - their_t0) / args.n:.2%} of n)")
+
+
+if __name__ == "__main__":
+    main()
