@@ -17,11 +17,13 @@ import swarmstats as ss
 from _timing import machine, median_time, report
 
 
-def clean_series(n: int, seed: int = 0, phi: float = 0.5) -> np.ndarray:
-    """A sharp transient (over ~5% of n) into AR(1) noise."""
+def clean_series(n: int, seed: int = 0, kind: str = "step", phi: float = 0.5) -> np.ndarray:
+    """AR(1) noise after a transient: a sharp step over the first 5% of n ("step"),
+    or an exponential relaxation with time constant n/100 ("exponential")."""
     rng = np.random.default_rng(seed)
     t = np.arange(n)
-    return 10.0 * np.exp(-t / (0.01 * n)) + lfilter([1.0], [1.0, -phi], rng.normal(size=n))
+    transient = 5.0 * (t < 0.05 * n) if kind == "step" else 10.0 * np.exp(-t / (0.01 * n))
+    return transient + lfilter([1.0], [1.0, -phi], rng.normal(size=n))
 
 
 def main():
@@ -33,15 +35,15 @@ def main():
         warnings.simplefilter("ignore")
         from pymbar import timeseries
     print(machine())
-    for seed in range(args.seeds):
-        y = clean_series(args.n, seed)
+    for kind, seed in [(kind, seed) for kind in ("step", "exponential") for seed in range(args.seeds)]:
+        y = clean_series(args.n, seed, kind)
         ours = median_time(lambda: ss.detect_warmup(y, method="ess"), repeats=7)
         t0 = ss.detect_warmup(y, method="ess").index
         start = time.perf_counter()
         their_t0 = int(timeseries.detect_equilibration(y)[0])
         anchor = time.perf_counter() - start
-        report(f"detect_warmup n={args.n} seed={seed}", ours, anchor, "pymbar.detect_equilibration",
-               ">= 50x")
+        report(f"detect_warmup n={args.n} {kind} seed={seed}", ours, anchor,
+               "pymbar.detect_equilibration", ">= 50x")
         print(f"  t0: swarmstats {t0}, pymbar {their_t0}; difference {abs(t0 - their_t0)} points "
               f"({abs(t0 - their_t0) / args.n:.2%} of n)")
 

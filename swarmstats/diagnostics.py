@@ -21,7 +21,7 @@ import numpy as np
 from ._series import as_runs, as_series
 from .errors import InputError
 from .stats import chains as _chains
-from .stats.autocorr import autocorrelation, floor_tau, geyer_tau, sokal_tau
+from .stats.autocorr import autocorrelation, floor_tau, sokal_tau, tau_of
 
 __all__ = ["acf", "integrated_autocorr_time", "ess", "rhat", "mcse"]
 
@@ -66,9 +66,9 @@ def integrated_autocorr_time(
     values = series.values
     if len(values) < 4 or _chains.is_constant(values[None, :]):
         return float("nan")
-    rho = autocorrelation(values)
-    tau = geyer_tau(rho) if method == "geyer" else sokal_tau(rho, c)[0]
-    return floor_tau(tau, len(values))[0]
+    if method == "geyer":
+        return tau_of(values[None, :], len(values), _chains.combined_autocorrelation)
+    return floor_tau(sokal_tau(autocorrelation(values), c)[0], len(values))[0]
 
 
 def _as_chains(y, nan_policy: str) -> np.ndarray:

@@ -16,21 +16,29 @@ import numpy as np
 from scipy import fft as sp_fft
 
 
-def autocovariance(x: np.ndarray, axis: int = -1) -> np.ndarray:
-    """Biased autocovariance at lags 0..n-1 along ``axis`` (demeaned, 1/n).
+def autocovariance(x: np.ndarray, axis: int = -1, max_lag: int | None = None) -> np.ndarray:
+    """Biased autocovariance at lags 0..max_lag (default n-1) along ``axis`` (demeaned, 1/n).
 
     >>> autocovariance(np.array([1.0, -1.0, 1.0, -1.0]))
     array([ 1.  , -0.75,  0.5 , -0.25])
     """
     x = np.asarray(x, dtype=np.float64)
     n = x.shape[axis]
+    lags = n - 1 if max_lag is None else int(min(max(max_lag, 0), n - 1))
     centred = x - x.mean(axis=axis, keepdims=True)
-    # Zero-pad to >= 2n so the FFT product is a linear, not circular, correlation.
-    size = sp_fft.next_fast_len(2 * n, real=True)
+    # Zero-pad to >= n + lags so the FFT product is a linear, not circular,
+    # correlation at every lag kept.
+    size = sp_fft.next_fast_len(n + lags, real=True)
     spectrum = sp_fft.rfft(centred, n=size, axis=axis)
     acov = sp_fft.irfft(spectrum * np.conj(spectrum), n=size, axis=axis)
-    acov = np.take(acov, np.arange(n), axis=axis)
+    acov = np.take(acov, np.arange(lags + 1), axis=axis)
     return acov / n
+
+
+def short_lag_budget(n: int) -> int:
+    """Lags computed on a first pass; Geyer's sum stops far earlier for any
+    series with n >> g, and a second full pass covers the rest."""
+    return max(64, n // 8)
 
 
 def autocorrelation(x: np.ndarray) -> np.ndarray:
@@ -41,13 +49,17 @@ def autocorrelation(x: np.ndarray) -> np.ndarray:
     return acov / acov[0]
 
 
-def geyer_tau(rho: np.ndarray) -> float:
+def geyer_tau(rho: np.ndarray, *, complete: bool = True) -> float:
     """Unfloored g from an autocorrelation sequence, by Geyer's initial monotone sequence.
 
     Lags are paired, P_m = rho_2m + rho_2m+1; the sum stops before the first
     negative pair, the pairs are made non-increasing, and the even lag of the
     first negative pair is added when positive (Stan's variance-reducing term
     for antithetic chains).  ``rho`` may be a combined multi-chain sequence.
+
+    With ``complete=False``, ``rho`` is a prefix of the sequence and NaN is
+    returned when the sum has not stopped within it (the caller then needs
+    more lags).
 
     >>> round(geyer_tau(0.5 ** np.arange(200)), 6)  # AR(1), phi = 0.5: g = 3
     3.0
@@ -66,6 +78,8 @@ def geyer_tau(rho: np.ndarray) -> float:
         stop = negative[0] + 1  # index of the first negative pair
         extra = max(rho[2 * stop], 0.0)
     else:
+        if not complete:
+            return float("nan")
         stop = len(pairs) - 1  # ran out of lags: keep the last pair's even lag
         extra = rho[2 * stop]
     monotone = np.minimum.accumulate(pairs[:stop])
@@ -122,15 +136,38 @@ def integrated_time(x: np.ndarray) -> float:
     n = len(x)
     size = n // BLOCK_POINTS if n >= 5 * BLOCK_POINTS else 1
     if size == 1:
-        acov = autocovariance(x)
-        return floor_tau(geyer_tau(acov / acov[0]), n)[0] if acov[0] > 0 else float("nan")
+        return tau_of(x[None, :] if x.ndim == 1 else x, n, _single_rho)
     means = block_means(x, size)
-    acov = autocovariance(means)
     variance = float(np.var(x))
-    if acov[0] <= 0 or variance <= 0:
+    tau_blocks = tau_of(means[None, :], len(means), _single_rho)
+    if not np.isfinite(tau_blocks) or variance <= 0:
         return float("nan")
-    tau_blocks = floor_tau(geyer_tau(acov / acov[0]), len(means))[0]
-    return floor_tau(size * acov[0] * tau_blocks / variance, n)[0]
+    return floor_tau(size * float(np.var(means)) * tau_blocks / variance, n)[0]
+
+
+def _single_rho(chains: np.ndarray, max_lag: int | None) -> np.ndarray:
+    acov = autocovariance(chains[0], max_lag=max_lag)
+    return acov / acov[0] if acov[0] > 0 else np.full_like(acov, np.nan)
+
+
+def tau_of(chains: np.ndarray, n_total: int, rho_of) -> float:
+    """Floored Geyer g, from a short-lag FFT first and the full one only if needed.
+
+    ``rho_of(chains, max_lag)`` returns the autocorrelation sequence.
+    """
+    n = chains.shape[1]
+    budget = short_lag_budget(n)
+    if budget < n - 1:
+        rho = rho_of(chains, budget)
+        if np.isnan(rho[0]):
+            return float("nan")
+        tau = geyer_tau(rho, complete=False)
+        if np.isfinite(tau):
+            return floor_tau(tau, n_total)[0]
+    rho = rho_of(chains, None)
+    if np.isnan(rho[0]):
+        return float("nan")
+    return floor_tau(geyer_tau(rho), n_total)[0]
 
 
 def levinson_durbin(acov: np.ndarray, max_order: int):

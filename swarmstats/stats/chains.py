@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import special, stats
 
-from .autocorr import autocovariance, floor_tau, geyer_tau
+from .autocorr import autocovariance, tau_of
 
 _ONE_SIGMA = (0.1586552539314571, 0.8413447460685429)  # Phi(-1), Phi(1)
 
@@ -32,10 +32,10 @@ def is_constant(chains: np.ndarray) -> bool:
     return bool(np.ptp(chains) <= np.finfo(float).resolution * max(1.0, np.max(np.abs(chains))))
 
 
-def combined_autocorrelation(chains: np.ndarray) -> np.ndarray:
+def combined_autocorrelation(chains: np.ndarray, max_lag: int | None = None) -> np.ndarray:
     """rho_t = 1 - (W - mean_m(acov_m,t)) / var+, the multi-chain autocorrelation."""
     n_chains, n_draws = chains.shape
-    acov = autocovariance(chains, axis=1)
+    acov = autocovariance(chains, axis=1, max_lag=max_lag)
     mean_within = acov[:, 0].mean() * n_draws / (n_draws - 1.0)
     var_plus = mean_within * (n_draws - 1.0) / n_draws
     if n_chains > 1:
@@ -49,8 +49,7 @@ def ess_raw(chains: np.ndarray) -> float:
     """ESS of the draws as given (no splitting, no ranks); NaN for constant input."""
     if chains.shape[1] < 4 or is_constant(chains):
         return float("nan")
-    tau, _ = floor_tau(geyer_tau(combined_autocorrelation(chains)), chains.size)
-    return chains.size / tau
+    return chains.size / tau_of(chains, chains.size, combined_autocorrelation)
 
 
 def ess_mean(chains: np.ndarray) -> float:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .autocorr import autocovariance, floor_tau, geyer_tau
+from .autocorr import autocovariance, integrated_time
 
 
 def batch_means(x: np.ndarray, size: int) -> np.ndarray:
@@ -33,11 +33,10 @@ def mser_curve(means: np.ndarray) -> np.ndarray:
 def suffix_stats(x: np.ndarray, origin: int) -> tuple[float, float]:
     """(g, variance) of x[origin:] - the suffix's integrated time and variance."""
     segment = x[origin:]
-    acov = autocovariance(segment)
-    if acov[0] <= 0:
+    variance = float(np.var(segment))
+    if variance <= 0:
         return float("nan"), 0.0
-    tau, _ = floor_tau(geyer_tau(acov / acov[0]), len(segment))
-    return tau, float(acov[0])
+    return integrated_time(segment), variance
 
 
 def bartlett_mean_variance(x: np.ndarray, origin: int) -> float:
