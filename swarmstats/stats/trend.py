@@ -36,7 +36,8 @@ def kendall_s(t: np.ndarray, y: np.ndarray) -> int:
     ties_y = tied_pairs(y)
     if ties_y == n_pairs:
         return 0
-    tau_b = stats.kendalltau(t, y).statistic
+    # tau is symmetric; with the sorted t second, scipy's first sort is trivial
+    tau_b = stats.kendalltau(y, t).statistic
     return int(round(tau_b * np.sqrt(float(n_pairs) * float(n_pairs - ties_y))))
 
 
@@ -98,6 +99,9 @@ class SlopeSelector:
         return count
 
     def _bracket(self, k: int):
+        cached = self._enumerated
+        if cached is not None and self._known[cached[0]] <= k < self._known[cached[1]]:
+            return cached[0], self._known[cached[0]], cached[1], self._known[cached[1]]
         lo = max((s for s, c in self._known.items() if c <= k), default=-np.inf)
         hi = min((s for s, c in self._known.items() if c >= k + 1), default=np.inf)
         return lo, self._known[lo], hi, self._known[hi]
