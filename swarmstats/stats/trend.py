@@ -84,7 +84,8 @@ class SlopeSelector:
         self._known = {-np.inf: 0, np.inf: self.n_pairs}
         self._enumerated = None
         self.has_ties = bool(np.any(np.diff(self.sample) == 0))
-        self.enumerable = 400  # pairs; the last step compares at most 800 elements
+        self.enumerable = 200_000  # slopes in a bracket worth trying to enumerate
+        self.enumeration_budget = 40 * max(n, 1_000) * 64  # element comparisons
         self.counts_done = 0
 
     def count_le(self, s: float) -> int:
@@ -118,7 +119,8 @@ class SlopeSelector:
                 if c_hi - c_lo <= self.enumerable:
                     inside = self._slopes_between(lo, hi, c_hi - c_lo)
                     if inside is not None:
-                        return float(inside[k - c_lo])
+                        rank = k - c_lo
+                        return float(np.partition(inside, rank)[rank])
                 if np.nextafter(lo, np.inf) >= hi:
                     return float(hi)
             for probe in self._probes(k, lo, c_lo, hi, c_hi):
@@ -156,36 +158,47 @@ class SlopeSelector:
                     probes.append(value)
         return probes or [0.5 * (lo + hi)]
 
+    def _orders(self, lo: float, hi: float):
+        """Orderings by (y - s t, -t) at both bracket ends (ties broken by later time first)."""
+        reverse = slice(None, None, -1)
+        last = len(self.y) - 1
+        order_lo = last - np.argsort((self.y - lo * self.t)[reverse], kind="stable")
+        order_hi = last - np.argsort((self.y - hi * self.t)[reverse], kind="stable")
+        return order_lo, order_hi
+
     def _slopes_between(self, lo: float, hi: float, expected: int) -> np.ndarray | None:
-        """The sorted slopes in (lo, hi], found as the pairs whose order flips.
+        """The slopes in (lo, hi] (unsorted), found as the pairs whose order flips.
 
         Ordering by (y - s t, -t) puts a pair in time order exactly when its
         slope exceeds s, so the pairs with slopes in (lo, hi] are the
-        inversions between the two orderings.  Only elements that are not
-        "records" (above every earlier and below every later position) can be
-        part of an inversion, and there are at most 2 * expected of them, so
-        the pairwise comparison runs on that small set.
+        inversions between the two orderings.  If no element moves more than
+        D places between them, two members of a flipped pair are fewer than
+        2D places apart in the first ordering, so 2D vectorised passes find
+        them all.  Returns None when that would cost too much.
         """
         cached = self._enumerated
         if cached is not None and cached[0] == lo and cached[1] == hi:
             return cached[2]
-        key = -self.t
-        order_lo = np.lexsort((key, self.y - lo * self.t))
-        order_hi = np.lexsort((key, self.y - hi * self.t))
-        position_hi = np.empty(len(order_hi), dtype=np.int64)
-        position_hi[order_hi] = np.arange(len(order_hi))
+        order_lo, order_hi = self._orders(lo, hi)
+        n = len(order_lo)
+        position_hi = np.empty(n, dtype=np.int64)
+        position_hi[order_hi] = np.arange(n)
         sequence = position_hi[order_lo]
-        before = np.concatenate([[-1], np.maximum.accumulate(sequence)[:-1]])
-        after = np.concatenate([np.minimum.accumulate(sequence[::-1])[::-1][1:], [len(sequence)]])
-        involved = np.flatnonzero((sequence < before) | (sequence > after))
-        if involved.size > 2 * expected:
+        reach = 2 * int(np.abs(sequence - np.arange(n)).max())
+        if reach * n > self.enumeration_budget:
             return None
-        sub = sequence[involved]
-        first, second = np.nonzero(np.triu(sub[:, None] > sub[None, :], k=1))
-        if first.size != expected:
+        firsts, seconds = [], []
+        for distance in range(1, min(reach, n - 1) + 1):
+            where = np.flatnonzero(sequence[:-distance] > sequence[distance:])
+            if where.size:
+                firsts.append(order_lo[where])
+                seconds.append(order_lo[where + distance])
+        found = sum(len(f) for f in firsts)
+        if found != expected:
             return None  # rounding made the counts disagree; keep searching
-        a, b = order_lo[involved[first]], order_lo[involved[second]]
-        slopes = np.sort((self.y[b] - self.y[a]) / (self.t[b] - self.t[a]))
+        a = np.concatenate(firsts) if firsts else np.zeros(0, dtype=np.int64)
+        b = np.concatenate(seconds) if seconds else np.zeros(0, dtype=np.int64)
+        slopes = (self.y[b] - self.y[a]) / (self.t[b] - self.t[a])
         self._enumerated = (lo, hi, slopes)
         return slopes
 
