@@ -194,8 +194,8 @@ def as_runs(
     if not items:
         raise InputError(f"{argname}: no runs given")
     return [
-        as_series(item, argname=f"{argname}[{i}]", nan_policy=nan_policy,
-                  min_length=min_length, name=f"run {i}")
+        as_series(item, argname=f"{argname}[{i}]", nan_policy=nan_policy, min_length=min_length,
+                  name=None if getattr(item, "name", None) is not None else f"run {i}")
         for i, item in enumerate(items)
     ]
 

@@ -107,16 +107,15 @@ def _check_convergence(args) -> int:
             runs = []
             for key, part in frame.groupby(args.group, sort=True):
                 try:
-                    runs.append(select_metric(part, metric, step=columns.step).rename(str(key)))
+                    series = select_metric(part, metric, step=columns.step)
                 except InputError as exc:
                     if "has no values" not in str(exc):
                         raise
+                    continue  # a run that never logged this metric
+                runs.append(series.rename(f"{metric} [{args.group}={key}]"))
             if not runs:
                 raise InputError(f"metric {metric!r} has no values in any run")
             result = test.fit(runs if len(runs) > 1 else runs[0], name=metric)
-            if len(runs) > 1:
-                for run, series in zip(result.runs, runs):
-                    object.__setattr__(run, "name", f"{metric} [{args.group}={series.name}]")
         else:
             result = test.fit(select_metric(frame, metric, step=columns.step), name=metric)
         results.append(result)
