@@ -8,7 +8,6 @@ shows the traceback).
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import sys

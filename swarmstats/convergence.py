@@ -265,7 +265,7 @@ class ConvergenceTest:
                 if self.tolerance is not None and abs(outcome.change) < self.tolerance:
                     notes.append(_flat_within_tolerance(outcome, self.tolerance))
                 else:
-                    failures.append(_trend_reason(outcome, cut.index))
+                    failures.append(_trend_reason(outcome))
         if variance.pvalue < level:
             failures.append(
                 f"the trailing variance has not stabilised: the last quarter's variance is "
@@ -379,7 +379,7 @@ def _per_hundred(slope: float) -> str:
     return f"{slope * 100:+.3g} per 100 steps"
 
 
-def _trend_reason(outcome, warmup: int) -> str:
+def _trend_reason(outcome) -> str:
     direction = "improving" if outcome.estimate > 0 else "declining"
     if outcome.name == "trend":
         return (f"still {direction} after the warm-up: {_per_hundred(outcome.estimate)} "

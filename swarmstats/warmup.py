@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._result import Result, fmt
+from ._result import Result
 from ._series import as_series
 from .errors import InputError
 from .stats.warmup import (
