@@ -13,7 +13,14 @@ from ._result import Result, fmt
 from ._series import as_series
 from .errors import InputError
 from .stats.autocorr import autocorrelation, floor_tau, geyer_tau
-from .stats.trend import SlopeSelector, hac_ols_slope, kendall_s, mann_kendall_variance
+from .stats.trend import (
+    SlopeSelector,
+    hac_ols_slope,
+    kendall_s,
+    mann_kendall_variance,
+    tie_group_sizes,
+    tied_pairs,
+)
 
 __all__ = ["trend_test", "TrendResult"]
 
@@ -116,9 +123,14 @@ def trend_test(
     if steps is None or np.any(np.diff(steps) <= 0):
         steps = positions
 
-    s = kendall_s(positions, values)
-    var_s = mann_kendall_variance(values)
+    tie_sizes = tie_group_sizes(values)
+    ties = tied_pairs(values, tie_sizes)
+    s = kendall_s(positions, values, ties)
+    var_s = mann_kendall_variance(values, tie_sizes)
     selector = SlopeSelector(steps, values, random_state=random_state)
+    # Mann-Kendall's count is the slope count at 0 (the pairs with y_j <= y_i), a
+    # free probe that sits next to the median of a flat series.
+    selector.know(0.0, (n * (n - 1) // 2 + ties - s) // 2)
     sen_slope = selector.median()
     sen_intercept = float(np.median(values) - sen_slope * np.median(steps))
 

@@ -24,16 +24,21 @@ def tie_group_sizes(x: np.ndarray) -> np.ndarray:
     return counts[counts > 1]
 
 
-def tied_pairs(x: np.ndarray) -> int:
-    sizes = tie_group_sizes(x).astype(np.int64)
+def tied_pairs(x: np.ndarray, sizes: np.ndarray | None = None) -> int:
+    """Number of tied pairs in x (from its tie group sizes, when already known)."""
+    sizes = (tie_group_sizes(x) if sizes is None else sizes).astype(np.int64)
     return int((sizes * (sizes - 1) // 2).sum())
 
 
-def kendall_s(t: np.ndarray, y: np.ndarray) -> int:
-    """S = concordant - discordant pairs of (t, y); t must have no ties."""
+def kendall_s(t: np.ndarray, y: np.ndarray, ties_y: int | None = None) -> int:
+    """S = concordant - discordant pairs of (t, y); t must have no ties.
+
+    ``ties_y``, the number of tied pairs in y, is computed when not given.
+    """
     n = len(y)
     n_pairs = n * (n - 1) // 2
-    ties_y = tied_pairs(y)
+    if ties_y is None:
+        ties_y = tied_pairs(y)
     if ties_y == n_pairs:
         return 0
     # tau is symmetric; with the sorted t second, scipy's first sort is trivial
@@ -41,10 +46,10 @@ def kendall_s(t: np.ndarray, y: np.ndarray) -> int:
     return int(round(tau_b * np.sqrt(float(n_pairs) * float(n_pairs - ties_y))))
 
 
-def mann_kendall_variance(y: np.ndarray) -> float:
+def mann_kendall_variance(y: np.ndarray, sizes: np.ndarray | None = None) -> float:
     """Var S under independence, with the tie correction."""
     n = len(y)
-    sizes = tie_group_sizes(y).astype(np.float64)
+    sizes = (tie_group_sizes(y) if sizes is None else sizes).astype(np.float64)
     ties = (sizes * (sizes - 1) * (2 * sizes + 5)).sum()
     return (n * (n - 1) * (2 * n + 5) - ties) / 18.0
 
@@ -93,11 +98,15 @@ class SlopeSelector:
         if s in self._known:
             return self._known[s]
         z = self.y - s * self.t
-        concordant_minus_discordant = kendall_s(self.t, z)
-        count = (self.n_pairs + tied_pairs(z) - concordant_minus_discordant) // 2
+        ties = tied_pairs(z)
+        count = (self.n_pairs + ties - kendall_s(self.t, z, ties)) // 2
         self._known[s] = count
         self.counts_done += 1
         return count
+
+    def know(self, s: float, count: int) -> None:
+        """Record a count of slopes <= s obtained elsewhere (e.g. from Mann-Kendall's S at 0)."""
+        self._known[float(s)] = int(count)
 
     def _bracket(self, k: int):
         cached = self._enumerated
@@ -141,9 +150,16 @@ class SlopeSelector:
         if inside.size >= 64:
             centre = frac * (inside.size - 1)
             margin = 2.5 * np.sqrt(inside.size * frac * (1 - frac)) + 1.0
-            picks = {int(np.clip(np.floor(centre - margin), 0, inside.size - 1)),
-                     int(np.clip(np.ceil(centre + margin), 0, inside.size - 1))}
-            return [float(inside[i]) for i in sorted(picks)]
+            # A side already within two margins of the target (or whose pick
+            # would fall past the sample) is tight enough: skip its probe.
+            picks = []
+            if centre > 2 * margin:
+                picks.append(int(np.floor(centre - margin)))
+            if (inside.size - 1) - centre > 2 * margin:
+                picks.append(int(np.ceil(centre + margin)))
+            if not picks:
+                picks = [int(round(centre))]
+            return [float(inside[i]) for i in picks]
         if not np.isfinite(lo) or not np.isfinite(hi):
             # Outside the sampled range: step outwards geometrically.
             anchor = hi if np.isfinite(hi) else lo
