@@ -272,8 +272,9 @@ class ConvergenceTest:
                 f"{fmt(variance.estimate, 3)}x the quarter before (p = {fmt(variance.pvalue, 2)})")
 
         steps_needed = self._steps_needed(tau, sd, m)
+        axis_note = _step_axis_note(series, steps)
         if failures:
-            reasons = failures + notes + [_warmup_reason(cut)]
+            reasons = failures + notes + [_warmup_reason(cut)] + axis_note
             if steps_needed:
                 reasons.append(self._precision_reason(half_width, steps_needed))
             return ConvergenceResult(verdict="not_converged", converged=False,
@@ -291,7 +292,7 @@ class ConvergenceTest:
                 reasons=[self._precision_reason(half_width, steps_needed)] + notes
                 + [_stable_reason(trend, variance, bool(notes))], **numbers, **base)
         reasons = [_stable_reason(trend, variance, bool(notes))] + notes + [_warmup_reason(cut)]
-        return ConvergenceResult(verdict="converged", converged=True, reasons=reasons,
+        return ConvergenceResult(verdict="converged", converged=True, reasons=reasons + axis_note,
                                  steps_needed=0 if self.precision is not None else None,
                                  **numbers, **base)
 
@@ -367,6 +368,13 @@ def _step_axis(series: Series) -> np.ndarray:
     if steps is None or len(steps) != len(series.values) or np.any(np.diff(steps) <= 0):
         return np.arange(len(series.values), dtype=np.float64)
     return steps
+
+
+def _step_axis_note(series: Series, steps: np.ndarray) -> list:
+    if series.steps is None or steps is series.steps:
+        return []
+    return ["the step axis is not increasing (a restart, or several runs in one file?); "
+            "row order was used - split the runs with group= for a per-run check"]
 
 
 def _safe_geweke(kept: np.ndarray) -> float:

@@ -189,3 +189,19 @@ def test_verdict_is_invariant_to_shift_and_scale(seed, scale, shift):
     assert moved.verdict == base.verdict
     assert moved.warmup == base.warmup
     assert moved.trend_pvalue == pytest.approx(base.trend_pvalue, rel=1e-6, abs=1e-12)
+
+
+def test_a_step_axis_that_goes_backwards_is_reported():
+    y = pd.Series(np.random.default_rng(10).normal(size=200),
+                  index=np.r_[np.arange(100), np.arange(100)])  # two runs appended
+    assert any("step axis is not increasing" in reason for reason in ss.check_convergence(y).reasons)
+
+
+@settings(max_examples=30, deadline=None)
+@given(arrays(np.float64, st.integers(1, 200), elements=st.floats(allow_nan=True, allow_infinity=True)))
+def test_non_finite_input_is_an_input_error_or_a_verdict(values):
+    if np.all(np.isfinite(values)):
+        assert ss.check_convergence(values).verdict in ss.VERDICTS
+    else:
+        with pytest.raises(InputError, match="non-finite"):
+            ss.check_convergence(values)

@@ -89,3 +89,8 @@ def test_files_are_only_read(tmp_path):
     read_table(path)
     assert (path.read_bytes(), path.stat().st_mtime_ns) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["log.csv"]
+
+
+def test_semicolon_separated_csv_is_read():
+    frame = read_table(io.BytesIO(b"step;reward\n0;0.5\n1;0.6\n"))
+    assert list(frame.columns) == ["step", "reward"]

@@ -134,6 +134,9 @@ def _read_delimited(name: str, data: bytes, sep: str, path=None) -> pd.DataFrame
     # C parser reads the file (or the bytes) without a decoded copy.
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
+    first_line = data[: data.find(b"\n") if b"\n" in data else len(data)]
+    if sep == "," and b";" in first_line and b"," not in first_line:
+        sep = ";"  # European-locale CSV
     source = path if path is not None else io.BytesIO(data)
     if _has_comment_lines(data):
         data = b"\n".join(line for line in data.splitlines() if not line.lstrip().startswith(b"#"))
