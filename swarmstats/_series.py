@@ -109,6 +109,20 @@ def _apply_nan_policy(values, steps, nan_policy, argname):
     return values[finite], None if steps is None else steps[finite]
 
 
+# Fourth powers (the spread of squared deviations, in the variance test and the
+# MCSE of the SD) overflow float64 beyond ~1e77; keep room for sums of them.
+_MAX_MAGNITUDE = 1e75
+
+
+def _check_scale(values: np.ndarray, argname: str) -> None:
+    """Refuse values whose squares would overflow: a silent inf is a wrong number."""
+    if len(values) and np.abs(values).max() > _MAX_MAGNITUDE:
+        raise InputError(
+            f"{argname}: values as large as {np.abs(values).max():.3g} cannot be analysed in "
+            "float64 without overflow; rescale the series"
+        )
+
+
 def as_series(
     y,
     *,
@@ -145,6 +159,7 @@ def as_series(
     if steps is not None and len(steps) != len(values):
         steps = None
     values, steps = _apply_nan_policy(values, steps, nan_policy, argname)
+    _check_scale(values, argname)
     if len(values) < min_length:
         raise InputError(
             f"{argname}: needs at least {min_length} finite value(s), got {len(values)}"

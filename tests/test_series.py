@@ -53,3 +53,9 @@ def test_runs_from_every_accepted_shape():
     assert [r.name for r in as_runs(frame, group="g")] == ["1", "2"]
     with pytest.raises(InputError, match="no column 'h'"):
         as_runs(frame, group="h")
+
+
+def test_values_whose_squares_overflow_are_refused():
+    with pytest.raises(InputError, match="rescale"):
+        as_series([1e200, -1e200, 0.0])
+    assert len(as_series([1e70, -1e70])) == 2
