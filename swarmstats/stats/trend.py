@@ -176,11 +176,16 @@ class SlopeSelector:
 
     def _orders(self, lo: float, hi: float):
         """Orderings by (y - s t, -t) at both bracket ends (ties broken by later time first)."""
-        reverse = slice(None, None, -1)
-        last = len(self.y) - 1
-        order_lo = last - np.argsort((self.y - lo * self.t)[reverse], kind="stable")
-        order_hi = last - np.argsort((self.y - hi * self.t)[reverse], kind="stable")
-        return order_lo, order_hi
+        return self._ordering(self.y - lo * self.t), self._ordering(self.y - hi * self.t)
+
+    @staticmethod
+    def _ordering(z: np.ndarray) -> np.ndarray:
+        order = np.argsort(z)  # SIMD sort; the tie-break only matters if z has ties
+        ordered = z[order]
+        if not np.any(ordered[1:] == ordered[:-1]):
+            return order
+        last = len(z) - 1
+        return last - np.argsort(z[::-1], kind="stable")
 
     def _slopes_between(self, lo: float, hi: float, expected: int) -> np.ndarray | None:
         """The slopes in (lo, hi] (unsorted), found as the pairs whose order flips.
