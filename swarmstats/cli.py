@@ -62,6 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--input-format", choices=FORMATS, help="format of FILE (needed for odd names and stdin)")
     check.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
     check.add_argument("--plot", metavar="PNG", help="also draw the evidence into this PNG file")
+    check.add_argument("--exit-zero", action="store_true",
+                       help="report only: exit 0 even if a metric has not converged (2 on errors)")
     check.add_argument("--no-color", action="store_true", help="no colour (NO_COLOR is honoured too)")
     check.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     return parser
@@ -120,9 +122,11 @@ def _check_convergence(args) -> int:
         results.append(result)
     passed = all(r.converged for r in results)
     _render(args, frame, results, passed)
+    if os.environ.get("GITHUB_ACTIONS") == "true":
+        _github(args, frame, results)
     if args.plot:
         _plot(results, args.plot)
-    return EXIT_PASS if passed else EXIT_FAIL
+    return EXIT_PASS if passed or args.exit_zero else EXIT_FAIL
 
 
 def _rows(results):
@@ -162,6 +166,33 @@ def _render(args, frame, results, passed):
     print(_text_table(table, color), file=out)
     overall = "all metrics converged" if passed else "not every metric converged"
     print(f"\n{overall} ({len(results)} checked, alpha = {args.alpha})", file=out)
+
+
+def _github(args, frame, results) -> None:
+    """On GitHub Actions: an annotation per failing metric, and a Markdown table in the
+    job summary (the file named by GITHUB_STEP_SUMMARY, appended to)."""
+    source = frame.attrs.get("source")
+    if args.format == "text":
+        for result in results:
+            if not result.converged:
+                level = "warning" if args.exit_zero else "error"
+                message = result.main_reason.replace("\n", " ")
+                print(f"::{level} file={source},title={result.name}: {result.verdict}::{message}")
+    summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
+    if not summary_path:
+        return
+    lines = [f"### swarmstats check-convergence: `{source}`", "",
+             "| metric | verdict | warm-up | mean [95% CI] | ESS | reason |",
+             "|---|---|---|---|---|---|"]
+    for row in _rows(results):
+        lines.append(f"| {row['metric']} | {row['verdict']} | {row['warmup']} | "
+                     f"{fmt(row['mean'])} [{fmt(row['ci_low'])}, {fmt(row['ci_high'])}] | "
+                     f"{fmt(row['ess'], 4)} | {row['reason']} |")
+    try:
+        with open(summary_path, "a", encoding="utf-8") as handle:
+            handle.write("\n".join(lines) + "\n\n")
+    except OSError as exc:
+        raise InputError(f"cannot append to GITHUB_STEP_SUMMARY ({summary_path}): {exc.strerror}") from None
 
 
 def _worst(results) -> str:

@@ -179,3 +179,24 @@ def test_no_color_and_help():
     assert help_text.returncode == 0 and "exit codes" in help_text.stdout
     version = run("--version")
     assert version.returncode == 0 and "swarmstats" in version.stdout
+
+
+def test_exit_zero_reports_without_failing(logs):
+    result = run("check-convergence", logs / "rising.csv", "-m", "reward", "--exit-zero")
+    assert result.returncode == 0 and "not_converged" in result.stdout
+    assert run("check-convergence", logs / "missing.csv", "--exit-zero").returncode == 2
+
+
+def test_github_actions_annotations_and_job_summary(logs, tmp_path):
+    summary = tmp_path / "summary.md"
+    env = {**os.environ, "GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary)}
+    result = subprocess.run([sys.executable, "-m", "swarmstats.cli", "check-convergence",
+                             str(logs / "rising.csv")], capture_output=True, text=True, env=env)
+    assert result.returncode == 1
+    assert "::error file=" in result.stdout and "title=reward: not_converged::" in result.stdout
+    table = summary.read_text()
+    assert "| reward | not_converged |" in table and "| loss |" in table
+    as_json = subprocess.run([sys.executable, "-m", "swarmstats.cli", "check-convergence",
+                              str(logs / "rising.csv"), "--format", "json"],
+                             capture_output=True, text=True, env=env)
+    json.loads(as_json.stdout)  # annotations never pollute JSON output
