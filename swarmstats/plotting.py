@@ -6,15 +6,8 @@ import numpy as np
 
 
 def _axes(ax):
-    import matplotlib
-
     if ax is None:
-        if matplotlib.get_backend().lower() not in ("agg", "module://matplotlib_inline.backend_inline"):
-            try:
-                import matplotlib.pyplot as plt  # noqa: F401
-            except Exception:  # pragma: no cover - headless fallback
-                matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        import matplotlib.pyplot as plt  # falls back to Agg when there is no display
 
         _, ax = plt.subplots(figsize=(8, 4))
     return ax
