@@ -16,6 +16,7 @@ from .stats.warmup import (
     mser_curve,
     search_origin,
     suffix_stats,
+    zero_crossing_ess_all_origins,
 )
 
 __all__ = ["detect_warmup", "WarmupResult", "WARMUP_METHODS"]
@@ -60,6 +61,7 @@ def detect_warmup(
     method: str = "variance",
     max_fraction: float = 0.5,
     batch_size: int = 5,
+    tau_method: str = "geyer",
     nan_policy: str = "raise",
 ) -> WarmupResult:
     """Find the end of the initial transient.
@@ -85,6 +87,15 @@ def detect_warmup(
     The cut never exceeds ``max_fraction`` of the series; ``at_cap`` says the
     criterion was still improving there, i.e. no end of the transient was found.
 
+    ``tau_method`` sets how ``"ess"`` estimates g on each suffix: ``"geyer"``
+    (default; Geyer's initial monotone sequence, as everywhere in swarmstats,
+    searched on a grid with refinement) or ``"zero-crossing"``: pymbar's own
+    estimator (sum to the first non-positive autocorrelation after lag 3,
+    growing lag strides, g >= 1) and its ESS numerator n - t0 + 1, evaluated
+    exactly at every origin up to the cap in O(n sqrt(L)) - the same t0 as
+    ``pymbar.timeseries.detect_equilibration`` (up to 20,000 points; beyond,
+    on block means), except that wild leading points are still never kept.
+
     >>> rng = np.random.default_rng(0)
     >>> y = np.r_[np.linspace(5, 0, 200), np.zeros(1800)] + rng.normal(size=2000)
     >>> 120 <= detect_warmup(y).index <= 260
@@ -96,12 +107,15 @@ def detect_warmup(
         raise InputError(f"max_fraction must be in (0, 1), got {max_fraction!r}")
     if int(batch_size) < 1:
         raise InputError(f"batch_size must be a positive integer, got {batch_size!r}")
+    if tau_method not in ("geyer", "zero-crossing"):
+        raise InputError(f"tau_method must be 'geyer' or 'zero-crossing', got {tau_method!r}")
     series = as_series(y, nan_policy=nan_policy, min_length=1)
     return warmup_of_values(series.values, method=method, max_fraction=max_fraction,
-                            batch_size=int(batch_size), steps=series.steps)
+                            batch_size=int(batch_size), steps=series.steps, tau_method=tau_method)
 
 
-def warmup_of_values(values, *, method="variance", max_fraction=0.5, batch_size=5, steps=None):
+def warmup_of_values(values, *, method="variance", max_fraction=0.5, batch_size=5, steps=None,
+                     tau_method="geyer"):
     """:func:`detect_warmup` on a clean float array (no validation)."""
     n = len(values)
 
@@ -134,13 +148,21 @@ def warmup_of_values(values, *, method="variance", max_fraction=0.5, batch_size=
     cap = int(np.floor(max_fraction * len(search)))
     minimum = min(skipped, cap) if method == "ess" else 0
 
+    if method == "ess" and tau_method == "zero-crossing":
+        # pymbar's rule and estimator, evaluated exactly at every origin.
+        curve = zero_crossing_ess_all_origins(search, cap)
+        best = minimum + int(np.argmax(curve[minimum:]))
+        return result(best * block, at_cap=best >= cap - max(1, cap // 50),
+                      skipped=skipped * block, resolution=block,
+                      origins=np.arange(cap + 1) * block, objective=curve)
+
     def objective(origin: int) -> float:
         kept = len(search) - origin
         if kept < 4:
             return float("inf")
         if method == "variance":
             return bartlett_mean_variance(search, origin)
-        tau, variance = suffix_stats(search, origin)
+        tau, variance = suffix_stats(search, origin, tau_method)
         if not np.isfinite(tau):
             return 0.0  # a constant tail: nothing left to average out
         return -kept / tau  # maximise ESS

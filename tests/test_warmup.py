@@ -95,3 +95,30 @@ def test_bad_arguments():
         ss.detect_warmup(np.arange(10.0), method="nope")
     with pytest.raises(InputError, match="max_fraction"):
         ss.detect_warmup(np.arange(10.0), max_fraction=1.5)
+
+
+def test_all_origins_zero_crossing_curve_equals_per_origin_estimates():
+    from swarmstats.stats.autocorr import zero_crossing_tau
+    from swarmstats.stats.warmup import zero_crossing_ess_all_origins
+
+    y = ar1(0.6, 400, np.random.default_rng(12)) + 3.0 * (np.arange(400) < 40)
+    curve = zero_crossing_ess_all_origins(y, 200)
+    direct = np.array([(400 - t + 1) / zero_crossing_tau(y[t:]) for t in range(201)])
+    np.testing.assert_allclose(curve, direct, rtol=1e-10)
+
+
+@pytest.mark.parametrize("phi", [0.0, 0.5])
+def test_zero_crossing_mode_reproduces_pymbar(phi):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        timeseries = pytest.importorskip("pymbar.timeseries")
+    from swarmstats.stats.autocorr import zero_crossing_tau
+
+    for seed in range(3):
+        y = ar1(phi, 1500, np.random.default_rng(seed)) + 4.0 * (np.arange(1500) < 80)
+        assert zero_crossing_tau(y[100:]) == pytest.approx(
+            timeseries.statistical_inefficiency(y[100:], fast=True), rel=1e-10)
+        ours = ss.detect_warmup(y, method="ess", tau_method="zero-crossing").index
+        assert ours == int(timeseries.detect_equilibration(y)[0])

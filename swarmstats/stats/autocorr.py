@@ -104,6 +104,35 @@ def sokal_tau(rho: np.ndarray, c: float = 5.0) -> tuple[float, int]:
     return float(taus[window]), window
 
 
+def zero_crossing_tau(x: np.ndarray, *, mintime: int = 3, growing_lags: bool = True) -> float:
+    """g summed up to the first non-positive autocorrelation after lag ``mintime``.
+
+    pymbar's ``statistical_inefficiency`` (Chodera 2016) as its ``detect_equilibration``
+    calls it: lags 1, 2, 4, 7, 11, ... (each weighted by its stride) when
+    ``growing_lags``, autocovariances averaged over n - t terms against the
+    1/n variance, weighted by (1 - t/n), and g clamped at 1 (so ESS <= n: wrong
+    for anti-correlated series, but it reproduces the anchor).
+
+    >>> round(zero_crossing_tau(np.array([1.0, 2.0, 1.0, 2.0, 1.0, 2.0])), 3)
+    1.0
+    """
+    n = len(x)
+    centred = x - x.mean()
+    variance = float(centred @ centred) / n
+    if variance <= 0:
+        return float("nan")
+    g, lag, stride = 1.0, 1, 1
+    while lag < n - 1:
+        corr = float(centred[: n - lag] @ centred[lag:]) / ((n - lag) * variance)
+        if corr <= 0 and lag > mintime:
+            break
+        g += 2.0 * corr * (1.0 - lag / n) * stride
+        lag += stride
+        if growing_lags:
+            stride += 1
+    return max(g, 1.0)
+
+
 def floor_tau(tau: float, n_total: int) -> tuple[float, bool]:
     """Floor g at 1/log10(n) (ESS cap n*log10 n); returns (g, capped)."""
     if n_total < 10:

@@ -11,7 +11,55 @@ from __future__ import annotations
 
 import numpy as np
 
-from .autocorr import autocovariance, integrated_time
+from .autocorr import autocovariance, integrated_time, zero_crossing_tau
+
+
+def zero_crossing_ess_all_origins(x: np.ndarray, last_origin: int) -> np.ndarray:
+    """pymbar's ESS, (n - t0 + 1) / g(x[t0:]), for every origin 0..last_origin at once.
+
+    g is pymbar's statistical inefficiency (see ``zero_crossing_tau``).  Its lag
+    strides 1, 1, 2, 3, ... are the same for every origin, and each suffix's
+    lagged sum expands into reverse cumulative sums:
+
+        sum_{i=t0}^{n-1-k} (x_i - m)(x_{i+k} - m)
+            = A_k(t0) - m (S(t0) - S(n-k) + S(t0+k)) + (n - k - t0) m^2,
+
+    with A_k the reverse cumsum of x_i x_{i+k} and S that of x.  So every
+    origin costs O(1) per lag and the whole curve O(n sqrt(L)) for lags up to
+    L, where pymbar recomputes each suffix (O(n^2 K)).
+    """
+    n = len(x)
+    x = x - x.mean()  # centred once: keeps the expanded sums free of cancellation
+    origins = np.arange(last_origin + 1)
+    kept = (n - origins).astype(np.float64)
+    tail = np.concatenate([np.cumsum(x[::-1])[::-1], [0.0]])  # S(j) = sum_{i>=j} x_i
+    tail_sq = np.concatenate([np.cumsum((x * x)[::-1])[::-1], [0.0]])
+    mean = tail[origins] / kept
+    variance = tail_sq[origins] / kept - mean**2
+    g = np.ones(len(origins))
+    active = variance > 0
+    lag, stride = 1, 1
+    while active.any() and lag < n - 1:
+        usable = active & (lag < kept - 1)
+        if not usable.any():
+            break
+        which = origins[usable]
+        products = np.concatenate([np.cumsum((x[:-lag] * x[lag:])[::-1])[::-1], [0.0]])
+        m = mean[usable]
+        lagged = (products[which] - m * (tail[which] - tail[n - lag] + tail[which + lag])
+                  + (n - lag - which) * m**2)
+        corr = lagged / ((kept[usable] - lag) * variance[usable])
+        stop = (corr <= 0) & (lag > 3)
+        keep_going = ~stop
+        g[which[keep_going]] += 2.0 * corr[keep_going] * (1.0 - lag / kept[usable][keep_going]) * stride
+        active[which[stop]] = False
+        active &= lag + stride < kept - 1
+        lag += stride
+        stride += 1
+    g = np.maximum(g, 1.0)
+    ess = (kept + 1.0) / g  # pymbar's numerator, off by one, kept for compatibility
+    ess[variance <= 0] = kept[variance <= 0] + 1.0
+    return ess
 
 
 def batch_means(x: np.ndarray, size: int) -> np.ndarray:
@@ -30,12 +78,14 @@ def mser_curve(means: np.ndarray) -> np.ndarray:
     return variance / count
 
 
-def suffix_stats(x: np.ndarray, origin: int) -> tuple[float, float]:
+def suffix_stats(x: np.ndarray, origin: int, tau_method: str = "geyer") -> tuple[float, float]:
     """(g, variance) of x[origin:] - the suffix's integrated time and variance."""
     segment = x[origin:]
     variance = float(np.var(segment))
     if variance <= 0:
         return float("nan"), 0.0
+    if tau_method == "zero-crossing":
+        return zero_crossing_tau(segment), variance
     return integrated_time(segment), variance
 
 
