@@ -76,19 +76,21 @@ class SlopeSelector:
         if self.n_pairs <= size:
             i, j = np.triu_indices(n, k=1)
         else:
-            i = rng.integers(0, n, size)
-            j = rng.integers(0, n, size)
+            i, j = rng.integers(0, n, (2, size))
             keep = i != j
-            # Distinct pairs only, so repeated draws do not look like tied slopes.
-            codes = np.sort(np.minimum(i[keep], j[keep]) * n + np.maximum(i[keep], j[keep]))
-            codes = codes[np.concatenate([[True], codes[1:] != codes[:-1]])]
-            i, j = codes // n, codes % n
-        self.sample = np.sort((self.y[j] - self.y[i]) / (self.t[j] - self.t[i]))
+            i, j = np.minimum(i[keep], j[keep]), np.maximum(i[keep], j[keep])
+        slopes = (self.y[j] - self.y[i]) / (self.t[j] - self.t[i])
+        order = np.argsort(slopes)
+        self.sample = slopes[order]
+        # Equal neighbours are tied slopes only if they come from different pairs
+        # (the same pair may be drawn twice; that is harmless for rank guidance).
+        equal = np.flatnonzero(self.sample[1:] == self.sample[:-1])
+        codes = (i * n + j)[order[np.concatenate([equal, equal + 1])]] if equal.size else None
+        self.has_ties = bool(equal.size and np.any(codes[: equal.size] != codes[equal.size:]))
         self.exact_sample = self.n_pairs <= size
         # Known (slope, count_le) points, so repeated queries reuse earlier counts.
         self._known = {-np.inf: 0, np.inf: self.n_pairs}
         self._enumerated = None
-        self.has_ties = bool(np.any(np.diff(self.sample) == 0))
         self.enumerable = 200_000  # slopes in a bracket worth trying to enumerate
         self.enumeration_budget = 40 * max(n, 1_000) * 64  # element comparisons
         self.counts_done = 0
