@@ -21,7 +21,7 @@ import numpy as np
 from ._series import as_runs, as_series
 from .errors import InputError
 from .stats import chains as _chains
-from .stats.autocorr import autocorrelation, floor_tau, sokal_tau, tau_of
+from .stats.autocorr import autocorrelation, floor_tau, integrated_time, sokal_tau
 
 __all__ = ["acf", "integrated_autocorr_time", "ess", "rhat", "mcse"]
 
@@ -67,7 +67,7 @@ def integrated_autocorr_time(
     if len(values) < 4 or _chains.is_constant(values[None, :]):
         return float("nan")
     if method == "geyer":
-        return tau_of(values[None, :], len(values), _chains.combined_autocorrelation)
+        return integrated_time(values, exact=True)
     return floor_tau(sokal_tau(autocorrelation(values), c)[0], len(values))[0]
 
 

@@ -9,9 +9,9 @@ import numpy as np
 from ._result import Result
 from ._series import as_series
 from .errors import InputError
+from .stats.autocorr import block_means
 from .stats.warmup import (
     bartlett_mean_variance,
-    batch_means,
     leading_outliers,
     mser_curve,
     search_origin,
@@ -133,7 +133,7 @@ def warmup_of_values(values, *, method="variance", max_fraction=0.5, batch_size=
     if n < 10 or np.ptp(values) == 0:
         return result(0)
     if method == "mser":
-        means = batch_means(values, batch_size)
+        means = block_means(values, batch_size, align="start")
         cap = int(np.floor(max_fraction * len(means)))
         if cap < 1:
             return result(0, resolution=batch_size)
@@ -143,7 +143,7 @@ def warmup_of_values(values, *, method="variance", max_fraction=0.5, batch_size=
                       origins=np.arange(cap + 1) * batch_size, objective=curve)
 
     block = 1 if n <= _EXACT_POINTS else int(np.ceil(n / _SEARCH_POINTS))
-    search = batch_means(values, block) if block > 1 else values
+    search = block_means(values, block, align="start") if block > 1 else values
     skipped = leading_outliers(search)
     cap = int(np.floor(max_fraction * len(search)))
     minimum = min(skipped, cap) if method == "ess" else 0

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import special, stats
 
-from .autocorr import ar_spectrum0
+from .autocorr import ar_spectrum0, block_means
 
 
 def cramer_von_mises_cdf(q: float) -> float:
@@ -70,13 +70,10 @@ def batch_trend(x: np.ndarray, n_batches: int, steps: np.ndarray | None = None):
     nearly independent, so the t law holds without estimating a long-run
     variance (a fixed-b test).  Returns ``(slope, t, pvalue)``; slope per step.
     """
-    n = len(x)
-    size = n // n_batches
-    used = size * n_batches
-    start = n - used  # drop the oldest remainder, keep the end of the series
-    means = x[start:].reshape(n_batches, size).mean(axis=1)
-    axis = np.arange(n, dtype=np.float64) if steps is None else steps
-    centres = axis[start:].reshape(n_batches, size).mean(axis=1)
+    size = len(x) // n_batches
+    means = block_means(x, size)  # the oldest remainder is dropped, the end kept
+    axis = np.arange(len(x), dtype=np.float64) if steps is None else steps
+    centres = block_means(axis, size)
     centred = centres - centres.mean()
     sxx = float(centred @ centred)
     slope = float(centred @ (means - means.mean())) / sxx
@@ -96,10 +93,7 @@ def batch_level_shift(x: np.ndarray, n_batches: int, first: float = 0.1, last: f
     two groups (a shift between them must not inflate its own yardstick).
     Returns ``(difference, t, pvalue)``.
     """
-    n = len(x)
-    size = n // n_batches
-    start = n - size * n_batches
-    means = x[start:].reshape(n_batches, size).mean(axis=1)
+    means = block_means(x, len(x) // n_batches)
     n_first = max(1, int(round(first * n_batches)))
     n_last = max(1, int(round(last * n_batches)))
     early, late = means[:n_first], means[-n_last:]

@@ -62,12 +62,6 @@ def zero_crossing_ess_all_origins(x: np.ndarray, last_origin: int) -> np.ndarray
     return ess
 
 
-def batch_means(x: np.ndarray, size: int) -> np.ndarray:
-    """Means of consecutive batches of ``size`` points (a short tail batch is dropped)."""
-    n_batches = len(x) // size
-    return x[: n_batches * size].reshape(n_batches, size).mean(axis=1)
-
-
 def mser_curve(means: np.ndarray) -> np.ndarray:
     """MSER statistic for every truncation d = 0..len-1 of the batch means."""
     centred = means - means.mean()  # centring keeps the sums free of cancellation
