@@ -93,7 +93,7 @@ def bartlett_mean_variance(x: np.ndarray, origin: int) -> float:
     segment = x[origin:]
     m = len(segment)
     width = max(1, int(np.sqrt(m)))
-    acov = autocovariance(segment)[:width]
+    acov = autocovariance(segment, max_lag=width - 1)
     weights = 1.0 - np.arange(width) / width
     long_run = acov[0] + 2.0 * float(weights[1:] @ acov[1:])
     return max(long_run, 0.0) / m
