@@ -79,14 +79,13 @@ class SlopeSelector:
             i, j = rng.integers(0, n, (2, size))
             keep = i != j
             i, j = np.minimum(i[keep], j[keep]), np.maximum(i[keep], j[keep])
-        slopes = (self.y[j] - self.y[i]) / (self.t[j] - self.t[i])
-        order = np.argsort(slopes)
-        self.sample = slopes[order]
-        # Equal neighbours are tied slopes only if they come from different pairs
-        # (the same pair may be drawn twice; that is harmless for rank guidance).
-        equal = np.flatnonzero(self.sample[1:] == self.sample[:-1])
-        codes = (i * n + j)[order[np.concatenate([equal, equal + 1])]] if equal.size else None
-        self.has_ties = bool(equal.size and np.any(codes[: equal.size] != codes[equal.size:]))
+        self.sample = np.sort((self.y[j] - self.y[i]) / (self.t[j] - self.t[i]))
+        # Tied slopes (which make the search step to the next float below a
+        # probe) come from repeated y values or from data on a grid, where the
+        # sample then holds far fewer distinct slopes than draws.  A pair drawn
+        # twice does not count: it repeats a slope without a tie.
+        distinct = 1 + int(np.count_nonzero(self.sample[1:] != self.sample[:-1]))
+        self.has_ties = bool(tied_pairs(self.y) > 0 or distinct < 0.9 * len(self.sample))
         self.exact_sample = self.n_pairs <= size
         # Known (slope, count_le) points, so repeated queries reuse earlier counts.
         self._known = {-np.inf: 0, np.inf: self.n_pairs}
@@ -182,12 +181,20 @@ class SlopeSelector:
 
     @staticmethod
     def _ordering(z: np.ndarray) -> np.ndarray:
-        order = np.argsort(z)  # SIMD sort; the tie-break only matters if z has ties
+        """Indices sorted by (z, -index).  A bracket end is usually a sampled slope,
+        so its own pair ties in z: the SIMD argsort is kept and only the few tied
+        runs are put in descending index order."""
+        order = np.argsort(z)
         ordered = z[order]
-        if not np.any(ordered[1:] == ordered[:-1]):
-            return order
-        last = len(z) - 1
-        return last - np.argsort(z[::-1], kind="stable")
+        tied = np.flatnonzero(ordered[1:] == ordered[:-1])
+        if tied.size:
+            # runs of equal values: [start, end] position ranges in the sorted order
+            breaks = np.flatnonzero(np.diff(tied) > 1)
+            starts = np.concatenate([[tied[0]], tied[breaks + 1]])
+            ends = np.concatenate([tied[breaks], [tied[-1]]]) + 1
+            for start, end in zip(starts, ends):
+                order[start : end + 1] = np.sort(order[start : end + 1])[::-1]
+        return order
 
     def _slopes_between(self, lo: float, hi: float, expected: int) -> np.ndarray | None:
         """The slopes in (lo, hi] (unsorted), found as the pairs whose order flips.
