@@ -17,6 +17,7 @@ from .diagnostics import acf, ess, integrated_autocorr_time, mcse, rhat
 from .errors import InputError, SwarmstatsError
 from .io import read_table
 from .monitor import ConvergenceMonitor, MonitorState
+from .regimes import RegimeDetector, RegimeResult, detect_regimes
 from .stationarity import (
     GewekeResult,
     HeidelbergerWelchResult,
@@ -38,5 +39,6 @@ __all__ = [
     "GewekeResult", "HeidelbergerWelchResult", "VarianceStabilityResult",
     "check_convergence", "ConvergenceTest", "ConvergenceResult", "MultiRunConvergenceResult",
     "VERDICTS", "ConvergenceMonitor", "MonitorState",
+    "detect_regimes", "RegimeDetector", "RegimeResult",
     "read_table", "InputError", "SwarmstatsError",
 ]

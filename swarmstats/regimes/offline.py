@@ -1,0 +1,254 @@
+"""Offline regime detection: penalised segmentation, then practical-size merging."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .._result import Result, fmt
+from .._series import as_series
+from ..errors import InputError
+from .costs import COSTS, SegmentCost
+from .noise import noise_scale
+from .pelt import pelt
+
+__all__ = ["detect_regimes", "RegimeDetector", "RegimeResult", "MODELS", "PENALTIES"]
+
+MODELS = tuple(COSTS)
+PENALTIES = ("bic", "mbic")
+# New parameters per change (the location counted): a mean; a mean and a
+# variance; an intercept and a slope.
+_PARAMETERS = {"mean": 2, "meanvar": 3, "linear": 3}
+
+
+@dataclass(frozen=True)
+class RegimeResult(Result):
+    """Regimes found in one series.  ``changepoints`` are first indices of new segments."""
+
+    changepoints: list
+    changepoint_steps: list | None
+    segments: pd.DataFrame
+    strengths: pd.DataFrame
+    n: int
+    model: str
+    penalty: float
+    penalty_rule: str
+    min_size: int
+    min_effect: float
+    noise_sd: float
+    autocorr_time: float
+    merged: int
+    notes: list
+    name: str | None = None
+    _values: np.ndarray = field(default=None, repr=False)
+    _steps: np.ndarray = field(default=None, repr=False)
+
+    @property
+    def n_regimes(self) -> int:
+        return len(self.changepoints) + 1
+
+    def summary(self) -> str:
+        label = f"{self.name}: " if self.name else ""
+        if not self.changepoints:
+            head = f"{label}one regime, no change found ({self.model} model)"
+        else:
+            where = ", ".join(str(s) for s in (self.changepoint_steps or self.changepoints))
+            head = f"{label}{self.n_regimes} regimes, changes at {where} ({self.model} model)"
+        lines = [head]
+        for row in self.strengths.to_dict("records"):
+            lines.append(f"  change at {row['step']}: {fmt(row['effect_size'], 3)} noise SDs "
+                         f"(z = {fmt(row['z'], 3)}, p = {fmt(row['pvalue'], 2)})")
+        lines.append(f"  noise SD {fmt(self.noise_sd)}, autocorrelation time {fmt(self.autocorr_time, 3)}, "
+                     f"penalty {fmt(self.penalty)} ({self.penalty_rule}), min_size {self.min_size}, "
+                     f"min_effect {self.min_effect}" + (f", {self.merged} merged" if self.merged else ""))
+        lines += [f"  note: {note}" for note in self.notes]
+        return "\n".join(lines)
+
+    def plot(self, ax=None):
+        from ..plotting import _axes
+
+        ax = _axes(ax)
+        steps = self._steps
+        ax.plot(steps, self._values, lw=0.8, color="0.4", label=self.name or "series")
+        for row in self.segments.to_dict("records"):
+            span = steps[row["start"] : row["end"]]
+            ax.hlines(row["mean"], span[0], span[-1], color="C3", lw=2)
+            ax.fill_between(span, row["ci_low"], row["ci_high"], color="C3", alpha=0.15)
+        for point in self.changepoints:
+            ax.axvline(steps[point], color="C0", ls="--", lw=1)
+        ax.set_title(self.summary().splitlines()[0], fontsize=9)
+        ax.set_xlabel("step")
+        return ax
+
+
+class RegimeDetector:
+    """Penalised changepoint detection (exact PELT) with practical-size merging.
+
+    Parameters (keyword-only)
+    -------------------------
+    model : {"mean", "meanvar", "linear"}
+        Piecewise-constant mean; mean and variance; discontinuous linear trend.
+    penalty : "bic", "mbic" or float
+        ``"bic"``: p log n in the cost's units with the noise's long-run variance
+        (p = 2 for a mean, 3 otherwise); ``"mbic"``: Zhang & Siegmund's
+        3 log n plus log(l/n) per segment; a float is used as is, in the
+        units of the cost (for ``"mean"`` the residual sum of squares, exactly
+        as ruptures' ``l2``).
+    min_size : int, default 5
+        Shortest segment.
+    min_effect : float, default 1.0
+        Adjacent segments whose means differ by less than this many noise SDs
+        are merged (``0`` turns merging off): a dip of a few steps inside a
+        noisy climb is not a regime change.
+
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.r_[np.zeros(200), np.full(200, 2.0)] + rng.normal(size=400)
+    >>> RegimeDetector().fit(y).changepoints
+    [200]
+    """
+
+    def __init__(self, *, model: str = "mean", penalty="bic", min_size: int = 5,
+                 min_effect: float = 1.0, nan_policy: str = "raise"):
+        self.model = model
+        self.penalty = penalty
+        self.min_size = min_size
+        self.min_effect = min_effect
+        self.nan_policy = nan_policy
+
+    def _validate(self):
+        if self.model not in MODELS:
+            raise InputError(f"model must be one of {MODELS}, got {self.model!r}")
+        if isinstance(self.penalty, str):
+            if self.penalty not in PENALTIES:
+                raise InputError(f"penalty must be one of {PENALTIES} or a number, got {self.penalty!r}")
+        elif not (isinstance(self.penalty, (int, float)) and math.isfinite(self.penalty) and self.penalty >= 0):
+            raise InputError(f"penalty must be a non-negative number, 'bic' or 'mbic', got {self.penalty!r}")
+        if int(self.min_size) < 1:
+            raise InputError(f"min_size must be a positive integer, got {self.min_size!r}")
+        if not (math.isfinite(self.min_effect) and self.min_effect >= 0):
+            raise InputError(f"min_effect must be >= 0, got {self.min_effect!r}")
+
+    def fit(self, y, *, name: str | None = None) -> RegimeResult:
+        self._validate()
+        series = as_series(y, nan_policy=self.nan_policy, min_length=1, name=name)
+        values = series.values
+        n = len(values)
+        steps = series.steps if series.steps is not None else np.arange(n, dtype=np.float64)
+        cost_class = COSTS[self.model]
+        min_size = max(int(self.min_size), cost_class.min_size)
+        scale = noise_scale(values) if n >= 8 else None
+        sd = scale.sd if scale else float(np.std(values))
+        tau = scale.autocorr_time if scale else 1.0
+        notes = []
+        if n < 2 * min_size:
+            notes.append(f"the series has {n} points, fewer than 2 x min_size = {2 * min_size}: "
+                         "no change can be placed")
+            return self._result(values, steps, [], sd, tau, 0.0, "n/a", min_size, 0, notes, series.name)
+        if np.ptp(values) == 0 or sd == 0:
+            notes.append("the series is constant: one regime")
+            return self._result(values, steps, [], 0.0, 1.0, 0.0, "n/a", min_size, 0, notes, series.name)
+
+        cost, penalty, rule = self._cost_and_penalty(values, sd, tau)
+        changepoints, _ = pelt(cost, penalty, min_size)
+        kept, merged = merge_small_effects(values, changepoints, self.min_effect * sd)
+        return self._result(values, steps, kept, sd, tau, penalty, rule, min_size, merged, notes,
+                            series.name)
+
+    def _cost_and_penalty(self, values, sd, tau):
+        n = len(values)
+        base = COSTS[self.model](values)
+        if not isinstance(self.penalty, str):
+            return base, float(self.penalty), "given"
+        # Units of one "log-likelihood point": RSS costs scale with the long-run
+        # variance; the mean-and-variance cost is already a log-likelihood, and
+        # autocorrelation inflates it by g.
+        unit = sd * sd * tau if self.model in ("mean", "linear") else tau
+        if self.penalty == "bic":
+            return base, _PARAMETERS[self.model] * unit * math.log(n), "bic"
+        return _MbicCost(base, unit), 3.0 * unit * math.log(n), "mbic"
+
+    def _result(self, values, steps, changepoints, sd, tau, penalty, rule, min_size, merged, notes, name):
+        segments = segment_table(values, steps, changepoints, sd * sd * tau)
+        strengths = change_strengths(segments, changepoints, steps, sd, sd * sd * tau)
+        has_steps = not np.array_equal(steps, np.arange(len(values), dtype=np.float64))
+        return RegimeResult(
+            changepoints=list(changepoints),
+            changepoint_steps=[_plain(steps[c]) for c in changepoints] if has_steps else None,
+            segments=segments, strengths=strengths, n=len(values), model=self.model,
+            penalty=float(penalty), penalty_rule=rule, min_size=min_size,
+            min_effect=float(self.min_effect), noise_sd=float(sd), autocorr_time=float(tau),
+            merged=int(merged), notes=notes, name=name, _values=values, _steps=steps)
+
+
+class _MbicCost(SegmentCost):
+    """C(s, t) + unit * log(l / n): MBIC's per-segment term folded into the cost."""
+
+    def __init__(self, base: SegmentCost, unit: float):
+        self.base, self.unit, self.n = base, unit, base.n
+        self.min_size = base.min_size
+
+    def cost(self, starts, end):
+        return self.base.cost(starts, end) + self.unit * np.log((end - starts) / self.n)
+
+
+def detect_regimes(y, **kwargs) -> RegimeResult:
+    """``RegimeDetector(**kwargs).fit(y)`` (``name=`` goes to ``fit``)."""
+    name = kwargs.pop("name", None)
+    return RegimeDetector(**kwargs).fit(y, name=name)
+
+
+def merge_small_effects(values, changepoints, threshold):
+    """Remove, one at a time, the change between the two adjacent segments whose
+    means are closest, while that gap is below ``threshold``."""
+    points = list(changepoints)
+    merged = 0
+    while points and threshold > 0:
+        bounds = [0, *points, len(values)]
+        means = np.array([values[a:b].mean() for a, b in zip(bounds[:-1], bounds[1:])])
+        gaps = np.abs(np.diff(means))
+        smallest = int(np.argmin(gaps))
+        if gaps[smallest] >= threshold:
+            break
+        del points[smallest]
+        merged += 1
+    return points, merged
+
+
+def segment_table(values, steps, changepoints, long_run_variance) -> pd.DataFrame:
+    rows = []
+    bounds = [0, *changepoints, len(values)]
+    for start, end in zip(bounds[:-1], bounds[1:]):
+        part = values[start:end]
+        length = end - start
+        mean = float(part.mean())
+        sd = float(part.std(ddof=1)) if length > 1 else float("nan")
+        slope = float(np.polyfit(steps[start:end], part, 1)[0]) if length > 2 else float("nan")
+        half = 1.959964 * math.sqrt(long_run_variance / length) if long_run_variance > 0 else 0.0
+        rows.append({"start": start, "end": end, "n": length, "start_step": _plain(steps[start]),
+                     "end_step": _plain(steps[end - 1]), "mean": mean, "sd": sd, "slope": slope,
+                     "ci_low": mean - half, "ci_high": mean + half})
+    return pd.DataFrame(rows)
+
+
+def change_strengths(segments, changepoints, steps, sd, long_run_variance) -> pd.DataFrame:
+    """Effect size of each change in noise SDs, and a z test of the two means with
+    the long-run variance (not adjusted for having chosen the change point)."""
+    rows = []
+    table = segments.to_dict("records")
+    for point, left, right in zip(changepoints, table[:-1], table[1:]):
+        difference = right["mean"] - left["mean"]
+        se = math.sqrt(long_run_variance * (1 / left["n"] + 1 / right["n"])) if long_run_variance > 0 else 0
+        z = difference / se if se > 0 else float("inf")
+        rows.append({"changepoint": point, "step": _plain(steps[point]), "difference": difference,
+                     "effect_size": difference / sd if sd > 0 else float("inf"), "z": z,
+                     "pvalue": float(2 * stats.norm.sf(abs(z)))})
+    return pd.DataFrame(rows, columns=["changepoint", "step", "difference", "effect_size", "z", "pvalue"])
+
+
+def _plain(value):
+    value = float(value)
+    return int(value) if value.is_integer() else value

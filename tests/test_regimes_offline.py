@@ -1,0 +1,149 @@
+"""Offline regime detection: accuracy targets, the seeds' dips, penalties, edge cases."""
+
+import json
+
+import numpy as np
+import pytest
+
+from swarmstats.errors import InputError
+from swarmstats.regimes.costs import MeanCost
+from swarmstats.regimes.metrics import f1_score
+from swarmstats.regimes.offline import RegimeDetector, detect_regimes
+from swarmstats.regimes.pelt import pelt
+
+from .conftest import ar1
+
+
+def test_level_shifts_of_two_sds_mean_f1_at_least_0_9():
+    rng = np.random.default_rng(11)
+    scores = []
+    for _ in range(200):
+        k = int(rng.integers(1, 6))
+        lengths = rng.integers(50, 200, k + 1)
+        levels = np.cumsum(np.r_[0, rng.choice([-2, 2], k)])
+        y = np.repeat(levels.astype(float), lengths) + rng.normal(size=lengths.sum())
+        truth = list(np.cumsum(lengths)[:-1])
+        scores.append(f1_score(truth, detect_regimes(y).changepoints, margin=5).f1)
+    assert np.mean(scores) >= 0.9  # measured 0.98
+
+
+def test_stationary_autocorrelated_series_is_not_cut_into_regimes():
+    rng = np.random.default_rng(12)
+    counts = [len(detect_regimes(ar1(0.5, 2000, rng)).changepoints) for _ in range(100)]
+    assert np.mean(counts) <= 0.1  # measured 0.0 (0.02 with merging off)
+
+
+def seeds_dips(drop_at=None, seed=0, noise=0.03):
+    """An improving reward with dips: a climb 0.49 -> 0.60 over 100 steps, and every ~20 steps
+    a run of 5-10 declining steps (the alphabet-sort run's shape), in Gaussian noise."""
+    rng = np.random.default_rng(seed)
+    n = 100
+    y = 0.49 + np.linspace(0, 0.11, n)
+    dips = []
+    for start in (12, 33, 55, 78):
+        length = int(rng.integers(5, 11))
+        y[start : start + length] -= np.linspace(0.01, 0.06, length)
+        dips.append((start, start + length))
+    if drop_at is not None:
+        y[drop_at:] -= 0.15  # a real regime change: a collapse of 5 noise SDs
+    return y + rng.normal(0, noise, n), dips
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_seeds_dips_are_not_regime_changes_but_a_collapse_is(seed):
+    y, dips = seeds_dips(seed=seed)
+    inside = lambda points: [p for p in points for a, b in dips if a < p < b]  # noqa: E731
+    assert inside(detect_regimes(y).changepoints) == []
+    collapsed, dips = seeds_dips(drop_at=66, seed=seed)
+    found = detect_regimes(collapsed).changepoints
+    assert any(abs(p - 66) <= 5 for p in found)
+    assert inside(found) == []
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_merging_removes_changes_smaller_than_min_effect(seed):
+    # at the seeds' noise (SD 0.08) the dips are below one noise SD: an aggressive penalty
+    # places changes at them, and min_effect merges them away
+    y, dips = seeds_dips(seed=seed, noise=0.08)
+    loose = detect_regimes(y, penalty=0.01, min_effect=0)
+    merged = detect_regimes(y, penalty=0.01)
+    assert len(loose.changepoints) > len(merged.changepoints)
+    assert merged.merged == len(loose.changepoints) - len(merged.changepoints)
+    means = merged.segments["mean"].to_numpy()
+    assert np.all(np.abs(np.diff(means)) >= merged.noise_sd)  # what is left is practically large
+
+
+def test_numeric_penalty_is_in_rss_units_like_ruptures_l2():
+    rpt = pytest.importorskip("ruptures")
+    rng = np.random.default_rng(13)
+    y = np.repeat([0.0, 3.0, 1.0], [80, 60, 90]) + rng.normal(size=230)
+    ours = detect_regimes(y, penalty=12.0, min_size=5, min_effect=0).changepoints
+    assert ours == rpt.Pelt(model="l2", min_size=5, jump=1).fit(y).predict(pen=12.0)[:-1]
+
+
+def test_mbic_penalty_folds_the_segment_term_into_the_cost():
+    rng = np.random.default_rng(14)
+    y = np.repeat([0.0, 2.5], [150, 150]) + rng.normal(size=300)
+    result = detect_regimes(y, penalty="mbic", min_effect=0)
+    assert result.changepoints == [150] or abs(result.changepoints[0] - 150) <= 3
+    unit = result.noise_sd**2 * result.autocorr_time
+    assert result.penalty == pytest.approx(3 * unit * np.log(300))
+
+
+@pytest.mark.parametrize("model", ["mean", "meanvar", "linear"])
+def test_every_model_finds_its_own_kind_of_change(model):
+    rng = np.random.default_rng(15)
+    t = np.arange(300)
+    if model == "mean":
+        y = np.where(t < 150, 0.0, 3.0) + rng.normal(size=300)
+    elif model == "meanvar":
+        y = rng.normal(size=300) * np.where(t < 150, 0.5, 3.0)
+    else:
+        y = np.where(t < 150, 0.02 * t, 6 - 0.03 * (t - 150)) + rng.normal(0, 0.3, 300)
+    found = detect_regimes(y, model=model, min_effect=0).changepoints
+    assert any(abs(p - 150) <= 5 for p in found)
+
+
+def test_result_table_strengths_and_json():
+    y = np.repeat([0.0, 2.0], [100, 100]) + np.random.default_rng(16).normal(size=200)
+    import pandas as pd
+
+    result = detect_regimes(pd.Series(y, index=np.arange(200) * 10), name="reward")
+    assert result.changepoint_steps == [result.changepoints[0] * 10]
+    assert list(result.segments.columns[:5]) == ["start", "end", "n", "start_step", "end_step"]
+    assert result.segments["n"].sum() == 200
+    row = result.strengths.iloc[0]
+    assert row["effect_size"] == pytest.approx(row["difference"] / result.noise_sd)
+    assert row["pvalue"] < 1e-10
+    json.dumps(result.to_dict(), allow_nan=False)
+    assert "2 regimes" in result.summary()
+
+
+def test_short_and_constant_series_say_why():
+    short = detect_regimes(np.arange(7.0), min_size=5)
+    assert short.changepoints == [] and "fewer than 2 x min_size" in short.notes[0]
+    constant = detect_regimes(np.full(50, 0.3))
+    assert constant.changepoints == [] and "constant" in constant.notes[0]
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"model": "kernel2"}, "model"), ({"penalty": "aic"}, "penalty"), ({"penalty": -1.0}, "penalty"),
+    ({"min_size": 0}, "min_size"), ({"min_effect": -1}, "min_effect"),
+])
+def test_bad_arguments(kwargs, match):
+    with pytest.raises(InputError, match=match):
+        detect_regimes(np.arange(50.0), **kwargs)
+
+
+def test_nan_is_an_input_error():
+    with pytest.raises(InputError, match="non-finite"):
+        detect_regimes([1.0, np.nan, 2.0])
+
+
+def test_plot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    y = np.repeat([0.0, 2.0], [100, 100]) + np.random.default_rng(17).normal(size=200)
+    ax = detect_regimes(y).plot()
+    assert ax.lines and "2 regimes" in ax.get_title()
