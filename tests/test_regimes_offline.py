@@ -147,3 +147,8 @@ def test_plot():
     y = np.repeat([0.0, 2.0], [100, 100]) + np.random.default_rng(17).normal(size=200)
     ax = detect_regimes(y).plot()
     assert ax.lines and "2 regimes" in ax.get_title()
+
+
+def test_noise_free_steps_are_found_exactly():
+    result = detect_regimes(np.repeat([0.0, 3.0, 1.0], [30, 30, 30]))
+    assert result.changepoints == [30, 60]

@@ -148,9 +148,14 @@ class RegimeDetector:
             notes.append(f"the series has {n} points, fewer than 2 x min_size = {2 * min_size}: "
                          "no change can be placed")
             return self._result(values, steps, [], sd, tau, 0.0, "n/a", min_size, 0, notes, series.name)
-        if np.ptp(values) == 0 or sd == 0:
+        if np.ptp(values) == 0:
             notes.append("the series is constant: one regime")
             return self._result(values, steps, [], 0.0, 1.0, 0.0, "n/a", min_size, 0, notes, series.name)
+        if sd <= 1e-9 * np.ptp(values):
+            # noise-free steps: any change is infinitely many noise SDs; keep the
+            # penalty positive so that no needless split is added
+            sd = 1e-9 * float(np.ptp(values))
+            notes.append("no measurable noise: changes are exact")
 
         cost, penalty, rule = self._cost_and_penalty(values, sd, tau)
         changepoints, _ = pelt(cost, penalty, min_size)
