@@ -1,8 +1,8 @@
 """The ``swarmstats`` command: parse, load, call the API, render.  Nothing else.
 
-Exit codes: 0 the check passed, 1 it failed (e.g. not converged, or too
-little data to tell), 2 a usage or input error (one line on stderr; --debug
-shows the traceback).
+Exit codes: 0 the check passed (for ``regimes``: the analysis ran), 1 it
+failed (e.g. not converged, or too little data to tell), 2 a usage or input
+error (one line on stderr; --debug shows the traceback).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from ._result import fmt, jsonable
 from .convergence import ConvergenceTest
 from .errors import InputError
 from .io import FORMATS, classify_columns, read_table, select_metric
+from .regimes import MODELS, PENALTIES, RegimeDetector
 from .warmup import WARMUP_METHODS
 
 EXIT_PASS, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
@@ -66,6 +67,27 @@ def build_parser() -> argparse.ArgumentParser:
                        help="report only: exit 0 even if a metric has not converged (2 on errors)")
     check.add_argument("--no-color", action="store_true", help="no colour (NO_COLOR is honoured too)")
     check.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+
+    regimes = commands.add_parser(
+        "regimes", help="where do regimes change, and how much? (offline changepoints)",
+        description="Regime changes in each metric: segments with their means and the changes "
+                    "with their strength in noise SDs.",
+        epilog="exit codes:\n  0  success\n  2  usage or input error (one line on stderr)",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    regimes.add_argument("file", metavar="FILE", help="log file (CSV, TSV, JSON Lines, JSON list) or - for stdin")
+    regimes.add_argument("-m", "--metric", action="append", default=None,
+                         help="metric column (repeatable; default: every metric column)")
+    regimes.add_argument("--step", help="column to use as the step axis")
+    regimes.add_argument("--model", choices=MODELS, default="mean", help="segment model (default mean)")
+    regimes.add_argument("--penalty", default="bic",
+                         help="bic (default), mbic, or a number in the units of the cost")
+    regimes.add_argument("--min-size", type=int, default=5, help="shortest segment (default 5)")
+    regimes.add_argument("--min-effect", type=float, default=1.0,
+                         help="merge changes smaller than this many noise SDs (0: never; default 1)")
+    regimes.add_argument("--input-format", choices=FORMATS, help="format of FILE (needed for stdin)")
+    regimes.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
+    regimes.add_argument("--plot", metavar="PNG", help="also draw the series, segments and changes")
+    regimes.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     return parser
 
 
@@ -77,6 +99,8 @@ def main(argv=None) -> int:
         if args.command is None:
             parser.print_help(sys.stderr)
             return EXIT_ERROR
+        if args.command == "regimes":
+            return _regimes(args)
         return _check_convergence(args)
     except (_UsageError, InputError) as exc:
         if debug:
@@ -89,12 +113,10 @@ def main(argv=None) -> int:
         return EXIT_PASS
 
 
-def _check_convergence(args) -> int:
-    test = ConvergenceTest(alpha=args.alpha, tolerance=args.tolerance, precision=args.precision,
-                           warmup=args.warmup)
-    test._validate()
+def _load(args):
+    """The frame, its column roles and the metrics to analyse (validated)."""
     frame = read_table(args.file, format=args.input_format)
-    columns = classify_columns(frame, step=args.step, group=args.group)
+    columns = classify_columns(frame, step=args.step, group=getattr(args, "group", None))
     metrics = args.metric or columns.metrics
     if not metrics:
         raise InputError(f"{frame.attrs['source']} has no numeric metric column "
@@ -102,6 +124,14 @@ def _check_convergence(args) -> int:
     for metric in metrics:
         if metric not in frame.columns:
             raise InputError(f"no metric {metric!r}; available: {', '.join(columns.metrics) or '(none)'}")
+    return frame, columns, metrics
+
+
+def _check_convergence(args) -> int:
+    test = ConvergenceTest(alpha=args.alpha, tolerance=args.tolerance, precision=args.precision,
+                           warmup=args.warmup)
+    test._validate()
+    frame, columns, metrics = _load(args)
     results = []
     for metric in metrics:
         if args.group:
@@ -127,6 +157,50 @@ def _check_convergence(args) -> int:
     if args.plot:
         _plot(results, args.plot)
     return EXIT_PASS if passed or args.exit_zero else EXIT_FAIL
+
+
+def _regimes(args) -> int:
+    penalty = args.penalty
+    if penalty not in PENALTIES:
+        try:
+            penalty = float(penalty)
+        except ValueError:
+            raise InputError(f"--penalty must be bic, mbic or a number, got {args.penalty!r}") from None
+    detector = RegimeDetector(model=args.model, penalty=penalty, min_size=args.min_size,
+                              min_effect=args.min_effect)
+    detector._validate()
+    frame, columns, metrics = _load(args)
+    results = [detector.fit(select_metric(frame, metric, step=columns.step), name=metric)
+               for metric in metrics]
+    out = sys.stdout
+    if args.format == "json":
+        payload = {"schema_version": 1, "command": "regimes",
+                   "input": {"source": frame.attrs.get("source"), "format": frame.attrs.get("format"),
+                             "rows": int(len(frame))},
+                   "results": [r.to_dict() for r in results]}
+        json.dump(jsonable(payload), out, indent=2, allow_nan=False)
+        out.write("\n")
+    elif args.format == "csv":
+        tables = [r.segments.assign(metric=r.name) for r in results]
+        table = pd.concat(tables, ignore_index=True)
+        table[["metric", *[c for c in table.columns if c != "metric"]]].to_csv(out, index=False)
+    else:
+        for result in results:
+            print(result.summary(), file=out)
+            print(_segments_text(result), file=out)
+            print(file=out)
+    if args.plot:
+        _plot(results, args.plot)
+    return EXIT_PASS
+
+
+def _segments_text(result) -> str:
+    lines = ["  segment  steps              n     mean [95% CI]                sd"]
+    for i, row in enumerate(result.segments.to_dict("records")):
+        steps = f"{row['start_step']}-{row['end_step']}"
+        ci = f"{fmt(row['mean'])} [{fmt(row['ci_low'])}, {fmt(row['ci_high'])}]"
+        lines.append(f"  {i:<7}  {steps:<17}  {row['n']:<4}  {ci:<27}  {fmt(row['sd'])}")
+    return "\n".join(lines)
 
 
 def _rows(results):

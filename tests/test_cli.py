@@ -200,3 +200,44 @@ def test_github_actions_annotations_and_job_summary(logs, tmp_path):
                               str(logs / "rising.csv"), "--format", "json"],
                              capture_output=True, text=True, env=env)
     json.loads(as_json.stdout)  # annotations never pollute JSON output
+
+
+@pytest.fixture(scope="module")
+def regime_log(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("regimes")
+    rng = np.random.default_rng(4)
+    frame = pd.DataFrame({"step": np.arange(400) * 10,
+                          "reward": np.repeat([0.5, 0.8, 0.4], [150, 100, 150]) + rng.normal(0, 0.05, 400),
+                          "loss": rng.normal(1, 0.1, 400)})
+    frame.to_csv(folder / "log.csv", index=False)
+    return folder / "log.csv"
+
+
+def test_regimes_text_json_and_csv(regime_log):
+    text = run("regimes", regime_log)
+    assert text.returncode == 0, text.stderr
+    assert "reward: 3 regimes, changes at 1500, 2500" in text.stdout
+    assert "loss: one regime" in text.stdout
+    payload = json.loads(run("regimes", regime_log, "--format", "json").stdout)
+    assert payload["command"] == "regimes"
+    reward = payload["results"][0]
+    assert reward["changepoints"] == [150, 250] and reward["changepoint_steps"] == [1500, 2500]
+    assert len(reward["segments"]) == 3 and len(reward["strengths"]) == 2
+    table = pd.read_csv(pd.io.common.StringIO(run("regimes", regime_log, "--format", "csv").stdout))
+    assert list(table["metric"]) == ["reward"] * 3 + ["loss"]
+
+
+def test_regimes_options_and_bad_input(regime_log, tmp_path):
+    merged_off = json.loads(run("regimes", regime_log, "-m", "reward", "--penalty", "0.001",
+                                "--min-effect", "0", "--format", "json").stdout)
+    assert len(merged_off["results"][0]["changepoints"]) > 2
+    for args, message in ([["--penalty", "aic"], "--penalty"], [["--min-size", "0"], "min_size"],
+                          [["-m", "nope"], "available: reward, loss"]):
+        result = run("regimes", regime_log, *args)
+        assert result.returncode == 2 and message in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+    (tmp_path / "empty.csv").write_text("")
+    assert run("regimes", tmp_path / "empty.csv").returncode == 2
+    target = tmp_path / "r.png"
+    assert run("regimes", regime_log, "--plot", target).returncode == 0
+    assert target.read_bytes()[:4] == b"\x89PNG"
