@@ -17,7 +17,7 @@ from .diagnostics import acf, ess, integrated_autocorr_time, mcse, rhat
 from .errors import InputError, SwarmstatsError
 from .io import read_table
 from .monitor import ConvergenceMonitor, MonitorState
-from .regimes import RegimeDetector, RegimeResult, detect_regimes
+from .regimes import CusumDetector, OnlineRegimeDetector, RegimeDetector, RegimeResult, detect_regimes
 from .stationarity import (
     GewekeResult,
     HeidelbergerWelchResult,
@@ -39,6 +39,6 @@ __all__ = [
     "GewekeResult", "HeidelbergerWelchResult", "VarianceStabilityResult",
     "check_convergence", "ConvergenceTest", "ConvergenceResult", "MultiRunConvergenceResult",
     "VERDICTS", "ConvergenceMonitor", "MonitorState",
-    "detect_regimes", "RegimeDetector", "RegimeResult",
+    "detect_regimes", "RegimeDetector", "RegimeResult", "OnlineRegimeDetector", "CusumDetector",
     "read_table", "InputError", "SwarmstatsError",
 ]

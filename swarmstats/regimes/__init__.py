@@ -2,13 +2,18 @@
 
 Offline: :func:`detect_regimes` / :class:`RegimeDetector` (exact PELT with
 O(1) segment costs, BIC/MBIC penalties on a robust, autocorrelation-aware
-noise scale, merging of practically small changes).  :mod:`.metrics`: F1 with
-a margin and segmentation covering.  Still to come (issue 3): the kernel
-model and ruptures' other searches, the penalty path, the online detectors
-(BOCPD, CUSUM) and the ``swarmstats regimes`` command.
+noise scale, merging of practically small changes).  Online:
+:class:`OnlineRegimeDetector` (BOCPD with run-length pruning) and
+:class:`CusumDetector` (threshold from a target false-alarm rate).
+:mod:`.metrics`: F1 with a margin and segmentation covering.  Still to come
+(issue 3): the kernel model and ruptures' other searches, the penalty path and
+``swarmstats regimes --online``.
 """
 
 from . import metrics
+from .bocpd import OnlineRegimeDetector, OnlineRegimeState
+from .cusum import CusumDetector, CusumState
 from .offline import MODELS, PENALTIES, RegimeDetector, RegimeResult, detect_regimes
 
-__all__ = ["detect_regimes", "RegimeDetector", "RegimeResult", "MODELS", "PENALTIES", "metrics"]
+__all__ = ["detect_regimes", "RegimeDetector", "RegimeResult", "MODELS", "PENALTIES",
+           "OnlineRegimeDetector", "OnlineRegimeState", "CusumDetector", "CusumState", "metrics"]
