@@ -17,7 +17,14 @@ from .diagnostics import acf, ess, integrated_autocorr_time, mcse, rhat
 from .errors import InputError, SwarmstatsError
 from .io import read_table
 from .monitor import ConvergenceMonitor, MonitorState
-from .regimes import CusumDetector, OnlineRegimeDetector, RegimeDetector, RegimeResult, detect_regimes
+from .regimes import (
+    CusumDetector,
+    OnlineRegimeDetector,
+    RegimeDetector,
+    RegimeResult,
+    detect_regimes,
+    regime_path,
+)
 from .stationarity import (
     GewekeResult,
     HeidelbergerWelchResult,
@@ -40,5 +47,6 @@ __all__ = [
     "check_convergence", "ConvergenceTest", "ConvergenceResult", "MultiRunConvergenceResult",
     "VERDICTS", "ConvergenceMonitor", "MonitorState",
     "detect_regimes", "RegimeDetector", "RegimeResult", "OnlineRegimeDetector", "CusumDetector",
+    "regime_path",
     "read_table", "InputError", "SwarmstatsError",
 ]

@@ -13,6 +13,7 @@ import os
 import sys
 import traceback
 
+import numpy as np
 import pandas as pd
 
 from . import __version__
@@ -20,7 +21,7 @@ from ._result import fmt, jsonable
 from .convergence import ConvergenceTest
 from .errors import InputError
 from .io import FORMATS, classify_columns, read_table, select_metric
-from .regimes import MODELS, PENALTIES, RegimeDetector
+from .regimes import MODELS, PENALTIES, OnlineRegimeDetector, RegimeDetector
 from .warmup import WARMUP_METHODS
 
 EXIT_PASS, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
@@ -84,6 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     regimes.add_argument("--min-size", type=int, default=5, help="shortest segment (default 5)")
     regimes.add_argument("--min-effect", type=float, default=1.0,
                          help="merge changes smaller than this many noise SDs (0: never; default 1)")
+    regimes.add_argument("--online", action="store_true",
+                         help="replay each metric through the online detector (BOCPD) and list its alarms")
     regimes.add_argument("--input-format", choices=FORMATS, help="format of FILE (needed for stdin)")
     regimes.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
     regimes.add_argument("--plot", metavar="PNG", help="also draw the series, segments and changes")
@@ -170,6 +173,8 @@ def _regimes(args) -> int:
                               min_effect=args.min_effect)
     detector._validate()
     frame, columns, metrics = _load(args)
+    if args.online:
+        return _online(args, frame, columns, metrics)
     results = [detector.fit(select_metric(frame, metric, step=columns.step), name=metric)
                for metric in metrics]
     out = sys.stdout
@@ -192,6 +197,47 @@ def _regimes(args) -> int:
     if args.plot:
         _plot(results, args.plot)
     return EXIT_PASS
+
+
+def _online(args, frame, columns, metrics) -> int:
+    """Alarms of the BOCPD detector replayed over each metric, in step units."""
+    rows = []
+    for metric in metrics:
+        series = select_metric(frame, metric, step=columns.step)
+        steps = series.index.to_numpy() if columns.step else np.arange(len(series))
+        detector = OnlineRegimeDetector()
+        detector.update_many(series.to_numpy())
+        rows += [{"metric": metric, "alarm_step": _plain(steps[alarm]),
+                  "change_step": _plain(steps[max(change, 0)]), "delay": int(alarm - change)}
+                 for alarm, change in detector.alarms]
+        if not detector.alarms:
+            rows.append({"metric": metric, "alarm_step": None, "change_step": None, "delay": None})
+    table = pd.DataFrame(rows, columns=["metric", "alarm_step", "change_step", "delay"])
+    table["delay"] = table["delay"].astype("Int64")
+    if args.format == "json":
+        payload = {"schema_version": 1, "command": "regimes", "mode": "online",
+                   "input": {"source": frame.attrs.get("source"), "rows": int(len(frame))},
+                   "alarms": table.dropna(subset=["alarm_step"]).to_dict("records")}
+        json.dump(jsonable(payload), sys.stdout, indent=2, allow_nan=False)
+        sys.stdout.write("\n")
+    elif args.format == "csv":
+        table.to_csv(sys.stdout, index=False)
+    else:
+        for metric in metrics:
+            part = table[(table["metric"] == metric) & table["alarm_step"].notna()]
+            if part.empty:
+                print(f"{metric}: no alarm (online, BOCPD)")
+                continue
+            print(f"{metric}: {len(part)} alarm(s) (online, BOCPD)")
+            for row in part.to_dict("records"):
+                print(f"  alarm at step {_plain(row['alarm_step'])}: change from step "
+                      f"{_plain(row['change_step'])} ({int(row['delay'])} points later)")
+    return EXIT_PASS
+
+
+def _plain(value):
+    value = float(value)
+    return int(value) if value.is_integer() else value
 
 
 def _segments_text(result) -> str:

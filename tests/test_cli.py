@@ -241,3 +241,12 @@ def test_regimes_options_and_bad_input(regime_log, tmp_path):
     target = tmp_path / "r.png"
     assert run("regimes", regime_log, "--plot", target).returncode == 0
     assert target.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_regimes_online_lists_alarms_in_steps(regime_log):
+    text = run("regimes", regime_log, "--online", "-m", "reward")
+    assert text.returncode == 0, text.stderr
+    assert "alarm at step" in text.stdout
+    payload = json.loads(run("regimes", regime_log, "--online", "--format", "json").stdout)
+    changes = [a["change_step"] for a in payload["alarms"] if a["metric"] == "reward"]
+    assert any(abs(c - 1500) <= 50 for c in changes) and any(abs(c - 2500) <= 50 for c in changes)

@@ -6,14 +6,16 @@ noise scale, merging of practically small changes).  Online:
 :class:`OnlineRegimeDetector` (BOCPD with run-length pruning) and
 :class:`CusumDetector` (threshold from a target false-alarm rate).
 :mod:`.metrics`: F1 with a margin and segmentation covering.  Still to come
-(issue 3): the kernel model and ruptures' other searches, the penalty path and
-``swarmstats regimes --online``.
+(issue 3): the kernel model and ruptures' other searches.  :func:`regime_path`:
+every optimal segmentation over a penalty range (CROPS) with an elbow choice.
 """
 
 from . import metrics
 from .bocpd import OnlineRegimeDetector, OnlineRegimeState
 from .cusum import CusumDetector, CusumState
 from .offline import MODELS, PENALTIES, RegimeDetector, RegimeResult, detect_regimes
+from .path import RegimePath, regime_path
 
 __all__ = ["detect_regimes", "RegimeDetector", "RegimeResult", "MODELS", "PENALTIES",
+           "regime_path", "RegimePath",
            "OnlineRegimeDetector", "OnlineRegimeState", "CusumDetector", "CusumState", "metrics"]
