@@ -11,10 +11,11 @@ import pytest
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
-@pytest.mark.parametrize("script", ["convergence_quickstart.py", "streaming_monitor.py"])
+@pytest.mark.parametrize("script", ["convergence_quickstart.py", "streaming_monitor.py",
+                                    "regimes_quickstart.py"])
 def test_example_script_runs(script, tmp_path):
     args = [sys.executable, str(EXAMPLES / script)]
-    if script == "convergence_quickstart.py":
+    if script in ("convergence_quickstart.py", "regimes_quickstart.py"):
         args += ["--plot", str(tmp_path / "q.png")]
     result = subprocess.run(args, capture_output=True, text=True, timeout=300,
                             env={**os.environ, "MPLBACKEND": "Agg"}, cwd=tmp_path)
