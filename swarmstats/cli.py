@@ -22,6 +22,7 @@ from .convergence import ConvergenceTest
 from .errors import InputError
 from .io import FORMATS, classify_columns, read_table, select_metric
 from .regimes import MODELS, PENALTIES, OnlineRegimeDetector, RegimeDetector
+from .regimes.offline import METHODS
 from .warmup import WARMUP_METHODS
 
 EXIT_PASS, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
@@ -80,6 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
                          help="metric column (repeatable; default: every metric column)")
     regimes.add_argument("--step", help="column to use as the step axis")
     regimes.add_argument("--model", choices=MODELS, default="mean", help="segment model (default mean)")
+    regimes.add_argument("--method", choices=METHODS, default="pelt",
+                         help="search: pelt (exact, default) or one of ruptures' approximate searches")
     regimes.add_argument("--penalty", default="bic",
                          help="bic (default), mbic, or a number in the units of the cost")
     regimes.add_argument("--min-size", type=int, default=5, help="shortest segment (default 5)")
@@ -170,7 +173,7 @@ def _regimes(args) -> int:
         except ValueError:
             raise InputError(f"--penalty must be bic, mbic or a number, got {args.penalty!r}") from None
     detector = RegimeDetector(model=args.model, penalty=penalty, min_size=args.min_size,
-                              min_effect=args.min_effect)
+                              min_effect=args.min_effect, method=args.method)
     detector._validate()
     frame, columns, metrics = _load(args)
     if args.online:

@@ -158,3 +158,34 @@ def test_white_noise_gets_no_spurious_short_end_segments():
     rng = np.random.default_rng(23)
     counts = [len(detect_regimes(rng.normal(size=200)).changepoints) for _ in range(200)]
     assert np.mean(counts) <= 0.05  # measured 0.02 (0.24 with a 2 log n penalty)
+
+
+def test_kernel_model_and_other_searches():
+    rng = np.random.default_rng(18)
+    y = np.repeat([0.0, 2.0, 0.5], [150, 100, 150]) + rng.normal(size=400)
+    for kwargs in ({"model": "kernel"}, {"method": "binseg"}, {"method": "bottomup"},
+                   {"model": "meanvar", "method": "binseg"}):
+        found = detect_regimes(y, **kwargs).changepoints
+        assert len(found) == 2 and abs(found[0] - 150) <= 3 and abs(found[1] - 250) <= 3
+    # ruptures' Window is a heuristic that may miss changes, but it must not invent any
+    assert all(min(abs(c - 150), abs(c - 250)) <= 5 for c in detect_regimes(y, method="window").changepoints)
+    assert detect_regimes(rng.normal(size=500), model="kernel").changepoints == []
+
+
+def test_default_merging_keeps_changes_of_spread_and_slope():
+    rng = np.random.default_rng(19)
+    spread = rng.normal(size=400) * np.repeat([1.0, 3.0], [200, 200])  # same mean, 3x the SD
+    assert any(abs(c - 200) <= 10 for c in detect_regimes(spread, model="meanvar").changepoints)
+    assert any(abs(c - 200) <= 10 for c in detect_regimes(spread, model="kernel").changepoints)
+    t = np.arange(400.0)
+    tent = np.where(t < 200, 0.02 * t, 8 - 0.02 * (t - 200)) + rng.normal(0, 0.3, 400)
+    assert any(abs(c - 200) <= 10 for c in detect_regimes(tent, model="linear").changepoints)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"method": "dynp"}, "method"), ({"model": "kernel", "penalty": "mbic"}, "mbic"),
+    ({"model": "kernel", "method": "binseg"}, "KernelCPD"),
+])
+def test_bad_search_combinations(kwargs, match):
+    with pytest.raises(InputError, match=match):
+        detect_regimes(np.arange(50.0), **kwargs)

@@ -5,9 +5,9 @@ O(1) segment costs, BIC/MBIC penalties on a robust, autocorrelation-aware
 noise scale, merging of practically small changes).  Online:
 :class:`OnlineRegimeDetector` (BOCPD with run-length pruning) and
 :class:`CusumDetector` (threshold from a target false-alarm rate).
-:mod:`.metrics`: F1 with a margin and segmentation covering.  Still to come
-(issue 3): the kernel model and ruptures' other searches.  :func:`regime_path`:
-every optimal segmentation over a penalty range (CROPS) with an elbow choice.
+:mod:`.metrics`: F1 with a margin and segmentation covering.
+Also :func:`regime_path`: every optimal segmentation over a penalty range
+(CROPS) with an elbow choice.
 """
 
 from . import metrics

@@ -16,10 +16,15 @@ from .costs import COSTS, SegmentCost
 from .noise import noise_scale
 from .pelt import pelt
 
-__all__ = ["detect_regimes", "RegimeDetector", "RegimeResult", "MODELS", "PENALTIES"]
+__all__ = ["detect_regimes", "RegimeDetector", "RegimeResult", "MODELS", "PENALTIES", "METHODS"]
 
-MODELS = tuple(COSTS)
+MODELS = (*COSTS, "kernel")
 PENALTIES = ("bic", "mbic")
+METHODS = ("pelt", "binseg", "bottomup", "window")
+# The rbf kernel (bandwidth one noise SD) cost on robustly standardised data:
+# c = 1 in g log n gave no spurious change on white noise (n = 200 and 1000)
+# and F1 0.995 on 2-SD shifts; c = 0.5 gave 0.1 spurious changes, c = 2 F1 0.96.
+_KERNEL_CONSTANT = 1.0
 # The BIC constant per change: the parameters a change adds (its location and
 # a mean; a mean and a variance; an intercept and a slope) plus one.  The extra
 # one is what keeps short end segments of pure noise out: with 2 log n on a
@@ -104,9 +109,19 @@ class RegimeDetector:
     min_size : int, default 5
         Shortest segment.
     min_effect : float, default 1.0
-        Adjacent segments whose means differ by less than this many noise SDs
-        are merged (``0`` turns merging off): a dip of a few steps inside a
-        noisy climb is not a regime change.
+        Adjacent segments that differ by less than this many noise SDs are
+        merged (``0`` turns merging off): a dip of a few steps inside a noisy
+        climb is not a regime change.  The difference is the model's: means;
+        for ``linear`` also the slope difference over the shorter segment; for
+        ``meanvar`` and ``kernel`` also the SDs.
+    method : {"pelt", "binseg", "bottomup", "window"}
+        The search.  ``"pelt"`` is exact (our own; for ``model="kernel"``,
+        ruptures' C-accelerated ``KernelCPD``); the others are ruptures'
+        approximate searches run on the same costs and penalty.
+
+    ``model="kernel"`` detects changes in the whole distribution (an rbf
+    kernel of bandwidth one noise SD on robustly standardised data); its
+    penalty is g log n, or a number in the kernel cost's units.
 
     >>> rng = np.random.default_rng(0)
     >>> y = np.r_[np.zeros(200), np.full(200, 2.0)] + rng.normal(size=400)
@@ -115,8 +130,9 @@ class RegimeDetector:
     """
 
     def __init__(self, *, model: str = "mean", penalty="bic", min_size: int = 5,
-                 min_effect: float = 1.0, nan_policy: str = "raise"):
+                 min_effect: float = 1.0, method: str = "pelt", nan_policy: str = "raise"):
         self.model = model
+        self.method = method
         self.penalty = penalty
         self.min_size = min_size
         self.min_effect = min_effect
@@ -134,6 +150,13 @@ class RegimeDetector:
             raise InputError(f"min_size must be a positive integer, got {self.min_size!r}")
         if not (math.isfinite(self.min_effect) and self.min_effect >= 0):
             raise InputError(f"min_effect must be >= 0, got {self.min_effect!r}")
+        if self.method not in METHODS:
+            raise InputError(f"method must be one of {METHODS}, got {self.method!r}")
+        if self.model == "kernel" and self.penalty == "mbic":
+            raise InputError("penalty='mbic' is defined for the likelihood costs; "
+                             "use 'bic' or a number with model='kernel'")
+        if self.model == "kernel" and self.method != "pelt":
+            raise InputError("model='kernel' runs ruptures' KernelCPD; use method='pelt'")
 
     def fit(self, y, *, name: str | None = None) -> RegimeResult:
         self._validate()
@@ -141,8 +164,7 @@ class RegimeDetector:
         values = series.values
         n = len(values)
         steps = series.steps if series.steps is not None else np.arange(n, dtype=np.float64)
-        cost_class = COSTS[self.model]
-        min_size = max(int(self.min_size), cost_class.min_size)
+        min_size = max(int(self.min_size), COSTS[self.model].min_size if self.model in COSTS else 1)
         scale = noise_scale(values) if n >= 8 else None
         sd = scale.sd if scale else float(np.std(values))
         tau = scale.autocorr_time if scale else 1.0
@@ -160,9 +182,12 @@ class RegimeDetector:
             sd = 1e-9 * float(np.ptp(values))
             notes.append("no measurable noise: changes are exact")
 
-        cost, penalty, rule = self._cost_and_penalty(values, sd, tau)
-        changepoints, _ = pelt(cost, penalty, min_size)
-        kept, merged = merge_small_effects(values, changepoints, self.min_effect * sd)
+        if self.model == "kernel":
+            changepoints, penalty, rule = self._kernel(values, sd, tau, min_size)
+        else:
+            cost, penalty, rule = self._cost_and_penalty(values, sd, tau)
+            changepoints = self._search(cost, values, penalty, min_size)
+        kept, merged = merge_small_effects(values, changepoints, self.min_effect * sd, self.model)
         return self._result(values, steps, kept, sd, tau, penalty, rule, min_size, merged, notes,
                             series.name)
 
@@ -178,6 +203,26 @@ class RegimeDetector:
         if self.penalty == "bic":
             return base, _PARAMETERS[self.model] * unit * math.log(n), "bic"
         return _MbicCost(base, unit), 3.0 * unit * math.log(n), "mbic"
+
+    def _search(self, cost, values, penalty, min_size):
+        if self.method == "pelt":
+            return pelt(cost, penalty, min_size)[0]
+        import ruptures as rpt
+
+        searches = {"binseg": rpt.Binseg, "bottomup": rpt.BottomUp, "window": rpt.Window}
+        search = searches[self.method](custom_cost=_RupturesCost(cost, min_size), min_size=min_size, jump=1)
+        return [int(c) for c in search.fit(values).predict(pen=penalty)[:-1]]
+
+    def _kernel(self, values, sd, tau, min_size):
+        import ruptures as rpt
+
+        standardised = (values - np.median(values)) / sd
+        if isinstance(self.penalty, str):
+            penalty, rule = _KERNEL_CONSTANT * tau * math.log(len(values)), "bic"
+        else:
+            penalty, rule = float(self.penalty), "given"
+        search = rpt.KernelCPD(kernel="rbf", min_size=min_size, params={"gamma": 0.5})
+        return [int(c) for c in search.fit(standardised).predict(pen=penalty)[:-1]], penalty, rule
 
     def _result(self, values, steps, changepoints, sd, tau, penalty, rule, min_size, merged, notes, name):
         segments = segment_table(values, steps, changepoints, sd * sd * tau)
@@ -203,27 +248,58 @@ class _MbicCost(SegmentCost):
         return self.base.cost(starts, end) + self.unit * np.log((end - starts) / self.n)
 
 
+class _RupturesCost:
+    """One of our segment costs behind ruptures' cost interface (fit / error)."""
+
+    model = "swarmstats"
+
+    def __init__(self, cost: SegmentCost, min_size: int):
+        self._cost, self.min_size = cost, min_size
+
+    def fit(self, signal):
+        return self
+
+    def error(self, start, end):
+        return float(self._cost.cost(np.array([start]), end)[0])
+
+
 def detect_regimes(y, **kwargs) -> RegimeResult:
     """``RegimeDetector(**kwargs).fit(y)`` (``name=`` goes to ``fit``)."""
     name = kwargs.pop("name", None)
     return RegimeDetector(**kwargs).fit(y, name=name)
 
 
-def merge_small_effects(values, changepoints, threshold):
-    """Remove, one at a time, the change between the two adjacent segments whose
-    means are closest, while that gap is below ``threshold``."""
+def merge_small_effects(values, changepoints, threshold, model="mean"):
+    """Remove, one at a time, the change with the smallest effect between adjacent
+    segments, while that effect is below ``threshold`` (in the units of y).
+
+    The effect is what the model can change: the difference of means; for
+    ``linear`` also the slope difference sustained over the shorter segment;
+    for ``meanvar`` and ``kernel`` also the difference of SDs.  A pure change
+    of variance or of slope is therefore not merged away for having equal means.
+    """
     points = list(changepoints)
     merged = 0
     while points and threshold > 0:
         bounds = [0, *points, len(values)]
-        means = np.array([values[a:b].mean() for a, b in zip(bounds[:-1], bounds[1:])])
-        gaps = np.abs(np.diff(means))
-        smallest = int(np.argmin(gaps))
-        if gaps[smallest] >= threshold:
+        parts = [values[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+        effects = np.array([_effect(left, right, model) for left, right in zip(parts[:-1], parts[1:])])
+        smallest = int(np.argmin(effects))
+        if effects[smallest] >= threshold:
             break
         del points[smallest]
         merged += 1
     return points, merged
+
+
+def _effect(left, right, model):
+    effect = abs(right.mean() - left.mean())
+    if model == "linear" and len(left) > 2 and len(right) > 2:
+        slope = lambda part: np.polyfit(np.arange(len(part)), part, 1)[0]  # noqa: E731
+        effect = max(effect, abs(slope(right) - slope(left)) * min(len(left), len(right)))
+    elif model in ("meanvar", "kernel") and len(left) > 1 and len(right) > 1:
+        effect = max(effect, abs(right.std(ddof=1) - left.std(ddof=1)))
+    return effect
 
 
 def segment_table(values, steps, changepoints, long_run_variance) -> pd.DataFrame:
