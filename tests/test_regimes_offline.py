@@ -6,10 +6,8 @@ import numpy as np
 import pytest
 
 from swarmstats.errors import InputError
-from swarmstats.regimes.costs import MeanCost
 from swarmstats.regimes.metrics import f1_score
-from swarmstats.regimes.offline import RegimeDetector, detect_regimes
-from swarmstats.regimes.pelt import pelt
+from swarmstats.regimes.offline import detect_regimes
 
 from .conftest import ar1
 

@@ -10,10 +10,12 @@ which keeps sum(y^2) - (sum y)^2 / l free of cancellation on large offsets.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 import numpy as np
 
 
-class SegmentCost:
+class SegmentCost(ABC):
     """Base class: prefix sums of the centred series; subclasses define ``cost``."""
 
     #: the smallest segment the cost is defined for
@@ -30,8 +32,9 @@ class SegmentCost:
         length = end - starts
         return length, self._s1[end] - self._s1[starts], self._s2[end] - self._s2[starts]
 
-    def cost(self, starts: np.ndarray, end: int) -> np.ndarray:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def cost(self, starts: np.ndarray, end: int) -> np.ndarray:
+        """Costs of the segments y[s:end] for every s in ``starts``."""
 
     def total(self, changepoints) -> float:
         """Unpenalised cost of the segmentation with these changepoints."""
