@@ -83,6 +83,16 @@ class Result:
         return plotting.plot_result(self, ax=ax)
 
 
+def plain_number(value) -> int | float:
+    """A step or index as a plain int when it is whole, else a float (for tables and JSON).
+
+    >>> plain_number(np.float64(30.0)), plain_number(2.5)
+    (30, 2.5)
+    """
+    value = float(value)
+    return int(value) if value.is_integer() else value
+
+
 def fmt(value, digits: int = 4) -> str:
     """A number for human text: significant digits, 'n/a' for missing."""
     if value is None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ._result import plain_number
 from .errors import InputError
 
 NAN_POLICIES = ("raise", "omit")
@@ -41,8 +42,7 @@ class Series:
             return int(index)
         if index >= len(self.steps):
             return None
-        step = self.steps[index]
-        return int(step) if float(step).is_integer() else float(step)
+        return plain_number(self.steps[index])
 
     def tail(self, start: int) -> "Series":
         steps = None if self.steps is None else self.steps[start:]

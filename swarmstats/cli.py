@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from . import __version__
-from ._result import fmt, jsonable
+from ._result import fmt, jsonable, plain_number
 from .convergence import ConvergenceTest
 from .errors import InputError
 from .io import FORMATS, classify_columns, read_table, select_metric
@@ -210,8 +210,8 @@ def _online(args, frame, columns, metrics) -> int:
         steps = series.index.to_numpy() if columns.step else np.arange(len(series))
         detector = OnlineRegimeDetector()
         detector.update_many(series.to_numpy())
-        rows += [{"metric": metric, "alarm_step": _plain(steps[alarm]),
-                  "change_step": _plain(steps[max(change, 0)]), "delay": int(alarm - change)}
+        rows += [{"metric": metric, "alarm_step": plain_number(steps[alarm]),
+                  "change_step": plain_number(steps[max(change, 0)]), "delay": int(alarm - change)}
                  for alarm, change in detector.alarms]
         if not detector.alarms:
             rows.append({"metric": metric, "alarm_step": None, "change_step": None, "delay": None})
@@ -233,16 +233,9 @@ def _online(args, frame, columns, metrics) -> int:
                 continue
             print(f"{metric}: {len(part)} alarm(s) (online, BOCPD)")
             for row in part.to_dict("records"):
-                print(f"  alarm at step {_plain(row['alarm_step'])}: change from step "
-                      f"{_plain(row['change_step'])} ({int(row['delay'])} points later)")
+                print(f"  alarm at step {plain_number(row['alarm_step'])}: change from step "
+                      f"{plain_number(row['change_step'])} ({int(row['delay'])} points later)")
     return EXIT_PASS
-
-
-def _plain(value):
-    value = float(value)
-    return int(value) if value.is_integer() else value
-
-
 def _segments_text(result) -> str:
     lines = ["  segment  steps              n     mean [95% CI]                sd"]
     for i, row in enumerate(result.segments.to_dict("records")):

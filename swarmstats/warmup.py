@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._result import Result
+from ._result import Result, plain_number
 from ._series import as_series
 from .errors import InputError
 from .stats.autocorr import block_means
@@ -122,7 +122,7 @@ def warmup_of_values(values, *, method="variance", max_fraction=0.5, batch_size=
     def result(index, at_cap=False, skipped=0, resolution=1, origins=None, objective=None):
         step = None
         if index < n:
-            step = int(index) if steps is None else _plain(steps[index])
+            step = int(index) if steps is None else plain_number(steps[index])
         return WarmupResult(
             index=int(index), step=step, n=n, method=method,
             fraction=float(index / n) if n else 0.0, at_cap=bool(at_cap),
@@ -175,8 +175,3 @@ def warmup_of_values(values, *, method="variance", max_fraction=0.5, batch_size=
     at_cap = best >= cap - max(1, cap // 50)
     return result(best * block, at_cap=at_cap, skipped=skipped * block if method == "ess" else 0,
                   resolution=block, origins=origins * block, objective=values_at)
-
-
-def _plain(value):
-    value = float(value)
-    return int(value) if value.is_integer() else value

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._result import Result, fmt
+from .._result import Result, fmt, plain_number
 from .._series import as_series
 from ..errors import InputError
 from .costs import COSTS, SegmentCost
@@ -230,7 +230,7 @@ class RegimeDetector:
         has_steps = not np.array_equal(steps, np.arange(len(values), dtype=np.float64))
         return RegimeResult(
             changepoints=list(changepoints),
-            changepoint_steps=[_plain(steps[c]) for c in changepoints] if has_steps else None,
+            changepoint_steps=[plain_number(steps[c]) for c in changepoints] if has_steps else None,
             segments=segments, strengths=strengths, n=len(values), model=self.model,
             penalty=float(penalty), penalty_rule=rule, min_size=min_size,
             min_effect=float(self.min_effect), noise_sd=float(sd), autocorr_time=float(tau),
@@ -312,8 +312,8 @@ def segment_table(values, steps, changepoints, long_run_variance) -> pd.DataFram
         sd = float(part.std(ddof=1)) if length > 1 else float("nan")
         slope = float(np.polyfit(steps[start:end], part, 1)[0]) if length > 2 else float("nan")
         half = 1.959964 * math.sqrt(long_run_variance / length) if long_run_variance > 0 else 0.0
-        rows.append({"start": start, "end": end, "n": length, "start_step": _plain(steps[start]),
-                     "end_step": _plain(steps[end - 1]), "mean": mean, "sd": sd, "slope": slope,
+        rows.append({"start": start, "end": end, "n": length, "start_step": plain_number(steps[start]),
+                     "end_step": plain_number(steps[end - 1]), "mean": mean, "sd": sd, "slope": slope,
                      "ci_low": mean - half, "ci_high": mean + half})
     return pd.DataFrame(rows)
 
@@ -327,12 +327,7 @@ def change_strengths(segments, changepoints, steps, sd, long_run_variance) -> pd
         difference = right["mean"] - left["mean"]
         se = math.sqrt(long_run_variance * (1 / left["n"] + 1 / right["n"])) if long_run_variance > 0 else 0
         z = difference / se if se > 0 else float("inf")
-        rows.append({"changepoint": point, "step": _plain(steps[point]), "difference": difference,
+        rows.append({"changepoint": point, "step": plain_number(steps[point]), "difference": difference,
                      "effect_size": difference / sd if sd > 0 else float("inf"), "z": z,
                      "pvalue": float(2 * stats.norm.sf(abs(z)))})
     return pd.DataFrame(rows, columns=["changepoint", "step", "difference", "effect_size", "z", "pvalue"])
-
-
-def _plain(value):
-    value = float(value)
-    return int(value) if value.is_integer() else value
