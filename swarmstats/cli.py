@@ -236,6 +236,8 @@ def _online(args, frame, columns, metrics) -> int:
                 print(f"  alarm at step {plain_number(row['alarm_step'])}: change from step "
                       f"{plain_number(row['change_step'])} ({int(row['delay'])} points later)")
     return EXIT_PASS
+
+
 def _segments_text(result) -> str:
     lines = ["  segment  steps              n     mean [95% CI]                sd"]
     for i, row in enumerate(result.segments.to_dict("records")):
