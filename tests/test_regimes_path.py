@@ -36,3 +36,11 @@ def test_explicit_range_and_bad_input():
         regime_path(y, penalties=(5.0, 1.0))
     with pytest.raises(InputError):
         regime_path(np.arange(6.0), min_size=5)
+
+
+def test_kernel_model_and_constant_series_are_refused_clearly():
+    y = np.repeat([0.0, 3.0], [50, 50]) + np.random.default_rng(5).normal(size=100)
+    with pytest.raises(InputError, match="likelihood costs"):
+        regime_path(y, model="kernel")
+    with pytest.raises(InputError, match="constant"):
+        regime_path(np.full(100, 2.0))

@@ -165,9 +165,7 @@ class RegimeDetector:
         n = len(values)
         steps = series.steps if series.steps is not None else np.arange(n, dtype=np.float64)
         min_size = max(int(self.min_size), COSTS[self.model].min_size if self.model in COSTS else 1)
-        scale = noise_scale(values) if n >= 8 else None
-        sd = scale.sd if scale else float(np.std(values))
-        tau = scale.autocorr_time if scale else 1.0
+        sd, tau, noise_free = self._noise(values)
         notes = []
         if n < 2 * min_size:
             notes.append(f"the series has {n} points, fewer than 2 x min_size = {2 * min_size}: "
@@ -176,10 +174,7 @@ class RegimeDetector:
         if np.ptp(values) == 0:
             notes.append("the series is constant: one regime")
             return self._result(values, steps, [], 0.0, 1.0, 0.0, "n/a", min_size, 0, notes, series.name)
-        if sd <= 1e-9 * np.ptp(values):
-            # noise-free steps: any change is infinitely many noise SDs; keep the
-            # penalty positive so that no needless split is added
-            sd = 1e-9 * float(np.ptp(values))
+        if noise_free:
             notes.append("no measurable noise: changes are exact")
 
         if self.model == "kernel":
@@ -191,16 +186,31 @@ class RegimeDetector:
         return self._result(values, steps, kept, sd, tau, penalty, rule, min_size, merged, notes,
                             series.name)
 
-    def _cost_and_penalty(self, values, sd, tau):
+    @staticmethod
+    def _noise(values):
+        """(sd, g, noise_free) of the series' noise (see :func:`.noise.noise_scale`)."""
+        scale = noise_scale(values) if len(values) >= 8 else None
+        sd = scale.sd if scale else float(np.std(values))
+        tau = scale.autocorr_time if scale else 1.0
+        spread = float(np.ptp(values))
+        if spread > 0 and sd <= 1e-9 * spread:
+            # noise-free steps: any change is infinitely many noise SDs; keep the
+            # penalty positive so that no needless split is added
+            return 1e-9 * spread, tau, True
+        return sd, tau, False
+
+    def _cost_and_penalty(self, values, sd, tau, penalty=None):
+        """The segment cost and the penalty in its units (``penalty`` overrides the detector's)."""
         n = len(values)
+        penalty = self.penalty if penalty is None else penalty
         base = COSTS[self.model](values)
-        if not isinstance(self.penalty, str):
-            return base, float(self.penalty), "given"
+        if not isinstance(penalty, str):
+            return base, float(penalty), "given"
         # Units of one "log-likelihood point": RSS costs scale with the long-run
         # variance; the mean-and-variance cost is already a log-likelihood, and
         # autocorrelation inflates it by g.
         unit = sd * sd * tau if self.model in ("mean", "linear") else tau
-        if self.penalty == "bic":
+        if penalty == "bic":
             return base, _PARAMETERS[self.model] * unit * math.log(n), "bic"
         return _MbicCost(base, unit), 3.0 * unit * math.log(n), "mbic"
 

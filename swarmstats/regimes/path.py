@@ -54,8 +54,8 @@ class RegimePath(Result):
 def regime_path(y, penalties=None, **detector_options) -> RegimePath:
     """Every distinct optimal segmentation for penalties in ``penalties = (low, high)``.
 
-    The cost is the detector's (``model``, ``min_size`` ...; ``penalty`` is
-    ignored).  Without ``penalties`` the range is the detector's BIC penalty
+    The cost is the detector's (``model`` - not ``"kernel"`` -, ``min_size``
+    ...; ``penalty`` and ``method`` are ignored: the path is exact PELT).  Without ``penalties`` the range is the detector's BIC penalty
     / 20 to x 20.  ``min_effect`` merging is not applied along the path: each
     entry is an exact optimum.  The elbow: the segmentation furthest below the
     chord of (changes, cost) between the two ends, both axes scaled to [0, 1].
@@ -67,11 +67,15 @@ def regime_path(y, penalties=None, **detector_options) -> RegimePath:
     """
     detector = RegimeDetector(**detector_options)
     detector._validate()
+    if detector.model == "kernel":
+        raise InputError("regime_path needs one of the likelihood costs: model 'mean', 'meanvar' "
+                         "or 'linear'")
     values = as_series(y, min_length=1, nan_policy=detector.nan_policy).values
+    if np.ptp(values) == 0:
+        raise InputError("y: the series is constant; every penalty gives one regime")
     min_size = max(int(detector.min_size), 1)
-    scale_sd, scale_tau = _scale(values)
-    cost, bic, _ = RegimeDetector(**{**detector_options, "penalty": "bic"})._cost_and_penalty(
-        values, scale_sd, scale_tau)
+    sd, tau, _ = detector._noise(values)
+    cost, bic, _ = detector._cost_and_penalty(values, sd, tau, penalty="bic")
     if penalties is None:
         penalties = (bic / 20.0, bic * 20.0)
     low, high = (float(p) for p in penalties)
@@ -117,14 +121,6 @@ def regime_path(y, penalties=None, **detector_options) -> RegimePath:
                       chosen_penalty=float(np.sqrt(max(table.loc[chosen_row, "penalty_low"], 1e-300)
                                                    * table.loc[chosen_row, "penalty_high"])),
                       pelt_runs=len(found), _curve=table[["n_changepoints", "cost"]].to_numpy())
-
-
-def _scale(values):
-    from .noise import noise_scale
-
-    scale = noise_scale(values) if len(values) >= 8 else None
-    sd = scale.sd if scale and scale.sd > 0 else float(np.std(values)) or 1.0
-    return sd, scale.autocorr_time if scale else 1.0
 
 
 def _elbow(table: pd.DataFrame) -> int:
