@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ._result import plain_number
-from .errors import InputError
+from .errors import InputError, check_choice
 
 NAN_POLICIES = ("raise", "omit")
 
@@ -50,8 +50,7 @@ class Series:
 
 
 def check_nan_policy(nan_policy: str) -> None:
-    if nan_policy not in NAN_POLICIES:
-        raise InputError(f"nan_policy must be one of {NAN_POLICIES}, got {nan_policy!r}")
+    check_choice("nan_policy", nan_policy, NAN_POLICIES)
 
 
 def _to_float_array(y, argname: str) -> np.ndarray:

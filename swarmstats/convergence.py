@@ -27,7 +27,7 @@ from scipy import stats
 
 from ._result import Result, fmt
 from ._series import Series, as_runs, as_series, is_multi_run
-from .errors import InputError
+from .errors import InputError, check_choice
 from .stats import chains as _chains
 from .stats.stationarity import geweke_z
 from .stats.verdict import continued_drift, kept_trend, series_tau, variance_shift
@@ -189,8 +189,7 @@ class ConvergenceTest:
             raise InputError(f"alpha must be in (0, 1), got {self.alpha!r}")
         if not 0 < self.ci < 1:
             raise InputError(f"ci must be in (0, 1), got {self.ci!r}")
-        if self.warmup not in WARMUP_METHODS:
-            raise InputError(f"warmup must be one of {WARMUP_METHODS}, got {self.warmup!r}")
+        check_choice("warmup", self.warmup, WARMUP_METHODS)
         if not 0 < self.max_warmup < 1:
             raise InputError(f"max_warmup must be in (0, 1), got {self.max_warmup!r}")
         for name in ("tolerance", "precision"):

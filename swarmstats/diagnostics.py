@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._series import as_runs, as_series
-from .errors import InputError
+from .errors import InputError, check_choice
 from .stats import chains as _chains
 from .stats.autocorr import autocorrelation, floor_tau, integrated_time, sokal_tau
 
@@ -60,8 +60,7 @@ def integrated_autocorr_time(
     >>> round(integrated_autocorr_time(rng.normal(size=20_000)), 1)
     1.0
     """
-    if method not in ("geyer", "sokal"):
-        raise InputError(f"method must be 'geyer' or 'sokal', got {method!r}")
+    check_choice("method", method, ("geyer", "sokal"))
     series = as_series(y, nan_policy=nan_policy)
     values = series.values
     if len(values) < 4 or _chains.is_constant(values[None, :]):
@@ -90,8 +89,7 @@ def ess(y, *, method: str = "bulk", prob: float | None = None, nan_policy: str =
     >>> 3500 < ess(rng.normal(size=(4, 1000))) < 4500
     True
     """
-    if method not in _ESS_METHODS:
-        raise InputError(f"method must be one of {_ESS_METHODS}, got {method!r}")
+    check_choice("method", method, _ESS_METHODS)
     chains = _as_chains(y, nan_policy)
     if chains.shape[1] < 4:
         return float("nan")
@@ -121,8 +119,7 @@ def rhat(runs, *, method: str = "rank", nan_policy: str = "raise") -> float:
     >>> round(rhat(rng.normal(size=(4, 2000))), 2)
     1.0
     """
-    if method not in _RHAT_METHODS:
-        raise InputError(f"method must be one of {_RHAT_METHODS}, got {method!r}")
+    check_choice("method", method, _RHAT_METHODS)
     chains = _as_chains(runs, nan_policy)
     if chains.shape[1] < 4:
         return float("nan")
@@ -140,8 +137,7 @@ def mcse(y, *, method: str = "mean", prob: float | None = None, nan_policy: str 
     >>> 0.009 < mcse(rng.normal(size=10_000)) < 0.011
     True
     """
-    if method not in _MCSE_METHODS:
-        raise InputError(f"method must be one of {_MCSE_METHODS}, got {method!r}")
+    check_choice("method", method, _MCSE_METHODS)
     chains = _as_chains(y, nan_policy)
     if chains.shape[1] < 4 or _chains.is_constant(chains):
         return float("nan")

@@ -12,3 +12,16 @@ class SwarmstatsError(Exception):
 
 class InputError(SwarmstatsError, ValueError):
     """The input cannot be analysed as given (wrong shape, type, column, NaN ...)."""
+
+
+def check_choice(name: str, value, choices) -> None:
+    """Raise InputError unless ``value`` is one of ``choices``, naming the argument.
+
+    >>> check_choice("method", "bulk", ("bulk", "tail"))
+    >>> check_choice("method", "median", ("bulk", "tail"))
+    Traceback (most recent call last):
+    ...
+    swarmstats.errors.InputError: method must be one of ('bulk', 'tail'), got 'median'
+    """
+    if value not in choices:
+        raise InputError(f"{name} must be one of {tuple(choices)}, got {value!r}")

@@ -11,7 +11,7 @@ from scipy import stats
 
 from ._result import Result, fmt
 from ._series import as_series
-from .errors import InputError
+from .errors import InputError, check_choice
 from .stats.autocorr import autocorrelation, floor_tau, geyer_tau
 from .stats.trend import (
     SlopeSelector,
@@ -111,8 +111,7 @@ def trend_test(
     >>> result.s, result.var_s, round(result.pvalue, 7), result.sen_slope
     (45, 125.0, 8.3e-05, 1.0)
     """
-    if correction not in CORRECTIONS:
-        raise InputError(f"correction must be one of {CORRECTIONS}, got {correction!r}")
+    check_choice("correction", correction, CORRECTIONS)
     if not 0 < alpha < 1:
         raise InputError(f"alpha must be in (0, 1), got {alpha!r}")
     series = as_series(y, nan_policy=nan_policy, min_length=3)

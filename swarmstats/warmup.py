@@ -8,7 +8,7 @@ import numpy as np
 
 from ._result import Result, plain_number
 from ._series import as_series
-from .errors import InputError
+from .errors import InputError, check_choice
 from .stats.autocorr import block_means
 from .stats.warmup import (
     bartlett_mean_variance,
@@ -101,14 +101,12 @@ def detect_warmup(
     >>> 120 <= detect_warmup(y).index <= 260
     True
     """
-    if method not in WARMUP_METHODS:
-        raise InputError(f"method must be one of {WARMUP_METHODS}, got {method!r}")
+    check_choice("method", method, WARMUP_METHODS)
     if not 0 < max_fraction < 1:
         raise InputError(f"max_fraction must be in (0, 1), got {max_fraction!r}")
     if int(batch_size) < 1:
         raise InputError(f"batch_size must be a positive integer, got {batch_size!r}")
-    if tau_method not in ("geyer", "zero-crossing"):
-        raise InputError(f"tau_method must be 'geyer' or 'zero-crossing', got {tau_method!r}")
+    check_choice("tau_method", tau_method, ("geyer", "zero-crossing"))
     series = as_series(y, nan_policy=nan_policy, min_length=1)
     return warmup_of_values(series.values, method=method, max_fraction=max_fraction,
                             batch_size=int(batch_size), steps=series.steps, tau_method=tau_method)

@@ -11,7 +11,7 @@ from scipy import stats
 
 from .._result import Result, fmt, plain_number
 from .._series import as_series
-from ..errors import InputError
+from ..errors import InputError, check_choice
 from .costs import COSTS, SegmentCost
 from .noise import noise_scale
 from .pelt import pelt
@@ -139,8 +139,7 @@ class RegimeDetector:
         self.nan_policy = nan_policy
 
     def _validate(self):
-        if self.model not in MODELS:
-            raise InputError(f"model must be one of {MODELS}, got {self.model!r}")
+        check_choice("model", self.model, MODELS)
         if isinstance(self.penalty, str):
             if self.penalty not in PENALTIES:
                 raise InputError(f"penalty must be one of {PENALTIES} or a number, got {self.penalty!r}")
@@ -150,8 +149,7 @@ class RegimeDetector:
             raise InputError(f"min_size must be a positive integer, got {self.min_size!r}")
         if not (math.isfinite(self.min_effect) and self.min_effect >= 0):
             raise InputError(f"min_effect must be >= 0, got {self.min_effect!r}")
-        if self.method not in METHODS:
-            raise InputError(f"method must be one of {METHODS}, got {self.method!r}")
+        check_choice("method", self.method, METHODS)
         if self.model == "kernel" and self.penalty == "mbic":
             raise InputError("penalty='mbic' is defined for the likelihood costs; "
                              "use 'bic' or a number with model='kernel'")
