@@ -27,6 +27,7 @@ from scipy.special import gammaln, logsumexp
 
 from .._result import Result, fmt
 from ..errors import InputError
+from ..stats.robust import robust_centre_scale
 
 __all__ = ["OnlineRegimeDetector", "OnlineRegimeState"]
 
@@ -150,9 +151,8 @@ class OnlineRegimeDetector:
             if len(self._buffer) < self.warmup:
                 return self.state()
             reference = np.asarray(self._buffer)
-            centre = float(np.median(reference))
-            spread = 1.4826 * float(np.median(np.abs(reference - centre))) or float(np.std(reference)) or 1.0
-            self._prior = (centre, spread)
+            centre, spread = robust_centre_scale(reference)
+            self._prior = (centre, spread or 1.0)
             self._reset()
             self._start = self.n - len(reference)
             for value in reference:

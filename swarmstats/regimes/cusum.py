@@ -20,6 +20,7 @@ from scipy import optimize
 
 from .._result import Result, fmt
 from ..errors import InputError
+from ..stats.robust import robust_centre_scale
 
 __all__ = ["CusumDetector", "CusumState", "cusum_threshold", "cusum_arl"]
 
@@ -127,9 +128,7 @@ class CusumDetector:
         if not self._calibrated():
             self._buffer.append(x)
             if len(self._buffer) >= self.warmup:
-                reference = np.asarray(self._buffer)
-                centre = float(np.median(reference))
-                spread = 1.4826 * float(np.median(np.abs(reference - centre))) or float(np.std(reference))
+                centre, spread = robust_centre_scale(np.asarray(self._buffer))
                 self._mean = centre if self._given[0] is None else self._given[0]
                 self._sd = (spread or 1.0) if self._given[1] is None else self._given[1]
                 self._buffer = []

@@ -17,6 +17,7 @@ import numpy as np
 from scipy import ndimage
 
 from ..stats.autocorr import integrated_time
+from ..stats.robust import robust_centre_scale
 
 
 @dataclass(frozen=True)
@@ -44,10 +45,7 @@ def noise_scale(y: np.ndarray, *, window: int | None = None) -> NoiseScale:
     window = max(3, window | 1)  # odd
     smooth = ndimage.median_filter(y, size=window, mode="nearest")
     residuals = y - smooth
-    centre = np.median(residuals)
-    sd = 1.4826 * float(np.median(np.abs(residuals - centre)))
-    if sd <= 0:
-        sd = float(np.std(residuals))
+    centre, sd = robust_centre_scale(residuals)
     if sd <= 0:
         return NoiseScale(sd=0.0, autocorr_time=1.0, window=window)
     clipped = np.clip(residuals, centre - 4 * sd, centre + 4 * sd)

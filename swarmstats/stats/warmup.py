@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .autocorr import autocovariance, integrated_time, zero_crossing_tau
+from .robust import robust_centre_scale
 
 
 def zero_crossing_ess_all_origins(x: np.ndarray, last_origin: int) -> np.ndarray:
@@ -144,11 +145,7 @@ def leading_outliers(x: np.ndarray, threshold: float = 8.0) -> int:
     much that suffix criteria keep it; every real transient would be cut past
     these points anyway, so excluding them as origins is safe.
     """
-    reference = x[len(x) // 2 :]
-    centre = np.median(reference)
-    scale = 1.4826 * np.median(np.abs(reference - centre))
-    if scale <= 0:
-        scale = np.std(reference)
+    centre, scale = robust_centre_scale(x[len(x) // 2 :])
     if scale <= 0:
         return 0
     outlying = np.abs(x - centre) > threshold * scale
