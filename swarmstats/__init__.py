@@ -6,6 +6,7 @@
 'converged'
 """
 
+from .compare import CompareResult, compare_runs
 from .convergence import (
     VERDICTS,
     ConvergenceResult,
@@ -13,10 +14,25 @@ from .convergence import (
     MultiRunConvergenceResult,
     check_convergence,
 )
+from .describe import DescribeResult, describe
 from .diagnostics import acf, ess, integrated_autocorr_time, mcse, rhat
 from .errors import InputError, SwarmstatsError
 from .io import read_table
 from .monitor import ConvergenceMonitor, MonitorState
+from .quality import (
+    EarlyWarningResult,
+    Estimate,
+    PayoffConfig,
+    QualityReport,
+    SelectionTestResult,
+    adverse_selection_test,
+    early_warning,
+    inverse_sigmoid,
+    quality_by,
+    quality_metrics,
+    sigmoid,
+    swarm_proxy,
+)
 from .regimes import (
     CusumDetector,
     OnlineRegimeDetector,
@@ -48,5 +64,9 @@ __all__ = [
     "VERDICTS", "ConvergenceMonitor", "MonitorState",
     "detect_regimes", "RegimeDetector", "RegimeResult", "OnlineRegimeDetector", "CusumDetector",
     "regime_path",
+    "quality_metrics", "QualityReport", "Estimate", "PayoffConfig", "quality_by",
+    "adverse_selection_test", "SelectionTestResult", "early_warning", "EarlyWarningResult",
+    "sigmoid", "inverse_sigmoid", "swarm_proxy",
+    "describe", "DescribeResult", "compare_runs", "CompareResult",
     "read_table", "InputError", "SwarmstatsError",
 ]

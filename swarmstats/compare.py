@@ -1,0 +1,237 @@
+"""Across-seed comparison of final scores: stratified bootstrap intervals, the
+probability of improvement and performance profiles (the rliable protocol of
+Agarwal et al., 2021, vectorised and seeded).
+
+Scores are a runs x tasks matrix per algorithm (one column for a single
+task).  The stratified bootstrap resamples runs with replacement
+independently within each task - one index array of reps x runs x tasks and a
+single gather, instead of a Python loop per replicate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ._result import Result, fmt
+from .describe import interquartile_mean
+from .errors import InputError
+from .stats.bootstrap import check_level, chunk_sizes, percentile_interval, resolve_rng
+
+AGGREGATES = ("mean", "median", "iqm")
+PROFILE_POINTS = 101
+
+
+@dataclass(frozen=True)
+class CompareResult(Result):
+    """Outcome of :func:`compare_runs`.
+
+    ``table``: one row per algorithm with ``mean``, ``median`` and ``iqm`` and
+    their ``_low`` / ``_high`` interval columns.  ``improvement``: one row per
+    ordered pair (x, y) with P(X > Y) and its interval.  ``profile``: the
+    performance profile (share of runs scoring above each threshold) with
+    bootstrap bands.
+    """
+
+    table: pd.DataFrame
+    improvement: pd.DataFrame
+    profile: pd.DataFrame
+    ci_level: float
+    n_boot: int
+    notes: list = field(default_factory=list)
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.table
+
+    def summary(self) -> str:
+        level = f"{self.ci_level:.0%}"
+        lines = [f"{len(self.table)} set(s) of runs; {level} stratified bootstrap intervals "
+                 f"({self.n_boot} resamples)"]
+        for row in self.table.to_dict("records"):
+            lines.append(
+                f"  {row['name']}: {row['n_runs']} runs x {row['n_tasks']} task(s); "
+                f"mean {fmt(row['mean'])} [{fmt(row['mean_low'])}, {fmt(row['mean_high'])}], "
+                f"median {fmt(row['median'])} [{fmt(row['median_low'])}, {fmt(row['median_high'])}], "
+                f"IQM {fmt(row['iqm'])} [{fmt(row['iqm_low'])}, {fmt(row['iqm_high'])}]")
+        for row in self.improvement.to_dict("records"):
+            lines.append(f"  P({row['x']} > {row['y']}) = {fmt(row['probability'], 3)} "
+                         f"[{fmt(row['low'], 3)}, {fmt(row['high'], 3)}]")
+        lines += [f"  note: {note}" for note in self.notes]
+        return "\n".join(lines)
+
+    def plot(self, ax=None):
+        from .plot_distributions import plot_compare
+
+        return plot_compare(self, ax)
+
+
+def _as_scores(scores, name: str) -> np.ndarray:
+    if isinstance(scores, pd.Series):
+        scores = scores.to_numpy()
+    if isinstance(scores, pd.DataFrame):
+        scores = scores.to_numpy()
+    try:
+        array = np.asarray(scores, dtype=float)
+    except (TypeError, ValueError):
+        raise InputError(f"{name}: expected a runs x tasks array of numbers") from None
+    if array.ndim == 1:
+        array = array[:, None]
+    if array.ndim != 2 or array.size == 0:
+        raise InputError(f"{name}: expected a runs x tasks array (or one score per run), "
+                         f"got shape {array.shape}")
+    if not np.isfinite(array).all():
+        raise InputError(f"{name}: {int((~np.isfinite(array)).sum())} missing or non-finite score(s); "
+                         "every run needs a score on every task")
+    return array
+
+
+def _score_sets(runs_a, runs_b, names) -> dict:
+    if isinstance(runs_a, dict):
+        if runs_b is not None:
+            raise InputError("pass either a dict of named score sets or runs_a and runs_b, not both")
+        sets = {str(k): _as_scores(v, str(k)) for k, v in runs_a.items()}
+    else:
+        names = tuple(names)
+        sets = {names[0]: _as_scores(runs_a, names[0])}
+        if runs_b is not None:
+            if len(names) < 2 or names[0] == names[1]:
+                raise InputError(f"names must give two different labels, got {names!r}")
+            sets[names[1]] = _as_scores(runs_b, names[1])
+    if not sets:
+        raise InputError("no score sets given")
+    tasks = {v.shape[1] for v in sets.values()}
+    if len(tasks) > 1:
+        raise InputError(f"every score set needs the same number of tasks (columns); got {sorted(tasks)}")
+    return sets
+
+
+def aggregates(scores: np.ndarray) -> np.ndarray:
+    """(mean, median, IQM) of resampled score matrices (reps x runs x tasks), vectorised.
+
+    As rliable: the mean and the median are over the per-task means; the IQM
+    pools every run and task.
+    """
+    task_means = scores.mean(axis=1)
+    pooled = scores.reshape(scores.shape[0], -1)
+    return np.column_stack([task_means.mean(axis=1), np.median(task_means, axis=1),
+                            interquartile_mean(pooled, axis=1)])
+
+
+def stratified_resample(scores: np.ndarray, reps: int, rng: np.random.Generator) -> np.ndarray:
+    """``reps`` score matrices resampled with replacement within each task (reps x runs x tasks)."""
+    runs, tasks = scores.shape
+    idx = rng.integers(0, runs, size=(reps, runs, tasks))
+    return scores[idx, np.arange(tasks)]
+
+
+def _bootstrap(statistic, scores: np.ndarray, reps: int, rng, width: int = 1) -> np.ndarray:
+    """``statistic`` of ``reps`` stratified resamples, built chunk by chunk."""
+    parts = [statistic(stratified_resample(scores, size, rng))
+             for size in chunk_sizes(reps, scores.size * width)]
+    return np.concatenate(parts)
+
+
+def probability_of_improvement(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """P(X > Y) + P(X = Y)/2 averaged over tasks, for stacks of (reps x runs x tasks).
+
+    >>> x = np.array([[[1, 2], [2, 2], [1, 1], [2, 1]]], dtype=float)
+    >>> y = np.array([[[1, 1], [2, 2], [3, 3]]], dtype=float)
+    >>> round(float(probability_of_improvement(x, y)[0]), 6)
+    0.333333
+    """
+    greater = (x[:, :, None, :] > y[:, None, :, :]).mean(axis=(1, 2))
+    ties = (x[:, :, None, :] == y[:, None, :, :]).mean(axis=(1, 2))
+    return (greater + 0.5 * ties).mean(axis=1)
+
+
+def compare_runs(runs_a, runs_b=None, *, names=("a", "b"), ci: float = 0.95, n_boot: int = 2000,
+                 thresholds=None, random_state=None) -> CompareResult:
+    """Compare sets of runs (seeds) by their final scores, with honest intervals.
+
+    Parameters
+    ----------
+    runs_a, runs_b : array-like
+        Scores of one algorithm or setting: one per run (1-D) or runs x tasks.
+        ``runs_a`` may instead be a dict {name: scores} of several sets.
+    names : pair of str
+        Labels of ``runs_a`` and ``runs_b``.
+    ci : float
+        Level of the percentile intervals of the stratified bootstrap.
+    n_boot : int
+        Bootstrap resamples (rliable's default is 50,000; 2,000 already gives
+        interval ends stable to about 1% of their width).
+    thresholds : array-like, optional
+        Score thresholds of the performance profile (default: 101 points
+        spanning every score).
+
+    >>> result = compare_runs([[1, 2], [2, 2], [1, 1], [2, 1]], [[1, 1], [2, 2], [3, 3]],
+    ...                       n_boot=500, random_state=0)
+    >>> float(result.table.loc[0, "iqm"]), round(float(result.improvement.loc[0, "probability"]), 4)
+    (1.5, 0.3333)
+    """
+    level = check_level(ci)
+    n_boot = int(n_boot)
+    if n_boot < 1:
+        raise InputError(f"n_boot must be >= 1, got {n_boot}")
+    sets = _score_sets(runs_a, runs_b, names)
+    rng = resolve_rng(random_state)
+    notes = []
+    rows = []
+    for name, scores in sets.items():
+        point = aggregates(scores[None])[0]
+        reps = _bootstrap(aggregates, scores, n_boot, rng)
+        low, high = percentile_interval(reps, level)
+        row = {"name": name, "n_runs": scores.shape[0], "n_tasks": scores.shape[1]}
+        for i, aggregate in enumerate(AGGREGATES):
+            row.update({aggregate: float(point[i]), f"{aggregate}_low": float(low[i]),
+                        f"{aggregate}_high": float(high[i])})
+        rows.append(row)
+        if scores.shape[0] < 10:
+            notes.append(f"{name}: only {scores.shape[0]} runs; percentile intervals from fewer than "
+                         "10 runs tend to be too narrow")
+    improvement = _improvement(sets, n_boot, level, rng)
+    profile = _profile(sets, thresholds, n_boot, level, rng)
+    return CompareResult(table=pd.DataFrame(rows), improvement=improvement, profile=profile,
+                         ci_level=level, n_boot=n_boot, notes=notes)
+
+
+def _improvement(sets: dict, n_boot: int, level: float, rng) -> pd.DataFrame:
+    rows = []
+    names = list(sets)
+    for i, x_name in enumerate(names):
+        for y_name in names[i + 1:]:
+            x, y = sets[x_name], sets[y_name]
+            point = float(probability_of_improvement(x[None], y[None])[0])
+            # x and y are resampled independently, each within its tasks
+            values = np.concatenate([
+                probability_of_improvement(stratified_resample(x, size, rng),
+                                           stratified_resample(y, size, rng))
+                for size in chunk_sizes(n_boot, x.size * y.shape[0])])
+            low, high = percentile_interval(values, level)
+            rows.append({"x": x_name, "y": y_name, "probability": point, "low": float(low[0]),
+                         "high": float(high[0])})
+    return pd.DataFrame(rows, columns=["x", "y", "probability", "low", "high"])
+
+
+def _profile(sets: dict, thresholds, n_boot: int, level: float, rng) -> pd.DataFrame:
+    """Share of runs (pooled over tasks) scoring above each threshold, with bands."""
+    if thresholds is None:
+        everything = np.concatenate([s.ravel() for s in sets.values()])
+        thresholds = np.linspace(everything.min(), everything.max(), PROFILE_POINTS)
+    thresholds = np.asarray(thresholds, dtype=float).ravel()
+    if thresholds.size == 0 or not np.isfinite(thresholds).all():
+        raise InputError("thresholds must be finite numbers")
+    frames = []
+    for name, scores in sets.items():
+        point = (scores.ravel()[:, None] > thresholds[None, :]).mean(axis=0)
+        def above(resampled):
+            pooled = resampled.reshape(len(resampled), -1)
+            return (pooled[:, :, None] > thresholds[None, None, :]).mean(axis=1)
+
+        values = _bootstrap(above, scores, n_boot, rng, width=len(thresholds))
+        low, high = percentile_interval(values, level)
+        frames.append(pd.DataFrame({"name": name, "threshold": thresholds, "fraction": point,
+                                    "low": low, "high": high}))
+    return pd.concat(frames, ignore_index=True)

@@ -1,0 +1,241 @@
+"""Distribution reporting for one series: the whole distribution, with honest intervals.
+
+A peak is not a result.  :func:`describe` reports where the values lie (mean,
+median, interquartile mean, quantiles, extremes with their steps), how far
+the peak sits from the typical value, the lower tail (CVaR) and a bimodality
+indicator, and it puts intervals on the centre that respect autocorrelation:
+successive points of a training curve are not independent samples, and the
+i.i.d. interval (also reported, for comparison) is far too narrow.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import stats
+
+from ._result import Result, fmt
+from ._series import Series, as_series
+from .errors import InputError
+from .stats.autocorr import integrated_time
+from .stats.bootstrap import block_bootstrap_indices, check_level, chunk_sizes, resolve_rng
+
+QUANTILES = (0.05, 0.25, 0.75, 0.95)
+#: block length of the median's bootstrap, in integrated autocorrelation times
+BLOCK_TIMES = 3
+#: Sarle's bimodality coefficient of a uniform distribution; larger suggests two modes
+BIMODALITY_THRESHOLD = 5 / 9
+
+
+@dataclass(frozen=True)
+class DescribeResult(Result):
+    """The distribution of one series (see :func:`describe`)."""
+
+    name: str | None
+    n: int
+    mean: float
+    sd: float
+    median: float
+    iqm: float
+    quantiles: dict
+    minimum: float
+    minimum_step: float | int | None
+    maximum: float
+    maximum_step: float | int | None
+    peak_gap: float
+    peak_gap_relative: float
+    ci: tuple
+    ci_iid: tuple
+    ci_level: float
+    autocorr_time: float
+    ess: float
+    median_ci: tuple
+    cvar: float
+    cvar_tail: float
+    bimodality_coefficient: float
+    bimodal: bool
+    notes: list = field(default_factory=list)
+    _values: np.ndarray | None = None
+    _steps: np.ndarray | None = None
+
+    def to_row(self) -> dict:
+        """A flat record for tables (one row per metric or group)."""
+        row = {"metric": self.name, "n": self.n, "mean": self.mean, "ci_low": self.ci[0],
+               "ci_high": self.ci[1], "sd": self.sd, "median": self.median,
+               "median_ci_low": self.median_ci[0], "median_ci_high": self.median_ci[1],
+               "iqm": self.iqm}
+        row.update({f"q{round(q * 100):02d}": v for q, v in zip(QUANTILES, self.quantiles.values())})
+        row.update({"min": self.minimum, "min_step": self.minimum_step, "max": self.maximum,
+                    "max_step": self.maximum_step, "peak_gap_relative": self.peak_gap_relative,
+                    "cvar": self.cvar, "ess": self.ess, "bimodality_coefficient":
+                    self.bimodality_coefficient, "bimodal": self.bimodal})
+        return row
+
+    def summary(self) -> str:
+        level = f"{self.ci_level:.0%}"
+        name = f"{self.name}: " if self.name else ""
+        q = list(self.quantiles.values())
+        lines = [
+            f"{name}n = {self.n}, mean {fmt(self.mean)} [{level} CI {fmt(self.ci[0])}, {fmt(self.ci[1])}]"
+            f" (ESS {fmt(self.ess, 3)}; i.i.d. CI {fmt(self.ci_iid[0])}, {fmt(self.ci_iid[1])})",
+            f"  median {fmt(self.median)} [{fmt(self.median_ci[0])}, {fmt(self.median_ci[1])}], "
+            f"IQM {fmt(self.iqm)}, SD {fmt(self.sd)}",
+            f"  5/25/75/95%: {fmt(q[0])} / {fmt(q[1])} / {fmt(q[2])} / {fmt(q[3])}",
+            f"  min {fmt(self.minimum)} (step {self.minimum_step}), max {fmt(self.maximum)} "
+            f"(step {self.maximum_step})",
+            f"  peak - mean = {fmt(self.peak_gap)} ({_percent(self.peak_gap_relative)} of the mean): "
+            "reporting the peak alone would overstate the typical value by that much",
+            f"  lower-tail CVaR ({self.cvar_tail:.0%}): {fmt(self.cvar)}; bimodality coefficient "
+            f"{fmt(self.bimodality_coefficient, 3)}{' (suggests two modes)' if self.bimodal else ''}",
+        ]
+        lines += [f"  note: {note}" for note in self.notes]
+        return "\n".join(lines)
+
+    def plot(self, ax=None):
+        from .plot_distributions import plot_describe
+
+        return plot_describe(self, ax)
+
+
+def _percent(value: float) -> str:
+    return "n/a" if not math.isfinite(value) else f"{value:.0%}"
+
+
+def interquartile_mean(values: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Mean of the middle half: floor(n/4) values cut from each end (as scipy's
+    ``trim_mean(x, 0.25)`` and rliable's IQM do).
+
+    >>> float(interquartile_mean(np.array([1.0, 2, 2, 2, 1, 1, 2, 1])))
+    1.5
+    """
+    values = np.sort(values, axis=axis)
+    n = values.shape[axis]
+    cut = int(0.25 * n)
+    return np.take(values, np.arange(cut, n - cut), axis=axis).mean(axis=axis)
+
+
+def lower_cvar(values: np.ndarray, tail: float) -> float:
+    """Mean of the worst ``tail`` share of the values (at least one value).
+
+    >>> lower_cvar(np.arange(100.0), 0.05)
+    2.0
+    """
+    k = max(1, math.ceil(tail * len(values) - 1e-9))
+    return float(np.partition(values, k - 1)[:k].mean())
+
+
+def bimodality_coefficient(values: np.ndarray) -> float:
+    """Sarle's coefficient (g1**2 + 1) / (g2 + 3 (n-1)**2 / ((n-2)(n-3))), bias-corrected
+    skewness and excess kurtosis; 5/9 for a uniform, higher suggests bimodality.
+
+    >>> rng = np.random.default_rng(0)
+    >>> two = np.r_[rng.normal(-3, 1, 500), rng.normal(3, 1, 500)]
+    >>> bimodality_coefficient(two) > 5 / 9 > bimodality_coefficient(rng.normal(size=1000))
+    True
+    """
+    n = len(values)
+    if n < 4 or np.ptp(values) == 0:
+        return float("nan")
+    skew = stats.skew(values, bias=False)
+    kurt = stats.kurtosis(values, bias=False)
+    return float((skew ** 2 + 1) / (kurt + 3 * (n - 1) ** 2 / ((n - 2) * (n - 3))))
+
+
+def describe(y, *, ci: float = 0.95, tail: float = 0.05, n_boot: int = 2000, random_state=None,
+             nan_policy: str = "raise", name: str | None = None) -> DescribeResult:
+    """The distribution of a score series, with autocorrelation-aware intervals.
+
+    Parameters
+    ----------
+    y : array-like or pandas Series
+        The values; a Series' numeric index is the step axis (for the steps of
+        the minimum and maximum).
+    ci : float
+        Level of the intervals.  The mean's interval is mean +- t * SD /
+        sqrt(ESS) with the ESS from the integrated autocorrelation time (Geyer);
+        ``ci_iid`` is the textbook interval that assumes independence.  The
+        median's interval is a percentile bootstrap over circular blocks three
+        autocorrelation times long (a plain bootstrap for independent values).
+    tail : float
+        Share of the worst values averaged by the lower-tail CVaR.
+
+    >>> rng = np.random.default_rng(0)
+    >>> result = describe(rng.normal(0.5, 0.1, size=400), random_state=0)
+    >>> result.n, round(result.mean, 2), result.ci[0] < 0.5 < result.ci[1]
+    (400, 0.5, True)
+    """
+    level = check_level(ci)
+    tail = float(tail)
+    if not 0 < tail < 1:
+        raise InputError(f"tail must lie strictly between 0 and 1, got {tail}")
+    if int(n_boot) < 0:
+        raise InputError(f"n_boot must be >= 0 (0 skips the median's interval), got {n_boot}")
+    series = as_series(y, nan_policy=nan_policy, min_length=1, name=name)
+    return _describe_series(series, level, tail, int(n_boot), resolve_rng(random_state))
+
+
+def _describe_series(series: Series, level: float, tail: float, n_boot: int,
+                     rng: np.random.Generator) -> DescribeResult:
+    x = series.values
+    n = len(x)
+    nan = float("nan")
+    notes = []
+    mean = float(x.mean())
+    sd = float(x.std(ddof=1)) if n > 1 else nan
+    quantiles = dict(zip((f"q{round(q * 100):02d}" for q in QUANTILES), np.quantile(x, QUANTILES).tolist()))
+    lo, hi = int(np.argmin(x)), int(np.argmax(x))
+    peak_gap = float(x[hi]) - mean
+    peak_relative = peak_gap / abs(mean) if mean != 0 else nan
+
+    constant = n > 1 and np.ptp(x) == 0
+    if constant:
+        notes.append("the series is constant: every interval is a point")
+        tau, ess, ci, ci_iid, median_ci = nan, nan, (mean, mean), (mean, mean), (mean, mean)
+    elif n < 4:
+        notes.append(f"only {n} value(s): no interval is estimated (at least 4 are needed)")
+        tau, ess, ci, ci_iid, median_ci = nan, nan, (nan, nan), (nan, nan), (nan, nan)
+    else:
+        tau = float(integrated_time(x))
+        ess = n / tau
+        ci = _t_interval(mean, sd, ess, level)
+        ci_iid = _t_interval(mean, sd, float(n), level)
+        median_ci = _median_interval(x, tau, level, n_boot, rng)
+        if ess < 20:
+            notes.append(f"only about {ess:.0f} effectively independent values: the intervals "
+                         "are rough (their coverage can fall short of the nominal level)")
+    return DescribeResult(
+        name=series.name, n=n, mean=mean, sd=sd, median=float(np.median(x)),
+        iqm=float(interquartile_mean(x)), quantiles=quantiles, minimum=float(x[lo]),
+        minimum_step=series.step_of(lo), maximum=float(x[hi]), maximum_step=series.step_of(hi),
+        peak_gap=peak_gap, peak_gap_relative=peak_relative, ci=ci, ci_iid=ci_iid, ci_level=level,
+        autocorr_time=tau, ess=ess, median_ci=median_ci, cvar=lower_cvar(x, tail), cvar_tail=tail,
+        bimodality_coefficient=bimodality_coefficient(x),
+        bimodal=bool(bimodality_coefficient(x) > BIMODALITY_THRESHOLD), notes=notes,
+        _values=x, _steps=series.steps)
+
+
+def _t_interval(mean: float, sd: float, ess: float, level: float) -> tuple:
+    if not (np.isfinite(ess) and ess > 1):
+        return (float("nan"), float("nan"))
+    half = stats.t.ppf(0.5 + level / 2, ess - 1) * sd / math.sqrt(ess)
+    return (float(mean - half), float(mean + half))
+
+
+def _median_interval(x: np.ndarray, tau: float, level: float, n_boot: int,
+                     rng: np.random.Generator) -> tuple:
+    if n_boot == 0:
+        return (float("nan"), float("nan"))
+    # blocks of ~3 autocorrelation times: shorter blocks cut the dependence and
+    # under-cover badly (measured: 83% at g = 1 block for AR(1) phi = 0.9, 90% at 3)
+    block = max(1, int(round(BLOCK_TIMES * tau))) if np.isfinite(tau) else 1
+    medians = np.empty(n_boot)
+    start = 0
+    for size in chunk_sizes(n_boot, len(x)):
+        idx = block_bootstrap_indices(rng, len(x), block, size)
+        medians[start:start + size] = np.median(x[idx], axis=1)
+        start += size
+    low, high = np.quantile(medians, [(1 - level) / 2, (1 + level) / 2])
+    return (float(low), float(high))
+

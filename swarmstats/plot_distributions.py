@@ -1,0 +1,107 @@
+"""Matplotlib views of distributions: quality reports, descriptions, run comparisons.
+
+Each function draws on one Axes and returns it; results call them from their
+``plot()`` methods.  Imported only when a plot is asked for.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._result import fmt
+from .plotting import _axes
+
+
+def _bins(values: np.ndarray, lo: float | None = None, hi: float | None = None) -> np.ndarray:
+    lo = float(np.min(values)) if lo is None else lo
+    hi = float(np.max(values)) if hi is None else hi
+    if hi <= lo:
+        hi = lo + 1.0
+    count = int(np.clip(np.sqrt(len(values)), 10, 60))
+    return np.linspace(lo, hi, count + 1)
+
+
+def plot_quality(report, ax=None):
+    """Densities of p for accepted and rejected interactions, their means with
+    intervals, the threshold and the uncertain band."""
+    ax = _axes(ax)
+    p, accepted = report._p, report._accepted
+    bins = _bins(p, 0.0, 1.0)
+    lo, hi = report.threshold - report.band, report.threshold + report.band
+    ax.axvspan(lo, hi, color="0.92", zorder=0, label=f"uncertain band ({fmt(report.band)})")
+    for mask, label, colour, key in ((accepted, "accepted", "C2", "accepted_quality"),
+                                     (~accepted, "rejected", "C3", "rejected_quality")):
+        if mask.any():
+            ax.hist(p[mask], bins=bins, density=True, histtype="stepfilled", alpha=0.35, color=colour,
+                    label=f"{label} (n = {int(mask.sum())})")
+            estimate = report.soft[key]
+            ax.axvline(estimate.value, color=colour, lw=2)
+            if np.isfinite(estimate.ci_low):
+                ax.axvspan(estimate.ci_low, estimate.ci_high, color=colour, alpha=0.15)
+    ax.axvline(report.threshold, color="k", ls="--", lw=1, label=f"threshold {fmt(report.threshold)}")
+    gap = report.soft["quality_gap"]
+    ax.set_title(f"quality gap {gap}, toxicity {report.soft['toxicity']} "
+                 f"(hard {fmt(report.hard['hard_toxicity'].value, 3)})", fontsize=9)
+    ax.set_xlabel("p = P(beneficial)")
+    ax.set_ylabel("density")
+    ax.set_xlim(0, 1)
+    ax.legend(fontsize=7, loc="upper left")
+    return ax
+
+
+def plot_describe(result, ax=None):
+    """Histogram of the values with the mean and its interval, median, IQM,
+    the 5-95% range, the lower-tail CVaR and the peak."""
+    ax = _axes(ax)
+    values = result._values
+    ax.hist(values, bins=_bins(values), density=True, color="0.75", label=f"values (n = {result.n})")
+    ax.axvspan(result.ci[0], result.ci[1], color="C0", alpha=0.25,
+               label=f"mean {fmt(result.mean)}, {result.ci_level:.0%} CI (ESS {fmt(result.ess, 3)})")
+    ax.axvline(result.mean, color="C0", lw=2)
+    ax.axvline(result.median, color="C1", lw=1.5, label=f"median {fmt(result.median)}")
+    ax.axvline(result.iqm, color="C4", lw=1.5, ls=":", label=f"IQM {fmt(result.iqm)}")
+    q = result.quantiles
+    ax.axvline(q["q05"], color="0.3", lw=1, ls="--", label="5% / 95% quantiles")
+    ax.axvline(q["q95"], color="0.3", lw=1, ls="--")
+    ax.axvline(result.cvar, color="C3", lw=1.5, ls="-.", label=f"CVaR {result.cvar_tail:.0%} {fmt(result.cvar)}")
+    ax.axvline(result.maximum, color="C2", lw=1.5, label=f"peak {fmt(result.maximum)}")
+    relative = result.peak_gap_relative
+    gap = "" if not np.isfinite(relative) else f": the peak is {relative:.0%} above the mean"
+    ax.set_title(f"{result.name or 'series'}{gap}", fontsize=9)
+    ax.set_xlabel(result.name or "value")
+    ax.set_ylabel("density")
+    ax.legend(fontsize=7)
+    return ax
+
+
+def plot_compare(result, ax=None):
+    """Performance profiles: share of runs above each score, with bootstrap bands."""
+    ax = _axes(ax)
+    for i, (name, part) in enumerate(result.profile.groupby("name", sort=False)):
+        colour = f"C{i}"
+        ax.plot(part["threshold"], part["fraction"], color=colour, lw=2, label=name)
+        ax.fill_between(part["threshold"], part["low"], part["high"], color=colour, alpha=0.2)
+    ax.set_xlabel("score threshold")
+    ax.set_ylabel("share of runs scoring above")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_title(f"performance profiles ({result.ci_level:.0%} stratified bootstrap bands)", fontsize=9)
+    ax.legend(fontsize=8)
+    return ax
+
+
+def plot_early_warning(result, ax=None):
+    """The per-epoch metric with its interval, the level and the alarms."""
+    ax = _axes(ax)
+    steps, values = result._steps, result._values
+    x = steps if np.issubdtype(np.asarray(steps).dtype, np.number) else np.arange(len(values))
+    ax.plot(x, values, marker="o", ms=3, lw=1, color="C0", label=result.metric)
+    if result._low is not None and result._high is not None:
+        ax.fill_between(x, result._low, result._high, color="C0", alpha=0.2, label="interval")
+    ax.axhline(result.level, color="k", ls="--", lw=1, label=f"level {fmt(result.level)}")
+    for alarm in result.alarms:
+        position = alarm["alarm"] if x is steps else list(steps).index(alarm["alarm"])
+        ax.axvline(position, color="C3", lw=1.5)
+    ax.set_title(result.summary(), fontsize=9)
+    ax.set_xlabel("epoch")
+    ax.legend(fontsize=7)
+    return ax

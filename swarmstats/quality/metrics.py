@@ -1,0 +1,399 @@
+"""Soft and hard quality-gap metrics of one batch of interactions, with intervals.
+
+Every metric is a function of thirteen column sums over the batch (counts, sums
+of p, of p squared, of payoffs ... split by the accept flag and the hard label).
+The observed value uses the sums of the batch; the bootstrap recomputes the
+same function on the sums of each resample, which are one matrix product of
+multinomial counts with the columns.  So the point estimate and its interval
+can never disagree about a definition.
+
+Definitions follow SWARM's code (swarm-metrics.md sections 4-6).  Where SWARM
+reports 0.0 for an undefined quantity (an empty accepted or rejected set) we
+report NaN ("undefined is not zero"); ``swarm_compatible=True`` restores
+SWARM's zeros.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .._result import Result, fmt
+from ..errors import InputError
+from ..stats.bootstrap import (bootstrap_sums, check_level, percentile_interval, resolve_rng,
+                               wilson_interval)
+from ..stats.permutation import lower_tail_pvalue, permuted_gaps
+from ._input import interaction_arrays
+from .payoff import PayoffConfig
+
+#: the columns whose sums every metric is computed from
+_COLUMNS = ("n", "accepted", "p", "accepted_p", "p_squared", "high", "accepted_high",
+            "uncertain", "pi_a", "accepted_pi_a", "pi_b", "accepted_pi_b", "accepted_social")
+
+SOFT_METRICS = (
+    "toxicity", "quality_gap", "accepted_quality", "rejected_quality", "average_quality",
+    "toxicity_all", "spread", "conditional_loss_initiator", "conditional_loss_counterparty",
+    "uncertain_fraction", "quality_std", "quality_correlation", "selection_saturation",
+    "baseline_harm", "selection_credit", "total_welfare", "net_social_welfare",
+    "avg_payoff_initiator", "avg_payoff_counterparty",
+)
+HARD_METRICS = (
+    "hard_toxicity", "hard_quality_gap", "hard_spread", "hard_conditional_loss_initiator",
+    "hard_conditional_loss_counterparty", "hard_quality_correlation", "hard_total_welfare",
+    "hard_net_social_welfare", "acceptance_rate", "high_quality_acceptance",
+    "low_quality_acceptance",
+)
+#: SWARM's soft-versus-hard rules (compare_soft_hard)
+TOXICITY_AGREEMENT = 0.05
+UNRELIABLE_UNCERTAIN_FRACTION = 0.3
+#: SWARM's plots shade saturation above this as "proxy-bound"
+SATURATION_DANGER = 0.85
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A figure with its confidence interval (NaN where undefined)."""
+
+    value: float
+    ci_low: float
+    ci_high: float
+
+    def __str__(self) -> str:
+        return f"{fmt(self.value)} [{fmt(self.ci_low)}, {fmt(self.ci_high)}]"
+
+
+@dataclass(frozen=True)
+class QualityReport(Result):
+    """Soft and hard selection metrics of one batch (see :func:`quality_metrics`).
+
+    ``soft`` and ``hard`` map metric names to :class:`Estimate`; ``comparison``
+    holds SWARM's soft-versus-hard verdicts and the adverse-selection test.
+    """
+
+    n: int
+    n_accepted: int
+    n_rejected: int
+    threshold: float
+    band: float
+    ci_level: float
+    n_boot: int
+    swarm_compatible: bool
+    soft: dict
+    hard: dict
+    comparison: dict
+    notes: list = field(default_factory=list)
+    _p: np.ndarray | None = None
+    _accepted: np.ndarray | None = None
+
+    @property
+    def toxicity(self) -> float:
+        return self.soft["toxicity"].value
+
+    @property
+    def quality_gap(self) -> float:
+        return self.soft["quality_gap"].value
+
+    @property
+    def hard_toxicity(self) -> float:
+        return self.hard["hard_toxicity"].value
+
+    @property
+    def adverse_selection(self) -> bool:
+        """True when the gap is significantly below zero (the permutation test)."""
+        return bool(self.comparison["adverse_selection_significant"])
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per metric: family (soft/hard), metric, value, ci_low, ci_high."""
+        rows = [{"family": family, "metric": name, "value": e.value, "ci_low": e.ci_low,
+                 "ci_high": e.ci_high}
+                for family, table in (("soft", self.soft), ("hard", self.hard))
+                for name, e in table.items()]
+        return pd.DataFrame(rows)
+
+    def to_row(self) -> dict:
+        """A flat record: each metric with ``<name>_low`` / ``<name>_high`` beside it."""
+        row = {"n": self.n, "n_accepted": self.n_accepted, "n_rejected": self.n_rejected}
+        for table in (self.soft, self.hard):
+            for name, e in table.items():
+                row.update({name: e.value, f"{name}_low": e.ci_low, f"{name}_high": e.ci_high})
+        row["adverse_selection_pvalue"] = self.comparison["adverse_selection_pvalue"]
+        return row
+
+    def summary(self) -> str:
+        level = f"{self.ci_level:.0%}"
+        s, h, c = self.soft, self.hard, self.comparison
+        lines = [
+            f"{self.n} interactions, {self.n_accepted} accepted ({fmt(h['acceptance_rate'].value, 3)}), "
+            f"{self.n_rejected} rejected; {level} intervals",
+            f"  quality gap   {s['quality_gap']}   (hard {h['hard_quality_gap']})",
+            f"  toxicity      {s['toxicity']}   (hard {h['hard_toxicity']})",
+            f"  spread        {s['spread']}",
+            f"  saturation    {s['selection_saturation']}",
+            f"  uncertain     {s['uncertain_fraction']}",
+            f"  welfare       {s['total_welfare']}",
+            f"  adverse selection: {c['adverse_selection_verdict']}",
+            f"  soft vs hard toxicity: {c['toxicity_verdict']}",
+        ]
+        if c["labels_unreliable"]:
+            lines.append("  labels may be unreliable: more than 30% of p lie inside the uncertain band")
+        lines += [f"  note: {note}" for note in self.notes]
+        return "\n".join(lines)
+
+    def plot(self, ax=None):
+        from ..plot_distributions import plot_quality
+
+        return plot_quality(self, ax)
+
+
+def _columns(p, accepted, threshold, band, payoff: PayoffConfig, extras) -> np.ndarray:
+    a = accepted.astype(float)
+    high = (p >= threshold).astype(float)
+    uncertain = ((p > threshold - band) & (p < threshold + band)).astype(float)
+    pi_a, pi_b = payoff.payoffs(p, **extras)
+    social = payoff.surplus(p) - payoff.harm(p)
+    ones = np.ones_like(p)
+    return np.column_stack([ones, a, p, a * p, p * p, high, a * high, uncertain,
+                            ones * pi_a, a * pi_a, ones * pi_b, a * pi_b, a * social])
+
+
+def _metrics_from_sums(sums: np.ndarray, payoff: PayoffConfig, swarm_compatible: bool) -> dict:
+    """Every metric, vectorised over rows of ``sums`` (one row per batch or resample)."""
+    (n, acc, p, acc_p, p2, high, acc_high, unc, pi_a, acc_pi_a, pi_b, acc_pi_b,
+     acc_social) = sums.T
+    rej = n - acc
+    with np.errstate(all="ignore"):
+        has_acc, has_rej, has_high, has_low = acc > 0, rej > 0, high > 0, n - high > 0
+        alpha = acc / n
+        beta = 1 - alpha
+        mean_p = p / n
+        mean_acc = np.where(has_acc, acc_p / acc, np.nan)
+        mean_rej = np.where(has_rej, (p - acc_p) / rej, np.nan)
+        gap = mean_acc - mean_rej
+        variance = np.maximum(p2 / n - mean_p ** 2, 0.0)
+        sd = np.sqrt(variance)
+        corr = np.where((sd > 0) & has_acc & has_rej, gap * np.sqrt(alpha * beta) / sd, np.nan)
+        # the identity T = (1 - E[p]) - beta Q needs beta Q = 0 when nothing was rejected
+        credit = np.where(has_rej, beta * gap, 0.0)
+        hard_acc = np.where(has_acc, acc_high / acc, np.nan)
+        hard_rej = np.where(has_rej, (high - acc_high) / rej, np.nan)
+        hard_gap = hard_acc - hard_rej
+        share_high = high / n
+        hard_sd = np.sqrt(share_high * (1 - share_high))
+        lift = (hard_acc - share_high) - (mean_acc - mean_p)  # change of E[x|A] - E[x] from p to 1{p>=t}
+        loss_a = np.where(has_acc, acc_pi_a / acc - pi_a / n, np.nan)
+        loss_b = np.where(has_acc, acc_pi_b / acc - pi_b / n, np.nan)
+        values = {
+            "toxicity": 1 - mean_acc,
+            "quality_gap": gap,
+            "accepted_quality": mean_acc,
+            "rejected_quality": mean_rej,
+            "average_quality": mean_p,
+            "toxicity_all": 1 - mean_p,
+            "spread": payoff.surplus_range * (mean_p - mean_acc),
+            "conditional_loss_initiator": loss_a,
+            "conditional_loss_counterparty": loss_b,
+            "uncertain_fraction": unc / n,
+            "quality_std": sd,
+            "quality_correlation": corr,
+            "selection_saturation": np.abs(corr),
+            "baseline_harm": 1 - mean_p,
+            "selection_credit": credit,
+            "total_welfare": acc_pi_a + acc_pi_b,
+            "net_social_welfare": acc_social,
+            "avg_payoff_initiator": np.where(has_acc, acc_pi_a / acc, np.nan),
+            "avg_payoff_counterparty": np.where(has_acc, acc_pi_b / acc, np.nan),
+            "hard_toxicity": 1 - hard_acc,
+            "hard_quality_gap": hard_gap,
+            "hard_spread": payoff.surplus_range * (share_high - hard_acc),
+            "hard_conditional_loss_initiator": loss_a + payoff.slope_initiator * lift,
+            "hard_conditional_loss_counterparty": loss_b + payoff.slope_counterparty * lift,
+            "hard_quality_correlation": np.where((hard_sd > 0) & has_acc & has_rej,
+                                                 hard_gap * np.sqrt(alpha * beta) / hard_sd, np.nan),
+            "hard_total_welfare": acc_pi_a + acc_pi_b
+            + (payoff.slope_initiator + payoff.slope_counterparty) * (acc_high - acc_p),
+            "hard_net_social_welfare": acc_social
+            + (payoff.surplus_range + payoff.h) * (acc_high - acc_p),
+            "acceptance_rate": alpha,
+            "high_quality_acceptance": np.where(has_high, acc_high / high, np.nan),
+            "low_quality_acceptance": np.where(has_low, (acc - acc_high) / (n - high), np.nan),
+        }
+    if swarm_compatible:
+        # SWARM: every undefined conditional figure is reported as 0.0 (D4, D5)
+        values = {name: np.nan_to_num(v, nan=0.0) for name, v in values.items()}
+        values["quality_gap"] = np.where(has_acc & has_rej, gap, 0.0)
+    return values
+
+
+def _proportion_counts(sums: np.ndarray) -> dict:
+    """(successes, trials) of the metrics that are plain proportions: Wilson intervals."""
+    n, acc, _, _, _, high, acc_high, unc = sums[:8]
+    return {
+        "uncertain_fraction": (unc, n),
+        "acceptance_rate": (acc, n),
+        "high_quality_acceptance": (acc_high, high),
+        "low_quality_acceptance": (acc - acc_high, n - high),
+        "hard_toxicity": (acc - acc_high, acc),
+    }
+
+
+def quality_metrics(
+    p,
+    accepted,
+    *,
+    threshold: float = 0.5,
+    band: float = 0.2,
+    payoff: PayoffConfig | None = None,
+    ci: float = 0.95,
+    n_boot: int = 2000,
+    alpha: float = 0.05,
+    swarm_compatible: bool = False,
+    random_state=None,
+    nan_policy: str = "raise",
+    tau=None,
+    c_a=None,
+    c_b=None,
+    r_a=None,
+    r_b=None,
+) -> QualityReport:
+    """Soft and hard quality-gap metrics of a batch of interactions, each with an interval.
+
+    Parameters
+    ----------
+    p : array-like
+        Soft labels P(beneficial) in [0, 1].
+    accepted : array-like
+        The governance decision per interaction (booleans, 0/1 or true/false
+        strings).  Acceptance is taken as given, never derived from p.
+    threshold, band : float
+        The hard label is 1{p >= threshold}; "uncertain" is
+        threshold - band < p < threshold + band (strict, as in SWARM).
+    payoff : PayoffConfig
+        Payoff parameters for the welfare and conditional-loss figures.
+    ci : float
+        Confidence level.  Proportions (acceptance rates, hard toxicity,
+        uncertain fraction) get Wilson score intervals; every other figure a
+        percentile bootstrap over interactions with ``n_boot`` resamples.
+    alpha : float
+        Level of the one-sided permutation test of "the gap is below zero"
+        (adverse selection), with ``n_boot`` shuffles.
+    swarm_compatible : bool
+        Report SWARM's 0.0 for figures that are undefined on an empty accepted
+        or rejected set, instead of NaN (JSON ``null``).
+    random_state : None, int or numpy Generator
+        Seeds the bootstrap and the permutation test.
+    tau, c_a, c_b, r_a, r_b : array-like, optional
+        Per-interaction transfer, governance costs and reputation terms of the
+        payoffs (0 when omitted).
+
+    Examples
+    --------
+    SWARM's worked batch (swarm-metrics.md section 8):
+
+    >>> report = quality_metrics([0.9, 0.8, 0.3, 0.6, 0.2], [1, 1, 0, 1, 0], random_state=0)
+    >>> round(report.quality_gap, 6), round(report.toxicity, 6), report.hard_toxicity
+    (0.516667, 0.233333, 0.0)
+    >>> round(report.soft["selection_saturation"].value, 6)
+    0.927961
+    """
+    threshold, band = float(threshold), float(band)
+    if not 0 < threshold < 1:
+        raise InputError(f"threshold must lie strictly between 0 and 1, got {threshold}")
+    if not 0 <= band <= 0.5:
+        raise InputError(f"band must lie in [0, 0.5], got {band}")
+    level = check_level(ci)
+    check_level(alpha, "alpha")
+    n_boot = int(n_boot)
+    if n_boot < 0:
+        raise InputError(f"n_boot must be >= 0 (0 skips the intervals), got {n_boot}")
+    payoff = PayoffConfig() if payoff is None else payoff
+    if not isinstance(payoff, PayoffConfig):
+        raise InputError(f"payoff must be a PayoffConfig, got {type(payoff).__name__}")
+    rng = resolve_rng(random_state)
+    p, flags, extras = interaction_arrays(
+        p, accepted, nan_policy=nan_policy,
+        extras={"tau": tau, "c_a": c_a, "c_b": c_b, "r_a": r_a, "r_b": r_b})
+
+    columns = _columns(p, flags, threshold, band, payoff, extras)
+    observed_sums = columns.sum(axis=0)
+    observed = _metrics_from_sums(observed_sums[None, :], payoff, swarm_compatible)
+    names = SOFT_METRICS + HARD_METRICS
+    if n_boot > 0:
+        replicates = _metrics_from_sums(bootstrap_sums(columns, n_boot, rng), payoff, swarm_compatible)
+        low, high = percentile_interval(np.column_stack([replicates[k] for k in names]), level)
+    else:
+        low = high = np.full(len(names), np.nan)
+    intervals = {name: (low[i], high[i]) for i, name in enumerate(names)}
+    for name, (successes, trials) in _proportion_counts(observed_sums).items():
+        intervals[name] = tuple(float(x) for x in wilson_interval(successes, trials, level))
+    estimates = {name: Estimate(float(observed[name][0]), float(intervals[name][0]),
+                                float(intervals[name][1])) for name in names}
+    # an undefined value has no interval, whatever the resamples did
+    estimates = {name: e if np.isfinite(e.value) else Estimate(e.value, np.nan, np.nan)
+                 for name, e in estimates.items()}
+
+    n_accepted = int(flags.sum())
+    null = permuted_gaps(p, flags, n_boot, rng) if n_boot > 0 else np.array([])
+    one_sided = n_accepted in (0, len(p))
+    pvalue = lower_tail_pvalue(np.nan if one_sided else float(observed["quality_gap"][0]), null)
+    comparison = _comparison(estimates, pvalue, alpha, replicates if n_boot > 0 else None, level)
+    notes = _notes(len(p), n_accepted, swarm_compatible, estimates)
+    return QualityReport(
+        n=len(p), n_accepted=n_accepted, n_rejected=len(p) - n_accepted, threshold=threshold,
+        band=band, ci_level=level, n_boot=n_boot, swarm_compatible=bool(swarm_compatible),
+        soft={k: estimates[k] for k in SOFT_METRICS}, hard={k: estimates[k] for k in HARD_METRICS},
+        comparison=comparison, notes=notes, _p=p, _accepted=flags)
+
+
+def _comparison(estimates: dict, pvalue: float, alpha: float, replicates, level: float) -> dict:
+    soft, hard = estimates["toxicity"].value, estimates["hard_toxicity"].value
+    difference = soft - hard
+    if replicates is not None:
+        low, high = percentile_interval(replicates["toxicity"] - replicates["hard_toxicity"], level)
+        diff_ci = (float(low[0]), float(high[0]))
+    else:
+        diff_ci = (np.nan, np.nan)
+    if not np.isfinite(difference):
+        verdict = "undefined (nothing accepted)"
+    elif abs(difference) > TOXICITY_AGREEMENT:
+        verdict = "the soft metric captures uncertainty the hard label hides"
+    else:
+        verdict = "soft and hard toxicity roughly agree"
+    gap = estimates["quality_gap"].value
+    significant = bool(np.isfinite(pvalue) and pvalue < alpha)
+    if not np.isfinite(gap):
+        adverse = "undefined: the gap needs both accepted and rejected interactions"
+    elif significant:
+        adverse = f"adverse selection: the gap is significantly below zero (permutation p = {fmt(pvalue, 3)})"
+    elif gap < 0:
+        adverse = f"the gap is below zero but not significantly (permutation p = {fmt(pvalue, 3)})"
+    else:
+        adverse = f"no adverse selection (gap {fmt(gap, 3)} >= 0, permutation p = {fmt(pvalue, 3)})"
+    saturation = estimates["selection_saturation"].value
+    return {
+        "toxicity_difference": Estimate(float(difference), *diff_ci),
+        "toxicity_verdict": verdict,
+        "labels_unreliable": bool(estimates["uncertain_fraction"].value > UNRELIABLE_UNCERTAIN_FRACTION),
+        "adverse_selection": bool(np.isfinite(gap) and gap < 0),
+        "adverse_selection_pvalue": pvalue,
+        "adverse_selection_significant": significant,
+        "adverse_selection_verdict": adverse,
+        "proxy_bound": bool(np.isfinite(saturation) and saturation > SATURATION_DANGER),
+        "decomposition_error": float(estimates["toxicity"].value
+                                     - (estimates["baseline_harm"].value
+                                        - estimates["selection_credit"].value)),
+    }
+
+
+def _notes(n: int, n_accepted: int, swarm_compatible: bool, estimates: dict) -> list:
+    notes = []
+    zero = "reported as 0.0 (swarm_compatible)" if swarm_compatible else "undefined (None), not zero"
+    if n_accepted == 0:
+        notes.append(f"nothing was accepted: toxicity, the gap and the payoffs on A are {zero}")
+    elif n_accepted == n:
+        notes.append(f"everything was accepted: the quality gap is {zero}; selection credit is 0")
+    if estimates["selection_saturation"].value > SATURATION_DANGER:
+        notes.append("selection saturation above 0.85: selection is proxy-bound; only a better "
+                     "proxy, not a stricter policy, can improve it")
+    return notes
