@@ -20,7 +20,12 @@ from ._result import Result, fmt
 from ._series import Series, as_series
 from .errors import InputError
 from .stats.autocorr import integrated_time
-from .stats.bootstrap import block_bootstrap_indices, check_level, chunk_sizes, resolve_rng
+from .stats.bootstrap import (
+    block_bootstrap_indices,
+    check_level,
+    chunk_sizes,
+    resolve_rng,
+)
 
 QUANTILES = (0.05, 0.25, 0.75, 0.95)
 #: block length of the median's bootstrap, in integrated autocorrelation times
@@ -229,7 +234,7 @@ def _median_interval(x: np.ndarray, tau: float, level: float, n_boot: int,
         return (float("nan"), float("nan"))
     # blocks of ~3 autocorrelation times: shorter blocks cut the dependence and
     # under-cover badly (measured: 83% at g = 1 block for AR(1) phi = 0.9, 90% at 3)
-    block = max(1, int(round(BLOCK_TIMES * tau))) if np.isfinite(tau) else 1
+    block = max(1, round(BLOCK_TIMES * tau)) if np.isfinite(tau) else 1
     medians = np.empty(n_boot)
     start = 0
     for size in chunk_sizes(n_boot, len(x)):

@@ -22,8 +22,13 @@ import pandas as pd
 
 from .._result import Result, fmt
 from ..errors import InputError
-from ..stats.bootstrap import (bootstrap_sums, check_level, percentile_interval, resolve_rng,
-                               wilson_interval)
+from ..stats.bootstrap import (
+    bootstrap_sums,
+    check_level,
+    percentile_interval,
+    resolve_rng,
+    wilson_interval,
+)
 from ..stats.permutation import lower_tail_pvalue, permuted_gaps
 from ._input import interaction_arrays
 from .payoff import PayoffConfig

@@ -8,6 +8,8 @@ nothing reads the global numpy seed.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from scipy import stats
 
@@ -95,7 +97,8 @@ def percentile_interval(replicates: np.ndarray, level: float, *, min_defined: fl
         replicates = replicates[:, None]
     tail = (1 - level) / 2
     defined = np.isfinite(replicates).mean(axis=0)
-    with np.errstate(all="ignore"):
+    with warnings.catch_warnings():  # an all-undefined column is expected, not news
+        warnings.simplefilter("ignore", RuntimeWarning)
         bounds = np.nanquantile(np.where(np.isfinite(replicates), replicates, np.nan),
                                 [tail, 1 - tail], axis=0) if replicates.size else None
     if bounds is None:

@@ -1,0 +1,91 @@
+"""describe(): closed forms, steps, edge cases, bad input."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from swarmstats import InputError, describe
+from swarmstats.describe import bimodality_coefficient, interquartile_mean, lower_cvar
+
+
+def test_matches_numpy_and_scipy_on_a_plain_sample():
+    rng = np.random.default_rng(0)
+    x = rng.gamma(2.0, 1.0, 501)
+    r = describe(x, random_state=0)
+    assert r.n == 501 and r.mean == pytest.approx(x.mean()) and r.sd == pytest.approx(x.std(ddof=1))
+    assert r.median == pytest.approx(np.median(x))
+    assert r.iqm == pytest.approx(stats.trim_mean(x, 0.25))
+    assert list(r.quantiles.values()) == pytest.approx(np.quantile(x, [0.05, 0.25, 0.75, 0.95]).tolist())
+    assert r.minimum == x.min() and r.maximum == x.max()
+    assert r.minimum_step == int(np.argmin(x)) and r.maximum_step == int(np.argmax(x))
+    assert r.median_ci[0] <= r.median <= r.median_ci[1]
+    assert r.ci[0] < r.mean < r.ci[1]
+
+
+def test_seeds_peak_versus_average():
+    # the seeds' example: peak 0.70, average 0.53 - the peak overstates by 32%
+    x = np.r_[np.full(99, (0.53 * 100 - 0.70) / 99), 0.70]
+    r = describe(x, n_boot=0)
+    assert r.mean == pytest.approx(0.53)
+    assert round(r.peak_gap_relative, 2) == 0.32
+    assert r.peak_gap == pytest.approx(0.17)
+
+
+def test_steps_come_from_a_series_index():
+    y = pd.Series([0.3, 0.9, 0.1, 0.5], index=[100, 200, 300, 400])
+    r = describe(y, n_boot=0)
+    assert r.maximum_step == 200 and r.minimum_step == 300
+
+
+def test_cvar_iqm_and_bimodality_closed_forms():
+    assert lower_cvar(np.arange(1.0, 101.0), 0.1) == pytest.approx(5.5)
+    assert lower_cvar(np.array([3.0, 1.0, 2.0]), 0.01) == 1.0  # at least one value
+    assert float(interquartile_mean(np.array([[1.0, 2], [2, 2], [1, 1], [2, 1]]).ravel())) == 1.5
+    uniform = np.linspace(0, 1, 100_001)
+    assert bimodality_coefficient(uniform) == pytest.approx(5 / 9, abs=1e-3)
+    rng = np.random.default_rng(1)
+    assert describe(np.r_[rng.normal(-3, 1, 400), rng.normal(3, 1, 400)], n_boot=0).bimodal
+    assert not describe(rng.normal(size=800), n_boot=0).bimodal
+
+
+def test_autocorrelation_widens_the_interval_of_the_mean():
+    from tests.conftest import ar1
+    x = ar1(0.9, 2000, np.random.default_rng(2))
+    r = describe(x, n_boot=200, random_state=0)
+    width, width_iid = r.ci[1] - r.ci[0], r.ci_iid[1] - r.ci_iid[0]
+    assert 10 < r.autocorr_time < 30 and r.ess == pytest.approx(2000 / r.autocorr_time)
+    assert 3 < width / width_iid < 6  # sqrt(19) ~ 4.4
+
+
+def test_constant_and_short_series_have_defined_answers():
+    const = describe([0.5] * 20)
+    assert const.sd == 0 and const.ci == (0.5, 0.5) and any("constant" in n for n in const.notes)
+    short = describe([0.1, 0.2, 0.4])
+    assert np.isnan(short.ci[0]) and any("at least 4" in n for n in short.notes)
+    one = describe([0.7])
+    assert one.mean == 0.7 and np.isnan(one.sd)
+    zero_mean = describe([0.0, 0.0, 1.0, -1.0], n_boot=0)
+    assert zero_mean.peak_gap == 1.0 and np.isnan(zero_mean.peak_gap_relative)  # no relative gap to 0
+
+
+def test_json_is_safe_and_plain():
+    import json
+    d = describe([0.1, 0.2, 0.4]).to_dict()
+    json.dumps(d, allow_nan=False)
+    assert "_values" not in d
+
+
+def test_reproducible_with_random_state():
+    x = np.random.default_rng(3).normal(size=300)
+    assert describe(x, random_state=5).median_ci == describe(x, random_state=5).median_ci
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"y": []}, "at least 1"), ({"y": [1.0, np.nan]}, "nan_policy"),
+    ({"y": [[1, 2], [3, 4]]}, "1-D"), ({"y": [1, 2], "ci": 1.5}, "ci"),
+    ({"y": [1, 2], "tail": 0}, "tail"), ({"y": ["a", "b"]}, "y"),
+])
+def test_bad_input(kwargs, message):
+    with pytest.raises(InputError, match=message):
+        describe(**kwargs)
