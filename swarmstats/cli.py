@@ -20,7 +20,9 @@ from . import __version__
 from ._result import fmt, jsonable, plain_number
 from .convergence import ConvergenceTest
 from .errors import InputError
-from .io import FORMATS, classify_columns, read_table, select_metric
+from .describe import describe
+from .io import FORMATS, classify_columns, read_interactions, read_table, select_metric
+from .quality import adverse_selection_test, quality_by, quality_metrics
 from .regimes import MODELS, PENALTIES, OnlineRegimeDetector, RegimeDetector
 from .regimes.offline import METHODS
 from .warmup import WARMUP_METHODS
@@ -94,7 +96,60 @@ def build_parser() -> argparse.ArgumentParser:
     regimes.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
     regimes.add_argument("--plot", metavar="PNG", help="also draw the series, segments and changes")
     regimes.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    _add_quality_gap_parser(commands)
+    _add_describe_parser(commands)
     return parser
+
+
+def _add_quality_gap_parser(commands) -> None:
+    quality = commands.add_parser(
+        "quality-gap", help="is selection working? soft and hard quality-gap metrics (exit 1 if adverse)",
+        description="Soft and hard selection metrics of interactions scored by p = P(beneficial) and "
+                    "accepted or rejected: quality gap E[p|accepted] - E[p|rejected], toxicity, "
+                    "spread, saturation, welfare, each with an interval; a permutation test of "
+                    "adverse selection (gap < 0).",
+        epilog="exit codes:\n  0  no significant adverse selection\n"
+               "  1  the gap is significantly below zero (adverse selection)\n"
+               "  2  usage or input error (one line on stderr)",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    quality.add_argument("file", metavar="FILE",
+                         help="interaction table (CSV/TSV/JSONL), SWARM history JSON or event JSONL, or -")
+    quality.add_argument("--p", default="p", help="column of p (default p)")
+    quality.add_argument("--accepted", default="accepted", help="column of the accept flag (default accepted)")
+    quality.add_argument("--by", help="also one row per value of this column (e.g. epoch); the "
+                                      "adverse-selection test then shuffles within groups")
+    quality.add_argument("--threshold", type=float, default=0.5, help="hard-label threshold (default 0.5)")
+    quality.add_argument("--band", type=float, default=0.2, help="uncertain band half-width (default 0.2)")
+    quality.add_argument("--alpha", type=float, default=0.05, help="level of the adverse-selection test")
+    quality.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples and shuffles")
+    quality.add_argument("--seed", type=int, default=0, help="random seed (default 0: reproducible output)")
+    quality.add_argument("--swarm-compatible", action="store_true",
+                         help="report SWARM's 0.0 for figures undefined on an empty side")
+    quality.add_argument("--input-format", choices=FORMATS, help="format of FILE (needed for stdin)")
+    quality.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
+    quality.add_argument("--plot", metavar="PNG", help="also draw the distributions of p into this PNG")
+    quality.add_argument("--exit-zero", action="store_true", help="report only: exit 0 even if adverse")
+    quality.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+
+
+def _add_describe_parser(commands) -> None:
+    describe = commands.add_parser(
+        "describe", help="the distribution of each metric, with autocorrelation-aware intervals",
+        description="n, mean with an autocorrelation-aware CI (and the i.i.d. one beside it), median "
+                    "with a block-bootstrap CI, IQM, quantiles, extremes and their steps, the peak's "
+                    "distance from the mean, lower-tail CVaR and a bimodality indicator.",
+        epilog="exit codes:\n  0  success\n  2  usage or input error (one line on stderr)",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    describe.add_argument("file", metavar="FILE", help="log file (CSV, TSV, JSON Lines, JSON list) or -")
+    describe.add_argument("-m", "--metric", action="append", default=None,
+                          help="metric column (repeatable; default: every metric column)")
+    describe.add_argument("--step", help="column to use as the step axis")
+    describe.add_argument("--group", help="column naming the run/seed: one description per run")
+    describe.add_argument("--seed", type=int, default=0, help="random seed of the median's bootstrap")
+    describe.add_argument("--input-format", choices=FORMATS, help="format of FILE (needed for stdin)")
+    describe.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
+    describe.add_argument("--plot", metavar="PNG", help="also draw each distribution into this PNG")
+    describe.add_argument("--debug", action="store_true", help="show tracebacks on errors")
 
 
 def main(argv=None) -> int:
@@ -107,6 +162,10 @@ def main(argv=None) -> int:
             return EXIT_ERROR
         if args.command == "regimes":
             return _regimes(args)
+        if args.command == "quality-gap":
+            return _quality_gap(args)
+        if args.command == "describe":
+            return _describe(args)
         return _check_convergence(args)
     except (_UsageError, InputError) as exc:
         if debug:
@@ -197,6 +256,109 @@ def _regimes(args) -> int:
             print(result.summary(), file=out)
             print(_segments_text(result), file=out)
             print(file=out)
+    if args.plot:
+        _plot(results, args.plot)
+    return EXIT_PASS
+
+
+def _dump_json(payload) -> None:
+    json.dump(jsonable({"schema_version": 1, **payload}), sys.stdout, indent=2, allow_nan=False)
+    sys.stdout.write("\n")
+
+
+def _quality_gap(args) -> int:
+    frame = read_interactions(args.file, format=args.input_format, p=args.p, accepted=args.accepted)
+    if args.by and args.by not in frame.columns:
+        raise InputError(f"no column {args.by!r} for --by; columns are {', '.join(map(str, frame.columns))}")
+    options = dict(threshold=args.threshold, band=args.band, alpha=args.alpha, n_boot=args.n_boot,
+                   swarm_compatible=args.swarm_compatible)
+    overall = quality_metrics(frame[args.p], frame[args.accepted], random_state=args.seed, **options)
+    table = test = None
+    if args.by:
+        table = quality_by(frame, args.by, p=args.p, accepted=args.accepted, random_state=args.seed + 1,
+                           **options)
+        test = adverse_selection_test(frame[args.p], frame[args.accepted], groups=frame[args.by],
+                                      n_perm=max(args.n_boot, 1), random_state=args.seed + 2)
+        pvalue = test.pvalue
+    else:
+        pvalue = overall.comparison["adverse_selection_pvalue"]
+    adverse = bool(np.isfinite(pvalue) and pvalue < args.alpha)
+    if args.format == "json":
+        _dump_json({"command": "quality-gap",
+                    "input": {"source": frame.attrs.get("source"), "format": frame.attrs.get("format"),
+                              "rows": int(len(frame))},
+                    "adverse_selection": adverse, "passed": not adverse, "overall": overall.to_dict(),
+                    "by": None if table is None else {"column": args.by, "rows": table,
+                                                      "test": test.to_dict()}})
+    elif args.format == "csv":
+        (overall.to_frame() if table is None else table).to_csv(sys.stdout, index=False)
+    else:
+        print(overall.summary())
+        if table is not None:
+            print()
+            print(_quality_table_text(table, args.by))
+            print(f"\nacross {args.by}s: {test.summary()}")
+            print(_per_group_significance(table, args.by, args.alpha))
+        verdict = ("ADVERSE SELECTION: the gap is significantly below zero" if adverse
+                   else "no significant adverse selection")
+        print(f"\n{verdict} (alpha = {args.alpha})")
+    if args.plot:
+        _plot([overall], args.plot)
+    return EXIT_FAIL if adverse and not args.exit_zero else EXIT_PASS
+
+
+def _quality_table_text(table: pd.DataFrame, by: str) -> str:
+    lines = [f"  {by:<8}  n      gap [CI]                     toxicity [CI]                hard tox  p(adverse)"]
+    for row in table.to_dict("records"):
+        gap = f"{fmt(row['quality_gap'], 3)} [{fmt(row['quality_gap_low'], 3)}, {fmt(row['quality_gap_high'], 3)}]"
+        tox = f"{fmt(row['toxicity'], 3)} [{fmt(row['toxicity_low'], 3)}, {fmt(row['toxicity_high'], 3)}]"
+        lines.append(f"  {str(row[by]):<8}  {row['n']:<5}  {gap:<27}  {tox:<27}  "
+                     f"{fmt(row['hard_toxicity'], 3):<8}  {fmt(row['adverse_selection_pvalue'], 3)}")
+    return "\n".join(lines)
+
+
+def _per_group_significance(table: pd.DataFrame, by: str, alpha: float) -> str:
+    """How many groups are individually adverse, before and after Holm's correction."""
+    pvalues = table["adverse_selection_pvalue"].to_numpy(dtype=float)
+    defined = np.isfinite(pvalues)
+    raw = table.loc[defined & (pvalues < alpha), by].tolist()
+    order = np.argsort(np.where(defined, pvalues, np.inf))
+    m, holm = int(defined.sum()), []
+    for rank, i in enumerate(order[:m]):
+        if pvalues[i] >= alpha / (m - rank):
+            break  # Holm's step-down stops at the first non-rejection
+        holm.append(table[by].iloc[i])
+    listing = ", ".join(map(str, raw[:12])) + (" ..." if len(raw) > 12 else "")
+    return (f"{len(raw)} of {m} {by}s individually adverse at alpha = {alpha}"
+            + (f" ({listing})" if raw else "") + f"; {len(holm)} after Holm's correction")
+
+
+def _describe(args) -> int:
+    frame, columns, metrics = _load(args)
+    results = []
+    rng = np.random.default_rng(args.seed)
+    for metric in metrics:
+        parts = frame.groupby(args.group, sort=True) if args.group else [(None, frame)]
+        for key, part in parts:
+            try:
+                series = select_metric(part, metric, step=columns.step)
+            except InputError as exc:
+                if args.group and "has no values" in str(exc):
+                    continue  # a run that never logged this metric
+                raise
+            name = metric if key is None else f"{metric} [{args.group}={key}]"
+            results.append(describe(series, random_state=rng, name=name))
+    if not results:
+        raise InputError("no values to describe")
+    if args.format == "json":
+        _dump_json({"command": "describe",
+                    "input": {"source": frame.attrs.get("source"), "format": frame.attrs.get("format"),
+                              "rows": int(len(frame))},
+                    "results": [r.to_dict() for r in results]})
+    elif args.format == "csv":
+        pd.DataFrame([r.to_row() for r in results]).to_csv(sys.stdout, index=False)
+    else:
+        print("\n\n".join(r.summary() for r in results))
     if args.plot:
         _plot(results, args.plot)
     return EXIT_PASS

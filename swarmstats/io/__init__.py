@@ -1,6 +1,7 @@
 """Reading logs into tables.  One entry point, :func:`read_table`; one module per
-family of formats (only tabular text so far)."""
+family of formats (tabular text, SWARM interaction exports)."""
 
+from .swarm import read_interactions
 from .tabular import FORMATS, classify_columns, read_table, select_metric
 
-__all__ = ["read_table", "classify_columns", "select_metric", "FORMATS"]
+__all__ = ["read_table", "read_interactions", "classify_columns", "select_metric", "FORMATS"]

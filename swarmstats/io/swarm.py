@@ -1,0 +1,107 @@
+"""SWARM interaction records -> one row per interaction with ``p`` and ``accepted``.
+
+Reads plain interaction tables (CSV/TSV/JSONL with p and accepted columns),
+SWARM's history JSON (a dict holding epoch snapshots, agent snapshots and a
+list of interaction events) and SWARM's append-only event log (JSON Lines
+whose interaction payloads carry p, v_hat, tau and accepted).  Unknown event
+types are skipped; log-formats.md section 10.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pandas as pd
+
+from ..errors import InputError
+from .tabular import _decode, _read_bytes, _sniff, read_table
+
+#: the fields of a payload that are lifted to top-level columns
+_PAYLOAD_PREFIX = "payload/"
+
+
+def read_interactions(source, *, format: str | None = None, p: str = "p",
+                      accepted: str = "accepted") -> pd.DataFrame:
+    """Interaction rows of a SWARM export or any table with ``p`` / ``accepted`` columns.
+
+    >>> import io
+    >>> text = ('{"event_type": "epoch_completed", "epoch": 0}\\n'
+    ...         '{"event_type": "interaction_completed", "epoch": 0, "step": 2, '
+    ...         '"payload": {"p": 0.72, "accepted": true}}\\n')
+    >>> read_interactions(io.StringIO(text))[["epoch", "p", "accepted"]].to_dict("records")
+    [{'epoch': 0, 'p': 0.72, 'accepted': True}]
+    """
+    if format is None or format == "json":
+        name, data = _read_bytes(source)
+        text = _decode(name, data) if data else ""
+        if format == "json" or (text.strip() and _sniff(name, text[:65536]) == "json"):
+            frame = _from_history(name, text)
+            return _select(frame, name, "json", p, accepted)
+        if not isinstance(source, (str, os.PathLike)) or source == "-":
+            source = _Replay(name, data)  # a stream can be read only once
+    frame = read_table(source, format=format)
+    return _select(frame, frame.attrs.get("source"), frame.attrs.get("format"), p, accepted)
+
+
+class _Replay:
+    """Bytes already read, offered again to :func:`read_table` (stdin can be read once)."""
+
+    def __init__(self, name: str, data: bytes):
+        self.name, self._data = name, data
+
+    def read(self):
+        return self._data
+
+
+def _from_history(name: str, text: str) -> pd.DataFrame:
+    try:
+        payload = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{name}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    if isinstance(payload, list):
+        records = payload
+    elif isinstance(payload, dict):
+        candidates = {key: value for key, value in payload.items()
+                      if isinstance(value, list) and value and isinstance(value[0], dict)
+                      and any(_looks_like_interaction(item) for item in value[:50])}
+        if not candidates:
+            raise InputError(f"{name}: no list of interaction records (objects with p and accepted); "
+                             f"top-level keys: {', '.join(map(str, payload)) or 'none'}")
+        if len(candidates) > 1:
+            raise InputError(f"{name}: several lists hold interaction records "
+                             f"({', '.join(candidates)}); export one of them")
+        records = next(iter(candidates.values()))
+    else:
+        raise InputError(f"{name}: expected a JSON object or list of records")
+    if not all(isinstance(r, dict) for r in records):
+        raise InputError(f"{name}: expected a list of JSON objects")
+    frame = pd.json_normalize(records, sep="/")
+    frame.attrs["source"] = name
+    return frame
+
+
+def _looks_like_interaction(item) -> bool:
+    if not isinstance(item, dict):
+        return False
+    body = item.get("payload") if isinstance(item.get("payload"), dict) else item
+    return "p" in body and "accepted" in body
+
+
+def _select(frame: pd.DataFrame, name, format, p: str, accepted: str) -> pd.DataFrame:
+    """Lift payload fields, keep the rows that carry an interaction, check the columns."""
+    lifted = {c: c[len(_PAYLOAD_PREFIX):] for c in frame.columns
+              if c.startswith(_PAYLOAD_PREFIX) and c[len(_PAYLOAD_PREFIX):] not in frame.columns}
+    frame = frame.rename(columns=lifted)
+    missing = [c for c in (p, accepted) if c not in frame.columns]
+    if missing:
+        raise InputError(f"{name}: no column {missing[0]!r} (use --p / --accepted to name the "
+                         f"columns); columns are {', '.join(map(str, frame.columns[:20]))}")
+    if "event_type" in frame.columns:
+        # an event log: keep the events that carry an interaction, skip everything else
+        frame = frame[frame[p].notna() & frame[accepted].notna()]
+        if frame.empty:
+            raise InputError(f"{name}: no interaction events with both {p} and {accepted}")
+    frame = frame.reset_index(drop=True)
+    frame.attrs.update(source=name, format=format)
+    return frame
