@@ -1,0 +1,53 @@
+"""The ``swarmstats`` command: parse, load, call the API, render.  Nothing else.
+
+Exit codes: 0 the check passed (for ``regimes``: the analysis ran), 1 it
+failed (e.g. not converged, or too little data to tell), 2 a usage or input
+error (one line on stderr; --debug shows the traceback).
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+
+from .. import __version__
+from ..errors import InputError
+from . import convergence, describe, quality, regimes
+from ._common import EXIT_ERROR, EXIT_PASS, Parser, UsageError
+
+#: command name -> module with add_parser(commands) and run(args)
+COMMANDS = {"check-convergence": convergence, "regimes": regimes, "quality-gap": quality,
+            "describe": describe}
+
+
+def build_parser():
+    parser = Parser(prog="swarmstats", description="Honest statistics for noisy reward and score series.")
+    parser.add_argument("--version", action="version", version=f"swarmstats {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    for module in COMMANDS.values():
+        module.add_parser(commands)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    debug = "--debug" in (sys.argv[1:] if argv is None else argv)
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help(sys.stderr)
+            return EXIT_ERROR
+        return COMMANDS[args.command].run(args)
+    except (UsageError, InputError) as exc:
+        if debug:
+            traceback.print_exc()
+        print(f"swarmstats: error: {exc}" if isinstance(exc, InputError) else str(exc), file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # e.g. piped into head
+        return EXIT_PASS
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,171 @@
+"""`swarmstats check-convergence`: has each metric converged?  A CI gate."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+import pandas as pd
+
+from .._result import fmt
+from ..convergence import ConvergenceTest
+from ..errors import InputError
+from ..io import FORMATS, select_metric
+from ..warmup import WARMUP_METHODS
+from ._common import (
+    EXIT_FAIL,
+    EXIT_PASS,
+    dump_json,
+    load,
+    paint,
+    plot_results,
+    use_color,
+)
+
+_EPILOG = """exit codes:
+  0  every metric converged
+  1  at least one metric did not converge, or had too little data to tell
+  2  usage or input error (one line on stderr; --debug shows the traceback)"""
+
+
+def add_parser(commands) -> None:
+    check = commands.add_parser(
+        "check-convergence", help="has each metric converged? (a CI gate: exit 1 if not)",
+        description="Has each metric converged, or is it still changing? One row per metric "
+                    "(per run with --group).", epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    check.add_argument("file", metavar="FILE", help="log file (CSV, TSV, JSON Lines, JSON list) or - for stdin")
+    check.add_argument("-m", "--metric", action="append", default=None,
+                       help="metric column to check (repeatable; default: every metric column)")
+    check.add_argument("--step", help="column to use as the step axis (default: a column named like a step)")
+    check.add_argument("--group", help="column naming the run/seed: per-run verdicts plus R-hat")
+    check.add_argument("--alpha", type=float, default=0.05, help="false-alarm rate of each verdict (default 0.05)")
+    check.add_argument("--tolerance", type=float, help="smallest change over the span tested that matters")
+    check.add_argument("--precision", type=float, help="target half-width of the CI of the mean")
+    check.add_argument("--warmup", choices=WARMUP_METHODS, default="variance", help="warm-up rule")
+    check.add_argument("--input-format", choices=FORMATS, help="format of FILE (needed for odd names and stdin)")
+    check.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
+    check.add_argument("--plot", metavar="PNG", help="also draw the evidence into this PNG file")
+    check.add_argument("--exit-zero", action="store_true",
+                       help="report only: exit 0 even if a metric has not converged (2 on errors)")
+    check.add_argument("--no-color", action="store_true", help="no colour (NO_COLOR is honoured too)")
+    check.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+
+
+
+def run(args) -> int:
+    test = ConvergenceTest(alpha=args.alpha, tolerance=args.tolerance, precision=args.precision,
+                           warmup=args.warmup)
+    test._validate()
+    frame, columns, metrics = load(args)
+    results = []
+    for metric in metrics:
+        if args.group:
+            runs = []
+            for key, part in frame.groupby(args.group, sort=True):
+                try:
+                    series = select_metric(part, metric, step=columns.step)
+                except InputError as exc:
+                    if "has no values" not in str(exc):
+                        raise
+                    continue  # a run that never logged this metric
+                runs.append(series.rename(f"{metric} [{args.group}={key}]"))
+            if not runs:
+                raise InputError(f"metric {metric!r} has no values in any run")
+            result = test.fit(runs if len(runs) > 1 else runs[0], name=metric)
+        else:
+            result = test.fit(select_metric(frame, metric, step=columns.step), name=metric)
+        results.append(result)
+    passed = all(r.converged for r in results)
+    _render(args, frame, results, passed)
+    if os.environ.get("GITHUB_ACTIONS") == "true":
+        _github(args, frame, results)
+    if args.plot:
+        plot_results(results, args.plot)
+    return EXIT_PASS if passed or args.exit_zero else EXIT_FAIL
+
+
+def _rows(results):
+    rows = []
+    for result in results:
+        if hasattr(result, "runs"):
+            rows.extend(run.to_row() for run in result.runs)
+        else:
+            rows.append(result.to_row())
+    return rows
+
+
+def _render(args, frame, results, passed):
+    out = sys.stdout
+    if args.format == "json":
+        payload = {
+            "schema_version": 1, "command": "check-convergence",
+            "input": {"source": frame.attrs.get("source"), "format": frame.attrs.get("format"),
+                      "rows": int(len(frame))},
+            "verdict": "converged" if passed else _worst(results), "passed": passed,
+            "results": [r.to_dict() for r in results],
+        }
+        dump_json(payload)
+        return
+    table = pd.DataFrame(_rows(results))
+    if args.format == "csv":
+        table.to_csv(out, index=False)
+        return
+    color = use_color(args)
+    for result in results:
+        if hasattr(result, "runs"):
+            print(paint(f"{result.name}: {result.verdict} over {len(result.runs)} runs - "
+                         f"{result.main_reason}", result.verdict, color), file=out)
+            for reason in result.reasons[1:]:
+                print(f"  - {reason}", file=out)
+    print(_text_table(table, color), file=out)
+    overall = "all metrics converged" if passed else "not every metric converged"
+    print(f"\n{overall} ({len(results)} checked, alpha = {args.alpha})", file=out)
+
+
+def _github(args, frame, results) -> None:
+    """On GitHub Actions: an annotation per failing metric, and a Markdown table in the
+    job summary (the file named by GITHUB_STEP_SUMMARY, appended to)."""
+    source = frame.attrs.get("source")
+    if args.format == "text":
+        for result in results:
+            if not result.converged:
+                level = "warning" if args.exit_zero else "error"
+                message = result.main_reason.replace("\n", " ")
+                print(f"::{level} file={source},title={result.name}: {result.verdict}::{message}")
+    summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
+    if not summary_path:
+        return
+    lines = [f"### swarmstats check-convergence: `{source}`", "",
+             "| metric | verdict | warm-up | mean [95% CI] | ESS | reason |",
+             "|---|---|---|---|---|---|"]
+    for row in _rows(results):
+        lines.append(f"| {row['metric']} | {row['verdict']} | {row['warmup']} | "
+                     f"{fmt(row['mean'])} [{fmt(row['ci_low'])}, {fmt(row['ci_high'])}] | "
+                     f"{fmt(row['ess'], 4)} | {row['reason']} |")
+    try:
+        with open(summary_path, "a", encoding="utf-8") as handle:
+            handle.write("\n".join(lines) + "\n\n")
+    except OSError as exc:
+        raise InputError(f"cannot append to GITHUB_STEP_SUMMARY ({summary_path}): {exc.strerror}") from None
+
+
+def _worst(results) -> str:
+    verdicts = {r.verdict for r in results}
+    return "not_converged" if "not_converged" in verdicts else "insufficient_data"
+
+
+def _text_table(table: pd.DataFrame, color: bool) -> str:
+    headers = ["metric", "verdict", "n", "warm-up", "mean [95% CI]", "slope/100", "ESS", "reason"]
+    lines = []
+    for row in table.to_dict("records"):
+        ci = f"{fmt(row['mean'])} [{fmt(row['ci_low'])}, {fmt(row['ci_high'])}]"
+        slope = fmt(None if row["slope"] is None else row["slope"] * 100, 3)
+        lines.append([str(row["metric"]), row["verdict"], str(row["n"]), str(row["warmup"]), ci,
+                      slope, fmt(row["ess"], 4), row["reason"]])
+    widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(headers[:-1])]
+    def join(cells, verdict=None):
+        text = "  ".join(c.ljust(w) for c, w in zip(cells[:-1], widths)) + "  " + cells[-1]
+        return paint(text, verdict, color) if verdict else text
+    return "\n".join([join(headers)] + [join(line, line[1]) for line in lines])

@@ -1,0 +1,113 @@
+"""`swarmstats quality-gap`: is selection working, or adverse?"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+import pandas as pd
+
+from .._result import fmt
+from ..errors import InputError
+from ..io import FORMATS, read_interactions
+from ..quality import adverse_selection_test, quality_by, quality_metrics
+from ._common import EXIT_FAIL, EXIT_PASS, dump_json, plot_results
+
+
+def add_parser(commands) -> None:
+    quality = commands.add_parser(
+        "quality-gap", help="is selection working? soft and hard quality-gap metrics (exit 1 if adverse)",
+        description="Soft and hard selection metrics of interactions scored by p = P(beneficial) and "
+                    "accepted or rejected: quality gap E[p|accepted] - E[p|rejected], toxicity, "
+                    "spread, saturation, welfare, each with an interval; a permutation test of "
+                    "adverse selection (gap < 0).",
+        epilog="exit codes:\n  0  no significant adverse selection\n"
+               "  1  the gap is significantly below zero (adverse selection)\n"
+               "  2  usage or input error (one line on stderr)",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    quality.add_argument("file", metavar="FILE",
+                         help="interaction table (CSV/TSV/JSONL), SWARM history JSON or event JSONL, or -")
+    quality.add_argument("--p", default="p", help="column of p (default p)")
+    quality.add_argument("--accepted", default="accepted", help="column of the accept flag (default accepted)")
+    quality.add_argument("--by", help="also one row per value of this column (e.g. epoch); the "
+                                      "adverse-selection test then shuffles within groups")
+    quality.add_argument("--threshold", type=float, default=0.5, help="hard-label threshold (default 0.5)")
+    quality.add_argument("--band", type=float, default=0.2, help="uncertain band half-width (default 0.2)")
+    quality.add_argument("--alpha", type=float, default=0.05, help="level of the adverse-selection test")
+    quality.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples and shuffles")
+    quality.add_argument("--seed", type=int, default=0, help="random seed (default 0: reproducible output)")
+    quality.add_argument("--swarm-compatible", action="store_true",
+                         help="report SWARM's 0.0 for figures undefined on an empty side")
+    quality.add_argument("--input-format", choices=FORMATS, help="format of FILE (needed for stdin)")
+    quality.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
+    quality.add_argument("--plot", metavar="PNG", help="also draw the distributions of p into this PNG")
+    quality.add_argument("--exit-zero", action="store_true", help="report only: exit 0 even if adverse")
+    quality.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+
+
+def run(args) -> int:
+    frame = read_interactions(args.file, format=args.input_format, p=args.p, accepted=args.accepted)
+    if args.by and args.by not in frame.columns:
+        raise InputError(f"no column {args.by!r} for --by; columns are {', '.join(map(str, frame.columns))}")
+    options = dict(threshold=args.threshold, band=args.band, alpha=args.alpha, n_boot=args.n_boot,
+                   swarm_compatible=args.swarm_compatible)
+    overall = quality_metrics(frame[args.p], frame[args.accepted], random_state=args.seed, **options)
+    table = test = None
+    if args.by:
+        table = quality_by(frame, args.by, p=args.p, accepted=args.accepted, random_state=args.seed + 1,
+                           **options)
+        test = adverse_selection_test(frame[args.p], frame[args.accepted], groups=frame[args.by],
+                                      n_perm=max(args.n_boot, 1), random_state=args.seed + 2)
+        pvalue = test.pvalue
+    else:
+        pvalue = overall.comparison["adverse_selection_pvalue"]
+    adverse = bool(np.isfinite(pvalue) and pvalue < args.alpha)
+    if args.format == "json":
+        dump_json({"command": "quality-gap",
+                    "input": {"source": frame.attrs.get("source"), "format": frame.attrs.get("format"),
+                              "rows": int(len(frame))},
+                    "adverse_selection": adverse, "passed": not adverse, "overall": overall.to_dict(),
+                    "by": None if table is None else {"column": args.by, "rows": table,
+                                                      "test": test.to_dict()}})
+    elif args.format == "csv":
+        (overall.to_frame() if table is None else table).to_csv(sys.stdout, index=False)
+    else:
+        print(overall.summary())
+        if table is not None:
+            print()
+            print(_quality_table_text(table, args.by))
+            print(f"\nacross {args.by}s: {test.summary()}")
+            print(_per_group_significance(table, args.by, args.alpha))
+        verdict = ("ADVERSE SELECTION: the gap is significantly below zero" if adverse
+                   else "no significant adverse selection")
+        print(f"\n{verdict} (alpha = {args.alpha})")
+    if args.plot:
+        plot_results([overall], args.plot)
+    return EXIT_FAIL if adverse and not args.exit_zero else EXIT_PASS
+
+
+def _quality_table_text(table: pd.DataFrame, by: str) -> str:
+    lines = [f"  {by:<8}  n      gap [CI]                     toxicity [CI]                hard tox  p(adverse)"]
+    for row in table.to_dict("records"):
+        gap = f"{fmt(row['quality_gap'], 3)} [{fmt(row['quality_gap_low'], 3)}, {fmt(row['quality_gap_high'], 3)}]"
+        tox = f"{fmt(row['toxicity'], 3)} [{fmt(row['toxicity_low'], 3)}, {fmt(row['toxicity_high'], 3)}]"
+        lines.append(f"  {str(row[by]):<8}  {row['n']:<5}  {gap:<27}  {tox:<27}  "
+                     f"{fmt(row['hard_toxicity'], 3):<8}  {fmt(row['adverse_selection_pvalue'], 3)}")
+    return "\n".join(lines)
+
+
+def _per_group_significance(table: pd.DataFrame, by: str, alpha: float) -> str:
+    """How many groups are individually adverse, before and after Holm's correction."""
+    pvalues = table["adverse_selection_pvalue"].to_numpy(dtype=float)
+    defined = np.isfinite(pvalues)
+    raw = table.loc[defined & (pvalues < alpha), by].tolist()
+    order = np.argsort(np.where(defined, pvalues, np.inf))
+    m, holm = int(defined.sum()), []
+    for rank, i in enumerate(order[:m]):
+        if pvalues[i] >= alpha / (m - rank):
+            break  # Holm's step-down stops at the first non-rejection
+        holm.append(table[by].iloc[i])
+    listing = ", ".join(map(str, raw[:12])) + (" ..." if len(raw) > 12 else "")
+    return (f"{len(raw)} of {m} {by}s individually adverse at alpha = {alpha}"
+            + (f" ({listing})" if raw else "") + f"; {len(holm)} after Holm's correction")

@@ -1,0 +1,123 @@
+"""`swarmstats regimes`: where do regimes change, and by how much?"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+import pandas as pd
+
+from .._result import fmt, plain_number
+from ..errors import InputError
+from ..io import FORMATS, select_metric
+from ..regimes import MODELS, PENALTIES, OnlineRegimeDetector, RegimeDetector
+from ..regimes.offline import METHODS
+from ._common import EXIT_PASS, dump_json, load, plot_results
+
+
+def add_parser(commands) -> None:
+    regimes = commands.add_parser(
+        "regimes", help="where do regimes change, and how much? (offline changepoints)",
+        description="Regime changes in each metric: segments with their means and the changes "
+                    "with their strength in noise SDs.",
+        epilog="exit codes:\n  0  success\n  2  usage or input error (one line on stderr)",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    regimes.add_argument("file", metavar="FILE", help="log file (CSV, TSV, JSON Lines, JSON list) or - for stdin")
+    regimes.add_argument("-m", "--metric", action="append", default=None,
+                         help="metric column (repeatable; default: every metric column)")
+    regimes.add_argument("--step", help="column to use as the step axis")
+    regimes.add_argument("--model", choices=MODELS, default="mean", help="segment model (default mean)")
+    regimes.add_argument("--method", choices=METHODS, default="pelt",
+                         help="search: pelt (exact, default) or one of ruptures' approximate searches")
+    regimes.add_argument("--penalty", default="bic",
+                         help="bic (default), mbic, or a number in the units of the cost")
+    regimes.add_argument("--min-size", type=int, default=5, help="shortest segment (default 5)")
+    regimes.add_argument("--min-effect", type=float, default=1.0,
+                         help="merge changes smaller than this many noise SDs (0: never; default 1)")
+    regimes.add_argument("--online", action="store_true",
+                         help="replay each metric through the online detector (BOCPD) and list its alarms")
+    regimes.add_argument("--input-format", choices=FORMATS, help="format of FILE (needed for stdin)")
+    regimes.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
+    regimes.add_argument("--plot", metavar="PNG", help="also draw the series, segments and changes")
+    regimes.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+
+
+def run(args) -> int:
+    penalty = args.penalty
+    if penalty not in PENALTIES:
+        try:
+            penalty = float(penalty)
+        except ValueError:
+            raise InputError(f"--penalty must be bic, mbic or a number, got {args.penalty!r}") from None
+    detector = RegimeDetector(model=args.model, penalty=penalty, min_size=args.min_size,
+                              min_effect=args.min_effect, method=args.method)
+    detector._validate()
+    frame, columns, metrics = load(args)
+    if args.online:
+        return _online(args, frame, columns, metrics)
+    results = [detector.fit(select_metric(frame, metric, step=columns.step), name=metric)
+               for metric in metrics]
+    out = sys.stdout
+    if args.format == "json":
+        payload = {"schema_version": 1, "command": "regimes",
+                   "input": {"source": frame.attrs.get("source"), "format": frame.attrs.get("format"),
+                             "rows": int(len(frame))},
+                   "results": [r.to_dict() for r in results]}
+        dump_json(payload)
+    elif args.format == "csv":
+        tables = [r.segments.assign(metric=r.name) for r in results]
+        table = pd.concat(tables, ignore_index=True)
+        table[["metric", *[c for c in table.columns if c != "metric"]]].to_csv(out, index=False)
+    else:
+        for result in results:
+            print(result.summary(), file=out)
+            print(_segments_text(result), file=out)
+            print(file=out)
+    if args.plot:
+        plot_results(results, args.plot)
+    return EXIT_PASS
+
+
+def _online(args, frame, columns, metrics) -> int:
+    """Alarms of the BOCPD detector replayed over each metric, in step units."""
+    rows = []
+    for metric in metrics:
+        series = select_metric(frame, metric, step=columns.step)
+        steps = series.index.to_numpy() if columns.step else np.arange(len(series))
+        detector = OnlineRegimeDetector()
+        detector.update_many(series.to_numpy())
+        rows += [{"metric": metric, "alarm_step": plain_number(steps[alarm]),
+                  "change_step": plain_number(steps[max(change, 0)]), "delay": int(alarm - change)}
+                 for alarm, change in detector.alarms]
+        if not detector.alarms:
+            rows.append({"metric": metric, "alarm_step": None, "change_step": None, "delay": None})
+    table = pd.DataFrame(rows, columns=["metric", "alarm_step", "change_step", "delay"])
+    table["delay"] = table["delay"].astype("Int64")
+    if args.format == "json":
+        payload = {"schema_version": 1, "command": "regimes", "mode": "online",
+                   "input": {"source": frame.attrs.get("source"), "rows": int(len(frame))},
+                   "alarms": table.dropna(subset=["alarm_step"]).to_dict("records")}
+        dump_json(payload)
+    elif args.format == "csv":
+        table.to_csv(sys.stdout, index=False)
+    else:
+        for metric in metrics:
+            part = table[(table["metric"] == metric) & table["alarm_step"].notna()]
+            if part.empty:
+                print(f"{metric}: no alarm (online, BOCPD)")
+                continue
+            print(f"{metric}: {len(part)} alarm(s) (online, BOCPD)")
+            for row in part.to_dict("records"):
+                print(f"  alarm at step {plain_number(row['alarm_step'])}: change from step "
+                      f"{plain_number(row['change_step'])} ({int(row['delay'])} points later)")
+    return EXIT_PASS
+
+
+def _segments_text(result) -> str:
+    lines = ["  segment  steps              n     mean [95% CI]                sd"]
+    for i, row in enumerate(result.segments.to_dict("records")):
+        steps = f"{row['start_step']}-{row['end_step']}"
+        ci = f"{fmt(row['mean'])} [{fmt(row['ci_low'])}, {fmt(row['ci_high'])}]"
+        lines.append(f"  {i:<7}  {steps:<17}  {row['n']:<4}  {ci:<27}  {fmt(row['sd'])}")
+    return "\n".join(lines)
