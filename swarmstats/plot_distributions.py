@@ -39,9 +39,10 @@ def plot_quality(report, ax=None):
             if np.isfinite(estimate.ci_low):
                 ax.axvspan(estimate.ci_low, estimate.ci_high, color=colour, alpha=0.15)
     ax.axvline(report.threshold, color="k", ls="--", lw=1, label=f"threshold {fmt(report.threshold)}")
-    gap = report.soft["quality_gap"]
-    ax.set_title(f"quality gap {gap}, toxicity {report.soft['toxicity']} "
-                 f"(hard {fmt(report.hard['hard_toxicity'].value, 3)})", fontsize=9)
+    gap, toxicity = report.soft["quality_gap"], report.soft["toxicity"]
+    ax.set_title(f"gap {fmt(gap.value, 3)} [{fmt(gap.ci_low, 3)}, {fmt(gap.ci_high, 3)}], "
+                 f"toxicity {fmt(toxicity.value, 3)} (hard {fmt(report.hard['hard_toxicity'].value, 3)})",
+                 fontsize=9)
     ax.set_xlabel("p = P(beneficial)")
     ax.set_ylabel("density")
     ax.set_xlim(0, 1)
@@ -101,7 +102,10 @@ def plot_early_warning(result, ax=None):
     for alarm in result.alarms:
         position = alarm["alarm"] if x is steps else list(steps).index(alarm["alarm"])
         ax.axvline(position, color="C3", lw=1.5)
-    ax.set_title(result.summary(), fontsize=9)
+    sign = ">" if result.direction == "above" else "<"
+    outcome = f"first alarm at {result.first_alarm}" if result.fired else "no alarm"
+    ax.set_title(f"{result.metric} {sign} {fmt(result.level)} for {result.consecutive} epochs "
+                 f"({result.rule} rule): {outcome}", fontsize=9)
     ax.set_xlabel("epoch")
     ax.legend(fontsize=7)
     return ax

@@ -12,10 +12,11 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 @pytest.mark.parametrize("script", ["convergence_quickstart.py", "streaming_monitor.py",
-                                    "regimes_quickstart.py"])
+                                    "regimes_quickstart.py", "quality_quickstart.py",
+                                    "describe_quickstart.py"])
 def test_example_script_runs(script, tmp_path):
     args = [sys.executable, str(EXAMPLES / script)]
-    if script in ("convergence_quickstart.py", "regimes_quickstart.py"):
+    if script != "streaming_monitor.py":
         args += ["--plot", str(tmp_path / "q.png")]
     result = subprocess.run(args, capture_output=True, text=True, timeout=300,
                             env={**os.environ, "MPLBACKEND": "Agg"}, cwd=tmp_path)
@@ -31,3 +32,13 @@ def test_bundled_log_is_what_the_generator_writes():
         sys.path.pop(0)
     bundled = pd.read_csv(EXAMPLES / "data" / "reward_log.csv", comment="#")
     pd.testing.assert_frame_equal(bundled, make_log(), check_dtype=False)
+
+
+def test_bundled_interactions_are_what_the_generator_writes():
+    sys.path.insert(0, str(EXAMPLES))
+    try:
+        from make_example_interactions import make_interactions
+    finally:
+        sys.path.pop(0)
+    bundled = pd.read_csv(EXAMPLES / "data" / "interactions.csv")
+    pd.testing.assert_frame_equal(bundled, make_interactions(), check_dtype=False)
