@@ -18,7 +18,8 @@ from scipy import stats
 
 from ._result import Result, fmt
 from ._series import Series, as_series
-from .errors import InputError
+from .errors import InputError, check_choice
+from .stats import bootstrap
 from .stats.autocorr import integrated_time
 from .stats.bootstrap import (
     block_bootstrap_indices,
@@ -26,8 +27,10 @@ from .stats.bootstrap import (
     chunk_sizes,
     resolve_rng,
 )
+from .stats.chains import ess_quantile
 
 QUANTILES = (0.05, 0.25, 0.75, 0.95)
+MEDIAN_METHODS = ("bootstrap", "order-statistics")
 #: block length of the median's bootstrap, in integrated autocorrelation times
 BLOCK_TIMES = 3
 #: Sarle's bimodality coefficient of a uniform distribution; larger suggests two modes
@@ -148,8 +151,9 @@ def bimodality_coefficient(values: np.ndarray) -> float:
     return float((skew ** 2 + 1) / (kurt + 3 * (n - 1) ** 2 / ((n - 2) * (n - 3))))
 
 
-def describe(y, *, ci: float = 0.95, tail: float = 0.05, n_boot: int = 2000, random_state=None,
-             nan_policy: str = "raise", name: str | None = None) -> DescribeResult:
+def describe(y, *, ci: float = 0.95, tail: float = 0.05, n_boot: int = 2000,
+             median_method: str = "bootstrap", random_state=None, nan_policy: str = "raise",
+             name: str | None = None) -> DescribeResult:
     """The distribution of a score series, with autocorrelation-aware intervals.
 
     Parameters
@@ -165,6 +169,13 @@ def describe(y, *, ci: float = 0.95, tail: float = 0.05, n_boot: int = 2000, ran
         autocorrelation times long (a plain bootstrap for independent values).
     tail : float
         Share of the worst values averaged by the lower-tail CVaR.
+    median_method : {"bootstrap", "order-statistics"}
+        ``"order-statistics"``: the order statistics at the Beta(ESS/2 + 1,
+        ESS/2 + 1) quantiles, with the ESS of the indicator 1{x <= median} (as
+        posterior's quantile MCSE) - no resampling, and better calibrated under
+        strong autocorrelation (measured: 95% vs 90% for AR(1), phi = 0.9; see
+        docs/describe.md).  Long series (n x n_boot above 25 million) use it
+        automatically, with a note.
 
     >>> rng = np.random.default_rng(0)
     >>> result = describe(rng.normal(0.5, 0.1, size=400), random_state=0)
@@ -177,11 +188,12 @@ def describe(y, *, ci: float = 0.95, tail: float = 0.05, n_boot: int = 2000, ran
         raise InputError(f"tail must lie strictly between 0 and 1, got {tail}")
     if int(n_boot) < 0:
         raise InputError(f"n_boot must be >= 0 (0 skips the median's interval), got {n_boot}")
+    check_choice("median_method", median_method, MEDIAN_METHODS)
     series = as_series(y, nan_policy=nan_policy, min_length=1, name=name)
-    return _describe_series(series, level, tail, int(n_boot), resolve_rng(random_state))
+    return _describe_series(series, level, tail, int(n_boot), median_method, resolve_rng(random_state))
 
 
-def _describe_series(series: Series, level: float, tail: float, n_boot: int,
+def _describe_series(series: Series, level: float, tail: float, n_boot: int, median_method: str,
                      rng: np.random.Generator) -> DescribeResult:
     x = series.values
     n = len(x)
@@ -206,7 +218,14 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int,
         ess = n / tau
         ci = _t_interval(mean, sd, ess, level)
         ci_iid = _t_interval(mean, sd, float(n), level)
-        median_ci = _median_interval(x, tau, level, n_boot, rng)
+        if median_method == "bootstrap" and n * n_boot > bootstrap.EXACT_LIMIT:
+            notes.append(f"{n} values: the median's interval uses order statistics and the ESS "
+                         "(a bootstrap would cost n x n_boot draws)")
+            median_method = "order-statistics"
+        if median_method == "bootstrap":
+            median_ci = _median_interval(x, tau, level, n_boot, rng)
+        else:
+            median_ci = _median_order_interval(x, level)
         if ess < 20:
             notes.append(f"only about {ess:.0f} effectively independent values: the intervals "
                          "are rough (their coverage can fall short of the nominal level)")
@@ -226,6 +245,15 @@ def _t_interval(mean: float, sd: float, ess: float, level: float) -> tuple:
         return (float("nan"), float("nan"))
     half = stats.t.ppf(0.5 + level / 2, ess - 1) * sd / math.sqrt(ess)
     return (float(mean - half), float(mean + half))
+
+
+def _median_order_interval(x: np.ndarray, level: float) -> tuple:
+    ess = ess_quantile(x[None, :], 0.5)
+    if not np.isfinite(ess):
+        return (float("nan"), float("nan"))
+    probs = stats.beta.ppf([(1 - level) / 2, (1 + level) / 2], ess / 2 + 1, ess / 2 + 1)
+    low, high = np.quantile(x, probs)
+    return (float(low), float(high))
 
 
 def _median_interval(x: np.ndarray, tau: float, level: float, n_boot: int,

@@ -42,3 +42,13 @@ def test_describe_median_interval_on_independent_values():
         for _ in range(reps))
     # nominal 95%; allow 3 binomial standard errors below
     assert covered / reps >= 0.95 - 3 * np.sqrt(0.05 * 0.95 / reps)
+
+
+def test_order_statistics_median_interval_covers_under_autocorrelation():
+    rng = np.random.default_rng(2029)
+    series = ar1(0.9, 1000, rng, reps=600)
+    covered = sum(
+        (lambda r: r.median_ci[0] <= 0.0 <= r.median_ci[1])(describe(x, median_method="order-statistics"))
+        for x in series)
+    # nominal 95%; 3 binomial standard errors below it
+    assert covered / len(series) >= 0.95 - 3 * np.sqrt(0.05 * 0.95 / len(series))

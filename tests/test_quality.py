@@ -339,3 +339,33 @@ def test_early_warning_reads_quality_by_tables_and_rejects_bad_input(epochs):
         early_warning([0.2], rule="cusum")
     with pytest.raises(InputError, match="no column"):
         early_warning(table, metric="gap")
+
+
+# --- large batches: the normal limits of the bootstrap and of the shuffles -----------------------
+
+def test_permutation_sd_is_the_exact_sd_of_the_shuffled_gap():
+    from swarmstats.stats.permutation import permutation_sd, permuted_gaps
+    rng = np.random.default_rng(21)
+    p = rng.uniform(size=40)
+    accepted = np.arange(40) < 15
+    null = permuted_gaps(p, accepted, 100_000, rng)
+    # the SD of 100,000 draws has a relative standard error of about 1/sqrt(2 * 1e5) = 0.2%
+    assert null.std() == pytest.approx(permutation_sd(p, 15), rel=0.01)
+    assert abs(null.mean()) < 4 * permutation_sd(p, 15) / np.sqrt(100_000)
+
+
+def test_normal_limit_intervals_agree_with_exact_resampling(monkeypatch):
+    from swarmstats.stats import bootstrap
+    rng = np.random.default_rng(22)
+    p = rng.beta(2, 2, 6000)
+    accepted = rng.uniform(size=6000) < p
+    exact = quality_metrics(p, accepted, n_boot=1000, random_state=0)
+    monkeypatch.setattr(bootstrap, "EXACT_LIMIT", 0)
+    limit = quality_metrics(p, accepted, n_boot=1000, random_state=0)
+    assert any("normal limits" in note for note in limit.notes)
+    for name in ("quality_gap", "toxicity", "spread", "selection_saturation", "total_welfare"):
+        e, l = exact.soft[name], limit.soft[name]
+        width = e.ci_high - e.ci_low
+        # interval ends from 1,000 resamples wobble by a few percent of the width
+        assert l.ci_low == pytest.approx(e.ci_low, abs=0.1 * width), name
+        assert l.ci_high == pytest.approx(e.ci_high, abs=0.1 * width), name

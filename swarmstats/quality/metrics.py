@@ -22,6 +22,7 @@ import pandas as pd
 
 from .._result import Result, fmt
 from ..errors import InputError
+from ..stats import bootstrap
 from ..stats.bootstrap import (
     bootstrap_sums,
     check_level,
@@ -344,6 +345,9 @@ def quality_metrics(
     pvalue = lower_tail_pvalue(np.nan if one_sided else float(observed["quality_gap"][0]), null)
     comparison = _comparison(estimates, pvalue, alpha, replicates if n_boot > 0 else None, level)
     notes = _notes(len(p), n_accepted, swarm_compatible, estimates)
+    if n_boot * len(p) > bootstrap.EXACT_LIMIT:
+        notes.append(f"{len(p)} interactions: the bootstrap sums and the shuffled gaps are drawn from "
+                     "their normal limits (exact resampling would cost n x n_boot draws)")
     return QualityReport(
         n=len(p), n_accepted=n_accepted, n_rejected=len(p) - n_accepted, threshold=threshold,
         band=band, ci_level=level, n_boot=n_boot, swarm_compatible=bool(swarm_compatible),

@@ -17,6 +17,8 @@ from ..errors import InputError
 
 #: entries of the largest replicate-by-item matrix built at once (~32 MB of int64)
 CHUNK_ENTRIES = 4_000_000
+#: above this many replicate x item draws, resampled sums come from their normal limit
+EXACT_LIMIT = 25_000_000
 
 
 def resolve_rng(random_state) -> np.random.Generator:
@@ -71,14 +73,31 @@ def bootstrap_counts(rng: np.random.Generator, n: int, reps: int) -> np.ndarray:
 
 
 def bootstrap_sums(columns: np.ndarray, reps: int, rng: np.random.Generator) -> np.ndarray:
-    """Column sums of ``reps`` bootstrap resamples of the rows of ``columns`` (reps x k)."""
+    """Column sums of ``reps`` bootstrap resamples of the rows of ``columns`` (reps x k).
+
+    Exact (multinomial resamples) while reps x n <= EXACT_LIMIT.  Beyond, the
+    sums are drawn from their normal limit N(n mean, n cov) - the bootstrap's
+    own central limit, excellent at such n - so a million-row batch costs
+    O(n k^2) instead of O(reps n).  Statistics are still computed from the
+    drawn sums, so their non-linearity is kept.
+    """
     n = columns.shape[0]
+    if reps * n > EXACT_LIMIT:
+        return normal_limit_sums(columns, reps, rng)
     out = np.empty((reps, columns.shape[1]))
     start = 0
     for size in chunk_sizes(reps, n):
         out[start:start + size] = bootstrap_counts(rng, n, size) @ columns
         start += size
     return out
+
+
+def normal_limit_sums(columns: np.ndarray, reps: int, rng: np.random.Generator) -> np.ndarray:
+    """Draws of the bootstrap column sums from N(n mean, n cov) (population covariance)."""
+    centred = columns - columns.mean(axis=0)
+    # n times the population covariance of one row is the covariance of the sum
+    return rng.multivariate_normal(columns.sum(axis=0), centred.T @ centred, size=reps,
+                                   method="eigh")
 
 
 def percentile_interval(replicates: np.ndarray, level: float, *, min_defined: float = 0.9):

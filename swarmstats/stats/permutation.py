@@ -1,5 +1,9 @@
 """Permutation null distributions for the quality gap E[p | accepted] - E[p | rejected].
 
+Large batches (reps x n above ``EXACT_LIMIT``) draw the null from its normal
+limit (the permutation central limit theorem, with the exact permutation
+variance) instead of shuffling.
+
 Under "acceptance is independent of p" every arrangement of the accept flags
 with the same number accepted is equally likely, so the null distribution of
 the gap comes from shuffling the flags (within each stratum when there are
@@ -11,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import bootstrap
 from .bootstrap import chunk_sizes
 
 
@@ -30,6 +35,8 @@ def permuted_gaps(p: np.ndarray, accepted: np.ndarray, reps: int, rng: np.random
     n, n_accepted = len(p), int(accepted.sum())
     if n_accepted in (0, n):
         return np.full(reps, np.nan)
+    if reps * n > bootstrap.EXACT_LIMIT:
+        return rng.normal(0.0, permutation_sd(p, n_accepted), size=reps)
     flags = accepted.astype(float)
     total = float(p.sum())
     out = np.empty(reps)
@@ -39,6 +46,18 @@ def permuted_gaps(p: np.ndarray, accepted: np.ndarray, reps: int, rng: np.random
         out[start:start + size] = gap_of_sums(shuffled @ p, total, n_accepted, n)
         start += size
     return out
+
+
+def permutation_sd(p: np.ndarray, n_accepted: int) -> float:
+    """SD of the gap over all shuffles (its mean is exactly 0).
+
+    The accepted sum is a sample without replacement: Var = m (n - m) / (n (n - 1))
+    * sum (p - mean)^2, and the gap is that sum times 1/m + 1/(n - m) plus a
+    constant.  Used as the normal limit of the shuffles for large batches.
+    """
+    n, m = len(p), n_accepted
+    spread = float(((p - p.mean()) ** 2).sum())
+    return float((1 / m + 1 / (n - m)) * np.sqrt(m * (n - m) / (n * (n - 1)) * spread))
 
 
 def lower_tail_pvalue(observed: float, null: np.ndarray) -> float:
