@@ -9,13 +9,12 @@ types are skipped; log-formats.md section 10.
 
 from __future__ import annotations
 
-import json
 import os
 
 import pandas as pd
 
 from ..errors import InputError
-from .tabular import _decode, _read_bytes, _sniff, read_table
+from .tabular import _decode, _read_bytes, _sniff, parse_json, read_table
 
 #: the fields of a payload that are lifted to top-level columns
 _PAYLOAD_PREFIX = "payload/"
@@ -55,10 +54,7 @@ class _Replay:
 
 
 def _from_history(name: str, text: str) -> pd.DataFrame:
-    try:
-        payload = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{name}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    payload = parse_json(name, text)
     if isinstance(payload, list):
         records = payload
     elif isinstance(payload, dict):

@@ -173,11 +173,16 @@ def _read_json_lines(name: str, text: str) -> pd.DataFrame:
     return pd.json_normalize(records, sep="/") if records else pd.DataFrame()
 
 
-def _read_json(name: str, text: str) -> pd.DataFrame:
+def parse_json(name: str, text: str):
+    """The JSON document in ``text``, or an InputError naming the file and the line."""
     try:
-        payload = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{name}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+
+
+def _read_json(name: str, text: str) -> pd.DataFrame:
+    payload = parse_json(name, text)
     if isinstance(payload, dict):
         # A dict holding one list of records (e.g. {"log_history": [...]}) is accepted.
         lists = [v for v in payload.values() if isinstance(v, list) and v and isinstance(v[0], dict)]
