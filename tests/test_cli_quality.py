@@ -139,3 +139,23 @@ def test_describe_bad_input(tmp_path):
     path.write_text("step,reward\n0,0.5\n1,abc\n")
     result = run("describe", path, "-m", "nope")
     assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+def test_missing_values_are_an_error_unless_omitted(tmp_path):
+    path = tmp_path / "gaps.csv"
+    path.write_text("epoch,p,accepted\n0,0.9,1\n0,,0\n0,0.3,0\n1,0.8,1\n1,0.2,\n1,0.4,0\n1,0.7,1\n")
+    result = run("quality-gap", path, "--by", "epoch")
+    assert result.returncode == 2 and "--nan-policy omit" in result.stderr
+    result = run("quality-gap", path, "--by", "epoch", "--nan-policy", "omit", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["overall"]["n"] == 5
+
+
+def test_describe_median_method_flag(tmp_path):
+    path = tmp_path / "log.csv"
+    pd.DataFrame({"step": range(300), "reward": np.random.default_rng(3).normal(size=300)}).to_csv(
+        path, index=False)
+    payload = json.loads(run("describe", path, "--median-method", "order-statistics",
+                             "--format", "json").stdout)
+    low, high = payload["results"][0]["median_ci"]
+    assert low < payload["results"][0]["median"] < high

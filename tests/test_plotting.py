@@ -17,6 +17,10 @@ matplotlib.use("Agg")
     lambda y: ss.geweke(y),
     lambda y: ss.heidelberger_welch(y),
     lambda y: ss.variance_stability(y),
+    lambda y: ss.describe(y, random_state=0),
+    lambda y: ss.compare_runs(y[:20], y[20:45], random_state=0),
+    lambda y: ss.quality_metrics(1 / (1 + np.exp(-y)), y > 0.5, random_state=0),
+    lambda y: ss.early_warning(y[:30], level=0.5, consecutive=2),
 ])
 def test_plot_returns_axes_with_content(make):
     import matplotlib.pyplot as plt
@@ -33,3 +37,20 @@ def test_plot_draws_on_a_given_axes():
     fig, ax = plt.subplots()
     assert ss.check_convergence(np.random.default_rng(1).normal(size=200)).plot(ax=ax) is ax
     plt.close(fig)
+
+
+def test_distribution_plots_show_distributions_not_bars():
+    import matplotlib.pyplot as plt
+
+    rng = np.random.default_rng(2)
+    p = rng.beta(2, 2, 300)
+    ax = ss.quality_metrics(p, rng.uniform(size=300) < p, random_state=0).plot()
+    labels = [text.get_text() for text in ax.get_legend().get_texts()]
+    assert any(label.startswith("accepted") for label in labels)
+    assert any(label.startswith("rejected") for label in labels)
+    assert len(ax.patches) >= 2  # one filled density per decision
+    plt.close(ax.figure)
+    ax = ss.describe(rng.normal(size=400), random_state=0).plot()
+    labels = " ".join(text.get_text() for text in ax.get_legend().get_texts())
+    assert "median" in labels and "CVaR" in labels and "peak" in labels and "CI" in labels
+    plt.close(ax.figure)

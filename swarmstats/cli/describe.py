@@ -8,7 +8,7 @@ import sys
 import numpy as np
 import pandas as pd
 
-from ..describe import describe
+from ..describe import MEDIAN_METHODS, describe
 from ..errors import InputError
 from ..io import FORMATS, select_metric
 from ._common import EXIT_PASS, dump_json, load, plot_results
@@ -28,6 +28,9 @@ def add_parser(commands) -> None:
     describe.add_argument("--step", help="column to use as the step axis")
     describe.add_argument("--group", help="column naming the run/seed: one description per run")
     describe.add_argument("--seed", type=int, default=0, help="random seed of the median's bootstrap")
+    describe.add_argument("--median-method", choices=MEDIAN_METHODS, default="bootstrap",
+                          help="interval of the median: block bootstrap (default) or order statistics "
+                               "with the ESS (better under strong autocorrelation)")
     describe.add_argument("--input-format", choices=FORMATS, help="format of FILE (needed for stdin)")
     describe.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
     describe.add_argument("--plot", metavar="PNG", help="also draw each distribution into this PNG")
@@ -48,7 +51,7 @@ def run(args) -> int:
                     continue  # a run that never logged this metric
                 raise
             name = metric if key is None else f"{metric} [{args.group}={key}]"
-            results.append(describe(series, random_state=rng, name=name))
+            results.append(describe(series, random_state=rng, name=name, median_method=args.median_method))
     if not results:
         raise InputError("no values to describe")
     if args.format == "json":

@@ -12,6 +12,7 @@ from .._result import fmt
 from ..errors import InputError
 from ..io import FORMATS, read_interactions
 from ..quality import adverse_selection_test, quality_by, quality_metrics
+from ..quality._input import as_accept_flags, as_probabilities
 from ._common import EXIT_FAIL, EXIT_PASS, dump_json, plot_results
 
 
@@ -37,6 +38,8 @@ def add_parser(commands) -> None:
     quality.add_argument("--alpha", type=float, default=0.05, help="level of the adverse-selection test")
     quality.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples and shuffles")
     quality.add_argument("--seed", type=int, default=0, help="random seed (default 0: reproducible output)")
+    quality.add_argument("--nan-policy", choices=("raise", "omit"), default="raise",
+                         help="rows with a missing p or accept flag: an error (default) or dropped")
     quality.add_argument("--swarm-compatible", action="store_true",
                          help="report SWARM's 0.0 for figures undefined on an empty side")
     quality.add_argument("--input-format", choices=FORMATS, help="format of FILE (needed for stdin)")
@@ -52,6 +55,8 @@ def run(args) -> int:
         raise InputError(f"no column {args.by!r} for --by; columns are {', '.join(map(str, frame.columns))}")
     options = dict(threshold=args.threshold, band=args.band, alpha=args.alpha, n_boot=args.n_boot,
                    swarm_compatible=args.swarm_compatible)
+    if args.nan_policy == "omit":
+        frame = _complete_rows(frame, [args.p, args.accepted] + ([args.by] if args.by else []))
     overall = quality_metrics(frame[args.p], frame[args.accepted], random_state=args.seed, **options)
     table = test = None
     if args.by:
@@ -85,6 +90,17 @@ def run(args) -> int:
     if args.plot:
         plot_results([overall], args.plot)
     return EXIT_FAIL if adverse and not args.exit_zero else EXIT_PASS
+
+
+def _complete_rows(frame: pd.DataFrame, columns: list) -> pd.DataFrame:
+    """The rows where every one of ``columns`` has a value (--nan-policy omit)."""
+    keep = np.isfinite(as_probabilities(frame[columns[0]], argname=columns[0]))
+    keep &= ~np.isnan(as_accept_flags(frame[columns[1]], argname=columns[1]))
+    for column in columns[2:]:
+        keep &= frame[column].notna().to_numpy()
+    if not keep.any():
+        raise InputError(f"no row has both {columns[0]} and {columns[1]}")
+    return frame[keep].reset_index(drop=True)
 
 
 def _quality_table_text(table: pd.DataFrame, by: str) -> str:

@@ -100,7 +100,8 @@ def interaction_arrays(p, accepted, *, nan_policy: str = "raise", extras: dict |
             where = np.flatnonzero(missing)
             raise InputError(
                 f"{int(missing.sum())} interaction(s) have a missing or non-finite p, accepted or "
-                f"payoff term (first at position {int(where[0])}); pass nan_policy='omit' to drop them")
+                f"payoff term (first at position {int(where[0])}); pass nan_policy='omit' "
+                "(command line: --nan-policy omit) to drop them")
         keep = ~missing
         p_values, flags = p_values[keep], flags[keep]
         extras = {name: values[keep] for name, values in extras.items()}

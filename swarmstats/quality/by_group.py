@@ -45,7 +45,7 @@ def quality_by(frame: pd.DataFrame, by: str = "epoch", *, p: str = "p", accepted
         if nan_policy == "raise":
             raise InputError(f"{int(bad.sum())} row(s) have a missing {p}, {accepted} or {by} "
                              f"(first at row {int(np.flatnonzero(bad)[0])}); pass nan_policy='omit' "
-                             "to drop them")
+                             "(command line: --nan-policy omit) to drop them")
         values, flags, keys = values[~bad], flags[~bad], keys[~bad]
     if len(values) == 0:
         raise InputError("no interactions to analyse (the table has no rows)")
