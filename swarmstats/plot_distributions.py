@@ -27,7 +27,7 @@ def plot_quality(report, ax=None):
     ax = _axes(ax)
     p, accepted = report._p, report._accepted
     bins = _bins(p, 0.0, 1.0)
-    lo, hi = report.threshold - report.band, report.threshold + report.band
+    lo, hi = 0.5 - report.band, 0.5 + report.band
     ax.axvspan(lo, hi, color="0.92", zorder=0, label=f"uncertain band ({fmt(report.band)})")
     for mask, label, colour, key in ((accepted, "accepted", "C2", "accepted_quality"),
                                      (~accepted, "rejected", "C3", "rejected_quality")):

@@ -49,9 +49,11 @@ def test_batch_metrics_equal_swarm_with_swarm_conventions(seed):
                   rho_b=float(rng.uniform()), w_rep=float(rng.uniform(0, 2)))
     interactions = [SoftInteraction(p=float(p[i]), accepted=bool(accepted[i]),
                                     **{k: float(v[i]) for k, v in terms.items()}) for i in range(n)]
-    theirs = reporters.MetricsReporter(payoff_config=SwarmPayoff(**config)).summary(interactions).to_dict()
+    threshold, band = float(rng.uniform(0.3, 0.7)), float(rng.uniform(0.05, 0.4))
+    theirs = reporters.MetricsReporter(payoff_config=SwarmPayoff(**config), quality_threshold=threshold,
+                                       uncertainty_band=band).summary(interactions).to_dict()
     ours = quality_metrics(p, accepted, payoff=PayoffConfig(**config), swarm_compatible=True,
-                           n_boot=0, **terms)
+                           threshold=threshold, band=band, n_boot=0, **terms)
     for name, section, their_name in PAIRS:
         assert _ours(ours, name) == pytest.approx(theirs[section][their_name], abs=1e-10), name
     assert ours.soft["quality_std"].value ** 2 == pytest.approx(theirs["variance"]["quality_variance"],

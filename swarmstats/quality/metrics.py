@@ -156,7 +156,9 @@ class QualityReport(Result):
 def _columns(p, accepted, threshold, band, payoff: PayoffConfig, extras) -> np.ndarray:
     a = accepted.astype(float)
     high = (p >= threshold).astype(float)
-    uncertain = ((p > threshold - band) & (p < threshold + band)).astype(float)
+    # "uncertain" is about the label, not the decision: p near a coin flip (SWARM centres it
+    # on 0.5 whatever the threshold)
+    uncertain = ((p > 0.5 - band) & (p < 0.5 + band)).astype(float)
     pi_a, pi_b = payoff.payoffs(p, **extras)
     social = payoff.surplus(p) - payoff.harm(p)
     ones = np.ones_like(p)
@@ -274,7 +276,8 @@ def quality_metrics(
         strings).  Acceptance is taken as given, never derived from p.
     threshold, band : float
         The hard label is 1{p >= threshold}; "uncertain" is
-        threshold - band < p < threshold + band (strict, as in SWARM).
+        0.5 - band < p < 0.5 + band (strict, centred on 0.5 whatever the
+        threshold, as in SWARM).
     payoff : PayoffConfig
         Payoff parameters for the welfare and conditional-loss figures.
     ci : float
