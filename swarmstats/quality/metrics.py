@@ -315,7 +315,7 @@ def quality_metrics(
     check_level(alpha, "alpha")
     n_boot = int(n_boot)
     if n_boot < 0:
-        raise InputError(f"n_boot must be >= 0 (0 skips the intervals), got {n_boot}")
+        raise InputError(f"n_boot must be >= 0 (0 skips the bootstrap and the test), got {n_boot}")
     payoff = PayoffConfig() if payoff is None else payoff
     if not isinstance(payoff, PayoffConfig):
         raise InputError(f"payoff must be a PayoffConfig, got {type(payoff).__name__}")
@@ -328,6 +328,7 @@ def quality_metrics(
     observed_sums = columns.sum(axis=0)
     observed = _metrics_from_sums(observed_sums[None, :], payoff, swarm_compatible)
     names = SOFT_METRICS + HARD_METRICS
+    replicates = None
     if n_boot > 0:
         replicates = _metrics_from_sums(bootstrap_sums(columns, n_boot, rng), payoff, swarm_compatible)
         low, high = percentile_interval(np.column_stack([replicates[k] for k in names]), level)
@@ -346,7 +347,7 @@ def quality_metrics(
     null = permuted_gaps(p, flags, n_boot, rng) if n_boot > 0 else np.array([])
     one_sided = n_accepted in (0, len(p))
     pvalue = lower_tail_pvalue(np.nan if one_sided else float(observed["quality_gap"][0]), null)
-    comparison = _comparison(estimates, pvalue, alpha, replicates if n_boot > 0 else None, level)
+    comparison = _comparison(estimates, pvalue, alpha, replicates, level)
     notes = _notes(len(p), n_accepted, swarm_compatible, estimates)
     if n_boot * len(p) > bootstrap.EXACT_LIMIT:
         notes.append(f"{len(p)} interactions: the bootstrap sums and the shuffled gaps are drawn from "
