@@ -19,6 +19,7 @@ from .diagnostics import acf, ess, integrated_autocorr_time, mcse, rhat
 from .errors import InputError, SwarmstatsError
 from .io import read_table
 from .monitor import ConvergenceMonitor, MonitorState
+from .proxy import KeyState, ProxyReport, ProxyVarianceTracker
 from .quality import (
     EarlyWarningResult,
     Estimate,
@@ -68,5 +69,6 @@ __all__ = [
     "adverse_selection_test", "SelectionTestResult", "early_warning", "EarlyWarningResult",
     "sigmoid", "inverse_sigmoid", "swarm_proxy",
     "describe", "DescribeResult", "compare_runs", "CompareResult",
+    "ProxyVarianceTracker", "ProxyReport", "KeyState",
     "read_table", "InputError", "SwarmstatsError",
 ]

@@ -1,0 +1,370 @@
+"""ProxyVarianceTracker: streaming per-key noise of a proxy score p, and whether a hard
+threshold decision on it would thrash.
+
+Each key (agent, policy, checkpoint ...) keeps O(1) running statistics:
+Welford's count, mean and sum of squared deviations (stable for values near
+0.5 over millions of updates), optional exponentially weighted mean and
+variance, an optional trailing window, the count inside the uncertain band,
+the count above the threshold and the number of flips of the hard decision
+between consecutive observations.  ``update_many`` reaches the same state as a
+loop of ``update`` with vectorised group sums merged by Chan's formula.
+Observations with outcomes (and v_hat) are kept for calibration at report time.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+
+import numpy as np
+import pandas as pd
+from scipy import signal
+
+from .._series import check_nan_policy
+from ..errors import InputError
+from ..quality._input import as_accept_flags, as_probabilities
+
+
+class KeyState:
+    """Running statistics of one key (a live view: it changes with every update)."""
+
+    __slots__ = ("key", "n", "mean", "m2", "ew_mean", "ew_var", "window", "uncertain", "above",
+                 "last_high", "flips", "v_n", "v_mean", "v_m2")
+
+    def __init__(self, key, window: int | None):
+        self.key = key
+        self.n = 0
+        self.mean = 0.0
+        self.m2 = 0.0
+        self.ew_mean = math.nan
+        self.ew_var = 0.0
+        self.window = deque(maxlen=window) if window else None
+        self.uncertain = 0
+        self.above = 0
+        self.last_high = False
+        self.flips = 0
+        self.v_n = 0
+        self.v_mean = 0.0
+        self.v_m2 = 0.0
+
+    @property
+    def sd(self) -> float:
+        """Sample SD of p (ddof 1); NaN below two observations."""
+        return math.sqrt(self.m2 / (self.n - 1)) if self.n > 1 else math.nan
+
+    def __repr__(self) -> str:
+        return f"KeyState(key={self.key!r}, n={self.n}, mean={self.mean:.6g}, sd={self.sd:.6g})"
+
+
+class ProxyVarianceTracker:
+    """Track how noisy a proxy score is, per key, and whether hard decisions on it thrash.
+
+    Parameters (keyword-only)
+    -------------------------
+    threshold : float, default 0.5
+        The hard decision is p >= threshold.
+    band : float, default 0.2
+        "Uncertain" means 0.5 - band < p < 0.5 + band (SWARM's label band).
+    alpha : float, default 0.1
+        The wrong-side probability a hard decision may carry; above it a key is
+        ``too_noisy``.
+    halflife : float, optional
+        Half-life (in observations) of the exponentially weighted mean and SD.
+    window : int, optional
+        Length of the trailing window whose SD is reported.
+    k : float, optional
+        Sigmoid temperature linking v_hat to p (p = sigmoid(k v_hat)); estimated
+        from the (v_hat, p) pairs when not given.
+    nan_policy : {"raise", "omit"}
+        A non-finite p raises, or the observation is skipped.
+
+    Examples
+    --------
+    >>> tracker = ProxyVarianceTracker()
+    >>> for p in [0.52, 0.47, 0.55, 0.44, 0.51, 0.49]:
+    ...     state = tracker.update(p, key="agent_1")
+    >>> state.n, round(state.mean, 3), state.flips
+    (6, 0.497, 5)
+    >>> tracker.report().table.loc["agent_1", "too_noisy"]
+    np.True_
+    """
+
+    def __init__(self, *, threshold: float = 0.5, band: float = 0.2, alpha: float = 0.1,
+                 halflife: float | None = None, window: int | None = None, k: float | None = None,
+                 nan_policy: str = "raise"):
+        self.threshold = float(threshold)
+        self.band = float(band)
+        self.alpha = float(alpha)
+        self.halflife = halflife
+        self.window = window
+        self.k = k
+        self.nan_policy = nan_policy
+        self._validate()
+        self._ew_weight = 1.0 - 0.5 ** (1.0 / halflife) if halflife else 0.0
+        self._band_low, self._band_high = 0.5 - self.band, 0.5 + self.band
+        self._keys: dict = {}
+        # observations with an outcome: p, outcome, key code, v_hat (NaN if absent)
+        self._labelled: list = []
+        self._labelled_chunks: list = []
+        # (v_hat, logit p) moments for the sigmoid temperature, and the v_hat-only count
+        self._k_sums = [0.0, 0.0]
+
+    def _validate(self) -> None:
+        if not 0 < self.threshold < 1:
+            raise InputError(f"threshold must lie strictly between 0 and 1, got {self.threshold}")
+        if not 0 <= self.band <= 0.5:
+            raise InputError(f"band must lie in [0, 0.5], got {self.band}")
+        if not 0 < self.alpha < 0.5:
+            raise InputError(f"alpha must lie in (0, 0.5), got {self.alpha}")
+        if self.halflife is not None and not (np.isfinite(self.halflife) and self.halflife > 0):
+            raise InputError(f"halflife must be a positive number of observations, got {self.halflife!r}")
+        if self.window is not None and (int(self.window) != self.window or self.window < 2):
+            raise InputError(f"window must be an integer >= 2, got {self.window!r}")
+        if self.k is not None and not 0 < float(self.k) <= 100:
+            raise InputError(f"k must lie in (0, 100], got {self.k!r}")
+        check_nan_policy(self.nan_policy)
+
+    # -- one observation -------------------------------------------------------------------------
+
+    def update(self, p, key=None, outcome=None, v_hat=None) -> KeyState | None:
+        """Add one score (with its outcome and raw score when known); returns the key's state.
+
+        Returns None when ``nan_policy="omit"`` skips a non-finite p.
+        """
+        try:
+            valid = 0.0 <= p <= 1.0  # False for NaN
+        except TypeError:
+            raise InputError(f"p must be a number in [0, 1], got {p!r}") from None
+        if not valid:
+            if self.nan_policy == "omit" and p != p:
+                return None
+            raise InputError(f"p must be a finite number in [0, 1], got {p!r}"
+                             + (" (pass nan_policy='omit' to skip NaN)" if p != p else ""))
+        state = self._keys.get(key)
+        if state is None:
+            state = self._keys[key] = KeyState(key, self.window)
+        n = state.n + 1
+        state.n = n
+        delta = p - state.mean
+        state.mean += delta / n
+        state.m2 += delta * (p - state.mean)
+        high = p >= self.threshold
+        if high:
+            state.above += 1
+        if n > 1 and high != state.last_high:
+            state.flips += 1
+        state.last_high = high
+        if self._band_low < p < self._band_high:
+            state.uncertain += 1
+        if self._ew_weight:
+            if n == 1:
+                state.ew_mean = p
+            else:
+                diff = p - state.ew_mean
+                step = self._ew_weight * diff
+                state.ew_mean += step
+                state.ew_var = (1.0 - self._ew_weight) * (state.ew_var + diff * step)
+        if state.window is not None:
+            state.window.append(p)
+        if v_hat is not None:
+            self._add_v_hat(state, p, v_hat)
+        if outcome is not None:
+            self._labelled.append((p, _one_outcome(outcome), key,
+                                   math.nan if v_hat is None else float(v_hat)))
+        return state
+
+    def _add_v_hat(self, state: KeyState, p: float, v_hat) -> None:
+        v = float(v_hat)
+        if not math.isfinite(v):
+            raise InputError(f"v_hat must be finite, got {v_hat!r}")
+        state.v_n += 1
+        delta = v - state.v_mean
+        state.v_mean += delta / state.v_n
+        state.v_m2 += delta * (v - state.v_mean)
+        if 0.0 < p < 1.0:
+            self._k_sums[0] += v * math.log(p / (1.0 - p))
+            self._k_sums[1] += v * v
+
+    # -- many observations -----------------------------------------------------------------------
+
+    def update_many(self, p, keys=None, outcomes=None, v_hat=None) -> "ProxyVarianceTracker":
+        """Add many observations in order; the same state as a loop of :meth:`update`.
+
+        ``keys``, ``outcomes`` and ``v_hat`` are arrays of the same length as
+        ``p`` (``outcomes`` may hold missing values for unlabelled observations).
+        """
+        values = as_probabilities(p)
+        n = len(values)
+        arrays = {"keys": keys, "outcomes": outcomes, "v_hat": v_hat}
+        for name, array in arrays.items():
+            if array is not None and len(array) != n:
+                raise InputError(f"{name} has {len(array)} values but p has {n}; they must be the same length")
+        finite = np.isfinite(values)
+        if not finite.all():
+            if self.nan_policy == "raise" or np.isinf(values).any():
+                where = int(np.flatnonzero(~finite)[0])
+                raise InputError(f"p: {int((~finite).sum())} non-finite value(s) (first at position "
+                                 f"{where}); pass nan_policy='omit' to skip NaN")
+        outside = finite & ((values < 0) | (values > 1))
+        if outside.any():
+            raise InputError(f"p must lie in [0, 1]; {int(outside.sum())} value(s) do not "
+                             f"(first: {values[outside][0]!r})")
+        flags = None if outcomes is None else as_accept_flags(outcomes, argname="outcomes")
+        v = None if v_hat is None else as_probabilities(v_hat, argname="v_hat")
+        if v is not None and not np.isfinite(v[finite]).all():
+            raise InputError("v_hat must be finite wherever p is")
+        if not finite.all():
+            values = values[finite]
+            keys = None if keys is None else np.asarray(keys, dtype=object)[finite]
+            flags = None if flags is None else flags[finite]
+            v = None if v is None else v[finite]
+        if len(values) == 0:
+            return self
+        if keys is None:
+            codes, uniques = np.zeros(len(values), dtype=np.intp), [None]
+        else:
+            codes, uniques = pd.factorize(pd.Series(keys, dtype=object) if not isinstance(keys, pd.Series)
+                                          else keys, use_na_sentinel=False)
+            uniques = list(uniques)
+        self._merge(values, codes, uniques, v)
+        if flags is not None:
+            labelled = ~np.isnan(flags)
+            if labelled.any():
+                self._flush_singles()
+                key_objects = np.empty(len(uniques), dtype=object)
+                key_objects[:] = uniques
+                self._labelled_chunks.append((
+                    values[labelled], flags[labelled], key_objects[codes[labelled]],
+                    np.full(int(labelled.sum()), np.nan) if v is None else v[labelled]))
+        return self
+
+    def _merge(self, values, codes, uniques, v) -> None:
+        count = len(uniques)
+        high = values >= self.threshold
+        sizes = np.bincount(codes, minlength=count)
+        means = np.bincount(codes, weights=values, minlength=count) / sizes
+        deviations = values - means[codes]
+        m2s = np.bincount(codes, weights=deviations * deviations, minlength=count)
+        above = np.bincount(codes, weights=high, minlength=count)
+        uncertain = np.bincount(codes, weights=(values > self._band_low) & (values < self._band_high),
+                                minlength=count)
+        # order within each key, for flips, the EWMA and the window: a stable sort of small
+        # integer codes is a radix sort in numpy
+        order = np.argsort(codes.astype(np.int32 if count < 2**31 else np.int64), kind="stable")
+        sorted_codes, sorted_high = codes[order], high[order]
+        same = sorted_codes[1:] == sorted_codes[:-1]
+        flips = np.bincount(sorted_codes[1:][same & (sorted_high[1:] != sorted_high[:-1])],
+                            minlength=count)
+        starts = np.r_[0, np.flatnonzero(~same) + 1]
+        ends = np.r_[starts[1:], len(order)]
+        group_of_start = sorted_codes[starts]
+        sorted_values = values[order] if (self._ew_weight or self.window or v is not None) else None
+        sorted_v = v[order] if v is not None else None
+        for g, start, end in zip(group_of_start.tolist(), starts.tolist(), ends.tolist()):
+            key = uniques[g]
+            state = self._keys.get(key)
+            if state is None:
+                state = self._keys[key] = KeyState(key, self.window)
+            nb, na = int(sizes[g]), state.n
+            total = na + nb
+            delta = means[g] - state.mean
+            state.mean += delta * nb / total
+            state.m2 += m2s[g] + delta * delta * na * nb / total
+            state.n = total
+            state.above += int(above[g])
+            state.uncertain += int(uncertain[g])
+            state.flips += int(flips[g]) + (na > 0 and bool(sorted_high[start]) != state.last_high)
+            state.last_high = bool(sorted_high[end - 1])
+            if self._ew_weight:
+                self._ew_segment(state, sorted_values[start:end], na == 0)
+            if state.window is not None:
+                state.window.extend(sorted_values[max(start, end - self.window):end].tolist())
+            if sorted_v is not None:
+                self._v_segment(state, sorted_values[start:end], sorted_v[start:end])
+
+    def _ew_segment(self, state: KeyState, x: np.ndarray, fresh: bool) -> None:
+        """The EWMA recursions of :meth:`update` over one key's segment, with lfilter."""
+        a = self._ew_weight
+        if fresh:
+            state.ew_mean, state.ew_var = float(x[0]), 0.0
+            x = x[1:]
+            if len(x) == 0:
+                return
+        keep = 1.0 - a
+        means, _ = signal.lfilter([a], [1.0, -keep], x, zi=[keep * state.ew_mean])
+        previous = np.r_[state.ew_mean, means[:-1]]
+        diff = x - previous
+        variances, _ = signal.lfilter([1.0], [1.0, -keep], keep * a * diff * diff,
+                                      zi=[keep * state.ew_var])
+        state.ew_mean, state.ew_var = float(means[-1]), float(variances[-1])
+
+    def _v_segment(self, state: KeyState, p: np.ndarray, v: np.ndarray) -> None:
+        nb, na = len(v), state.v_n
+        mean_b = float(v.mean())
+        m2_b = float(((v - mean_b) ** 2).sum())
+        total = na + nb
+        delta = mean_b - state.v_mean
+        state.v_mean += delta * nb / total
+        state.v_m2 += m2_b + delta * delta * na * nb / total
+        state.v_n = total
+        inside = (p > 0) & (p < 1)
+        self._k_sums[0] += float(np.sum(v[inside] * np.log(p[inside] / (1 - p[inside]))))
+        self._k_sums[1] += float(np.sum(v[inside] ** 2))
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def __getitem__(self, key) -> KeyState:
+        try:
+            return self._keys[key]
+        except KeyError:
+            raise InputError(f"no key {key!r} has been seen") from None
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    @property
+    def keys(self) -> list:
+        return list(self._keys)
+
+    def _flush_singles(self) -> None:
+        """Move the labelled observations of single updates into an array chunk (keeps order)."""
+        if self._labelled:
+            p, y, key, v = zip(*self._labelled)
+            key_objects = np.empty(len(key), dtype=object)
+            key_objects[:] = key
+            self._labelled_chunks.append((np.array(p, dtype=float), np.array(y, dtype=float),
+                                          key_objects, np.array(v, dtype=float)))
+            self._labelled = []
+
+    def labelled(self):
+        """(p, outcome, key, v_hat) arrays of every observation that came with an outcome,
+        in arrival order; None when there is none."""
+        self._flush_singles()
+        if not self._labelled_chunks:
+            return None
+        return tuple(np.concatenate([part[i] for part in self._labelled_chunks]) for i in range(4))
+
+    def temperature(self) -> float:
+        """k: given, or the least-squares slope of logit(p) on v_hat through the origin."""
+        if self.k is not None:
+            return float(self.k)
+        product, square = self._k_sums
+        return product / square if square > 0 else math.nan
+
+    def report(self):
+        """The per-key table, the verdict and (with outcomes) calibration: a ProxyReport."""
+        from .report import build_report
+
+        return build_report(self)
+
+
+def _one_outcome(outcome) -> float:
+    if outcome is True or outcome is False:
+        return float(outcome)
+    try:
+        value = float(outcome)
+    except (TypeError, ValueError):
+        raise InputError(f"outcome must be 0 or 1 (or a boolean), got {outcome!r}") from None
+    if value not in (0.0, 1.0):
+        raise InputError(f"outcome must be 0 or 1 (or a boolean), got {outcome!r}")
+    return value
