@@ -89,3 +89,49 @@ def test_proxy_and_sigmoid_equal_swarm():
     for v in np.linspace(-1, 1, 41):
         for k in (0.5, 2.0, 5.0):
             assert sigmoid(v, k) == pytest.approx(calibrated_sigmoid(float(v), k), abs=1e-12)
+
+
+def test_calibration_metrics_equal_swarm():
+    from swarm.metrics.soft_metrics import SoftMetrics
+
+    from swarmstats import ProxyVarianceTracker
+
+    metrics = SoftMetrics()
+    rng = np.random.default_rng(8)
+    for _ in range(10):
+        n = int(rng.integers(5, 200))
+        # ties, 0 and 1, and values on the bin edges that SWARM's b * 0.1 places exactly
+        p = rng.choice([0.0, 0.05, 0.1, 0.2, 0.25, 0.4, 0.45, 0.5, 0.55, 0.8, 0.85, 0.9, 0.95, 1.0,
+                        *rng.uniform(size=20)], size=n)
+        y = (rng.uniform(size=n) < p).astype(int)
+        interactions = [SoftInteraction(p=float(a), ground_truth=int(2 * b - 1)) for a, b in zip(p, y)]
+        ours = ProxyVarianceTracker().update_many(p, outcomes=y).report()
+        c = ours.calibration
+        assert c["brier"] == pytest.approx(metrics.brier_score(interactions), abs=1e-12)
+        assert c["log_loss"] == pytest.approx(metrics.log_loss(interactions), abs=1e-12)
+        assert c["ece"] == pytest.approx(metrics.expected_calibration_error(interactions), abs=1e-12)
+        assert c["calibration_error"] == pytest.approx(metrics.calibration_error(interactions), abs=1e-12)
+        their_auc = metrics.discrimination_auc(interactions)
+        if their_auc is None:
+            assert np.isnan(c["auc"])
+        else:
+            assert c["auc"] == pytest.approx(their_auc, abs=1e-12)
+        curve = metrics.calibration_curve(interactions)
+        table = ours.reliability
+        assert len(curve) == len(table)
+        for row, theirs in zip(table.to_dict("records"), curve):
+            values = list(theirs.values()) if isinstance(theirs, dict) else list(theirs)
+            assert row["count"] == values[-1]
+
+
+def test_calibration_bin_edges_differ_from_swarm_only_where_its_rounding_moves_them():
+    from swarm.metrics.soft_metrics import SoftMetrics
+
+    from swarmstats.stats.calibration import reliability_bins
+
+    # SWARM compares p with b * 0.1: 3 * 0.1 = 0.30000000000000004 > 0.3, so p = 0.3 lands in
+    # [0.2, 0.3); we compare with b / 10 and keep it in [0.3, 0.4), as the definition says
+    curve = SoftMetrics().calibration_curve([SoftInteraction(p=0.3, ground_truth=1)])
+    assert [c[2] for c in curve].index(1) == 2
+    _, _, count, _, _ = reliability_bins(np.array([0.3]), np.array([1.0]))
+    assert int(np.flatnonzero(count)[0]) == 3

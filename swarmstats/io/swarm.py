@@ -21,8 +21,9 @@ _PAYLOAD_PREFIX = "payload/"
 
 
 def read_interactions(source, *, format: str | None = None, p: str = "p",
-                      accepted: str = "accepted") -> pd.DataFrame:
-    """Interaction rows of a SWARM export or any table with ``p`` / ``accepted`` columns.
+                      accepted: str | None = "accepted") -> pd.DataFrame:
+    """Interaction rows of a SWARM export or any table with ``p`` / ``accepted`` columns
+    (``accepted=None``: only ``p`` is required).
 
     >>> import io
     >>> text = ('{"event_type": "epoch_completed", "epoch": 0}\\n'
@@ -62,7 +63,7 @@ def _from_history(name: str, text: str) -> pd.DataFrame:
                       if isinstance(value, list) and value and isinstance(value[0], dict)
                       and any(_looks_like_interaction(item) for item in value[:50])}
         if not candidates:
-            raise InputError(f"{name}: no list of interaction records (objects with p and accepted); "
+            raise InputError(f"{name}: no list of interaction records (objects with p); "
                              f"top-level keys: {', '.join(map(str, payload)) or 'none'}")
         if len(candidates) > 1:
             raise InputError(f"{name}: several lists hold interaction records "
@@ -81,7 +82,7 @@ def _looks_like_interaction(item) -> bool:
     if not isinstance(item, dict):
         return False
     body = item.get("payload") if isinstance(item.get("payload"), dict) else item
-    return "p" in body and "accepted" in body
+    return "p" in body
 
 
 def _select(frame: pd.DataFrame, name, format, p: str, accepted: str) -> pd.DataFrame:
@@ -89,15 +90,16 @@ def _select(frame: pd.DataFrame, name, format, p: str, accepted: str) -> pd.Data
     lifted = {c: c[len(_PAYLOAD_PREFIX):] for c in frame.columns
               if c.startswith(_PAYLOAD_PREFIX) and c[len(_PAYLOAD_PREFIX):] not in frame.columns}
     frame = frame.rename(columns=lifted)
-    missing = [c for c in (p, accepted) if c not in frame.columns]
+    required = [c for c in (p, accepted) if c is not None]
+    missing = [c for c in required if c not in frame.columns]
     if missing:
         raise InputError(f"{name}: no column {missing[0]!r} (use --p / --accepted to name the "
                          f"columns); columns are {', '.join(map(str, frame.columns[:20]))}")
     if "event_type" in frame.columns:
         # an event log: keep the events that carry an interaction, skip everything else
-        frame = frame[frame[p].notna() & frame[accepted].notna()]
+        frame = frame[frame[required].notna().all(axis=1)]
         if frame.empty:
-            raise InputError(f"{name}: no interaction events with both {p} and {accepted}")
+            raise InputError(f"{name}: no interaction events with {' and '.join(required)}")
     frame = frame.reset_index(drop=True)
     frame.attrs.update(source=name, format=format)
     return frame

@@ -49,8 +49,10 @@ def as_accept_flags(accepted, *, argname: str = "accepted") -> np.ndarray:
         flags = array.astype(float)
         bad = np.isfinite(flags) & (flags != 0) & (flags != 1)
         if bad.any():
+            hint = ("; SWARM's ground_truth is +1/-1: pass (ground_truth + 1) / 2"
+                    if (flags[bad] == -1).all() else "")
             raise InputError(f"{argname}: expected booleans or 0/1, found {flags[bad][0]!r} "
-                             f"({int(bad.sum())} such value(s))")
+                             f"({int(bad.sum())} such value(s)){hint}")
         flags[~np.isfinite(flags)] = np.nan
         return flags
     flags = np.empty(len(array))

@@ -2,7 +2,8 @@
 
 numpy in, numpy out.  Conventions follow SWARM's metric code (swarm-metrics.md
 section 7): log loss clips p to [1e-15, 1 - 1e-15]; the reliability table has
-10 equal bins [b/10, (b+1)/10) with the last closed at 1.0, and an empty bin is
+10 equal bins [b/10, (b+1)/10) with the last closed at 1.0 (edges compared
+exactly, where SWARM's b * 0.1 moves p = 0.3, 0.6, 0.7 down a bin), and an empty bin is
 reported as (midpoint, 0, 0) and contributes nothing to the ECE; AUC counts
 ties as one half and is undefined when a class is missing.
 """
@@ -40,11 +41,13 @@ def reliability_bins(p: np.ndarray, y: np.ndarray, bins: int = 10):
     The last bin includes 1.0.  Empty bins report the bin midpoint as mean p
     and 0 as the share (SWARM's convention).
     """
-    index = np.minimum((p * bins).astype(int), bins - 1)
+    edges = np.arange(bins + 1) / bins
+    # exact comparisons with the edges b / bins (SWARM compares with b * (1 / bins), which puts
+    # p = 0.3, 0.6 and 0.7 one bin lower through rounding); 1.0 joins the last bin
+    index = np.minimum(np.searchsorted(edges, p, side="right") - 1, bins - 1)
     count = np.bincount(index, minlength=bins).astype(float)
     sum_p = np.bincount(index, weights=p, minlength=bins)
     sum_y = np.bincount(index, weights=y, minlength=bins)
-    edges = np.arange(bins + 1) / bins
     with np.errstate(invalid="ignore", divide="ignore"):
         mean_p = np.where(count > 0, sum_p / count, (edges[:-1] + edges[1:]) / 2)
         share = np.where(count > 0, sum_y / count, 0.0)

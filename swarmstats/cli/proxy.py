@@ -1,0 +1,115 @@
+"""`swarmstats proxy`: is each key's score too noisy for a hard threshold decision?"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .._result import fmt
+from ..errors import InputError
+from ..io import FORMATS, read_interactions
+from ..proxy import ProxyVarianceTracker
+from ._common import EXIT_FAIL, EXIT_PASS, dump_json
+
+#: keys listed in the text output (all of them go to JSON and CSV)
+TEXT_ROWS = 50
+
+
+def add_parser(commands) -> None:
+    proxy = commands.add_parser(
+        "proxy", help="is each key's proxy score too noisy for a hard decision? (exit 1 if any is)",
+        description="Per key (agent, policy, checkpoint ...): the noise of the proxy score p, the "
+                    "probability that a hard decision at the threshold is on the wrong side, how "
+                    "often it would flip between rounds against what noise alone explains, and "
+                    "with outcomes the calibration of p (Brier, log loss, ECE, AUC, reliability).",
+        epilog="exit codes:\n  0  no key is too noisy for a hard decision\n"
+               "  1  at least one key is too noisy\n  2  usage or input error (one line on stderr)",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    proxy.add_argument("file", metavar="FILE",
+                       help="scores table (CSV/TSV/JSONL), SWARM history JSON or event JSONL, or -")
+    proxy.add_argument("--p", default="p", help="column of the score p (default p)")
+    proxy.add_argument("--key", help="column naming the key (agent, policy ...); default: one key")
+    proxy.add_argument("--outcome", help="column of the 0/1 outcome, for calibration")
+    proxy.add_argument("--v-hat", dest="v_hat", help="column of the raw score v_hat (p = sigmoid(k v_hat))")
+    proxy.add_argument("--threshold", type=float, default=0.5, help="hard decision p >= T (default 0.5)")
+    proxy.add_argument("--band", type=float, default=0.2, help="uncertain band 0.5 +- B (default 0.2)")
+    proxy.add_argument("--alpha", type=float, default=0.1,
+                       help="tolerated wrong-side probability of a hard decision (default 0.1)")
+    proxy.add_argument("--halflife", type=float, help="half-life of the EWMA mean and SD, in observations")
+    proxy.add_argument("--window", type=int, help="length of the trailing window whose SD is reported")
+    proxy.add_argument("--nan-policy", choices=("raise", "omit"), default="raise",
+                       help="rows with a missing p: an error (default) or skipped")
+    proxy.add_argument("--input-format", choices=FORMATS, help="format of FILE (needed for stdin)")
+    proxy.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
+    proxy.add_argument("--plot", metavar="PNG",
+                       help="per-key means against the threshold (and the reliability diagram)")
+    proxy.add_argument("--exit-zero", action="store_true", help="report only: exit 0 even if too noisy")
+    proxy.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+
+
+def run(args) -> int:
+    tracker = ProxyVarianceTracker(threshold=args.threshold, band=args.band, alpha=args.alpha,
+                                   halflife=args.halflife, window=args.window, nan_policy=args.nan_policy)
+    frame = read_interactions(args.file, format=args.input_format, p=args.p, accepted=None)
+    for option, column in (("--key", args.key), ("--outcome", args.outcome), ("--v-hat", args.v_hat)):
+        if column is not None and column not in frame.columns:
+            raise InputError(f"no column {column!r} for {option}; columns are "
+                             f"{', '.join(map(str, frame.columns))}")
+    tracker.update_many(frame[args.p], keys=None if args.key is None else frame[args.key].to_numpy(object),
+                        outcomes=None if args.outcome is None else frame[args.outcome],
+                        v_hat=None if args.v_hat is None else frame[args.v_hat])
+    if len(tracker) == 0:
+        raise InputError("no scores to analyse")
+    report = tracker.report()
+    if args.format == "json":
+        dump_json({"command": "proxy",
+                   "input": {"source": frame.attrs.get("source"), "format": frame.attrs.get("format"),
+                             "rows": int(len(frame))},
+                   "passed": not report.too_noisy, **report.to_dict()})
+    elif args.format == "csv":
+        report.table.reset_index().to_csv(sys.stdout, index=False)
+    else:
+        print(_text(report))
+    if args.plot:
+        _plot(report, args.plot)
+    return EXIT_FAIL if report.too_noisy and not args.exit_zero else EXIT_PASS
+
+
+def _text(report) -> str:
+    head = report.summary().splitlines()
+    lines = [head[0], "  key             n       mean    sd      wrong-side  flips (noise)  verdict"]
+    for key, row in report.table.head(TEXT_ROWS).iterrows():
+        flips = f"{fmt(row['thrash_rate'], 2)} ({fmt(row['expected_thrash_rate'], 2)})"
+        verdict = "TOO NOISY" if row["too_noisy"] else "ok"
+        lines.append(f"  {str(key):<14}  {int(row['n']):<6}  {fmt(row['mean'], 3):<6}  {fmt(row['sd'], 3):<6}  "
+                     f"{fmt(row['wrong_side_probability'], 2):<10}  {flips:<13}  {verdict}: {row['reason']}")
+    if len(report.table) > TEXT_ROWS:
+        lines.append(f"  ... {len(report.table) - TEXT_ROWS} more key(s) (--format csv lists all)")
+    lines += [line for line in head[1:] if not line.startswith("  ") or line.lstrip().startswith(
+        ("calibration", "prediction", "recalibration", "note"))]
+    verdict = {"too_noisy": "TOO NOISY: some keys cannot be hard-thresholded reliably",
+               "ok": "every key is clear of the threshold",
+               "insufficient_data": "too few observations per key to judge"}[report.verdict]
+    lines.append(f"\n{verdict} (alpha = {report.alpha})")
+    return "\n".join(lines)
+
+
+def _plot(report, path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    panels = 2 if report.reliability is not None else 1
+    height = max(3.5, 0.18 * min(len(report.table), 40) + 1.5)
+    fig, axes = plt.subplots(1, panels, figsize=(7 * panels, height), squeeze=False)
+    report.plot(ax=axes[0, 0])
+    if panels == 2:
+        report.plot(ax=axes[0, 1], kind="reliability")
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=110)
+    except OSError as exc:
+        raise InputError(f"cannot write the plot to {path}: {exc.strerror}") from None
+    finally:
+        plt.close(fig)

@@ -1,0 +1,281 @@
+"""ProxyVarianceTracker: streaming = batch, calibrated wrong-side probability, thrash,
+calibration metrics, recalibration, drift, bad input."""
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import special
+
+from swarmstats import InputError, ProxyVarianceTracker
+
+
+def _loop(tracker, p, keys=None, outcomes=None, v_hat=None):
+    for i in range(len(p)):
+        tracker.update(p[i], key=None if keys is None else keys[i],
+                       outcome=None if outcomes is None else outcomes[i],
+                       v_hat=None if v_hat is None else v_hat[i])
+    return tracker
+
+
+def _same_state(a, b, rel=1e-12):
+    assert a.keys == b.keys or set(a.keys) == set(b.keys)
+    for key in a.keys:
+        x, y = a[key], b[key]
+        assert (x.n, x.above, x.uncertain, x.flips, x.last_high) == (y.n, y.above, y.uncertain, y.flips,
+                                                                      y.last_high), key
+        assert x.mean == pytest.approx(y.mean, rel=rel, abs=1e-300)
+        assert x.m2 == pytest.approx(y.m2, rel=rel, abs=1e-300)
+        if not math.isnan(x.ew_mean):
+            assert x.ew_mean == pytest.approx(y.ew_mean, rel=rel)
+            assert x.ew_var == pytest.approx(y.ew_var, rel=1e-10, abs=1e-300)
+        if x.window is not None:
+            assert list(x.window) == list(y.window)
+        assert x.v_m2 == pytest.approx(y.v_m2, rel=rel, abs=1e-300)
+
+
+def test_update_many_equals_a_loop_of_update_and_numpy():
+    rng = np.random.default_rng(0)
+    n = 5000
+    keys = rng.choice(["a", "b", "c", 7, None], size=n).tolist()
+    p = np.clip(0.5 + rng.normal(0, 0.2, n), 0.001, 0.999)
+    outcomes = (rng.uniform(size=n) < p).astype(float)
+    v_hat = special.logit(p) / 2
+    options = dict(halflife=15, window=25)
+    loop = _loop(ProxyVarianceTracker(**options), p, keys, outcomes, v_hat)
+    batch = ProxyVarianceTracker(**options)
+    for start in range(0, n, 1700):  # several batches, so state is merged across them
+        part = slice(start, start + 1700)
+        batch.update_many(p[part], keys=keys[part], outcomes=outcomes[part], v_hat=v_hat[part])
+    _same_state(loop, batch)
+    frame = pd.DataFrame({"key": pd.Series(keys, dtype=object), "p": p})
+    expected = frame.groupby("key", dropna=False, sort=False)["p"].agg(["count", "mean", "var"])
+    table = batch.report().table
+    for key, row in expected.iterrows():
+        key = None if (isinstance(key, float) and np.isnan(key)) else key
+        assert table.loc[[key], "mean"].iloc[0] == pytest.approx(row["mean"], rel=1e-12)
+        assert table.loc[[key], "sd"].iloc[0] ** 2 == pytest.approx(row["var"], rel=1e-12)
+    # EWMA as pandas computes it (adjust=False starts at the first value), window SD as rolling
+    one = frame[frame.key.astype(str) == "a"]["p"]
+    ew = one.ewm(alpha=1 - 0.5 ** (1 / 15), adjust=False).mean().iloc[-1]
+    assert table.loc[["a"], "ewma_mean"].iloc[0] == pytest.approx(ew, rel=1e-12)
+    assert table.loc[["a"], "window_sd"].iloc[0] == pytest.approx(one.iloc[-25:].std(), rel=1e-12)
+    # flips: consecutive hard decisions that differ, per key
+    decisions = (one.to_numpy() >= 0.5)
+    assert batch["a"].flips == int(np.sum(decisions[1:] != decisions[:-1]))
+    # labelled observations come back in arrival order with their keys
+    p_l, y_l, key_l, v_l = batch.labelled()
+    assert np.array_equal(p_l, p) and np.array_equal(y_l, outcomes) and list(key_l) == keys
+
+
+def test_a_million_updates_near_one_half_without_cancellation():
+    rng = np.random.default_rng(1)
+    p = 0.5 + rng.normal(0, 1e-4, 1_000_000)
+    tracker = ProxyVarianceTracker()
+    _loop(tracker, p)
+    batch = ProxyVarianceTracker().update_many(p)
+    mean = math.fsum(p) / len(p)
+    m2 = math.fsum((p - mean) ** 2)  # accurate reference: exact sums of the centred squares
+    for state in (tracker[None], batch[None]):
+        assert state.mean == pytest.approx(mean, rel=1e-12)
+        assert state.m2 == pytest.approx(m2, rel=1e-9)
+    # the naive one-pass formula would lose most of its digits here
+    naive = math.fsum(p * p) - len(p) * mean * mean
+    assert abs(naive - m2) / m2 > abs(tracker[None].m2 - m2) / m2
+
+
+def test_wrong_side_probability_is_calibrated():
+    """Keys with true means spread evenly around the threshold; among keys given
+    wrong-side probability ~ q, the share whose sample-mean decision is wrong is ~ q."""
+    rng = np.random.default_rng(2)
+    keys, obs = 20_000, 10
+    truth = rng.uniform(0.3, 0.7, keys)
+    p = np.clip(np.repeat(truth, obs) + rng.normal(0, 0.08, keys * obs), 0, 1)
+    tracker = ProxyVarianceTracker().update_many(p, keys=np.repeat(np.arange(keys), obs))
+    table = tracker.report().table.sort_index()
+    q = table["wrong_side_probability"].to_numpy()
+    wrong = (table["mean"].to_numpy() >= 0.5) != (truth >= 0.5)
+    edges = [0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5]
+    for low, high in zip(edges[:-1], edges[1:]):
+        inside = (q >= low) & (q < high) if high < 0.5 else (q >= low)
+        count = int(inside.sum())
+        assert count > 200
+        expected = q[inside].mean()
+        tolerance = 3 * math.sqrt(expected * (1 - expected) / count)
+        assert abs(wrong[inside].mean() - expected) <= tolerance, (low, high)
+
+
+def test_thrash_near_the_threshold_is_flagged_and_a_clear_agent_is_not():
+    rng = np.random.default_rng(3)
+    tracker = ProxyVarianceTracker(threshold=0.5)
+    tracker.update_many(np.clip(0.52 + rng.normal(0, 0.15, 400), 0, 1), keys=["close"] * 400)
+    tracker.update_many(np.clip(0.80 + rng.normal(0, 0.15, 400), 0, 1), keys=["clear"] * 400)
+    table = tracker.report().table
+    close, clear = table.loc["close"], table.loc["clear"]
+    assert close["too_noisy"] and not clear["too_noisy"]
+    assert close["thrash_rate"] > 0.4 and clear["thrash_rate"] < 0.1
+    # observed flips match the rate noise alone predicts for independent scores
+    assert close["thrash_rate"] == pytest.approx(close["expected_thrash_rate"], abs=0.08)
+    assert "minority side" in close["reason"]
+    assert table.index[0] == "close"  # worst first
+    assert tracker.report().verdict == "too_noisy"
+
+
+def test_observations_needed_settles_the_mean_decision():
+    rng = np.random.default_rng(4)
+    tracker = ProxyVarianceTracker(alpha=0.1)
+    tracker.update_many(0.53 + rng.normal(0, 0.15, 20), keys=["k"] * 20)
+    row = tracker.report().table.loc["k"]
+    needed = row["n"] + row["observations_needed"]
+    # z_{0.9} sd / |mean - t| squared, the n at which the mean's wrong-side probability ~ alpha
+    assert needed == math.ceil((1.2815515655446004 * row["sd"] / abs(row["mean"] - 0.5)) ** 2)
+
+
+def test_calibration_metrics_on_swarms_worked_batch():
+    tracker = ProxyVarianceTracker()
+    tracker.update_many([0.9, 0.8, 0.3, 0.6, 0.2], outcomes=[1, 0, 0, 1, 0])
+    c = tracker.report().calibration
+    assert c["brier"] == pytest.approx(0.188)
+    assert c["log_loss"] == pytest.approx(0.561089, abs=1e-6)
+    assert c["ece"] == pytest.approx(0.36)
+    assert c["auc"] == pytest.approx(5 / 6)
+    assert c["calibration_error"] == pytest.approx(0.16)
+
+
+def test_auc_matches_the_pair_count_with_ties():
+    from swarmstats.stats.calibration import auc
+    rng = np.random.default_rng(5)
+    p = rng.integers(0, 5, 200) / 4  # many ties
+    y = (rng.uniform(size=200) < 0.4).astype(float)
+    pos, neg = p[y == 1], p[y == 0]
+    pairs = (pos[:, None] > neg[None, :]).mean() + 0.5 * (pos[:, None] == neg[None, :]).mean()
+    assert auc(p, y) == pytest.approx(pairs, rel=1e-12)
+    assert np.isnan(auc(p, np.zeros(200)))
+
+
+def test_reliability_table_keeps_empty_bins_like_swarm():
+    tracker = ProxyVarianceTracker()
+    tracker.update_many([0.05, 0.95, 1.0], outcomes=[0, 1, 1])
+    table = tracker.report().reliability
+    assert len(table) == 10 and table["count"].sum() == 3
+    empty = table[table["count"] == 0].iloc[0]
+    assert empty["mean_p"] == pytest.approx((empty["bin_low"] + empty["bin_high"]) / 2)
+    assert empty["share_positive"] == 0
+    assert table.iloc[-1]["count"] == 2  # the last bin includes 1.0
+
+
+def test_delta_method_and_recalibration_recover_k():
+    rng = np.random.default_rng(6)
+    n = 20_000
+    v = rng.uniform(-1, 1, n)
+    p = special.expit(2.0 * v)                          # the proxy uses k = 2
+    y = (rng.uniform(size=n) < special.expit(1.2 * v)).astype(float)   # truth: k = 1.2
+    tracker = ProxyVarianceTracker().update_many(p, keys=np.zeros(n), outcomes=y, v_hat=v)
+    report = tracker.report()
+    r = report.recalibration
+    assert report.temperature == pytest.approx(2.0, rel=1e-9)  # read back from (v_hat, p)
+    assert r["k_low"] < 1.2 < r["k_high"] and r["k_high"] < 2.0
+    assert "overconfident" in r["message"]
+    # delta method: small v_hat noise around a point, sd(p) ~ k p (1 - p) sd(v_hat)
+    small = ProxyVarianceTracker(k=2.0)
+    v_small = 0.3 + rng.normal(0, 0.01, 5000)
+    small.update_many(special.expit(2.0 * v_small), v_hat=v_small)
+    row = small.report().table.iloc[0]
+    assert row["delta_sd"] == pytest.approx(row["sd"], rel=0.01)
+
+
+def test_error_drift_is_detected_and_stable_outcomes_raise_no_alarm():
+    rng = np.random.default_rng(7)
+    p = rng.uniform(0.05, 0.95, 4000)
+    calibrated = (rng.uniform(size=4000) < p).astype(float)
+    stable = ProxyVarianceTracker().update_many(p, outcomes=calibrated).report()
+    assert stable.calibration["drift"]["checked"] and not stable.calibration["drift"]["alarm"]
+    flipped = calibrated.copy()
+    flipped[2000:] = (rng.uniform(size=2000) < 1 - p[2000:]).astype(float)  # the proxy breaks
+    drifting = ProxyVarianceTracker().update_many(p, outcomes=flipped).report()
+    drift = drifting.calibration["drift"]
+    assert drift["alarm"] and 2000 <= drift["first_alarm_outcome"] <= 2600
+
+
+def test_report_is_json_safe_and_plots():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    rng = np.random.default_rng(8)
+    p = rng.uniform(size=300)
+    tracker = ProxyVarianceTracker(halflife=10, window=20)
+    tracker.update_many(p, keys=rng.choice(["a", "b"], 300), outcomes=(rng.uniform(size=300) < p))
+    report = tracker.report()
+    payload = report.to_dict()
+    json.dumps(payload, allow_nan=False)
+    assert {row["key"] for row in payload["table"]} == {"a", "b"}
+    for kind in ("keys", "reliability"):
+        ax = report.plot(kind=kind)
+        assert ax.lines or ax.collections
+        plt.close(ax.figure)
+
+
+def test_one_observation_and_constant_keys_have_defined_answers():
+    tracker = ProxyVarianceTracker()
+    tracker.update(0.7, key="once")
+    for _ in range(5):
+        tracker.update(0.55, key="constant")
+    report = tracker.report()
+    assert report.table.loc["once", "too_noisy"] == False  # noqa: E712 - numpy bool
+    assert "only one observation" in report.table.loc["once", "reason"]
+    assert report.table.loc["constant", "wrong_side_probability"] == 0.0
+    assert report.verdict == "ok"
+    only = ProxyVarianceTracker()
+    only.update(0.3)
+    assert only.report().verdict == "insufficient_data"
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda t: t.update(1.2), "in \\[0, 1\\]"),
+    (lambda t: t.update(float("nan")), "nan_policy='omit'"),
+    (lambda t: t.update(float("inf")), "finite"),
+    (lambda t: t.update("0.5"), "number"),
+    (lambda t: t.update(0.5, outcome=2), "0 or 1"),
+    (lambda t: t.update(0.5, outcome=-1), "ground_truth"),
+    (lambda t: t.update(0.5, v_hat=float("nan")), "v_hat"),
+    (lambda t: t.update_many([0.2, 1.5]), "\\[0, 1\\]"),
+    (lambda t: t.update_many([0.2, 0.3], keys=["a"]), "same length"),
+    (lambda t: t.update_many([0.2, 0.3], outcomes=[1, 3]), "0/1"),
+    (lambda t: t.update_many([0.2, np.nan]), "nan_policy"),
+    (lambda t: t.update_many([[0.2, 0.3], [0.1, 0.4]]), "1-D"),
+])
+def test_bad_input_is_one_clear_error(call, message):
+    with pytest.raises(InputError, match=message):
+        call(ProxyVarianceTracker())
+
+
+def test_nan_policy_omit_skips_missing_scores():
+    tracker = ProxyVarianceTracker(nan_policy="omit")
+    assert tracker.update(float("nan")) is None
+    tracker.update_many([0.2, np.nan, 0.4], keys=["a", "b", "a"])
+    assert tracker["a"].n == 2 and tracker.keys == ["a"]
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"threshold": 1.0}, "threshold"), ({"band": 0.6}, "band"), ({"alpha": 0.7}, "alpha"),
+    ({"halflife": 0}, "halflife"), ({"window": 1}, "window"), ({"k": -1}, "k must"),
+    ({"nan_policy": "drop"}, "nan_policy"),
+])
+def test_bad_options(kwargs, message):
+    with pytest.raises(InputError, match=message):
+        ProxyVarianceTracker(**kwargs)
+
+
+def test_integer_keys_keep_first_appearance_order_and_state():
+    rng = np.random.default_rng(9)
+    keys = rng.choice([5, 2, 900, 13], size=3000)
+    p = rng.uniform(size=3000)
+    batch = ProxyVarianceTracker(window=5).update_many(p, keys=keys)
+    loop = _loop(ProxyVarianceTracker(window=5), p, keys.tolist())
+    assert batch.keys == loop.keys == list(dict.fromkeys(keys.tolist()))
+    _same_state(loop, batch)
+    # large or negative integers go through hashing and give the same state
+    shifted = ProxyVarianceTracker(window=5).update_many(p, keys=keys - 10**12)
+    assert [k + 10**12 for k in shifted.keys] == batch.keys
