@@ -37,7 +37,12 @@ def as_accept_flags(accepted, *, argname: str = "accepted") -> np.ndarray:
     [1.0, 0.0, 1.0, 0.0]
     """
     if isinstance(accepted, (pd.Series, pd.Index)):
-        accepted = accepted.to_numpy(dtype=object)
+        if pd.api.types.is_bool_dtype(accepted.dtype) and not accepted.hasnans:
+            accepted = accepted.to_numpy(dtype=bool)
+        elif pd.api.types.is_numeric_dtype(accepted.dtype) and not pd.api.types.is_bool_dtype(accepted.dtype):
+            accepted = accepted.to_numpy(dtype=float, na_value=np.nan)
+        else:
+            accepted = accepted.to_numpy(dtype=object)
     array = np.asarray(accepted)
     if array.ndim != 1:
         array = array.ravel() if array.ndim == 2 and 1 in array.shape else array
@@ -75,7 +80,8 @@ def _one_flag(item, argname: str) -> float:
         return 0.0
     if text in ("", "nan", "none", "null", "na"):
         return np.nan
-    raise InputError(f"{argname}: expected booleans (true/false, 1/0), found {item!r}")
+    hint = "; SWARM's ground_truth is +1/-1: pass (ground_truth + 1) / 2" if text in ("-1", "-1.0") else ""
+    raise InputError(f"{argname}: expected booleans (true/false, 1/0), found {item!r}{hint}")
 
 
 def interaction_arrays(p, accepted, *, nan_policy: str = "raise", extras: dict | None = None):

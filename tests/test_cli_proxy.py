@@ -1,0 +1,104 @@
+"""`swarmstats proxy` through a subprocess: exit codes, formats, SWARM exports, bad input."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from tests.test_cli import run
+
+
+def scores(path, *, noisy=True, outcomes=True, seed=0):
+    rng = np.random.default_rng(seed)
+    rows = []
+    agents = {"steady": 0.85, "bad": 0.15} | ({"borderline": 0.52} if noisy else {})
+    for agent, mean in agents.items():
+        p = np.clip(mean + rng.normal(0, 0.12, 150), 0.001, 0.999)
+        row = {"agent": agent, "p": p.round(5), "v_hat": (np.log(p / (1 - p)) / 2).round(6)}
+        if outcomes:
+            row["outcome"] = (rng.uniform(size=150) < p).astype(int)
+        rows.append(pd.DataFrame(row))
+    frame = pd.concat(rows, ignore_index=True)
+    frame.to_csv(path, index=False)
+    return frame
+
+
+def test_noisy_key_exits_1_and_clear_keys_exit_0(tmp_path):
+    noisy, clear = tmp_path / "noisy.csv", tmp_path / "clear.csv"
+    scores(noisy)
+    scores(clear, noisy=False)
+    result = run("proxy", noisy, "--key", "agent", "--outcome", "outcome", "--v-hat", "v_hat")
+    assert result.returncode == 1, result.stderr
+    assert "borderline" in result.stdout and "TOO NOISY" in result.stdout
+    assert "calibration on 450 outcomes" in result.stdout and "recalibration" in result.stdout
+    assert run("proxy", noisy, "--key", "agent", "--exit-zero").returncode == 0
+    assert run("proxy", clear, "--key", "agent").returncode == 0
+
+
+def test_csv_is_sorted_worst_first_and_json_is_complete(tmp_path):
+    path = tmp_path / "scores.csv"
+    scores(path)
+    table = pd.read_csv(pd.io.common.StringIO(run("proxy", path, "--key", "agent", "--format", "csv").stdout))
+    assert table["key"].iloc[0] == "borderline"
+    assert {"wrong_side_probability", "thrash_rate", "expected_thrash_rate", "too_noisy",
+            "observations_needed", "reason"} <= set(table.columns)
+    payload = json.loads(run("proxy", path, "--key", "agent", "--outcome", "outcome",
+                             "--format", "json").stdout)
+    assert payload["command"] == "proxy" and payload["verdict"] == "too_noisy" and not payload["passed"]
+    assert payload["calibration"]["n_outcomes"] == 450
+    assert len(payload["reliability"]) == 10
+    assert payload["table"][0]["key"] == "borderline"
+
+
+def test_swarm_event_log_per_initiator(tmp_path):
+    rng = np.random.default_rng(1)
+    lines = []
+    for i in range(300):
+        agent = ["agent_1", "agent_2"][i % 2]
+        p = float(np.clip((0.8 if agent == "agent_1" else 0.5) + rng.normal(0, 0.1), 0, 1))
+        lines.append(json.dumps({"event_id": f"e-{i}", "event_type": "interaction_completed",
+                                 "initiator_id": agent, "epoch": i // 30, "step": i,
+                                 "payload": {"p": p, "v_hat": 0.0, "accepted": True}}))
+    lines.append(json.dumps({"event_id": "x", "event_type": "epoch_completed", "epoch": 9, "payload": {}}))
+    path = tmp_path / "events.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    result = run("proxy", path, "--key", "initiator_id", "--format", "json")
+    assert result.returncode == 1, result.stderr
+    table = {row["key"]: row for row in json.loads(result.stdout)["table"]}
+    assert table["agent_2"]["too_noisy"] and not table["agent_1"]["too_noisy"]
+
+
+def test_plot_has_both_panels_with_outcomes(tmp_path):
+    path = tmp_path / "scores.csv"
+    scores(path)
+    png = tmp_path / "proxy.png"
+    assert run("proxy", path, "--key", "agent", "--outcome", "outcome", "--plot", png).returncode == 1
+    assert png.stat().st_size > 5000
+
+
+@pytest.mark.parametrize("content,args,message", [
+    ("p\n0.5\n1.3\n", (), "p must lie in [0, 1]"),
+    ("p\n0.5\n\n0.4\nnan\n", (), "nan_policy"),
+    ("p,outcome\n0.5,1\n0.4,2\n", ("--outcome", "outcome"), "0/1"),
+    ("p,outcome\n0.5,1\n0.4,-1\n", ("--outcome", "outcome"), "ground_truth"),
+    ("p\n0.5\n", ("--key", "agent"), "no column 'agent' for --key"),
+    ("score\n0.5\n", (), "no column 'p'"),
+    ("p\n0.5\n", ("--window", "1"), "window"),
+])
+def test_bad_input_exits_2_with_one_line(tmp_path, content, args, message):
+    path = tmp_path / "bad.csv"
+    path.write_text(content)
+    result = run("proxy", path, *args)
+    assert result.returncode == 2, result.stdout
+    assert message in result.stderr and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_missing_scores_can_be_skipped(tmp_path):
+    path = tmp_path / "gaps.csv"
+    path.write_text("agent,p\na,0.9\na,\na,0.85\nb,0.2\nb,0.25\n")
+    assert run("proxy", path, "--key", "agent").returncode == 2
+    result = run("proxy", path, "--key", "agent", "--nan-policy", "omit", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    assert {row["key"]: row["n"] for row in json.loads(result.stdout)["table"]} == {"a": 2, "b": 2}
