@@ -56,15 +56,20 @@ def paint(text: str, verdict: str | None, color: bool) -> str:
     return f"\033[{code}m{text}\033[0m" if code else text
 
 
-def plot_results(results, path: str) -> None:
+def new_figure(rows: int, columns: int, size: tuple):
+    """A figure and its grid of Axes on the Agg backend (no display needed)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(len(results), 1, figsize=(9, 3.2 * len(results)), squeeze=False)
-    for result, ax in zip(results, axes[:, 0]):
-        result.plot(ax=ax)
+    return plt.subplots(rows, columns, figsize=size, squeeze=False)
+
+
+def save_figure(fig, path: str) -> None:
+    """Write ``fig`` to ``path`` (an InputError if it cannot be written) and close it."""
+    import matplotlib.pyplot as plt
+
     fig.tight_layout()
     try:
         fig.savefig(path, dpi=110)
@@ -72,3 +77,11 @@ def plot_results(results, path: str) -> None:
         raise InputError(f"cannot write the plot to {path}: {exc.strerror}") from None
     finally:
         plt.close(fig)
+
+
+def plot_results(results, path: str) -> None:
+    """Each result's own plot, one row each, into one PNG."""
+    fig, axes = new_figure(len(results), 1, (9, 3.2 * len(results)))
+    for result, ax in zip(results, axes[:, 0]):
+        result.plot(ax=ax)
+    save_figure(fig, path)

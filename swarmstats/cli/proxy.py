@@ -9,7 +9,7 @@ from .._result import fmt
 from ..errors import InputError
 from ..io import FORMATS, read_interactions
 from ..proxy import ProxyVarianceTracker
-from ._common import EXIT_FAIL, EXIT_PASS, dump_json
+from ._common import EXIT_FAIL, EXIT_PASS, dump_json, new_figure, save_figure
 
 #: keys listed in the text output (all of them go to JSON and CSV)
 TEXT_ROWS = 50
@@ -95,21 +95,10 @@ def _text(report) -> str:
 
 
 def _plot(report, path: str) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     panels = 2 if report.reliability is not None else 1
     height = max(3.5, 0.18 * min(len(report.table), 40) + 1.5)
-    fig, axes = plt.subplots(1, panels, figsize=(7 * panels, height), squeeze=False)
+    fig, axes = new_figure(1, panels, (7 * panels, height))
     report.plot(ax=axes[0, 0])
     if panels == 2:
         report.plot(ax=axes[0, 1], kind="reliability")
-    fig.tight_layout()
-    try:
-        fig.savefig(path, dpi=110)
-    except OSError as exc:
-        raise InputError(f"cannot write the plot to {path}: {exc.strerror}") from None
-    finally:
-        plt.close(fig)
+    save_figure(fig, path)
