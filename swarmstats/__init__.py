@@ -52,6 +52,7 @@ from .stationarity import (
 )
 from .trend import TrendResult, trend_test
 from .warmup import WarmupResult, detect_warmup
+from .windows import AdaptiveWindow, WindowResult, WindowState
 
 __version__ = "0.1.0"
 
@@ -70,5 +71,6 @@ __all__ = [
     "sigmoid", "inverse_sigmoid", "swarm_proxy",
     "describe", "DescribeResult", "compare_runs", "CompareResult",
     "ProxyVarianceTracker", "ProxyReport", "KeyState",
+    "AdaptiveWindow", "WindowResult", "WindowState",
     "read_table", "InputError", "SwarmstatsError",
 ]

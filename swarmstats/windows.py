@@ -1,0 +1,376 @@
+"""Adaptive evaluation windows: long when the score is noisy, short when it trends or changes.
+
+A fixed window fails both ways: a short one calls an improving-but-oscillating
+agent "degrading" during a normal dip; a long one reacts late to a real change.
+:class:`AdaptiveWindow` keeps, at every step, the window that answers "where is
+this score now, and where is it going?":
+
+1. **Change**: the mean of the last m points is compared with the mean of the
+   window before them, for every m on a grid (8, 12, 16, 24, ...).  When the
+   difference exceeds ``c`` standard errors - the noise SD inflated by the
+   integrated autocorrelation time - the window is cut to the post-change part.
+2. **Trend**: the OLS slope over the last m points, for every m on the grid; a
+   slope beyond ``c`` standard errors keeps the window to that span.
+3. **Precision**: otherwise the window grows to n = g (z sigma / precision)^2
+   points (within ``min_length``..``max_length``), the length at which the
+   autocorrelation-aware interval of the mean reaches ``precision``.
+
+``c`` is set so that the chance of any false change or trend call in
+``horizon`` steps of a stationary series is at most ``alpha`` (a Bonferroni
+bound over the grid and the steps; the real rate is far lower).  The noise
+scale comes from the residuals of a quadratic fit to the current regime, so
+neither a trend nor a rise that levels off counts as noise, while an
+oscillation does (and keeps the tests modest).  Cost per update is
+O(max_length), whatever the length of the stream.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ._result import Result, fmt, plain_number
+from ._series import as_series
+from .errors import InputError
+from .stats.autocorr import integrated_time
+from .stats.bootstrap import check_level
+from .stats.window_tests import RecentPlan, length_grid, slope_and_t
+
+STATUSES = ("improving", "degrading", "stable", "uncertain")
+#: the default precision, in noise SDs: the window grows until the mean is known to +-0.25 sigma
+DEFAULT_PRECISION_SDS = 0.25
+
+
+@dataclass(frozen=True)
+class WindowState:
+    """The window after one update (see :class:`AdaptiveWindow`)."""
+
+    step: float | int
+    length: int
+    start: float | int
+    mean: float
+    ci_low: float
+    ci_high: float
+    slope: float
+    slope_t: float
+    status: str
+    reason: str
+    change: bool
+
+
+@dataclass(frozen=True)
+class WindowResult(Result):
+    """Per-step window states of a whole series (``table``) and their summary."""
+
+    name: str | None
+    n: int
+    table: pd.DataFrame
+    changes: list
+    status_counts: dict
+    final_status: str
+    final_reason: str
+    min_length: int
+    max_length: int
+    precision: float | None
+    alpha: float
+    notes: list = field(default_factory=list)
+    _values: np.ndarray | None = None
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.table
+
+    def to_dict(self) -> dict:
+        out = super().to_dict()
+        out.pop("table", None)
+        return out
+
+    def summary(self) -> str:
+        name = f"{self.name}: " if self.name else ""
+        shares = ", ".join(f"{status} {self.status_counts.get(status, 0) / self.n:.0%}"
+                           for status in STATUSES)
+        last = self.table.iloc[-1]
+        lines = [f"{name}now {self.final_status} - {self.final_reason}",
+                 f"  window {int(last['length'])} points, mean {fmt(last['mean'])} "
+                 f"[{fmt(last['ci_low'])}, {fmt(last['ci_high'])}]",
+                 f"  over {self.n} steps: {shares}; {len(self.changes)} change(s)"]
+        for change in self.changes[:10]:
+            lines.append(f"  change at step {change['start']} (seen at {change['step']}): "
+                         f"{change['direction']} by {fmt(change['shift'], 3)} "
+                         f"({fmt(change['shift_sds'], 2)} noise SDs)")
+        lines += [f"  note: {note}" for note in self.notes]
+        return "\n".join(lines)
+
+    def plot(self, ax=None):
+        from .plot_distributions import plot_windows
+
+        return plot_windows(self, ax)
+
+
+class AdaptiveWindow:
+    """An evaluation window that adapts to noise, trends and changes (see module docstring).
+
+    Parameters (keyword-only)
+    -------------------------
+    min_length : int, default 20
+        Shortest window judged; fewer points since a change give "uncertain".
+    max_length : int, default 500
+        Longest window (and the memory kept).
+    precision : float, optional
+        Target half-width of the mean's interval; default a quarter of the noise SD.
+    alpha : float, default 0.05
+        Bound on the chance of any false change or trend call in ``horizon`` steps.
+    horizon : int, default 1000
+        Steps over which ``alpha`` is spent.
+    ci : float, default 0.95
+        Level of the interval of the mean.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.r_[rng.normal(0, 1, 300), rng.normal(-1.5, 1, 100)]
+    >>> result = AdaptiveWindow().fit(y)
+    >>> result.changes[0]["direction"], 300 <= result.changes[0]["step"] < 340
+    ('down', True)
+    """
+
+    def __init__(self, *, min_length: int = 20, max_length: int = 500, precision: float | None = None,
+                 alpha: float = 0.05, horizon: int = 1000, ci: float = 0.95):
+        self.min_length = min_length
+        self.max_length = max_length
+        self.precision = precision
+        self.alpha = alpha
+        self.horizon = horizon
+        self.ci = ci
+        self._validate()
+        self._grid = length_grid(self.max_length)
+        checks = (len(self._grid) + 1) * self.horizon  # the grid and the whole window, every step
+        self.critical = float(stats.norm.isf(self.alpha / (2.0 * checks)))
+        self._z = float(stats.norm.ppf(0.5 + self.ci / 2))
+        self._plans: dict = {}
+        self.reset()
+
+    def _validate(self) -> None:
+        for name in ("min_length", "max_length", "horizon"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or int(value) != value or value < 1:
+                raise InputError(f"{name} must be a positive integer, got {value!r}")
+        if self.min_length < 10:
+            raise InputError(f"min_length must be at least 10 (noise cannot be judged on fewer), "
+                             f"got {self.min_length}")
+        if self.max_length < 2 * self.min_length:
+            raise InputError(f"max_length ({self.max_length}) must be at least twice min_length "
+                             f"({self.min_length})")
+        if self.precision is not None and not (np.isfinite(self.precision) and self.precision > 0):
+            raise InputError(f"precision must be a positive number, got {self.precision!r}")
+        check_level(self.alpha, "alpha")
+        check_level(self.ci, "ci")
+
+    def reset(self) -> None:
+        """Forget every update."""
+        self._buffer = np.empty(2 * self.max_length)
+        self._base = 0          # stream index of buffer[0]
+        self._used = 0          # filled part of the buffer
+        self.n = 0
+        self._regime = 0        # stream index where the current regime starts
+        self._scale = None      # (sigma, g) of the current regime, refreshed now and then
+        self._since_refresh = 0
+        self._hold = None       # (until index, status, reason) after a change
+        self.changes: list = []
+
+    # -- updating ---------------------------------------------------------------------------------
+
+    def update(self, x) -> WindowState:
+        """Add one value; returns the window state after it."""
+        try:
+            value = float(x)
+        except (TypeError, ValueError):
+            raise InputError(f"x must be a number, got {x!r}") from None
+        if not math.isfinite(value):
+            raise InputError(f"x must be finite, got {x!r}")
+        self._append(value)
+        return self._state(self.n - 1, self.n - 1)
+
+    def update_many(self, xs) -> list:
+        """Add many values in order; the same states as a loop of :meth:`update`."""
+        values = as_series(xs, argname="xs").values
+        return [self.update(value) for value in values]
+
+    def fit(self, y, *, name: str | None = None) -> WindowResult:
+        """Run a fresh window over a whole series; one table row per point."""
+        series = as_series(y, min_length=1, name=name)
+        self.reset()
+        steps = series.steps if series.steps is not None else np.arange(len(series))
+        rows = []
+        for i, value in enumerate(series.values):
+            self._append(float(value))
+            state = self._state(i, plain_number(steps[i]), steps)
+            rows.append(state.__dict__)
+        table = pd.DataFrame(rows)
+        table.insert(1, "value", series.values)
+        counts = table["status"].value_counts().to_dict()
+        changes = [{**change, "step": plain_number(steps[change["step"]]),
+                    "start": plain_number(steps[change["start"]])} for change in self.changes]
+        last = table.iloc[-1]
+        notes = []
+        if len(series) < self.min_length:
+            notes.append(f"only {len(series)} points: nothing is judged before {self.min_length}")
+        return WindowResult(name=series.name, n=len(series), table=table, changes=changes,
+                            status_counts={k: int(v) for k, v in counts.items()},
+                            final_status=str(last["status"]), final_reason=str(last["reason"]),
+                            min_length=self.min_length, max_length=self.max_length,
+                            precision=self.precision, alpha=self.alpha, notes=notes,
+                            _values=series.values)
+
+    def _append(self, value: float) -> None:
+        if self._used == len(self._buffer):
+            # keep the last max_length values: older ones can never be in a window again
+            keep = self.max_length
+            self._buffer[:keep] = self._buffer[self._used - keep:self._used]
+            self._base += self._used - keep
+            self._used = keep
+        self._buffer[self._used] = value
+        self._used += 1
+        self.n += 1
+        self._since_refresh += 1
+
+    # -- the rules --------------------------------------------------------------------------------
+
+    def _state(self, t: int, step, steps=None) -> WindowState:
+        label = (lambda i: plain_number(steps[i])) if steps is not None else (lambda i: i)
+        start = max(self._regime, t - self.max_length + 1)
+        window = self._buffer[start - self._base:t - self._base + 1]
+        length = len(window)
+        if length < self.min_length:
+            return self._plain(window, step, label(start), "uncertain",
+                               f"only {length} point(s) since "
+                               + ("the start" if not self.changes else f"the change at step {label(self._regime)}")
+                               + f"; {self.min_length} are needed to judge", False)
+        sigma, g = self._noise(window)
+        if sigma == 0:
+            return self._plain(window, step, label(start), "stable", "every value is the same", False)
+        scale = sigma * math.sqrt(g)
+        # the grid's lengths that fit, and the whole window itself (plus its half, for the
+        # "does the trend go on?" check below)
+        plan = self._plan(length)
+        grid = plan.lengths
+        split_z, slopes, slope_t = plan.statistics(window, scale)
+
+        splittable = grid <= length - self.min_length
+        if splittable.any():
+            z = np.where(splittable, np.abs(split_z), 0.0)
+            best = int(np.argmax(z))
+            if z[best] > self.critical:
+                return self._change(window, t, int(grid[best]), float(split_z[best]), sigma, step, label)
+        if self._hold is not None and t <= self._hold[0]:
+            return self._plain(window, step, label(start), self._hold[1], self._hold[2], False,
+                               scale=scale)
+
+        spans = grid >= self.min_length
+        trend = self._current_trend(plan, slope_t, spans)
+        if trend is not None:
+            span = int(grid[trend])
+            status = "improving" if slope_t[trend] > 0 else "degrading"
+            reason = (f"{'rising' if slope_t[trend] > 0 else 'falling'} by {fmt(slopes[trend], 3)} per step "
+                      f"over the last {span} points (t = {fmt(slope_t[trend], 3)}, limit "
+                      f"{fmt(self.critical, 3)}): the window is the trend's span")
+            return self._plain(window[-span:], step, label(t - span + 1), status, reason, False,
+                               scale=scale, slope=(float(slopes[trend]), float(slope_t[trend])))
+
+        precision = self.precision if self.precision is not None else DEFAULT_PRECISION_SDS * sigma
+        needed = int(math.ceil(g * (self._z * sigma / precision) ** 2))
+        # the level is read only from the recent part that shows no trend even at the nominal
+        # level: older points from before a rise levelled off would bias the mean
+        flat = spans & (np.abs(slope_t) <= self._z)
+        available = int(grid[flat].max()) if flat.any() else self.min_length
+        target = min(max(needed, self.min_length), self.max_length, available)
+        chosen = window[-target:]
+        half_width = self._z * scale / math.sqrt(target)
+        if target >= needed:
+            status, reason = "stable", (f"no trend or change; the mean of the last {target} points is "
+                                        f"known to +-{fmt(half_width, 3)}")
+        elif needed > self.max_length:
+            status, reason = "uncertain", (f"too noisy: even {self.max_length} points give only "
+                                           f"+-{fmt(self._z * scale / math.sqrt(self.max_length), 3)} "
+                                           f"(+-{fmt(precision, 3)} needs {needed})")
+        elif available < length:
+            status, reason = "uncertain", (f"+-{fmt(precision, 3)} needs {needed} points; only the last "
+                                           f"{available} are free of a trend")
+        else:
+            status, reason = "uncertain", (f"no trend or change yet; +-{fmt(precision, 3)} needs {needed} "
+                                           f"points (autocorrelation time {fmt(g, 3)}), {length} so far")
+        return self._plain(chosen, step, label(t - target + 1), status, reason, False, scale=scale)
+
+    def _plan(self, length: int) -> RecentPlan:
+        """The test plan for a window of ``length`` points: the grid's lengths that fit, the
+        whole window and its half (for the "does the trend go on?" check), cached."""
+        plan = self._plans.get(length)
+        if plan is None:
+            fitting = self._grid[self._grid <= length]
+            grid = np.unique(np.concatenate([fitting, (length, length // 2)]))
+            plan = self._plans[length] = RecentPlan(length, grid[grid >= self._grid[0]])
+        return plan
+
+    def _current_trend(self, plan, slope_t, spans):
+        """The span whose slope is most significant (beyond the critical value) and still
+        going on: the slope over its recent half points the same way at the nominal level.
+        A rise that has levelled off is history, not a current trend.  None if no such span."""
+        grid, position = plan.lengths, plan.position
+        for i in np.argsort(-np.abs(np.where(spans, slope_t, 0.0))):
+            if not spans[i] or abs(slope_t[i]) <= self.critical:
+                return None
+            half = position.get(int(grid[i]) // 2)
+            if half is None or np.sign(slope_t[half]) == np.sign(slope_t[i]) and abs(slope_t[half]) > self._z:
+                return int(i)
+        return None
+
+    def _change(self, window, t, span, z, sigma, step, label) -> WindowState:
+        post, pre = window[-span:], window[:-span]
+        shift = float(post.mean() - pre.mean())
+        direction = "up" if shift > 0 else "down"
+        status = "improving" if shift > 0 else "degrading"
+        self._regime = t - span + 1
+        self._scale = None  # re-estimate the noise on the new regime
+        reason = (f"level {'rose' if shift > 0 else 'dropped'} by {fmt(abs(shift), 3)} "
+                  f"({fmt(abs(shift) / sigma, 2)} noise SDs, z = {fmt(z, 3)}) at step {label(self._regime)}: "
+                  f"the window is cut to the {span} points since")
+        self.changes.append({"step": t, "start": self._regime, "direction": direction, "shift": shift,
+                             "shift_sds": shift / sigma, "z": z})
+        self._hold = (t + self.min_length, status,
+                      f"level {'rose' if shift > 0 else 'dropped'} by {fmt(abs(shift), 3)} at step "
+                      f"{label(self._regime)}")
+        return self._plain(post, step, label(self._regime), status, reason, True,
+                           scale=sigma * math.sqrt(self._noise(post)[1]) if len(post) >= 10 else None)
+
+    def _noise(self, window: np.ndarray) -> tuple[float, float]:
+        """(sigma, g) of the residuals of a quadratic fit to the regime, refreshed every
+        ~10% of the window so the cost per update stays O(window)."""
+        if self._scale is not None and self._since_refresh < max(5, len(window) // 10):
+            return self._scale
+        # residuals of a quadratic: a trend, and a rise that levels off, are not noise; an
+        # oscillation stays in them and keeps the tests modest
+        positions = np.linspace(-1.0, 1.0, len(window))
+        residuals = window - np.polyval(np.polyfit(positions, window, 2), positions)
+        sigma = float(residuals.std(ddof=3)) if len(window) > 3 else 0.0
+        g = float(integrated_time(residuals)) if sigma > 0 else 1.0
+        # never below 1: an anti-correlated estimate on a short window would make every
+        # test bolder than the data allow
+        self._scale = (sigma, max(g, 1.0) if np.isfinite(g) else 1.0)
+        self._since_refresh = 0
+        return self._scale
+
+    def _plain(self, window, step, start, status, reason, change, *, scale=None, slope=None) -> WindowState:
+        length = len(window)
+        mean = float(window.mean())
+        if scale is None:
+            scale = float(window.std(ddof=1)) if length > 1 else math.nan
+        half = self._z * scale / math.sqrt(length) if length > 1 else math.nan
+        if slope is None:
+            slope = (slope_and_t(window, scale) if length >= 3 and np.isfinite(scale) and scale > 0
+                     else (math.nan, math.nan))
+        return WindowState(step=step, length=length, start=start, mean=mean, ci_low=mean - half,
+                           ci_high=mean + half, slope=slope[0], slope_t=slope[1], status=status,
+                           reason=reason, change=change)
