@@ -35,7 +35,7 @@ from scipy import stats
 
 from ._result import Result, fmt, plain_number
 from ._series import as_series
-from .errors import InputError
+from .errors import InputError, check_choice
 from .stats.autocorr import integrated_time
 from .stats.bootstrap import check_level
 from .stats.window_tests import RecentPlan, length_grid, slope_and_t
@@ -127,6 +127,9 @@ class AdaptiveWindow:
         Steps over which ``alpha`` is spent.
     ci : float, default 0.95
         Level of the interval of the mean.
+    better : {"higher", "lower"}, default "higher"
+        Which direction is good: with ``"lower"`` (a loss, a toxicity) a falling
+        score is "improving".
 
     Examples
     --------
@@ -138,13 +141,14 @@ class AdaptiveWindow:
     """
 
     def __init__(self, *, min_length: int = 20, max_length: int = 500, precision: float | None = None,
-                 alpha: float = 0.05, horizon: int = 1000, ci: float = 0.95):
+                 alpha: float = 0.05, horizon: int = 1000, ci: float = 0.95, better: str = "higher"):
         self.min_length = min_length
         self.max_length = max_length
         self.precision = precision
         self.alpha = alpha
         self.horizon = horizon
         self.ci = ci
+        self.better = better
         self._validate()
         self._grid = length_grid(self.max_length)
         checks = (len(self._grid) + 1) * self.horizon  # the grid and the whole window, every step
@@ -168,6 +172,7 @@ class AdaptiveWindow:
             raise InputError(f"precision must be a positive number, got {self.precision!r}")
         check_level(self.alpha, "alpha")
         check_level(self.ci, "ci")
+        check_choice("better", self.better, ("higher", "lower"))
 
     def reset(self) -> None:
         """Forget every update."""
@@ -249,9 +254,13 @@ class AdaptiveWindow:
                                f"only {length} point(s) since "
                                + ("the start" if not self.changes else f"the change at step {label(self._regime)}")
                                + f"; {self.min_length} are needed to judge", False)
+        if window.max() == window.min():
+            return self._plain(window, step, label(start), "stable", "every value is the same", False,
+                               scale=0.0, slope=(0.0, 0.0))
         sigma, g = self._noise(window)
-        if sigma == 0:
-            return self._plain(window, step, label(start), "stable", "every value is the same", False)
+        if sigma <= 1e-12 * max(1.0, float(np.abs(window).max())):
+            return self._plain(window, step, label(start), "stable",
+                               "the values lie exactly on a curve: no noise to judge", False)
         scale = sigma * math.sqrt(g)
         # the grid's lengths that fit, and the whole window itself (plus its half, for the
         # "does the trend go on?" check below)
@@ -273,7 +282,7 @@ class AdaptiveWindow:
         trend = self._current_trend(plan, slope_t, spans)
         if trend is not None:
             span = int(grid[trend])
-            status = "improving" if slope_t[trend] > 0 else "degrading"
+            status = self._verdict(slope_t[trend])
             reason = (f"{'rising' if slope_t[trend] > 0 else 'falling'} by {fmt(slopes[trend], 3)} per step "
                       f"over the last {span} points (t = {fmt(slope_t[trend], 3)}, limit "
                       f"{fmt(self.critical, 3)}): the window is the trend's span")
@@ -290,8 +299,8 @@ class AdaptiveWindow:
         chosen = window[-target:]
         half_width = self._z * scale / math.sqrt(target)
         if target >= needed:
-            status, reason = "stable", (f"no trend or change; the mean of the last {target} points is "
-                                        f"known to +-{fmt(half_width, 3)}")
+            status, reason = "stable", (f"no trend or change beyond the alarm limit; the mean of the last "
+                                        f"{target} points is known to +-{fmt(half_width, 3)}")
         elif needed > self.max_length:
             status, reason = "uncertain", (f"too noisy: even {self.max_length} points give only "
                                            f"+-{fmt(self._z * scale / math.sqrt(self.max_length), 3)} "
@@ -314,6 +323,11 @@ class AdaptiveWindow:
             plan = self._plans[length] = RecentPlan(length, grid[grid >= self._grid[0]])
         return plan
 
+    def _verdict(self, direction: float) -> str:
+        """"improving" or "degrading" for a rise (direction > 0) or a fall."""
+        rising = direction > 0
+        return "improving" if rising == (self.better == "higher") else "degrading"
+
     def _current_trend(self, plan, slope_t, spans):
         """The span whose slope is most significant (beyond the critical value) and still
         going on: the slope over its recent half points the same way at the nominal level.
@@ -331,7 +345,7 @@ class AdaptiveWindow:
         post, pre = window[-span:], window[:-span]
         shift = float(post.mean() - pre.mean())
         direction = "up" if shift > 0 else "down"
-        status = "improving" if shift > 0 else "degrading"
+        status = self._verdict(shift)
         self._regime = t - span + 1
         self._scale = None  # re-estimate the noise on the new regime
         reason = (f"level {'rose' if shift > 0 else 'dropped'} by {fmt(abs(shift), 3)} "

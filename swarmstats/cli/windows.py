@@ -1,0 +1,96 @@
+"""`swarmstats windows`: the adaptive evaluation window and status at every step."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import pandas as pd
+
+from .._result import fmt
+from ..io import FORMATS, select_metric
+from ..windows import STATUSES, AdaptiveWindow
+from ._common import EXIT_PASS, dump_json, load, plot_results
+
+
+def add_parser(commands) -> None:
+    windows = commands.add_parser(
+        "windows", help="adaptive evaluation windows: improving, degrading, stable or uncertain at each step",
+        description="At every step, the window that answers 'where is this score now?': cut at a "
+                    "change, kept to a trend's span, grown until the mean is known to --precision. "
+                    "Prints the per-step status table (or its summary with --summary).",
+        epilog="exit codes:\n  0  success\n  2  usage or input error (one line on stderr)",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    windows.add_argument("file", metavar="FILE", help="log file (CSV, TSV, JSON Lines, JSON list) or -")
+    windows.add_argument("-m", "--metric", action="append", default=None,
+                         help="metric column (repeatable; default: every metric column)")
+    windows.add_argument("--step", help="column to use as the step axis")
+    windows.add_argument("--min-length", type=int, default=20, help="shortest window judged (default 20)")
+    windows.add_argument("--max-length", type=int, default=500, help="longest window (default 500)")
+    windows.add_argument("--precision", type=float,
+                         help="target half-width of the mean's interval (default: a quarter noise SD)")
+    windows.add_argument("--alpha", type=float, default=0.05,
+                         help="bound on any false change or trend call per --horizon steps (default 0.05)")
+    windows.add_argument("--horizon", type=int, default=1000, help="steps over which alpha is spent")
+    windows.add_argument("--better", choices=("higher", "lower"), default="higher",
+                         help="which direction is good (lower for a loss): decides improving vs degrading")
+    windows.add_argument("--summary", action="store_true", help="one summary per metric instead of every step")
+    windows.add_argument("--input-format", choices=FORMATS, help="format of FILE (needed for stdin)")
+    windows.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
+    windows.add_argument("--plot", metavar="PNG", help="series, window span and status over time")
+    windows.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+
+
+def run(args) -> int:
+    window = AdaptiveWindow(min_length=args.min_length, max_length=args.max_length,
+                            precision=args.precision, alpha=args.alpha, horizon=args.horizon,
+                            better=args.better)
+    frame, columns, metrics = load(args)
+    results = [window.fit(select_metric(frame, metric, step=columns.step), name=metric) for metric in metrics]
+    if args.format == "json":
+        payload = {"command": "windows",
+                   "input": {"source": frame.attrs.get("source"), "format": frame.attrs.get("format"),
+                             "rows": int(len(frame))},
+                   "results": [r.to_dict() for r in results]}
+        if not args.summary:
+            for entry, result in zip(payload["results"], results):
+                entry["table"] = result.table
+        dump_json(payload)
+    elif args.format == "csv":
+        if args.summary:
+            pd.DataFrame([_summary_row(r) for r in results]).to_csv(sys.stdout, index=False)
+        else:
+            tables = [r.table.assign(metric=r.name) for r in results]
+            table = pd.concat(tables, ignore_index=True)
+            table[["metric", *[c for c in table.columns if c != "metric"]]].to_csv(sys.stdout, index=False)
+    else:
+        for result in results:
+            print(result.summary())
+            if not args.summary:
+                print(_table_text(result))
+            print()
+    if args.plot:
+        plot_results(results, args.plot)
+    return EXIT_PASS
+
+
+def _summary_row(result) -> dict:
+    last = result.table.iloc[-1]
+    row = {"metric": result.name, "n": result.n, "status": result.final_status,
+           "window": int(last["length"]), "mean": last["mean"], "ci_low": last["ci_low"],
+           "ci_high": last["ci_high"], "changes": len(result.changes), "reason": result.final_reason}
+    row.update({f"share_{status}": result.status_counts.get(status, 0) / result.n for status in STATUSES})
+    return row
+
+
+def _table_text(result) -> str:
+    """Only the steps where the status or the window's start changes, to stay readable."""
+    table = result.table
+    keep = (table["status"] != table["status"].shift()) | table["change"]
+    lines = ["  step        status      window  mean [CI]                    reason"]
+    for row in table[keep].to_dict("records"):
+        ci = f"{fmt(row['mean'], 4)} [{fmt(row['ci_low'], 4)}, {fmt(row['ci_high'], 4)}]"
+        lines.append(f"  {str(row['step']):<10}  {row['status']:<10}  {row['length']:<6}  {ci:<27}  {row['reason']}")
+    lines.append(f"  ({int(keep.sum())} of {len(table)} steps shown: those where the status changes; "
+                 "--format csv lists every step)")
+    return "\n".join(lines)

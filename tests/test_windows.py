@@ -1,0 +1,205 @@
+"""AdaptiveWindow: streaming = batch, the comparison with a fixed window and with ADWIN,
+the precision, trend and change rules, edge cases and bad input."""
+
+import json
+
+import numpy as np
+import pytest
+
+from swarmstats import AdaptiveWindow, InputError
+from tests.conftest import ar1
+
+
+def oscillating(n, rng):
+    """The seeds' shape: an upward trend made of climbs and runs of 5-10 declining steps."""
+    level, value = [], 0.4
+    while len(level) < n:
+        for _ in range(rng.integers(8, 16)):
+            value += 0.012
+            level.append(value)
+        for _ in range(rng.integers(5, 11)):
+            value -= 0.010
+            level.append(value)
+    return np.array(level[:n]) + rng.normal(0, 0.02, n)
+
+
+def fixed_window_status(x, width=10):
+    """The simple controller's rule: OLS slope over the last 10 points, |t| > 2."""
+    t = np.arange(width) - (width - 1) / 2
+    sxx = t @ t
+    out = []
+    for i in range(len(x)):
+        if i < width - 1:
+            out.append("uncertain")
+            continue
+        y = x[i - width + 1:i + 1]
+        slope = t @ (y - y.mean()) / sxx
+        residuals = y - y.mean() - slope * t
+        t_stat = slope / np.sqrt(residuals @ residuals / (width - 2) / sxx)
+        out.append("degrading" if t_stat < -2 else "improving" if t_stat > 2 else "stable")
+    return np.array(out)
+
+
+def alarm_onsets(status, kinds=("degrading", "improving")):
+    flagged = np.isin(status, kinds)
+    return np.flatnonzero(flagged & ~np.r_[False, flagged[:-1]])
+
+
+def _same(a, b) -> bool:
+    """Dataclass equality with NaN equal to NaN (the first points have no interval)."""
+    import dataclasses
+    import math
+    for field in dataclasses.fields(a):
+        x, y = getattr(a, field.name), getattr(b, field.name)
+        if not (x == y or (isinstance(x, float) and math.isnan(x) and math.isnan(y))):
+            return False
+    return True
+
+
+def test_streaming_equals_batch():
+    rng = np.random.default_rng(0)
+    y = np.r_[rng.normal(0, 1, 400), rng.normal(-1.2, 1, 200), np.linspace(-1.2, 2, 200) + rng.normal(0, 1, 200)]
+    table = AdaptiveWindow(max_length=200).fit(y).table
+    loop = AdaptiveWindow(max_length=200)
+    states = [loop.update(value) for value in y]
+    many = AdaptiveWindow(max_length=200).update_many(y)
+    assert len(states) == len(many) == len(table)
+    for row, state, other in zip(table.to_dict("records"), states, many):
+        assert _same(state, other)
+        for field in ("length", "status", "reason", "change", "start"):
+            assert row[field] == getattr(state, field), field
+        for field in ("mean", "ci_low", "ci_high", "slope", "slope_t"):
+            assert row[field] == pytest.approx(getattr(state, field), nan_ok=True), field
+
+
+def test_calls_an_oscillating_climb_degrading_far_less_than_a_fixed_window():
+    rng = np.random.default_rng(1)
+    fixed = adaptive = 0
+    for _ in range(20):
+        x = oscillating(300, rng)
+        fixed += int((fixed_window_status(x) == "degrading").sum())
+        adaptive += int((AdaptiveWindow().fit(x).table["status"] == "degrading").sum())
+    assert fixed > 0.1 * 20 * 300  # the fixed window does call dips "degrading" (~17% of steps)
+    assert adaptive <= fixed / 5
+
+
+def test_against_adwin_delay_and_false_alarms():
+    drift = pytest.importorskip("river.drift")
+    rng = np.random.default_rng(2)
+    reps, n, onset = 60, 1000, 500
+
+    def adwin_alarms(x):
+        detector, alarms = drift.ADWIN(), []
+        for i, value in enumerate(x):
+            detector.update(value)
+            if detector.drift_detected:
+                alarms.append(i)
+        return alarms
+
+    ours_false = adwin_false = 0
+    for _ in range(reps):
+        x = rng.normal(size=n)
+        ours_false += len(alarm_onsets(AdaptiveWindow().fit(x).table["status"].to_numpy()))
+        adwin_false += len(adwin_alarms(x))
+    assert ours_false <= adwin_false
+
+    ours_delay, adwin_delay = [], []
+    for _ in range(reps):
+        x = rng.normal(size=n)
+        x[onset:] -= 1.0  # a genuine drop of one noise SD
+        status = AdaptiveWindow().fit(x).table["status"].to_numpy()
+        ours = [i for i in alarm_onsets(status, ("degrading",)) if i >= onset]
+        theirs = [i for i in adwin_alarms(x) if i >= onset]
+        ours_delay.append(ours[0] - onset if ours else np.inf)
+        adwin_delay.append(theirs[0] - onset if theirs else np.inf)
+    assert np.median(ours_delay) <= 1.5 * np.median(adwin_delay)
+
+
+def test_precision_sets_the_length_with_autocorrelation():
+    rng = np.random.default_rng(3)
+    iid = AdaptiveWindow(precision=0.2).fit(rng.normal(size=600))
+    expected = (1.959964 / 0.2) ** 2  # g = 1: n = (z sigma / precision)^2 ~ 96
+    assert iid.final_status == "stable"
+    assert 0.7 * expected < iid.table["length"].iloc[-1] < 1.4 * expected
+    # AR(1), phi = 0.5: sigma = 1/sqrt(0.75) and g = 3, so a precision of 0.2 sigma needs
+    # 3 (z / 0.2)^2 ~ 288 points: three times the independent case
+    correlated = AdaptiveWindow(precision=0.2 / np.sqrt(0.75), max_length=1000).fit(ar1(0.5, 2000, rng))
+    assert 0.6 * 3 * expected < correlated.table["length"].iloc[-1] < 1.5 * 3 * expected
+    noisy = AdaptiveWindow(precision=0.01, max_length=100).fit(rng.normal(size=300))
+    assert noisy.final_status == "uncertain" and "even 100 points" in noisy.final_reason
+
+
+def test_trend_keeps_the_window_to_its_span_and_better_lower_flips_the_call():
+    rng = np.random.default_rng(4)
+    y = np.r_[rng.normal(0, 1, 300), np.linspace(0, 6, 100) + rng.normal(0, 1, 100)]
+    result = AdaptiveWindow().fit(y)
+    assert result.final_status == "improving"
+    assert 20 <= result.table["length"].iloc[-1] <= 160  # the rise, not the 300 flat points before
+    loss = AdaptiveWindow(better="lower").fit(-y)
+    assert loss.final_status == "improving" and (loss.table["status"] == "degrading").sum() == 0
+
+
+def test_a_change_cuts_the_window_and_is_recorded():
+    rng = np.random.default_rng(5)
+    y = np.r_[rng.normal(0, 1, 300), rng.normal(-1.5, 1, 200)]
+    result = AdaptiveWindow().fit(y)
+    change = result.changes[0]
+    assert change["direction"] == "down" and 290 <= change["start"] <= 320 and change["step"] < 340
+    assert change["shift_sds"] == pytest.approx(-1.5, abs=0.5)
+    row = result.table.iloc[change["step"]]
+    assert row["change"] and row["status"] == "degrading" and row["start"] == change["start"]
+    # after the change the window only holds post-change points
+    assert (result.table["start"].iloc[-1]) >= change["start"]
+
+
+def test_a_rise_that_levels_off_ends_stable_not_improving():
+    rng = np.random.default_rng(6)
+    t = np.arange(800)
+    y = 0.3 + 0.4 * (1 - np.exp(-t / 80)) + rng.normal(0, 0.03, 800)
+    result = AdaptiveWindow().fit(y)
+    assert result.final_status == "stable"
+    assert (result.table["status"].iloc[:250] == "improving").mean() > 0.5
+    assert (result.table["status"] == "degrading").sum() == 0
+
+
+def test_edge_cases():
+    short = AdaptiveWindow().fit([0.1, 0.2, 0.3])
+    assert set(short.table["status"]) == {"uncertain"} and short.notes
+    constant = AdaptiveWindow().fit(np.full(100, 0.5))
+    assert constant.final_status == "stable" and "same" in constant.final_reason
+    result = AdaptiveWindow().fit(np.random.default_rng(7).normal(size=120))
+    json.dumps(result.to_dict(), allow_nan=False)
+    assert "table" not in result.to_dict() and result.to_frame() is result.table
+    import matplotlib
+    matplotlib.use("Agg")
+    ax = result.plot()
+    assert ax.lines
+    import matplotlib.pyplot as plt
+    plt.close(ax.figure)
+
+
+def test_steps_come_from_a_series_index():
+    import pandas as pd
+    y = pd.Series(np.random.default_rng(8).normal(size=60), index=np.arange(60) * 10)
+    table = AdaptiveWindow().fit(y).table
+    assert table["step"].iloc[-1] == 590 and table["start"].iloc[-1] % 10 == 0
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"min_length": 5}, "at least 10"), ({"min_length": 50, "max_length": 60}, "twice"),
+    ({"precision": 0}, "precision"), ({"alpha": 1.5}, "alpha"), ({"max_length": 2.5}, "integer"),
+    ({"better": "up"}, "better"),
+])
+def test_bad_options(kwargs, message):
+    with pytest.raises(InputError, match=message):
+        AdaptiveWindow(**kwargs)
+
+
+def test_bad_values():
+    window = AdaptiveWindow()
+    with pytest.raises(InputError, match="finite"):
+        window.update(float("nan"))
+    with pytest.raises(InputError, match="number"):
+        window.update("x")
+    with pytest.raises(InputError, match="nan_policy"):
+        window.fit([0.1, float("nan"), 0.3])
