@@ -123,8 +123,10 @@ class AdaptiveWindow:
         Target half-width of the mean's interval; default a quarter of the noise SD.
     alpha : float, default 0.05
         Bound on the chance of any false change or trend call in ``horizon`` steps.
-    horizon : int, default 1000
-        Steps over which ``alpha`` is spent.
+    horizon : int, default 10,000
+        Steps over which ``alpha`` is spent: by default at most a 5% chance of any
+        false change or trend call in 10,000 steps of a stationary series (measured:
+        far less - see docs/windows.md).
     ci : float, default 0.95
         Level of the interval of the mean.
     better : {"higher", "lower"}, default "higher"
@@ -141,7 +143,7 @@ class AdaptiveWindow:
     """
 
     def __init__(self, *, min_length: int = 20, max_length: int = 500, precision: float | None = None,
-                 alpha: float = 0.05, horizon: int = 1000, ci: float = 0.95, better: str = "higher"):
+                 alpha: float = 0.05, horizon: int = 10_000, ci: float = 0.95, better: str = "higher"):
         self.min_length = min_length
         self.max_length = max_length
         self.precision = precision
@@ -152,7 +154,11 @@ class AdaptiveWindow:
         self._validate()
         self._grid = length_grid(self.max_length)
         checks = (len(self._grid) + 1) * self.horizon  # the grid and the whole window, every step
-        self.critical = float(stats.norm.isf(self.alpha / (2.0 * checks)))
+        # per-test tail probability; the critical value itself depends on the window's length
+        # (Student's t with the residual degrees of freedom: sigma is estimated, and on a short
+        # window a normal quantile this far out would be badly optimistic)
+        self._tail = self.alpha / (2.0 * checks)
+        self.critical = float(stats.norm.isf(self._tail))
         self._z = float(stats.norm.ppf(0.5 + self.ci / 2))
         self._plans: dict = {}
         self.reset()
@@ -250,6 +256,8 @@ class AdaptiveWindow:
         window = self._buffer[start - self._base:t - self._base + 1]
         length = len(window)
         if length < self.min_length:
+            if self._hold is not None and t <= self._hold[0]:
+                return self._plain(window, step, label(start), self._hold[1], self._hold[2], False)
             return self._plain(window, step, label(start), "uncertain",
                                f"only {length} point(s) since "
                                + ("the start" if not self.changes else f"the change at step {label(self._regime)}")
@@ -272,7 +280,7 @@ class AdaptiveWindow:
         if splittable.any():
             z = np.where(splittable, np.abs(split_z), 0.0)
             best = int(np.argmax(z))
-            if z[best] > self.critical:
+            if z[best] > plan.critical:
                 return self._change(window, t, int(grid[best]), float(split_z[best]), sigma, step, label)
         if self._hold is not None and t <= self._hold[0]:
             return self._plain(window, step, label(start), self._hold[1], self._hold[2], False,
@@ -285,7 +293,7 @@ class AdaptiveWindow:
             status = self._verdict(slope_t[trend])
             reason = (f"{'rising' if slope_t[trend] > 0 else 'falling'} by {fmt(slopes[trend], 3)} per step "
                       f"over the last {span} points (t = {fmt(slope_t[trend], 3)}, limit "
-                      f"{fmt(self.critical, 3)}): the window is the trend's span")
+                      f"{fmt(plan.critical, 3)}): the window is the trend's span")
             return self._plain(window[-span:], step, label(t - span + 1), status, reason, False,
                                scale=scale, slope=(float(slopes[trend]), float(slope_t[trend])))
 
@@ -321,6 +329,7 @@ class AdaptiveWindow:
             fitting = self._grid[self._grid <= length]
             grid = np.unique(np.concatenate([fitting, (length, length // 2)]))
             plan = self._plans[length] = RecentPlan(length, grid[grid >= self._grid[0]])
+            plan.critical = float(stats.t.isf(self._tail, max(length - 3, 1)))
         return plan
 
     def _verdict(self, direction: float) -> str:
@@ -334,7 +343,7 @@ class AdaptiveWindow:
         A rise that has levelled off is history, not a current trend.  None if no such span."""
         grid, position = plan.lengths, plan.position
         for i in np.argsort(-np.abs(np.where(spans, slope_t, 0.0))):
-            if not spans[i] or abs(slope_t[i]) <= self.critical:
+            if not spans[i] or abs(slope_t[i]) <= plan.critical:
                 return None
             half = position.get(int(grid[i]) // 2)
             if half is None or np.sign(slope_t[half]) == np.sign(slope_t[i]) and abs(slope_t[half]) > self._z:
@@ -343,18 +352,21 @@ class AdaptiveWindow:
 
     def _change(self, window, t, span, z, sigma, step, label) -> WindowState:
         post, pre = window[-span:], window[:-span]
-        shift = float(post.mean() - pre.mean())
-        direction = "up" if shift > 0 else "down"
-        status = self._verdict(shift)
+        # the shift against the level just before the change (the m points before it), or
+        # against the whole past when that is what confirmed it; z carries the direction
+        candidates = (float(post.mean() - pre[-span:].mean()), float(post.mean() - pre.mean()))
+        shift = next((c for c in candidates if np.sign(c) == np.sign(z)), candidates[0])
+        direction = "up" if z > 0 else "down"
+        status = self._verdict(z)
         self._regime = t - span + 1
         self._scale = None  # re-estimate the noise on the new regime
-        reason = (f"level {'rose' if shift > 0 else 'dropped'} by {fmt(abs(shift), 3)} "
+        reason = (f"level {'rose' if z > 0 else 'dropped'} by {fmt(abs(shift), 3)} "
                   f"({fmt(abs(shift) / sigma, 2)} noise SDs, z = {fmt(z, 3)}) at step {label(self._regime)}: "
                   f"the window is cut to the {span} points since")
         self.changes.append({"step": t, "start": self._regime, "direction": direction, "shift": shift,
                              "shift_sds": shift / sigma, "z": z})
         self._hold = (t + self.min_length, status,
-                      f"level {'rose' if shift > 0 else 'dropped'} by {fmt(abs(shift), 3)} at step "
+                      f"level {'rose' if z > 0 else 'dropped'} by {fmt(abs(shift), 3)} at step "
                       f"{label(self._regime)}")
         return self._plain(post, step, label(self._regime), status, reason, True,
                            scale=sigma * math.sqrt(self._noise(post)[1]) if len(post) >= 10 else None)

@@ -31,7 +31,8 @@ def add_parser(commands) -> None:
                          help="target half-width of the mean's interval (default: a quarter noise SD)")
     windows.add_argument("--alpha", type=float, default=0.05,
                          help="bound on any false change or trend call per --horizon steps (default 0.05)")
-    windows.add_argument("--horizon", type=int, default=1000, help="steps over which alpha is spent")
+    windows.add_argument("--horizon", type=int, default=10_000,
+                         help="steps over which alpha is spent (default 10000)")
     windows.add_argument("--better", choices=("higher", "lower"), default="higher",
                          help="which direction is good (lower for a loss): decides improving vs degrading")
     windows.add_argument("--summary", action="store_true", help="one summary per metric instead of every step")

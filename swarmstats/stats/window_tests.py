@@ -4,11 +4,14 @@ numpy in, numpy out.  Given a window w (oldest first) and a grid of lengths m,
 one pass of cumulative sums gives, for every m,
 
 * the split statistic: how far the mean of the last m points lies from the
-  points before them, in units of its standard error - judged twice, against
-  their mean and against their linear trend extrapolated, and counted only
-  when both agree in sign (the smaller of the two).  A steady trend is then no
-  "change" (the extrapolation absorbs it), and neither is a rise that levels
-  off (the mean says up, the extrapolation down);
+  points before them, in units of its standard error.  It is judged against
+  their linear trend extrapolated, and must be confirmed, in the same
+  direction, either against their mean (full power for a shift after a
+  stationary stretch) or against the m points just before (a drop after a
+  climb); the statistic is the confirmed evidence, the smaller of the pair.
+  A steady trend is then no "change" (the extrapolation absorbs it), and
+  neither is a rise that levels off (the extrapolation says down, the mean and
+  the recent points say up or nothing);
 * the trend statistic: the OLS slope over the last m points in units of its
   standard error.
 
@@ -61,6 +64,9 @@ class RecentPlan:
             self.trend_se = np.sqrt(1.0 / m + self.inv_before + self.distance ** 2 * self.inv_sxx_before)
             self.sxx = m * (m * m - 1.0) / 12.0
             self.usable = before >= 3
+            # the m points just before the last m (fewer if the window is short)
+            self.recent = np.maximum(np.minimum(lengths, n - lengths), 1)
+            self.recent_se = np.sqrt(1.0 / m + 1.0 / self.recent)
         self.positions = np.arange(n, dtype=float)
 
     def statistics(self, window: np.ndarray, scale: float):
@@ -81,14 +87,27 @@ class RecentPlan:
             slope_before = (cj[first] - self.centre_before * c1[first]) * self.inv_sxx_before
             predicted = mean_before + slope_before * self.distance
             against_trend = (mean_last - predicted) / (scale * self.trend_se)
-            agree = (np.sign(against_mean) == np.sign(against_trend)) & self.usable
-            split_z = np.where(agree, np.sign(against_mean) * np.minimum(np.abs(against_mean),
-                                                                         np.abs(against_trend)), 0.0)
+            recent_mean = (c1[first] - c1[first - self.recent]) / self.recent
+            against_recent = (mean_last - recent_mean) / (scale * self.recent_se)
+            split_z = np.where(self.usable, _stronger(_confirmed(against_trend, against_mean),
+                                                      _confirmed(against_trend, against_recent)), 0.0)
             # slope over positions first..n-1: sum (x - xbar) u with x = j - first
             sum_xu = (cj[n] - cj[first]) - first * sum_last
             slope = (sum_xu - (self.m - 1.0) / 2.0 * sum_last) / self.sxx
             slope_t = slope * np.sqrt(self.sxx) / scale
         return split_z, slope, slope_t
+
+
+def _confirmed(primary: np.ndarray, confirmation: np.ndarray) -> np.ndarray:
+    """``primary`` where ``confirmation`` points the same way, shrunk to the weaker of the two;
+    0 where they disagree."""
+    agree = np.sign(primary) == np.sign(confirmation)
+    return np.where(agree, np.sign(primary) * np.minimum(np.abs(primary), np.abs(confirmation)), 0.0)
+
+
+def _stronger(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Elementwise the one of ``a`` and ``b`` with the larger magnitude."""
+    return np.where(np.abs(a) >= np.abs(b), a, b)
 
 
 def recent_statistics(window: np.ndarray, lengths: np.ndarray, scale: float):
