@@ -9,7 +9,7 @@ import sys
 
 from .._result import jsonable
 from ..errors import InputError
-from ..io import classify_columns, read_table
+from ..io import classify_columns, read_log
 
 EXIT_PASS, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
 
@@ -27,7 +27,8 @@ class UsageError(Exception):
 
 def load(args):
     """The frame, its column roles and the metrics to analyse (validated)."""
-    frame = read_table(args.file, format=args.input_format)
+    frame = read_log(args.file, format=args.input_format, wide=True)
+    frame = _one_run_or_grouped(frame, args)
     columns = classify_columns(frame, step=args.step, group=getattr(args, "group", None))
     metrics = args.metric or columns.metrics
     if not metrics:
@@ -37,6 +38,38 @@ def load(args):
         if metric not in frame.columns:
             raise InputError(f"no metric {metric!r}; available: {', '.join(columns.metrics) or '(none)'}")
     return frame, columns, metrics
+
+
+def add_run_option(parser) -> None:
+    parser.add_argument("--run", help="analyse only this run of a log that holds several "
+                                      "(a W&B chart export, a TensorBoard directory with subruns ...)")
+
+
+def _one_run_or_grouped(frame, args):
+    """Several runs in one log: the one --run names, else per run (--group run) where the
+    command supports it, else a clear error listing them."""
+    runs = frame["run"].dropna().astype(str).unique().tolist() if "run" in frame.columns else []
+    chosen = getattr(args, "run", None)
+    source = frame.attrs.get("source")
+    if chosen is not None:
+        if not runs:
+            raise InputError(f"--run: {source} holds a single run (no run column)")
+        if chosen not in runs:
+            raise InputError(f"--run: no run {chosen!r} in {source}; runs: {', '.join(runs[:20])}")
+        attrs = dict(frame.attrs)
+        frame = frame[frame["run"].astype(str) == chosen].reset_index(drop=True)
+        frame.attrs.update(attrs)
+        return frame
+    if len(runs) > 1 and frame.attrs.get("format") not in ("csv", "tsv", "jsonl", "json"):
+        if hasattr(args, "group"):
+            if args.group is None:
+                args.group = "run"
+                print(f"swarmstats: {source} holds {len(runs)} runs; each is analysed "
+                      "(--run NAME picks one)", file=sys.stderr)
+        else:
+            raise InputError(f"{source} holds {len(runs)} runs ({', '.join(runs[:8])}"
+                             f"{' ...' if len(runs) > 8 else ''}); pick one with --run NAME")
+    return frame
 
 
 def dump_json(payload) -> None:

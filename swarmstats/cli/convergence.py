@@ -11,11 +11,12 @@ import pandas as pd
 from .._result import fmt
 from ..convergence import ConvergenceTest
 from ..errors import InputError
-from ..io import FORMATS, select_metric
+from ..io import LOG_FORMATS, select_metric
 from ..warmup import WARMUP_METHODS
 from ._common import (
     EXIT_FAIL,
     EXIT_PASS,
+    add_run_option,
     dump_json,
     load,
     paint,
@@ -39,12 +40,13 @@ def add_parser(commands) -> None:
     check.add_argument("-m", "--metric", action="append", default=None,
                        help="metric column to check (repeatable; default: every metric column)")
     check.add_argument("--step", help="column to use as the step axis (default: a column named like a step)")
+    add_run_option(check)
     check.add_argument("--group", help="column naming the run/seed: per-run verdicts plus R-hat")
     check.add_argument("--alpha", type=float, default=0.05, help="false-alarm rate of each verdict (default 0.05)")
     check.add_argument("--tolerance", type=float, help="smallest change over the span tested that matters")
     check.add_argument("--precision", type=float, help="target half-width of the CI of the mean")
     check.add_argument("--warmup", choices=WARMUP_METHODS, default="variance", help="warm-up rule")
-    check.add_argument("--input-format", choices=FORMATS, help="format of FILE (needed for odd names and stdin)")
+    check.add_argument("--input-format", choices=LOG_FORMATS, help="format of FILE (needed for odd names and stdin)")
     check.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
     check.add_argument("--plot", metavar="PNG", help="also draw the evidence into this PNG file")
     check.add_argument("--exit-zero", action="store_true",

@@ -10,8 +10,8 @@ import pandas as pd
 
 from ..describe import MEDIAN_METHODS, describe
 from ..errors import InputError
-from ..io import FORMATS, select_metric
-from ._common import EXIT_PASS, dump_json, load, plot_results
+from ..io import LOG_FORMATS, select_metric
+from ._common import EXIT_PASS, add_run_option, dump_json, load, plot_results
 
 
 def add_parser(commands) -> None:
@@ -26,12 +26,13 @@ def add_parser(commands) -> None:
     describe.add_argument("-m", "--metric", action="append", default=None,
                           help="metric column (repeatable; default: every metric column)")
     describe.add_argument("--step", help="column to use as the step axis")
+    add_run_option(describe)
     describe.add_argument("--group", help="column naming the run/seed: one description per run")
     describe.add_argument("--seed", type=int, default=0, help="random seed of the median's bootstrap")
     describe.add_argument("--median-method", choices=MEDIAN_METHODS, default="bootstrap",
                           help="interval of the median: block bootstrap (default) or order statistics "
                                "with the ESS (better under strong autocorrelation)")
-    describe.add_argument("--input-format", choices=FORMATS, help="format of FILE (needed for stdin)")
+    describe.add_argument("--input-format", choices=LOG_FORMATS, help="format of FILE (needed for stdin)")
     describe.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
     describe.add_argument("--plot", metavar="PNG", help="also draw each distribution into this PNG")
     describe.add_argument("--debug", action="store_true", help="show tracebacks on errors")

@@ -10,10 +10,10 @@ import pandas as pd
 
 from .._result import fmt, plain_number
 from ..errors import InputError
-from ..io import FORMATS, select_metric
+from ..io import LOG_FORMATS, select_metric
 from ..regimes import MODELS, PENALTIES, OnlineRegimeDetector, RegimeDetector
 from ..regimes.offline import METHODS
-from ._common import EXIT_PASS, dump_json, load, plot_results
+from ._common import EXIT_PASS, add_run_option, dump_json, load, plot_results
 
 
 def add_parser(commands) -> None:
@@ -27,6 +27,7 @@ def add_parser(commands) -> None:
     regimes.add_argument("-m", "--metric", action="append", default=None,
                          help="metric column (repeatable; default: every metric column)")
     regimes.add_argument("--step", help="column to use as the step axis")
+    add_run_option(regimes)
     regimes.add_argument("--model", choices=MODELS, default="mean", help="segment model (default mean)")
     regimes.add_argument("--method", choices=METHODS, default="pelt",
                          help="search: pelt (exact, default) or one of ruptures' approximate searches")
@@ -37,7 +38,7 @@ def add_parser(commands) -> None:
                          help="merge changes smaller than this many noise SDs (0: never; default 1)")
     regimes.add_argument("--online", action="store_true",
                          help="replay each metric through the online detector (BOCPD) and list its alarms")
-    regimes.add_argument("--input-format", choices=FORMATS, help="format of FILE (needed for stdin)")
+    regimes.add_argument("--input-format", choices=LOG_FORMATS, help="format of FILE (needed for stdin)")
     regimes.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
     regimes.add_argument("--plot", metavar="PNG", help="also draw the series, segments and changes")
     regimes.add_argument("--debug", action="store_true", help="show tracebacks on errors")

@@ -8,9 +8,9 @@ import sys
 import pandas as pd
 
 from .._result import fmt
-from ..io import FORMATS, select_metric
+from ..io import LOG_FORMATS, select_metric
 from ..windows import STATUSES, AdaptiveWindow
-from ._common import EXIT_PASS, dump_json, load, plot_results
+from ._common import EXIT_PASS, add_run_option, dump_json, load, plot_results
 
 
 def add_parser(commands) -> None:
@@ -25,6 +25,7 @@ def add_parser(commands) -> None:
     windows.add_argument("-m", "--metric", action="append", default=None,
                          help="metric column (repeatable; default: every metric column)")
     windows.add_argument("--step", help="column to use as the step axis")
+    add_run_option(windows)
     windows.add_argument("--min-length", type=int, default=20, help="shortest window judged (default 20)")
     windows.add_argument("--max-length", type=int, default=500, help="longest window (default 500)")
     windows.add_argument("--precision", type=float,
@@ -36,7 +37,7 @@ def add_parser(commands) -> None:
     windows.add_argument("--better", choices=("higher", "lower"), default="higher",
                          help="which direction is good (lower for a loss): decides improving vs degrading")
     windows.add_argument("--summary", action="store_true", help="one summary per metric instead of every step")
-    windows.add_argument("--input-format", choices=FORMATS, help="format of FILE (needed for stdin)")
+    windows.add_argument("--input-format", choices=LOG_FORMATS, help="format of FILE (needed for stdin)")
     windows.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
     windows.add_argument("--plot", metavar="PNG", help="series, window span and status over time")
     windows.add_argument("--debug", action="store_true", help="show tracebacks on errors")

@@ -14,7 +14,7 @@ import os
 import pandas as pd
 
 from ..errors import InputError
-from .tabular import _decode, _read_bytes, _sniff, parse_json, read_table
+from .tabular import BytesSource, _decode, _read_bytes, _sniff, parse_json, read_table
 
 #: the fields of a payload that are lifted to top-level columns
 _PAYLOAD_PREFIX = "payload/"
@@ -39,19 +39,9 @@ def read_interactions(source, *, format: str | None = None, p: str = "p",
             frame = _from_history(name, text)
             return _select(frame, name, "json", p, accepted)
         if not isinstance(source, (str, os.PathLike)) or source == "-":
-            source = _Replay(name, data)  # a stream can be read only once
+            source = BytesSource(name, data)  # a stream can be read only once
     frame = read_table(source, format=format)
     return _select(frame, frame.attrs.get("source"), frame.attrs.get("format"), p, accepted)
-
-
-class _Replay:
-    """Bytes already read, offered again to :func:`read_table` (stdin can be read once)."""
-
-    def __init__(self, name: str, data: bytes):
-        self.name, self._data = name, data
-
-    def read(self):
-        return self._data
 
 
 def _from_history(name: str, text: str) -> pd.DataFrame:

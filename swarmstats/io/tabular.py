@@ -74,6 +74,16 @@ def read_table(source, *, format: str | None = None) -> pd.DataFrame:
     return frame
 
 
+class BytesSource:
+    """Bytes already read, offered again as a file (standard input can be read only once)."""
+
+    def __init__(self, name: str, data: bytes):
+        self.name, self._data = name, data
+
+    def read(self):
+        return self._data
+
+
 def _decode(name: str, data: bytes, final: bool = True) -> str:
     decoder = codecs.getincrementaldecoder("utf-8-sig")()
     try:
@@ -166,6 +176,9 @@ def _read_json_lines(name: str, text: str) -> pd.DataFrame:
         try:
             record = json.loads(stripped)
         except json.JSONDecodeError as exc:
+            if not text.endswith("\n") and number == len(text.splitlines()):
+                raise InputError(f"{name}: the last line ({number}) is incomplete JSON - is the file "
+                                 "still being written?") from None
             raise InputError(f"{name}: line {number} is not valid JSON ({exc.msg})") from None
         if not isinstance(record, dict):
             raise InputError(f"{name}: line {number} is not a JSON object")

@@ -1,0 +1,89 @@
+"""The wide table every format parser returns, and small helpers they share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ...errors import InputError
+
+#: columns of a LogTable that are never metrics
+AXES = ("run", "step", "wall_time")
+
+
+@dataclass
+class LogTable:
+    """A wide log: ``step`` (and ``run``, ``wall_time``) plus one column per metric."""
+
+    frame: pd.DataFrame
+    format: str
+    source: str
+    notes: list = field(default_factory=list)
+
+    @property
+    def metrics(self) -> list:
+        return [c for c in self.frame.columns if c not in AXES]
+
+    def _replace_format(self, format: str) -> "LogTable":
+        self.format = format
+        return self
+
+
+def numeric_frame(frame: pd.DataFrame, name: str, keep=()) -> pd.DataFrame:
+    """Numeric metric columns (None/null/NaN empty); non-numeric columns are dropped unless in
+    ``keep``; a column mixing numbers and words is an error naming the first bad cell."""
+    out = {}
+    for column in frame.columns:
+        series = frame[column]
+        if column in keep:
+            out[column] = series
+            continue
+        if pd.api.types.is_bool_dtype(series):
+            continue
+        if pd.api.types.is_numeric_dtype(series):
+            out[column] = series.astype(float)
+            continue
+        present = series.dropna()
+        present = present[~present.astype(str).str.strip().str.lower().isin(
+            {"", "none", "null", "nan", "na", "n/a"})]
+        if present.empty:
+            continue
+        if present.map(lambda v: isinstance(v, (bool, np.bool_))).all():
+            continue
+        converted = pd.to_numeric(present.astype(str).str.strip(), errors="coerce")
+        if converted.notna().sum() == 0:
+            continue  # a text column (names, ids): not a metric
+        bad = converted.isna()
+        if bad.any():
+            row = present.index[bad.to_numpy()][0]
+            raise InputError(f"{name}: column {column!r} mixes numbers and text "
+                             f"({series.loc[row]!r} at data row {int(row) + 1})")
+        out[column] = pd.to_numeric(series.where(series.index.isin(present.index)), errors="coerce")
+    return pd.DataFrame(out, index=frame.index)
+
+
+def check_repeated_header(frame: pd.DataFrame, name: str) -> None:
+    """A row equal to the header means two logs were appended (or a header rewritten
+    mid-file): refuse rather than read strings as numbers."""
+    if frame.empty or len(frame.columns) < 2:
+        return
+    if any(pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns):
+        return  # a repeated header row would have made every column text
+    text = frame.astype(str)
+    matches = np.ones(len(frame), dtype=bool)
+    for column in frame.columns:
+        matches &= (text[column].str.strip() == str(column)).to_numpy()
+    if matches.any():
+        row = int(np.flatnonzero(matches)[0])
+        raise InputError(f"{name}: the header appears again at data row {row + 1} (two logs appended, "
+                         "or a header rewritten mid-file); split the file there")
+
+
+def sparse_to_wide(tidy: pd.DataFrame) -> pd.DataFrame:
+    """Rows that each carry some metrics (Lightning, W&B) folded to one row per (run, step)."""
+    index = [c for c in ("run", "step") if c in tidy.columns]
+    wide = tidy.pivot_table(index=index, columns="metric", values="value", aggfunc="last", sort=True)
+    wide.columns.name = None
+    return wide.reset_index()

@@ -1,0 +1,62 @@
+"""MLflow file store: metric files (``<ts_ms> <value> <step>`` per line) and run folders."""
+
+from __future__ import annotations
+
+import os
+
+import pandas as pd
+
+from ...errors import InputError
+from ._table import LogTable, sparse_to_wide
+
+
+def parse_metric_file(name: str, text: str, metric: str) -> pd.DataFrame:
+    rows = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        fields = line.split()
+        if not fields:
+            continue
+        if len(fields) not in (2, 3):
+            raise InputError(f"{name}: line {number} is not '<timestamp_ms> <value> [<step>]'")
+        try:
+            timestamp, value = int(fields[0]), float(fields[1])
+            step = int(fields[2]) if len(fields) == 3 else 0  # legacy two-field lines mean step 0
+        except ValueError:
+            raise InputError(f"{name}: line {number} has a non-numeric field: {line.strip()!r}") from None
+        rows.append((step, metric, value, timestamp / 1000.0))
+    return pd.DataFrame(rows, columns=["step", "metric", "value", "wall_time"])
+
+
+def is_metric_file(text: str) -> bool:
+    lines = [line.split() for line in text.splitlines()[:5] if line.strip()]
+    return bool(lines) and all(len(f) in (2, 3) and f[0].isdigit() and len(f[0]) >= 12 for f in lines)
+
+
+def read_metric_file(name: str, text: str) -> LogTable:
+    metric = os.path.basename(name)
+    tidy = parse_metric_file(name, text, metric)
+    if tidy.empty:
+        raise InputError(f"{name} has no values")
+    return LogTable(sparse_to_wide(tidy), "mlflow", name)
+
+
+def is_run_folder(directory: str) -> bool:
+    return os.path.isdir(os.path.join(directory, "metrics")) and (
+        os.path.exists(os.path.join(directory, "meta.yaml"))
+        or os.path.isdir(os.path.join(directory, "params")))
+
+
+def read_run_folder(directory: str) -> LogTable:
+    """Every metric under metrics/ (a '/' in a key is a subdirectory)."""
+    root = os.path.join(directory, "metrics")
+    parts = []
+    for folder, _, files in os.walk(root):
+        for file in sorted(files):
+            path = os.path.join(folder, file)
+            metric = os.path.relpath(path, root).replace(os.sep, "/")
+            with open(path, encoding="utf-8") as handle:
+                parts.append(parse_metric_file(path, handle.read(), metric))
+    if not parts or all(p.empty for p in parts):
+        raise InputError(f"{directory}: the MLflow run has no metric values")
+    tidy = pd.concat(parts, ignore_index=True)
+    return LogTable(sparse_to_wide(tidy), "mlflow", directory)

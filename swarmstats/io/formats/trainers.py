@@ -1,0 +1,97 @@
+"""Trainer logs: Hugging Face trainer_state.json, Lightning CSVLogger metrics.csv,
+Ray Tune result.json / progress.csv, prime-rl metrics.jsonl, verifiers results.jsonl."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ...errors import InputError
+from ._table import LogTable, check_repeated_header, numeric_frame, sparse_to_wide
+
+#: keys of the final summary entry of a trainer_state.json log_history
+HF_SUMMARY_KEYS = {"train_runtime", "total_flos", "train_samples_per_second"}
+#: Ray's bookkeeping keys (never metrics)
+RAY_BOOKKEEPING = ("time_this_iter_s", "time_total_s", "timestamp", "done", "trial_id",
+                   "iterations_since_restore", "time_since_restore", "pid", "node_ip", "hostname",
+                   "date", "experiment_id", "training_iteration")
+
+
+def _tidy(frame: pd.DataFrame, step: pd.Series, run=None, wall_time=None) -> pd.DataFrame:
+    """Melt metric columns to (run, step, metric, value), dropping missing values."""
+    wide = frame.copy()
+    wide.insert(0, "step", step.to_numpy(dtype=float))
+    if run is not None:
+        wide.insert(0, "run", run)
+    tidy = wide.melt(id_vars=[c for c in ("run", "step") if c in wide.columns], var_name="metric",
+                     value_name="value").dropna(subset=["value", "step"])
+    return tidy
+
+
+def read_trainer_state(payload, name: str) -> LogTable:
+    if not isinstance(payload, dict) or not isinstance(payload.get("log_history"), list):
+        raise InputError(f"{name}: a trainer_state.json holds a 'log_history' list")
+    rows = [row for row in payload["log_history"]
+            if isinstance(row, dict) and not (HF_SUMMARY_KEYS & set(row))]
+    if not rows:
+        raise InputError(f"{name}: log_history has no logged step")
+    frame = pd.json_normalize(rows, sep="/")
+    if "step" not in frame:
+        raise InputError(f"{name}: log_history entries have no 'step'")
+    numbers = numeric_frame(frame.drop(columns=["step"]), name)
+    tidy = _tidy(numbers.drop(columns=[c for c in ("epoch",) if c in numbers]), frame["step"])
+    notes = ["the final training-summary entry is not a data point"] if len(rows) < len(
+        payload["log_history"]) else []
+    return LogTable(sparse_to_wide(tidy), "trainer-state", name, notes)
+
+
+def read_lightning(frame: pd.DataFrame, name: str) -> LogTable:
+    """Sparse rows (each carries only the keys logged in that call) folded by step."""
+    check_repeated_header(frame, name)
+    if "step" not in frame:
+        raise InputError(f"{name}: a Lightning metrics.csv has a 'step' column")
+    numbers = numeric_frame(frame, name)
+    metrics = numbers.drop(columns=[c for c in ("step", "epoch") if c in numbers])
+    return LogTable(sparse_to_wide(_tidy(metrics, numbers["step"])), "lightning-csv", name)
+
+
+def read_ray(frame: pd.DataFrame, name: str, format: str) -> LogTable:
+    """result.json (nested, flattened with '/') or progress.csv; step = training_iteration."""
+    if "training_iteration" not in frame:
+        raise InputError(f"{name}: Ray results carry 'training_iteration'")
+    keep = [c for c in frame.columns if not str(c).startswith("config/") and c not in RAY_BOOKKEEPING]
+    numbers = numeric_frame(frame[keep], name)
+    table = numbers.copy()
+    table.insert(0, "step", pd.to_numeric(frame["training_iteration"], errors="coerce"))
+    if "timestamp" in frame:
+        table["wall_time"] = pd.to_numeric(frame["timestamp"], errors="coerce")
+    return LogTable(table, format, name)
+
+
+def read_prime_rl(frame: pd.DataFrame, name: str) -> LogTable:
+    if "step" not in frame:
+        raise InputError(f"{name}: prime-rl metrics.jsonl lines carry 'step'")
+    numbers = numeric_frame(frame, name)
+    numbers = numbers.rename(columns={"time": "wall_time"})
+    notes = ["prime-rl drops non-finite values: an absent key is a missing value"]
+    return LogTable(numbers, "prime-rl", name, notes)
+
+
+def read_verifiers(frame: pd.DataFrame, name: str) -> LogTable:
+    """Rollouts grouped by example: run = example id, step = rollout number within it."""
+    key = "example_id" if "example_id" in frame else ("id" if "id" in frame else None)
+    if key is None:
+        raise InputError(f"{name}: verifiers results rows carry 'example_id' (or 'id')")
+    text_like = ("prompt", "completion", "answer", "task", "info", "error", "stop_condition")
+    frame = frame.drop(columns=[c for c in frame.columns if c in text_like or str(c).startswith(
+        ("prompt/", "info/", "timing/", "token_usage/"))])
+    numbers = numeric_frame(frame.drop(columns=[key]), name)
+    runs = frame[key].astype(str).to_numpy()
+    step = pd.Series(frame.groupby(key, sort=False).cumcount().to_numpy())
+    table = numbers.copy()
+    table.insert(0, "step", step.to_numpy())
+    table.insert(0, "run", runs)
+    rename = {c: c[len("metrics/"):] for c in table.columns if str(c).startswith("metrics/")
+              and c[len("metrics/"):] not in table.columns}
+    return LogTable(table.rename(columns=rename), "verifiers", name,
+                    [f"{len(np.unique(runs))} examples: each example's rollouts are one run"])

@@ -1,0 +1,248 @@
+"""``read_log``: one entry point for every common training log.
+
+The format is taken from ``format=``, else sniffed from the name (``monitor.csv``,
+``trainer_state.json``, ``metrics.csv``, ``result.json``, ``events.out.tfevents.*`` ...)
+and the content (header columns, JSON keys).  A directory is read as a whole: a
+folder of SB3 monitor files, a Lightning ``version_<n>`` folder, a Ray trial, an
+MLflow run, a Hugging Face checkpoint, a TensorBoard log directory.
+
+The result is tidy - one row per (run, step, metric) with its value (and the wall
+time where the format records it) - or wide on request: one row per (run, step),
+one column per metric, which is what the command line analyses.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pandas as pd
+
+from ..errors import InputError
+from .formats import mlflow, sb3, swarm_logs, tensorboard, trainers, wandb
+from .formats._table import AXES, LogTable, check_repeated_header
+from .tabular import FORMATS as TABLE_FORMATS
+from .tabular import (
+    RUN_COLUMNS,
+    BytesSource,
+    _decode,
+    _read_bytes,
+    _sniff,
+    classify_columns,
+    parse_json,
+    read_table,
+)
+
+LOG_FORMATS = TABLE_FORMATS + (
+    "monitor", "sb3-progress", "baselines-progress", "trainer-state", "wandb-history", "wandb-chart",
+    "lightning-csv", "tensorboard", "mlflow", "ray-result", "ray-progress", "prime-rl", "verifiers",
+    "swarm-epochs", "swarm-history", "swarm-events", "swarm-sweep")
+
+#: bytes read to sniff a file's format
+HEAD_BYTES = 65536
+
+_DIRECTORY_FILES = (("trainer_state.json", "trainer-state"), ("metrics.csv", "lightning-csv"),
+                    ("result.json", "ray-result"), ("progress.csv", None), ("metrics.jsonl", "prime-rl"),
+                    ("results.jsonl", "verifiers"))
+
+
+def read_log(source, *, format: str | None = None, wide: bool = False) -> pd.DataFrame:
+    """Read a training log (a path, a directory, ``"-"`` for stdin, or a file object).
+
+    Returns a tidy frame with columns ``run`` (when the log holds several runs),
+    ``step``, ``metric``, ``value`` (and ``wall_time`` where recorded), or with
+    ``wide=True`` one row per (run, step) and one column per metric.
+    ``frame.attrs`` holds ``source``, ``format`` and ``notes``.
+
+    >>> import io
+    >>> text = '{"step": 0, "time": 1.5, "reward/mean": 0.2}\\n{"step": 1, "time": 3.0, "reward/mean": 0.3}\\n'
+    >>> tidy = read_log(io.StringIO(text), format="prime-rl")
+    >>> tidy[["step", "metric", "value"]].to_dict("records")
+    [{'step': 0.0, 'metric': 'reward/mean', 'value': 0.2}, {'step': 1.0, 'metric': 'reward/mean', 'value': 0.3}]
+    """
+    if format is not None and format not in LOG_FORMATS:
+        raise InputError(f"format must be one of {', '.join(LOG_FORMATS)}, got {format!r}")
+    table = _load(source, format)
+    frame = table.frame
+    frame.attrs.update(source=table.source, format=table.format, notes=list(table.notes))
+    if wide:
+        return frame
+    return _tidy(table)
+
+
+def _tidy(table: LogTable) -> pd.DataFrame:
+    frame = table.frame
+    if table.format in TABLE_FORMATS:
+        columns = classify_columns(frame)
+        run = next((c for c in RUN_COLUMNS if c in frame.columns), None)
+        keep = {"step": frame[columns.step] if columns.step else pd.Series(range(len(frame)), index=frame.index)}
+        if run is not None:
+            keep["run"] = frame[run]
+        base = pd.DataFrame(keep)
+        values = frame[columns.metrics].apply(pd.to_numeric, errors="coerce")
+        frame = pd.concat([base, values], axis=1)
+    ids = [c for c in AXES if c in frame.columns]
+    tidy = frame.melt(id_vars=ids, var_name="metric", value_name="value").dropna(subset=["value"])
+    order = [c for c in ("run", "step", "metric", "value", "wall_time") if c in tidy.columns]
+    tidy = tidy[order].reset_index(drop=True)
+    tidy.attrs.update(source=table.source, format=table.format, notes=list(table.notes))
+    return tidy
+
+
+def _load(source, format: str | None) -> LogTable:
+    if isinstance(source, (str, os.PathLike)) and source != "-":
+        path = os.fspath(source)
+        if os.path.isdir(path):
+            return _directory(path, format)
+        if format == "tensorboard" or os.path.basename(path).startswith(tensorboard.PREFIX):
+            return tensorboard.read(path)
+    if format in ("tensorboard",):
+        raise InputError("TensorBoard logs are read from a file or directory path, not a stream")
+    name, data = _read_head(source)
+    if not data or data.isspace():
+        raise InputError(f"{name} is empty")
+    if b"\x00" in data[:8192]:
+        raise InputError(f"{name} does not look like a text log (it contains binary data)")
+    return _file(name, data, format, source)
+
+
+def _read_head(source) -> tuple[str, bytes]:
+    """A path's first 64 KiB (enough to sniff; a big CSV is then parsed by pandas from the
+    path), or the whole of a stream."""
+    if isinstance(source, (str, os.PathLike)) and source != "-":
+        path = os.fspath(source)
+        if os.path.isfile(path):
+            try:
+                with open(path, "rb") as handle:
+                    return path, handle.read(HEAD_BYTES)
+            except OSError as exc:
+                raise InputError(f"cannot read {path}: {exc.strerror}") from None
+    return _read_bytes(source)
+
+
+def _whole(name: str, data: bytes, source) -> bytes:
+    """All the bytes of the log (the head may be all there is)."""
+    if len(data) < HEAD_BYTES or not isinstance(source, (str, os.PathLike)) or source == "-":
+        return data
+    return _read_bytes(source)[1]
+
+
+def _file(name: str, data: bytes, format: str | None, source) -> LogTable:
+    base = os.path.basename(name)
+    text_head = _decode(name, data[:65536], final=len(data) <= 65536)
+    lines = text_head.split("\n", 2)
+    looks_like_monitor = (text_head.startswith("#{") and len(lines) > 1
+                          and lines[1].strip().startswith("r,l,t"))
+    if format == "monitor" or (format is None and looks_like_monitor):
+        return sb3.read_monitor([(name, _whole(name, data, source))], name)
+    if format == "mlflow" or (format is None and mlflow.is_metric_file(text_head)):
+        return mlflow.read_metric_file(name, _decode(name, _whole(name, data, source)))
+    kind = format if format in TABLE_FORMATS else (None if format else _sniff(name, text_head))
+    if kind == "json" or format in ("trainer-state", "swarm-history"):
+        payload = parse_json(name, _decode(name, _whole(name, data, source)))
+        if format == "trainer-state" or base == "trainer_state.json" or (
+                isinstance(payload, dict) and "log_history" in payload):
+            return trainers.read_trainer_state(payload, name)
+        if format == "swarm-history" or (isinstance(payload, dict) and swarm_logs.epoch_snapshots(payload)):
+            return swarm_logs.read_history(payload, name)
+    # a path is handed to pandas as a path (its parallel parser); a stream as the bytes read
+    table_source = (source if isinstance(source, (str, os.PathLike)) and source != "-"
+                    else BytesSource(name, data))
+    frame = read_table(table_source, format=_table_kind(format, kind))
+    return _dispatch(frame, name, base, format)
+
+
+def _table_kind(format: str | None, kind: str | None) -> str | None:
+    if format in TABLE_FORMATS:
+        return format
+    if format in ("ray-result", "prime-rl", "verifiers", "swarm-events"):
+        return "jsonl"
+    if format is not None:
+        return "csv"
+    return kind
+
+
+def _dispatch(frame: pd.DataFrame, name: str, base: str, format: str | None) -> LogTable:
+    columns = list(frame.columns)
+    chosen = format or _sniff_table(columns, base)
+    readers = {
+        "sb3-progress": lambda: sb3.read_progress(frame, name, "sb3-progress"),
+        "baselines-progress": lambda: sb3.read_progress(frame, name, "baselines-progress"),
+        "wandb-history": lambda: wandb.read_history(frame, name),
+        "wandb-chart": lambda: wandb.read_chart(frame, name),
+        "lightning-csv": lambda: trainers.read_lightning(frame, name),
+        "ray-result": lambda: trainers.read_ray(frame, name, "ray-result"),
+        "ray-progress": lambda: trainers.read_ray(frame, name, "ray-progress"),
+        "prime-rl": lambda: trainers.read_prime_rl(frame, name),
+        "verifiers": lambda: trainers.read_verifiers(frame, name),
+        "swarm-epochs": lambda: swarm_logs.read_epochs(frame, name),
+        "swarm-events": lambda: swarm_logs.read_events(frame, name),
+        "swarm-sweep": lambda: swarm_logs.read_sweep(frame, name),
+    }
+    if chosen == "wandb-runs":
+        wandb.refuse_runs_table(name)
+    if chosen in readers:
+        return readers[chosen]()
+    if chosen in ("trainer-state", "swarm-history", "monitor", "mlflow"):
+        raise InputError(f"{name} is not a {chosen} log")
+    check_repeated_header(frame, name)
+    return LogTable(frame, frame.attrs.get("format", "csv"), name)
+
+
+def _sniff_table(columns: list, base: str) -> str | None:
+    """The format of a table from its header (and file name)."""
+    names = set(map(str, columns))
+    if wandb.is_runs_table(columns):
+        return "wandb-runs"
+    if wandb.is_chart(columns):
+        return "wandb-chart"
+    if "_step" in names:
+        return "wandb-history"
+    if "event_type" in names and any(c.startswith("payload/") for c in names):
+        return "swarm-events"
+    if swarm_logs.is_sweep(names):
+        return "swarm-sweep"
+    if swarm_logs.is_epochs(names):
+        return "swarm-epochs"
+    if "training_iteration" in names:
+        return "ray-result" if base.endswith((".json", ".jsonl")) else "ray-progress"
+    if ("example_id" in names or "id" in names) and "reward" in names and (
+            "completion" in names or "prompt" in names or base.startswith("results")):
+        return "verifiers"
+    if sb3.is_sb3_progress(names) and sb3.SB3_STEP in names:
+        return "sb3-progress"
+    if sb3.is_baselines_progress(names):
+        return "baselines-progress"
+    if base == "metrics.csv" and {"step", "epoch"} <= names:
+        return "lightning-csv"
+    if base.startswith("metrics") and base.endswith(".jsonl") and "step" in names:
+        return "prime-rl"
+    return None
+
+
+def _directory(path: str, format: str | None) -> LogTable:
+    """A run folder read as a whole."""
+    if format == "tensorboard" or (format is None and tensorboard.event_files(path)
+                                   and not sb3.monitor_files(path)):
+        return tensorboard.read(path)
+    monitors = sb3.monitor_files(path)
+    if monitors and format in (None, "monitor"):
+        files = []
+        for file in monitors:
+            with open(file, "rb") as handle:
+                files.append((file, handle.read()))
+        return sb3.read_monitor(files, path)
+    if format in (None, "mlflow") and mlflow.is_run_folder(path):
+        return mlflow.read_run_folder(path)
+    for file, kind in _DIRECTORY_FILES:
+        candidate = os.path.join(path, file)
+        if os.path.isfile(candidate) and (format is None or kind in (None, format)):
+            return _load(candidate, format if format else kind)
+    listing = ", ".join(sorted(os.listdir(path))[:12]) or "(empty)"
+    raise InputError(f"{path} is a directory with no log swarmstats recognises (contents: {listing}); "
+                     "pass a log file, or --input-format")
+
+
+def describe_formats() -> str:
+    """The formats, for help texts."""
+    return ", ".join(LOG_FORMATS)
+

@@ -1,0 +1,186 @@
+"""read_log: every format's fixture to the same tidy shape, sniffing, directories, the wide
+view, malformed files, and the command line on them."""
+
+import io
+import os
+import shutil
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from swarmstats import InputError
+from swarmstats.io import LOG_FORMATS, read_log
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "logs"
+
+# path -> (format sniffed, a metric, {step: value} of that metric, run or None)
+CASES = {
+    # worker 1 starts 0.2 s before worker 0: its episodes at 0.10 and 0.14 s come first
+    "monitor": ("monitor", "r", {0: 11.0, 1: 30.0, 2: 14.0, 3: 27.0, 4: 9.0}, None),
+    "monitor/0.monitor.csv": ("monitor", "r", {0: 14.0, 1: 27.0, 2: 9.0}, None),
+    "sb3/progress.csv": ("sb3-progress", "rollout/ep_rew_mean", {2048: 21.3, 4096: 27.9, 6144: 41.2}, None),
+    "baselines/progress.csv": ("baselines-progress", "mean 100 episode reward", {1874: -3.1, 5212: -1.6}, None),
+    "wandb/history.csv": ("wandb-history", "eval/reward", {1: 0.15}, None),
+    "wandb/chart.csv": ("wandb-chart", "train/reward", {0: 0.11, 50: 0.34}, "ppo-s1"),
+    "hf/checkpoint-30": ("trainer-state", "loss", {10: 1.92, 20: 1.64}, None),
+    "hf/checkpoint-30/trainer_state.json": ("trainer-state", "eval_loss", {15: 1.71}, None),
+    "lightning/version_0": ("lightning-csv", "val/reward", {99: -12.4}, None),
+    "lightning/version_0/metrics.csv": ("lightning-csv", "train_loss_step", {49: 0.913, 149: 0.812}, None),
+    "ray/trial_00000": ("ray-result", "env_runners/episode_return_mean", {1: 18.2, 2: 25.6}, None),
+    "ray/trial_00000/progress.csv": ("ray-progress", "env_runners/episode_return_mean", {1: 18.2, 2: 25.6}, None),
+    "prime/metrics.jsonl": ("prime-rl", "reward/mean", {0: 0.21, 1: 0.26}, None),
+    "verifiers/results.jsonl": ("verifiers", "reward", {0: 1.2, 1: 0.2}, "0"),
+    "mlruns/0/4f1c2ab": ("mlflow", "train/loss", {0: 1.9, 10: 1.7}, None),
+    "mlruns/0/4f1c2ab/metrics/reward": ("mlflow", "reward", {0: 0.4812, 10: 0.512}, None),
+    "swarm/epochs.csv": ("swarm-epochs", "toxicity_rate", {0: 0.2333, 1: 0.25}, None),
+    "swarm/history.json": ("swarm-history", "quality_gap", {0: 0.5167, 1: 0.4}, None),
+    "swarm/events.jsonl": ("swarm-events", "p", {2: 0.7231}, None),
+    "swarm/sweep.csv": ("swarm-sweep", "toxicity_rate", {0: 0.29}, "1"),
+}
+
+
+@pytest.mark.parametrize("path", sorted(CASES))
+def test_every_format_reads_to_the_same_tidy_shape(path):
+    fmt, metric, expected, run = CASES[path]
+    tidy = read_log(FIXTURES / path)
+    assert tidy.attrs["format"] == fmt  # sniffed from the name and content, no hint given
+    assert {"step", "metric", "value"} <= set(tidy.columns)
+    assert set(tidy.columns) <= {"run", "step", "metric", "value", "wall_time"}
+    assert pd.api.types.is_float_dtype(tidy["value"]) and tidy["value"].notna().all()
+    rows = tidy[tidy["metric"] == metric]
+    if run is not None:
+        rows = rows[rows["run"].astype(str) == run]
+    assert dict(zip(rows["step"].astype(float), rows["value"])) == pytest.approx(
+        {float(k): v for k, v in expected.items()})
+    # the same file with the format named explicitly gives the same frame
+    if not (FIXTURES / path).is_dir():
+        named = read_log(FIXTURES / path, format=fmt if fmt != "swarm-history" else "swarm-history")
+        pd.testing.assert_frame_equal(named, tidy)
+
+
+def test_every_listed_format_has_a_fixture_or_is_generic():
+    covered = {case[0] for case in CASES.values()} | {"csv", "tsv", "jsonl", "json", "tensorboard"}
+    assert covered == set(LOG_FORMATS)
+
+
+def test_wide_view_has_one_row_per_step_and_a_column_per_metric():
+    wide = read_log(FIXTURES / "lightning" / "version_0", wide=True)
+    assert wide["step"].tolist() == [0, 49, 99, 149]
+    row = wide.set_index("step").loc[99]
+    assert row["val/reward"] == -12.4 and row["train_loss_epoch"] == 0.901  # two sparse rows folded
+    chart = read_log(FIXTURES / "wandb" / "chart.csv", wide=True)
+    assert set(chart["run"]) == {"ppo-s1", "ppo-s2"}
+
+
+def test_monitor_workers_are_merged_in_time_order():
+    tidy = read_log(FIXTURES / "monitor")
+    wall = tidy[tidy.metric == "r"].sort_values("step")["wall_time"].to_numpy()
+    assert np.all(np.diff(wall) >= 0) and wall[0] == pytest.approx(1718000000.05 + 0.05)
+    steps = tidy[tidy.metric == "timesteps"].sort_values("step")["value"].tolist()
+    assert steps == [11, 41, 55, 82, 91]  # cumulative episode lengths across workers
+    assert "merged" in tidy.attrs["notes"][0]
+
+
+def test_trainer_state_skips_the_summary_and_accepts_none():
+    tidy = read_log(FIXTURES / "hf" / "checkpoint-30")
+    assert 30 not in set(tidy["step"]) and "train_loss" not in set(tidy["metric"])
+    assert "reward" not in set(tidy["metric"])  # logged as None (TRL does): missing, not zero
+
+
+def test_wandb_runs_table_is_refused_clearly():
+    with pytest.raises(InputError, match="runs table"):
+        read_log(FIXTURES / "wandb" / "runs.csv")
+
+
+def test_tensorboard_scalars_and_tf2_tensors_every_point(tmp_path):
+    pytest.importorskip("tensorboard")
+    from tensorboard.compat.proto import event_pb2, summary_pb2
+    from tensorboard.summary.writer.event_file_writer import EventFileWriter
+    from tensorboard.util import tensor_util
+
+    def write(folder, tag, values, tensor=False):
+        writer = EventFileWriter(str(tmp_path / folder))
+        for step, value in enumerate(values):
+            if tensor:  # TF2: a scalar tensor under the scalars plugin
+                summary_value = summary_pb2.Summary.Value(
+                    tag=tag, tensor=tensor_util.make_tensor_proto(np.float32(value)),
+                    metadata=summary_pb2.SummaryMetadata(
+                        plugin_data=summary_pb2.SummaryMetadata.PluginData(plugin_name="scalars")))
+            else:
+                summary_value = summary_pb2.Summary.Value(tag=tag, simple_value=value)
+            writer.add_event(event_pb2.Event(wall_time=time.time(), step=step,
+                                             summary=summary_pb2.Summary(value=[summary_value])))
+        writer.close()
+
+    values = np.linspace(0, 1, 12_000)  # more than the 10,000 EventAccumulator keeps by default
+    write("train", "reward", values)
+    write("validation", "reward", [0.5, 0.25, 0.125], tensor=True)
+    tidy = read_log(tmp_path)
+    assert tidy.attrs["format"] == "tensorboard"
+    train = tidy[(tidy.run == "train") & (tidy.metric == "reward")]
+    assert len(train) == 12_000 and train["value"].iloc[-1] == pytest.approx(1.0)
+    validation = tidy[tidy.run == "validation"].sort_values("step")
+    assert validation["value"].tolist() == pytest.approx([0.5, 0.25, 0.125])
+
+
+def test_generic_tables_keep_working():
+    tidy = read_log(io.StringIO("step,reward,seed\n0,0.5,1\n1,0.6,1\n0,0.4,2\n"))
+    assert tidy.attrs["format"] == "csv"
+    assert set(tidy["metric"]) == {"reward"} and set(tidy["run"]) == {1, 2}
+    wide = read_log(io.StringIO("step,reward\n0,0.5\n"), wide=True)
+    assert list(wide.columns) == ["step", "reward"]
+
+
+@pytest.mark.parametrize("name,content,message", [
+    ("metrics.jsonl", '{"step": 0, "time": 1.0, "reward/mean": 0.2}\n{"step": 1, "time": 2.0, "rew',
+     "incomplete JSON"),
+    ("trainer_state.json", '{"log_history": [{"step": 10, "loss": 1.9}, {"step": 2', "not valid JSON"),
+    ("progress.csv", "rollout/ep_rew_mean,time/total_timesteps\n1.0,2048\nrollout/ep_rew_mean,"
+                     "time/total_timesteps\n2.0,4096\n", "header appears again"),
+    ("metrics.csv", "epoch,step,val/reward\n0,10,0.5\n0,20,high\n", "mixes numbers and text"),
+    ("monitor.csv", '#{"t_start": oops}\nr,l,t\n1,1,0.1\n', "not valid JSON"),
+    ("trainer_state.json", '{"global_step": 3}', "log_history"),
+])
+def test_malformed_files_give_one_clear_error(tmp_path, name, content, message):
+    path = tmp_path / name
+    path.write_text(content)
+    with pytest.raises(InputError, match=message):
+        read_log(path)
+
+
+def test_unknown_directory_and_unknown_format_are_clear(tmp_path):
+    (tmp_path / "notes.txt").write_text("hello")
+    with pytest.raises(InputError, match="no log swarmstats recognises"):
+        read_log(tmp_path)
+    with pytest.raises(InputError, match="format must be one of"):
+        read_log(FIXTURES / "sb3" / "progress.csv", format="excel")
+
+
+def test_files_are_only_read(tmp_path):
+    copy = tmp_path / "lightning"
+    shutil.copytree(FIXTURES / "lightning", copy)
+    before = {p: p.stat().st_mtime_ns for p in copy.rglob("*")}
+    read_log(copy / "version_0")
+    assert {p: p.stat().st_mtime_ns for p in copy.rglob("*")} == before
+    assert sorted(os.listdir(copy / "version_0")) == ["hparams.yaml", "metrics.csv"]
+
+
+def test_commands_read_every_format_and_pick_runs():
+    from tests.test_cli import run
+    result = run("describe", FIXTURES / "ray" / "trial_00000", "--format", "csv")
+    assert result.returncode == 0, result.stderr
+    assert "env_runners/episode_return_mean" in result.stdout
+    chart = FIXTURES / "wandb" / "chart.csv"
+    grouped = run("describe", chart, "--format", "csv")
+    assert grouped.returncode == 0 and "[run=ppo-s2]" in grouped.stdout and "2 runs" in grouped.stderr
+    refused = run("windows", chart)
+    assert refused.returncode == 2 and "--run" in refused.stderr
+    picked = run("windows", chart, "--run", "ppo-s1", "--summary")
+    assert picked.returncode == 0, picked.stderr
+    wrong = run("windows", chart, "--run", "nope")
+    assert wrong.returncode == 2 and "ppo-s1" in wrong.stderr
+    runs_table = run("check-convergence", FIXTURES / "wandb" / "runs.csv")
+    assert runs_table.returncode == 2 and "runs table" in runs_table.stderr
