@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
 import pandas as pd
 
 from ..errors import InputError
@@ -74,18 +75,45 @@ def _tidy(table: LogTable) -> pd.DataFrame:
     if table.format in TABLE_FORMATS:
         columns = classify_columns(frame)
         run = next((c for c in RUN_COLUMNS if c in frame.columns), None)
-        keep = {"step": frame[columns.step] if columns.step else pd.Series(range(len(frame)), index=frame.index)}
-        if run is not None:
-            keep["run"] = frame[run]
-        base = pd.DataFrame(keep)
-        values = frame[columns.metrics].apply(pd.to_numeric, errors="coerce")
-        frame = pd.concat([base, values], axis=1)
-    ids = [c for c in AXES if c in frame.columns]
-    tidy = frame.melt(id_vars=ids, var_name="metric", value_name="value").dropna(subset=["value"])
-    order = [c for c in ("run", "step", "metric", "value", "wall_time") if c in tidy.columns]
-    tidy = tidy[order].reset_index(drop=True)
+        step = frame[columns.step].to_numpy() if columns.step else np.arange(len(frame))
+        tidy = _melt(frame, columns.metrics, step=step,
+                     run=None if run is None else frame[run].to_numpy(), wall_time=None)
+    else:
+        metrics = [c for c in frame.columns if c not in AXES]
+        axes = {axis: frame[axis].to_numpy() if axis in frame.columns else None for axis in AXES}
+        tidy = _melt(frame, metrics, **axes)
     tidy.attrs.update(source=table.source, format=table.format, notes=list(table.notes))
     return tidy
+
+
+def _melt(frame: pd.DataFrame, metrics: list, *, step, run, wall_time) -> pd.DataFrame:
+    """Wide -> (run, step, metric, value, wall_time), missing values dropped.
+
+    Built with numpy (metric as a categorical, values stacked column by column): pandas'
+    melt costs twice the CSV parse on a million rows."""
+    n = len(frame)
+    values = np.empty(n * len(metrics))
+    for i, column in enumerate(metrics):
+        values[i * n:(i + 1) * n] = pd.to_numeric(frame[column], errors="coerce").to_numpy(dtype=float)
+    keep = ~np.isnan(values)
+    dense = bool(keep.all())  # the common case: no gaps, so no gathers at all
+    width = len(metrics)
+    codes = np.repeat(np.arange(width, dtype=np.int32 if width < 2**31 else np.int64), n)
+    rows = None if dense else np.tile(np.arange(n), width)[keep]
+
+    def spread(axis):
+        return np.tile(axis, width) if dense else axis[rows]
+
+    out = {}
+    if run is not None:
+        out["run"] = spread(run)
+    out["step"] = spread(step if step is not None else np.arange(n))
+    out["metric"] = pd.Categorical.from_codes(codes if dense else codes[keep],
+                                              categories=[str(m) for m in metrics])
+    out["value"] = values if dense else values[keep]
+    if wall_time is not None:
+        out["wall_time"] = spread(wall_time)
+    return pd.DataFrame(out, copy=False)
 
 
 def _load(source, format: str | None) -> LogTable:

@@ -49,21 +49,28 @@ def read_table(source, *, format: str | None = None) -> pd.DataFrame:
     """
     if format is not None and format not in FORMATS:
         raise InputError(f"--input-format must be one of {', '.join(FORMATS)}, got {format!r}")
-    name, data = _read_bytes(source)
+    path = os.fspath(source) if isinstance(source, (str, os.PathLike)) and source != "-" else None
+    name, data = _read_head(path) if path is not None else _read_bytes(source)
     if not data or data.isspace():
         raise InputError(f"{name} is empty")
-    head = data[:65536]
+    head = data[:HEAD_BYTES]
     if b"\x00" in head[:8192]:
         raise InputError(f"{name} does not look like a text log (it contains binary data)")
-    head_text = _decode(name, head, final=len(data) <= len(head))
+    complete = path is None or len(data) < HEAD_BYTES
+    head_text = _decode(name, head, final=complete)
     if format is None:
         format = _sniff(name, head_text)
     if format in ("csv", "tsv"):
-        path = source if isinstance(source, (str, os.PathLike)) and source != "-" else None
-        frame = _read_delimited(name, data, "\t" if format == "tsv" else ",", path)
+        sep = "\t" if format == "tsv" else ","
+        frame = _read_delimited_path(name, path, head, sep) if path is not None and not complete else None
+        if frame is None:
+            data = data if complete else _read_bytes(source)[1]
+            frame = _read_delimited(name, data, sep, path)
     elif format == "jsonl":
+        data = data if complete else _read_bytes(source)[1]
         frame = _read_json_lines(name, _decode(name, data))
     else:
+        data = data if complete else _read_bytes(source)[1]
         frame = _read_json(name, _decode(name, data))
     if frame.shape[1] == 0:
         raise InputError(f"{name} has no columns")
@@ -71,6 +78,43 @@ def read_table(source, *, format: str | None = None) -> pd.DataFrame:
         raise InputError(f"{name} has a header but no data rows")
     frame.attrs["source"] = name
     frame.attrs["format"] = format
+    return frame
+
+
+#: bytes read from a path before deciding how to parse it
+HEAD_BYTES = 65536
+
+
+def _read_head(path: str) -> tuple[str, bytes]:
+    if not os.path.exists(path):
+        raise InputError(f"no such file: {path}")
+    if os.path.isdir(path):
+        raise InputError(f"{path} is a directory; pass a log file")
+    try:
+        with open(path, "rb") as handle:
+            return path, handle.read(HEAD_BYTES)
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _read_delimited_path(name: str, path: str, head: bytes, sep: str):
+    """A big delimited file parsed by pandas straight from its path (its parallel reader, no
+    copy in memory).  None when the file needs the careful path: '#' comment lines (seen as
+    a first field starting with '#'), a BOM or a ';' separator."""
+    if head.startswith(codecs.BOM_UTF8) or head.lstrip().startswith(b"#"):
+        return None
+    first_line = head[: head.find(b"\n") if b"\n" in head else len(head)]
+    if sep == "," and b";" in first_line and b"," not in first_line:
+        return None
+    try:
+        frame = pd.read_csv(path, sep=sep, skip_blank_lines=True, na_values=["None", "null", "NULL"],
+                            keep_default_na=True)
+    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError):
+        return None  # the careful path gives the precise message
+    first = frame.iloc[:, 0] if frame.shape[1] else None
+    if first is not None and first.dtype == object and first.astype(str).str.lstrip().str.startswith("#").any():
+        return None
+    frame.columns = [str(c).strip() for c in frame.columns]
     return frame
 
 

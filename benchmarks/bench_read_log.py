@@ -1,0 +1,46 @@
+"""read_log on 1,000,000-row logs vs pandas.read_csv on the same file.
+
+Target (issue 7): reading a 1,000,000-row CSV log costs within 1.5x of pandas.read_csv.
+Reported for a generic CSV (the wide frame the commands analyse, and the tidy frame) and an
+SB3 progress.csv (namespaced keys, parsed and typed).
+
+    python benchmarks/bench_read_log.py [--rows 1000000]
+"""
+
+import argparse
+import os
+import tempfile
+
+import numpy as np
+import pandas as pd
+
+from _timing import machine, median_time
+from bench_cli import write_log
+from swarmstats.io import read_log
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    args = parser.parse_args()
+    print(machine())
+    with tempfile.TemporaryDirectory() as folder:
+        plain = os.path.join(folder, "log.csv")
+        write_log(plain, args.rows)
+        sb3 = os.path.join(folder, "progress.csv")
+        rng = np.random.default_rng(1)
+        pd.DataFrame({"rollout/ep_rew_mean": rng.normal(size=args.rows),
+                      "time/total_timesteps": np.arange(args.rows) * 2048,
+                      "train/loss": rng.normal(size=args.rows)}).to_csv(sb3, index=False, float_format="%.6g")
+        for label, path in (("generic CSV", plain), ("SB3 progress.csv", sb3)):
+            size = os.path.getsize(path) / 1e6
+            theirs = median_time(lambda: pd.read_csv(path), repeats=5)
+            wide = median_time(lambda: read_log(path, wide=True), repeats=5)
+            tidy = median_time(lambda: read_log(path), repeats=3)
+            print(f"{label}, {args.rows} rows ({size:.0f} MB): read_log(wide=True) {wide:.3f} s, "
+                  f"tidy {tidy:.3f} s, pandas.read_csv {theirs:.3f} s (medians) -> wide "
+                  f"{wide / theirs:.2f}x, tidy {tidy / theirs:.2f}x read_csv  [target: <= 1.5x]")
+
+
+if __name__ == "__main__":
+    main()
