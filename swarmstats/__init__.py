@@ -17,7 +17,8 @@ from .convergence import (
 from .describe import DescribeResult, describe
 from .diagnostics import acf, ess, integrated_autocorr_time, mcse, rhat
 from .errors import InputError, SwarmstatsError
-from .io import read_table
+from .io import read_log, read_table
+from .live import Monitor, MonitorReport
 from .monitor import ConvergenceMonitor, MonitorState
 from .proxy import KeyState, ProxyReport, ProxyVarianceTracker
 from .quality import (
@@ -72,5 +73,5 @@ __all__ = [
     "describe", "DescribeResult", "compare_runs", "CompareResult",
     "ProxyVarianceTracker", "ProxyReport", "KeyState",
     "AdaptiveWindow", "WindowResult", "WindowState",
-    "read_table", "InputError", "SwarmstatsError",
+    "read_table", "read_log", "Monitor", "MonitorReport", "InputError", "SwarmstatsError",
 ]

@@ -1,0 +1,190 @@
+"""``Monitor``: the live view of a training run, for callbacks and loops.
+
+``log(step, **metrics)`` feeds each metric to a streaming convergence check
+(:class:`ConvergenceMonitor`) and, optionally, an :class:`AdaptiveWindow`;
+``should_stop`` says when the chosen metric has converged.  Values may be
+floats, ints, numpy scalars, 0-d tensors (anything with ``.item()``) or None
+(a window with no valid value, as TRL logs); non-finite values are skipped and
+counted.  The trainer adapters in :mod:`swarmstats.integrations` are thin
+layers over this class.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._result import Result, fmt
+from .errors import InputError, check_choice
+from .monitor import ConvergenceMonitor
+from .windows import AdaptiveWindow
+
+CHECKS = ("convergence", "window")
+
+
+@dataclass(frozen=True)
+class MonitorReport(Result):
+    """The state of every tracked metric (see :meth:`Monitor.report`)."""
+
+    steps: int
+    metrics: dict
+    stop_metric: str | None
+    should_stop: bool
+    skipped: dict = field(default_factory=dict)
+
+    def summary(self) -> str:
+        lines = [f"{self.steps} log call(s); " + (f"stop on {self.stop_metric}: "
+                                                   f"{'yes' if self.should_stop else 'not yet'}"
+                                                   if self.stop_metric else "no stop rule")]
+        for name, entry in self.metrics.items():
+            window = f"; window {entry['window_status']}" if entry.get("window_status") else ""
+            lines.append(f"  {name}: n {entry['n']}, mean {fmt(entry['mean'])}, "
+                         f"{entry['verdict']}{window}")
+        for name, count in self.skipped.items():
+            lines.append(f"  {name}: {count} non-finite value(s) skipped")
+        return "\n".join(lines)
+
+
+class Monitor:
+    """Track metrics as they are logged and decide when to stop.
+
+    Parameters (keyword-only)
+    -------------------------
+    metrics : list of str, optional
+        The metrics to track (default: every numeric metric logged).
+    checks : tuple, default ("convergence",)
+        ``"convergence"`` (streaming verdict) and/or ``"window"`` (adaptive window status).
+    stop_on : str, optional
+        The metric whose convergence sets ``should_stop``; default the first of ``metrics``.
+    min_steps : int, default 100
+        ``should_stop`` stays False before this many values of the stop metric.
+    confirmations : int, default 2
+        ``should_stop`` needs the verdict "converged" at this many consecutive checks: one
+        early check on a short, slowly rising stream can miss the rise.
+    **convergence_options
+        Passed to :class:`ConvergenceMonitor` (``alpha``, ``tolerance``, ``precision``,
+        ``check_every``, ``growth`` ...).
+
+    >>> monitor = Monitor(metrics=["reward"], check_every=200)
+    >>> rng = np.random.default_rng(0)
+    >>> for step in range(2000):
+    ...     monitor.log(step, reward=0.5 + 0.05 * rng.normal(), loss=None)
+    >>> monitor.should_stop
+    True
+    """
+
+    def __init__(self, *, metrics=None, checks=("convergence",), stop_on: str | None = None,
+                 min_steps: int = 100, confirmations: int = 2, **convergence_options):
+        if isinstance(checks, str):
+            checks = (checks,)
+        for check in checks:
+            check_choice("checks", check, CHECKS)
+        self.metrics = None if metrics is None else [str(m) for m in metrics]
+        self.checks = tuple(checks)
+        self.stop_on = stop_on if stop_on is not None else (self.metrics[0] if self.metrics else None)
+        self.min_steps = int(min_steps)
+        self.confirmations = int(confirmations)
+        if self.confirmations < 1:
+            raise InputError(f"confirmations must be >= 1, got {confirmations!r}")
+        self._options = convergence_options
+        ConvergenceMonitor(**convergence_options)  # validate the options now, not at the first log
+        self._streams: dict = {}
+        self._windows: dict = {}
+        self._window_states: dict = {}
+        self._steps: dict = {}
+        self._skipped: dict = {}
+        self.calls = 0
+
+    def log(self, step, **metrics) -> None:
+        """Record the values logged at ``step`` (None and non-finite values are skipped)."""
+        self.calls += 1
+        for name, raw in metrics.items():
+            if self.metrics is not None and name not in self.metrics:
+                continue
+            value = _number(raw)
+            if value is None:
+                continue
+            if not math.isfinite(value):
+                self._skipped[name] = self._skipped.get(name, 0) + 1
+                continue
+            stream = self._streams.get(name)
+            if stream is None:
+                stream = self._streams[name] = ConvergenceMonitor(**self._options)
+                self._steps[name] = []
+                if "window" in self.checks:
+                    self._windows[name] = AdaptiveWindow()
+            stream.update(value)
+            self._steps[name].append(step)
+            if name in self._windows:
+                self._window_states[name] = self._windows[name].update(value)
+
+    @property
+    def should_stop(self) -> bool:
+        """True once the stop metric has converged at ``confirmations`` consecutive checks
+        (and has at least ``min_steps`` values)."""
+        name = self.stop_on
+        stream = self._streams.get(name) if name is not None else None
+        if stream is None or stream.n < self.min_steps:
+            return False
+        recent = [verdict for _, verdict in stream.history[-self.confirmations:]]
+        return len(recent) == self.confirmations and all(v == "converged" for v in recent)
+
+    def result(self, metric: str):
+        """The full convergence result of one metric so far."""
+        if metric not in self._streams:
+            raise InputError(f"no values of {metric!r} have been logged; logged: "
+                             f"{', '.join(self._streams) or '(none)'}")
+        return self._streams[metric].result()
+
+    def report(self) -> MonitorReport:
+        entries = {}
+        for name, stream in self._streams.items():
+            state = stream.state()
+            entry = {"n": state.n, "mean": state.mean, "sd": state.sd, "verdict": state.verdict,
+                     "converged": state.converged, "last_step": self._steps[name][-1]}
+            last = self._window_states.get(name)
+            if last is not None:
+                entry.update(window_status=last.status, window_length=last.length,
+                             window_reason=last.reason)
+            entries[name] = entry
+        return MonitorReport(steps=self.calls, metrics=entries, stop_metric=self.stop_on,
+                             should_stop=self.should_stop, skipped=dict(self._skipped))
+
+    def plot(self, ax=None):
+        """Each tracked metric's series (on one Axes, or one panel per metric when ax is None)."""
+        from .plotting import _axes
+
+        names = list(self._streams)
+        if ax is None and len(names) > 1:
+            import matplotlib.pyplot as plt
+
+            fig, axes = plt.subplots(len(names), 1, figsize=(9, 2.6 * len(names)), squeeze=False)
+            for name, axis in zip(names, axes[:, 0]):
+                self._plot_one(name, axis)
+            fig.tight_layout()
+            return axes[0, 0]
+        ax = _axes(ax)
+        for name in names:
+            self._plot_one(name, ax)
+        return ax
+
+    def _plot_one(self, name: str, ax) -> None:
+        stream = self._streams[name]
+        ax.plot(self._steps[name], stream.values, lw=0.8, label=f"{name} ({stream.state().verdict})")
+        ax.legend(fontsize=7)
+        ax.set_xlabel("step")
+
+
+def _number(raw) -> float | None:
+    """A float from whatever a trainer logs; None when there is nothing to record."""
+    if raw is None:
+        return None
+    if hasattr(raw, "item") and getattr(raw, "ndim", 0) == 0:
+        raw = raw.item()  # numpy scalars, 0-d tensors
+    if isinstance(raw, bool):
+        return float(raw)
+    if isinstance(raw, (int, float, np.integer, np.floating)):
+        return float(raw)
+    return None  # strings, lists, dicts: not a scalar metric
