@@ -43,3 +43,19 @@ def test_bundled_interactions_are_what_the_generator_writes():
         sys.path.pop(0)
     bundled = pd.read_csv(EXAMPLES / "data" / "interactions.csv")
     pd.testing.assert_frame_equal(bundled, make_interactions(), check_dtype=False)
+
+
+@pytest.mark.parametrize("script,needs", [
+    ("hf_trainer.py", ("torch", "transformers", "accelerate")),
+    ("lightning_trainer.py", ("torch", "lightning")),
+    ("sb3_agent.py", ("torch", "stable_baselines3")),
+    ("ray_tune.py", ("ray",)),
+])
+def test_integration_examples_run(script, needs, tmp_path):
+    for module in needs:
+        pytest.importorskip(module)
+    result = subprocess.run([sys.executable, str(EXAMPLES / "integrations" / script)], capture_output=True,
+                            text=True, timeout=600, cwd=tmp_path,
+                            env={**os.environ, "MPLBACKEND": "Agg", "HOME": str(tmp_path)})
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "stop" in result.stdout

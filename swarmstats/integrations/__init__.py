@@ -1,0 +1,36 @@
+"""Trainer adapters.  Each imports its trainer only when used and fails with a one-line
+install hint; importing swarmstats never imports a trainer.
+
+- :func:`swarmstats.integrations.hf.callback` - a Hugging Face ``TrainerCallback`` (TRL too)
+- :func:`swarmstats.integrations.lightning.callback` - a Lightning ``Callback``
+- :func:`swarmstats.integrations.sb3.callback` - a Stable-Baselines3 ``BaseCallback``
+- :func:`swarmstats.integrations.tune.stopper` - a Ray Tune ``Stopper``
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from ..errors import SwarmstatsError
+
+
+class MissingDependency(SwarmstatsError, ImportError):
+    """The trainer an adapter plugs into is not installed."""
+
+
+def require(module: str, extra: str):
+    """Import ``module`` or fail with the install hint for swarmstats[extra]."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise MissingDependency(f"this adapter needs {module.split('.')[0]}: "
+                                f"pip install 'swarmstats[{extra}]'") from None
+
+
+def monitor_for(monitor, options: dict):
+    """The Monitor to use: the one given, or a new one from ``options``."""
+    from ..live import Monitor
+
+    if monitor is not None and options:
+        raise TypeError("pass either monitor= or Monitor options, not both")
+    return monitor if monitor is not None else Monitor(**options)

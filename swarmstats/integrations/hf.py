@@ -1,0 +1,36 @@
+"""Hugging Face ``Trainer`` (and TRL's trainers): a ``TrainerCallback`` fed from ``on_log``."""
+
+from __future__ import annotations
+
+from . import monitor_for, require
+
+
+def callback(monitor=None, *, stop: bool = True, **monitor_options):
+    """A ``transformers.TrainerCallback`` that logs every ``on_log`` dict into a Monitor and,
+    with ``stop=True``, sets ``control.should_training_stop`` once it says so.
+
+    The step is ``state.global_step`` (it is not a key of the logs); only the main process
+    acts.  TRL's GRPO names (``reward``, ``rewards/<f>/mean``, ``frac_reward_zero_std``, ``kl``
+    logged as None ...) pass through unchanged.
+
+        trainer = Trainer(..., callbacks=[callback(metrics=["loss"])])
+    """
+    transformers = require("transformers", "hf")
+    tracker = monitor_for(monitor, monitor_options)
+
+    class SwarmstatsCallback(transformers.TrainerCallback):
+        """Feeds the Trainer's logs to a swarmstats Monitor (``.monitor``)."""
+
+        def __init__(self):
+            self.monitor = tracker
+            self.stop = stop
+
+        def on_log(self, args, state, control, logs=None, **kwargs):
+            if not logs or not state.is_world_process_zero:
+                return control
+            self.monitor.log(state.global_step, **logs)
+            if self.stop and self.monitor.should_stop:
+                control.should_training_stop = True
+            return control
+
+    return SwarmstatsCallback()

@@ -1,0 +1,51 @@
+"""PyTorch Lightning: a ``Callback`` reading ``trainer.callback_metrics``."""
+
+from __future__ import annotations
+
+from . import MissingDependency, monitor_for, require
+
+
+def _callback_base():
+    try:
+        return require("lightning.pytorch", "lightning").Callback
+    except MissingDependency:
+        return require("pytorch_lightning", "lightning").Callback  # the legacy import path
+
+
+def callback(monitor=None, *, stop: bool = True, every: str = "batch", **monitor_options):
+    """A Lightning ``Callback`` that logs ``trainer.callback_metrics`` into a Monitor after every
+    training batch (``every="batch"``) or validation epoch (``every="validation"``) and, with
+    ``stop=True``, sets ``trainer.should_stop`` once the Monitor says so.  Only global rank
+    zero acts; the step is ``trainer.global_step``.
+
+        trainer = L.Trainer(callbacks=[callback(metrics=["train_loss"])])
+    """
+    if every not in ("batch", "validation"):
+        raise ValueError(f"every must be 'batch' or 'validation', got {every!r}")
+    base = _callback_base()
+    tracker = monitor_for(monitor, monitor_options)
+
+    class SwarmstatsCallback(base):
+        """Feeds Lightning's logged metrics to a swarmstats Monitor (``.monitor``)."""
+
+        def __init__(self):
+            super().__init__()
+            self.monitor = tracker
+            self.stop = stop
+
+        def _record(self, trainer):
+            if not trainer.is_global_zero:
+                return
+            self.monitor.log(trainer.global_step, **dict(trainer.callback_metrics))
+            if self.stop and self.monitor.should_stop:
+                trainer.should_stop = True
+
+        def on_train_batch_end(self, trainer, pl_module, outputs, batch, batch_idx):
+            if every == "batch":
+                self._record(trainer)
+
+        def on_validation_epoch_end(self, trainer, pl_module):
+            if every == "validation":
+                self._record(trainer)
+
+    return SwarmstatsCallback()

@@ -1,0 +1,145 @@
+"""Each trainer adapter against the real library: a few training steps with the callback
+attached; the callback sees the metrics and stops the run.  The libraries come from the
+[integrations] extra (CPU torch: pip install torch==2.13.0 first); absent, the tests skip."""
+
+import importlib
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from swarmstats import Monitor
+
+
+def test_importing_swarmstats_imports_no_trainer():
+    code = ("import sys, swarmstats, swarmstats.integrations.hf, swarmstats.integrations.lightning, "
+            "swarmstats.integrations.sb3, swarmstats.integrations.tune; "
+            "print([m for m in ('torch', 'transformers', 'lightning', 'stable_baselines3', 'ray') "
+            "if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_missing_library_gives_the_install_hint(monkeypatch):
+    from swarmstats.integrations import MissingDependency, hf
+
+    real = importlib.import_module
+
+    def fake(name, *args):
+        if name.startswith("transformers"):
+            raise ImportError("no")
+        return real(name, *args)
+
+    monkeypatch.setattr(importlib, "import_module", fake)
+    with pytest.raises(MissingDependency, match=r"pip install 'swarmstats\[hf\]'"):
+        hf.callback(metrics=["loss"])
+
+
+def _stationary_monitor(metric):
+    # a stationary metric converges: the run must stop early
+    return Monitor(metrics=[metric], check_every=10, min_steps=30)
+
+
+def test_hugging_face_trainer_callback_sees_logs_and_stops(tmp_path):
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    from swarmstats.integrations.hf import callback
+
+    class Tiny(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.linear = torch.nn.Linear(4, 1)
+
+        def forward(self, x, labels=None):
+            out = self.linear(x).squeeze(-1)
+            return {"loss": torch.nn.functional.mse_loss(out, labels), "logits": out}
+
+    class Data(torch.utils.data.Dataset):
+        def __init__(self):
+            generator = torch.Generator().manual_seed(0)
+            self.x = torch.randn(512, 4, generator=generator)
+            self.y = torch.randn(512, generator=generator)
+
+        def __len__(self):
+            return len(self.x)
+
+        def __getitem__(self, i):
+            return {"x": self.x[i], "labels": self.y[i]}
+
+    cb = callback(_stationary_monitor("loss"))
+    args = transformers.TrainingArguments(
+        output_dir=str(tmp_path), max_steps=400, logging_steps=1, learning_rate=0.0,
+        per_device_train_batch_size=8, report_to=[], save_strategy="no", use_cpu=True,
+        disable_tqdm=True, seed=0)
+    trainer = transformers.Trainer(model=Tiny(), args=args, train_dataset=Data(), callbacks=[cb])
+    trainer.train()
+    assert cb.monitor.report().metrics["loss"]["n"] >= 30
+    assert trainer.state.global_step < 400  # stopped by the callback
+
+
+def test_lightning_callback_sees_metrics_and_stops():
+    torch = pytest.importorskip("torch")
+    lightning = pytest.importorskip("lightning")
+    from swarmstats.integrations.lightning import callback
+
+    class Module(lightning.LightningModule):
+        def __init__(self):
+            super().__init__()
+            self.layer = torch.nn.Linear(4, 1)
+
+        def training_step(self, batch, batch_idx):
+            x, y = batch
+            loss = torch.nn.functional.mse_loss(self.layer(x).squeeze(-1), y)
+            self.log("train_loss", loss)
+            return loss
+
+        def configure_optimizers(self):
+            return torch.optim.SGD(self.parameters(), lr=0.0)
+
+    generator = torch.Generator().manual_seed(0)
+    data = torch.utils.data.TensorDataset(torch.randn(256, 4, generator=generator),
+                                          torch.randn(256, generator=generator))
+    loader = torch.utils.data.DataLoader(data, batch_size=8)
+    cb = callback(_stationary_monitor("train_loss"))
+    trainer = lightning.Trainer(max_epochs=50, callbacks=[cb], logger=False, enable_checkpointing=False,
+                                enable_progress_bar=False, enable_model_summary=False,
+                                accelerator="cpu", num_sanity_val_steps=0)
+    trainer.fit(Module(), loader)
+    assert cb.monitor.report().metrics["train_loss"]["n"] >= 30
+    assert trainer.global_step < 50 * 32  # stopped before the last epoch
+
+
+def test_stable_baselines3_callback_logs_episodes_and_stops():
+    pytest.importorskip("torch")
+    sb3 = pytest.importorskip("stable_baselines3")
+    from swarmstats.integrations.sb3 import callback
+
+    model = sb3.A2C("MlpPolicy", "CartPole-v1", learning_rate=0.0, n_steps=16, seed=0, device="cpu")
+    cb = callback(Monitor(metrics=["episode_reward"], check_every=10, min_steps=30))
+    model.learn(total_timesteps=50_000, callback=cb)
+    report = cb.monitor.report()
+    assert report.metrics["episode_reward"]["n"] >= 30
+    assert model.num_timesteps < 50_000  # a frozen policy's returns are stationary: stopped
+
+
+def test_ray_tune_stopper_stops_a_trial(tmp_path):
+    tune = pytest.importorskip("ray.tune")
+    ray = pytest.importorskip("ray")
+    from swarmstats.integrations.tune import stopper
+
+    def trainable(config):
+        rng = np.random.default_rng(0)
+        for _ in range(500):
+            tune.report({"env_runners": {"episode_return_mean": float(20 + rng.normal())}})
+
+    stop = stopper("env_runners/episode_return_mean", check_every=10, min_steps=30)
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+    try:
+        tuner = tune.Tuner(trainable, run_config=tune.RunConfig(stop=stop, verbose=0,
+                                                                storage_path=str(tmp_path)))
+        results = tuner.fit()
+    finally:
+        ray.shutdown()
+    iterations = results[0].metrics["training_iteration"]
+    assert 30 <= iterations < 500
