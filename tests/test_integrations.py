@@ -143,3 +143,31 @@ def test_ray_tune_stopper_stops_a_trial(tmp_path):
         ray.shutdown()
     iterations = results[0].metrics["training_iteration"]
     assert 30 <= iterations < 500
+
+
+def test_hf_callback_with_trl_grpo_metric_names():
+    pytest.importorskip("transformers")
+    from types import SimpleNamespace
+
+    from swarmstats.integrations.hf import callback
+
+    cb = callback(metrics=["reward", "rewards/accuracy_reward/mean", "frac_reward_zero_std"],
+                  check_every=10, min_steps=30)
+    state = SimpleNamespace(global_step=0, is_world_process_zero=True)
+    control = SimpleNamespace(should_training_stop=False)
+    rng = np.random.default_rng(0)
+    for step in range(1, 200):
+        state.global_step = step
+        logs = {"loss": 0.003, "reward": 0.6 + rng.normal(0, 0.05), "reward_std": 0.2,
+                "rewards/accuracy_reward/mean": 0.5 + rng.normal(0, 0.05), "frac_reward_zero_std": 0.375,
+                "kl": None, "completions/mean_length": 212.4, "epoch": step / 100}
+        cb.on_log(None, state, control, logs=logs)
+        if control.should_training_stop:
+            break
+    report = cb.monitor.report()
+    assert set(report.metrics) == {"reward", "rewards/accuracy_reward/mean", "frac_reward_zero_std"}
+    assert control.should_training_stop and state.global_step < 199
+    other = SimpleNamespace(global_step=5, is_world_process_zero=False)
+    before = cb.monitor.calls
+    cb.on_log(None, other, control, logs={"reward": 1.0})  # not the main process: ignored
+    assert cb.monitor.calls == before

@@ -105,3 +105,16 @@ def test_watch_reads_csv_ignores_a_half_written_line_and_restarts_on_rewrite(tmp
 def test_watch_bad_input(tmp_path):
     result = _watch(tmp_path / "missing.jsonl", "--once")
     assert result.returncode == 2 and "no such file" in result.stderr
+
+
+def test_watch_stops_cleanly_on_ctrl_c(tmp_path):
+    import signal
+    path = tmp_path / "metrics.jsonl"
+    path.write_text("".join(json.dumps({"step": i, "reward": 0.5}) + "\n" for i in range(30)))
+    process = subprocess.Popen([sys.executable, "-m", "swarmstats.cli", "watch", str(path), "--interval", "0.1"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.0)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 0, err
+    assert "Traceback" not in err and "reward: n 30" in out
