@@ -43,6 +43,7 @@ from .regimes import (
     detect_regimes,
     regime_path,
 )
+from .sweeps import RegimeRules, SweepResult, sweep
 from .stationarity import (
     GewekeResult,
     HeidelbergerWelchResult,
@@ -73,5 +74,6 @@ __all__ = [
     "describe", "DescribeResult", "compare_runs", "CompareResult",
     "ProxyVarianceTracker", "ProxyReport", "KeyState",
     "AdaptiveWindow", "WindowResult", "WindowState",
+    "sweep", "SweepResult", "RegimeRules",
     "read_table", "read_log", "Monitor", "MonitorReport", "InputError", "SwarmstatsError",
 ]

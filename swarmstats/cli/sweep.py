@@ -1,0 +1,58 @@
+"""`swarmstats sweep`: every run of a sweep checked, the sweep summarised by setting."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..io import LOG_FORMATS
+from ..sweeps import BACKENDS, RegimeRules, sweep
+from ._common import EXIT_PASS, dump_json, new_figure, save_figure
+
+
+def add_parser(commands) -> None:
+    parser = commands.add_parser(
+        "sweep", help="analyse every run of a sweep (locally or on Dask) and summarise by setting",
+        description="Each run (a file, a run folder, or a group of one long file) gets its "
+                    "convergence verdict, regimes and description per metric, and SWARM's regime "
+                    "call; runs that fail are reported and the rest analysed.  --by groups runs by "
+                    "parameters (key=value path segments, params.json, constant columns) with "
+                    "across-seed intervals; --phase finds where collapse begins.",
+        epilog="exit codes:\n  0  the sweep ran (failed runs are reported, not fatal)\n"
+               "  2  usage or input error (one line on stderr)",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("paths", metavar="PATH", nargs="+", help="log files, globs or directories of runs")
+    parser.add_argument("-m", "--metric", action="append", default=None, help="metric (repeatable)")
+    parser.add_argument("--group", help="split one long file into runs by this column")
+    parser.add_argument("--by", action="append", default=None, help="parameter to group runs by (repeatable)")
+    parser.add_argument("--phase", help="numeric parameter along which to locate the collapse transition")
+    parser.add_argument("--backend", choices=BACKENDS, default="local", help="local process pool or dask")
+    parser.add_argument("--scheduler", help="address of a running Dask scheduler (default: a LocalCluster)")
+    parser.add_argument("--workers", type=int, help="worker processes (default: the CPU count)")
+    parser.add_argument("--cooperative", type=float, default=0.85, help="acceptance for 'cooperative'")
+    parser.add_argument("--collapse-acceptance", type=float, default=0.30, help="acceptance for 'collapse'")
+    parser.add_argument("--collapse-toxicity", type=float, default=0.50, help="toxicity for 'collapse'")
+    parser.add_argument("--input-format", choices=LOG_FORMATS, help="format of the run files")
+    parser.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
+    parser.add_argument("--plot", metavar="PNG", help="collapse share against --phase (or means by setting)")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+
+
+def run(args) -> int:
+    rules = RegimeRules(cooperative_acceptance=args.cooperative, collapse_acceptance=args.collapse_acceptance,
+                        collapse_toxicity=args.collapse_toxicity)
+    progress = sys.stderr.isatty() and args.format == "text"
+    result = sweep(args.paths, metrics=args.metric, by=args.by, group=args.group, backend=args.backend,
+                   workers=args.workers, scheduler=args.scheduler, phase=args.phase, regime_rules=rules,
+                   format=args.input_format, progress=progress)
+    if args.format == "json":
+        dump_json({"command": "sweep", **result.to_dict()})
+    elif args.format == "csv":
+        result.table.to_csv(sys.stdout, index=False)
+    else:
+        print(result.summary())
+    if args.plot:
+        fig, axes = new_figure(1, 1, (8, 4))
+        result.plot(ax=axes[0, 0])
+        save_figure(fig, args.plot)
+    return EXIT_PASS

@@ -1,0 +1,125 @@
+"""Sweeps: analyse hundreds of runs at once, on one machine or a Dask cluster."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .._result import Result, fmt, jsonable
+from ..errors import InputError
+from .aggregate import by_setting
+from .analyse import RegimeRules, SweepOptions, analyse_run, classify_regime
+from .backends import BACKENDS, run_all
+from .phase import critical_value, midpoint_rule
+from .runs import RunSpec, discover
+
+CHECKS = ("convergence", "regimes", "describe")
+
+
+@dataclass(frozen=True)
+class SweepResult(Result):
+    """Per-run results (``runs``), the summary by setting (``table``) and the phase transition."""
+
+    n_runs: int
+    n_failed: int
+    by: list
+    runs: list
+    table: pd.DataFrame
+    phase: dict | None = None
+    notes: list = field(default_factory=list)
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.table
+
+    def summary(self) -> str:
+        lines = [f"{self.n_runs} runs, {self.n_failed} failed"
+                 + (f"; by {', '.join(self.by)}" if self.by else "")]
+        for run in self.runs:
+            if run["status"] == "error":
+                lines.append(f"  FAILED {run['name']}: {run['error']}")
+        for row in self.table.to_dict("records"):
+            setting = ", ".join(f"{p}={row[p]}" for p in self.by) or "all runs"
+            interval = (f" [{fmt(row.get('mean_low'))}, {fmt(row.get('mean_high'))}]"
+                        if row.get("mean_low") is not None and np.isfinite(row.get("mean_low", np.nan)) else "")
+            converged = row.get("share_converged")
+            regimes = ", ".join(f"{label} {row[f'share_{label}']:.0%}" for label in
+                                ("cooperative", "contested", "collapse")
+                                if row.get(f"share_{label}") is not None)
+            lines.append(f"  {setting}: {row['metric']} mean {fmt(row.get('mean'))}{interval} over "
+                         f"{row['n']} runs; converged {fmt(converged, 2) if converged is not None else 'n/a'}"
+                         + (f"; {regimes}" if regimes else ""))
+        if self.phase:
+            p = self.phase
+            ci = p["ci"]
+            lines.append(f"  collapse begins at {p['parameter']} ~ {fmt(p['logistic'])} "
+                         f"[{fmt(ci[0])}, {fmt(ci[1])}] (logistic fit); SWARM's midpoint rule: "
+                         f"{fmt(p['midpoint'])}")
+        lines += [f"  note: {note}" for note in self.notes]
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict:
+        return jsonable({"n_runs": self.n_runs, "n_failed": self.n_failed, "by": self.by,
+                         "runs": self.runs, "table": self.table, "phase": self.phase,
+                         "notes": self.notes})
+
+    def plot(self, ax=None):
+        from ..plot_distributions import plot_sweep
+
+        return plot_sweep(self, ax)
+
+
+def sweep(runs, *, checks=CHECKS, metrics=None, by=None, group: str | None = None,
+          backend: str = "local", workers: int | None = None, scheduler: str | None = None,
+          phase: str | None = None, regime_rules: RegimeRules | None = None, format: str | None = None,
+          progress: bool | None = None, n_boot: int = 2000, random_state=0) -> SweepResult:
+    """Analyse every run of a sweep and summarise it by setting.
+
+    ``runs``: paths (files, globs, directories of run folders), one long file with ``group``
+    naming its run column, or a list of :class:`RunSpec`.  Each run gets its convergence
+    verdict, regimes and description per metric, and SWARM's regime call when it logs
+    acceptance and toxicity; a run that fails is reported with its error, the rest go on.
+    ``by``: parameters to group runs by (from ``key=value`` path segments, ``params.json`` or
+    constant columns).  ``phase``: a numeric parameter for the collapse transition (both
+    SWARM's midpoint rule and a logistic fit with a bootstrap interval).  ``backend``:
+    ``"local"`` (a process pool of ``workers``) or ``"dask"`` (a ``LocalCluster``, or the
+    cluster at ``scheduler``); every backend gives the same result.
+    """
+    for check in checks:
+        if check not in CHECKS:
+            raise InputError(f"checks must be among {CHECKS}, got {check!r}")
+    by = [by] if isinstance(by, str) else list(by or [])
+    specs = runs if isinstance(runs, list) and runs and all(isinstance(r, RunSpec) for r in runs) \
+        else discover(runs, group=group, format=format)
+    options = SweepOptions(metrics=tuple(metrics) if metrics else None, checks=tuple(checks),
+                           regime_rules=regime_rules or RegimeRules())
+    show = sys.stderr.isatty() if progress is None else progress
+    results = run_all(specs, options, backend=backend, workers=workers, scheduler=scheduler, progress=show)
+    notes = []
+    for name in by:
+        missing = sum(1 for r in results if name not in r["params"])
+        if missing:
+            notes.append(f"{missing} run(s) have no parameter {name!r}")
+    table = by_setting(results, by, metrics=list(metrics) if metrics else None, n_boot=n_boot,
+                       random_state=random_state)
+    transition = _phase(results, phase, n_boot, random_state, notes) if phase else None
+    return SweepResult(n_runs=len(results), n_failed=sum(r["status"] != "ok" for r in results), by=by,
+                       runs=results, table=table, phase=transition, notes=notes)
+
+
+def _phase(results, parameter, n_boot, random_state, notes) -> dict | None:
+    pairs = [(r["params"].get(parameter), r["regime"]["regime"] == "collapse") for r in results
+             if r["status"] == "ok" and r.get("regime") and isinstance(r["params"].get(parameter), (int, float))]
+    if len(pairs) < 4:
+        notes.append(f"phase transition: fewer than 4 runs with {parameter!r} and a regime call")
+        return None
+    values, collapsed = map(np.array, zip(*pairs))
+    estimate = critical_value(values, collapsed, n_boot=n_boot, random_state=random_state)
+    return {"parameter": parameter, **estimate,
+            "collapse_share": {str(v): float(collapsed[values == v].mean()) for v in np.unique(values)}}
+
+
+__all__ = ["sweep", "SweepResult", "RunSpec", "RegimeRules", "critical_value", "midpoint_rule",
+           "analyse_run", "classify_regime", "BACKENDS"]

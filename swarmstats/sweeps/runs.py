@@ -1,0 +1,124 @@
+"""Which runs a sweep holds, and their parameters.
+
+A run is a log file, a run folder (anything ``read_log`` reads whole), or one group of a long
+file.  Parameters come from ``key=value`` path segments (``adv=0.2/seed=3/epochs.csv``), a
+``params.json`` beside the log (Ray trials), and columns that are constant within the run.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from ..errors import InputError
+from ..io import read_log
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One run of a sweep: where to read it (``path``) or its rows (``frame``), its parameters."""
+
+    name: str
+    path: str | None = None
+    frame: pd.DataFrame | None = field(default=None, compare=False, repr=False)
+    params: dict = field(default_factory=dict)
+    format: str | None = None
+
+
+def path_params(path: str) -> dict:
+    """``key=value`` segments of a path, numbers as floats.
+
+    >>> path_params("sweep/adv=0.25/seed=3/epochs.csv")
+    {'adv': 0.25, 'seed': 3.0}
+    """
+    params = {}
+    for part in os.path.normpath(path).split(os.sep):
+        stem = os.path.splitext(part)[0] if "." in part and "=" not in part.split(".")[0] else part
+        for piece in stem.split(","):
+            if "=" in piece:
+                key, value = piece.split("=", 1)
+                params[key] = _number(value)
+    return params
+
+
+def _number(text: str):
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+def _folder_params(path: str) -> dict:
+    folder = path if os.path.isdir(path) else os.path.dirname(path)
+    candidate = os.path.join(folder, "params.json")
+    if os.path.isfile(candidate):
+        try:
+            with open(candidate, encoding="utf-8") as handle:
+                loaded = json.load(handle)
+        except (OSError, json.JSONDecodeError):
+            return {}
+        return {k: v for k, v in loaded.items() if isinstance(v, (int, float, str, bool))}
+    return {}
+
+
+def _readable_whole(path: str) -> bool:
+    try:
+        read_log(path, wide=True)
+        return True
+    except InputError:
+        return False
+
+
+def discover(paths, *, group: str | None = None, format: str | None = None) -> list[RunSpec]:
+    """The runs behind ``paths`` (files, globs, directories of run folders), or the groups of
+    one long file when ``group`` names its run column."""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    expanded = []
+    for path in map(os.fspath, paths):
+        matches = sorted(glob.glob(path)) if any(ch in path for ch in "*?[") else [path]
+        if not matches:
+            raise InputError(f"no file matches {path!r}")
+        expanded += matches
+    if group is not None:
+        if len(expanded) != 1:
+            raise InputError("--group splits one long file into runs: pass exactly one file")
+        frame = read_log(expanded[0], format=format, wide=True)
+        if group not in frame.columns:
+            raise InputError(f"--group: no column {group!r}; columns are {', '.join(map(str, frame.columns))}")
+        return [RunSpec(name=f"{group}={key}", frame=part.reset_index(drop=True),
+                        params=_constant_columns(part, exclude={group}), format=format)
+                for key, part in frame.groupby(group, sort=True)]
+    runs = []
+    for path in expanded:
+        if not os.path.exists(path):
+            raise InputError(f"no such file or directory: {path}")
+        if os.path.isdir(path) and not _readable_whole(path):
+            children = sorted(os.path.join(path, child) for child in os.listdir(path)
+                              if not child.startswith("."))
+            runs += [RunSpec(name=child, path=child, params={**path_params(child), **_folder_params(child)},
+                             format=format) for child in children]
+        else:
+            runs.append(RunSpec(name=path, path=path, params={**path_params(path), **_folder_params(path)},
+                                format=format))
+    if not runs:
+        raise InputError("the sweep has no runs")
+    return runs
+
+
+def _constant_columns(frame: pd.DataFrame, exclude=frozenset()) -> dict:
+    """Columns holding one value in the whole run: its settings."""
+    params = {}
+    for column in frame.columns:
+        if column in exclude:
+            continue
+        values = frame[column].dropna().unique()
+        if len(values) == 1 and isinstance(values[0], (int, float, str)) or (
+                len(values) == 1 and hasattr(values[0], "item")):
+            value = values[0].item() if hasattr(values[0], "item") else values[0]
+            params[str(column)] = value
+    return params

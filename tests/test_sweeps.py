@@ -1,0 +1,149 @@
+"""Sweeps: the same answers on every backend, failures isolated, aggregation, SWARM's regime
+and critical-value rules, the logistic transition's coverage, and the command line."""
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import swarmstats as ss
+from swarmstats.sweeps import RegimeRules, classify_regime, critical_value, midpoint_rule
+from swarmstats.sweeps.runs import discover, path_params
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
+from make_example_sweep import make_run, write_sweep  # noqa: E402
+
+FRACTIONS = [0.0, 0.2, 0.3, 0.4, 0.5]
+
+
+@pytest.fixture(scope="module")
+def sweep_dir(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("sweep")
+    write_sweep(str(folder), FRACTIONS, 3)
+    broken = folder / "adv=0.2" / "seed=9" / "epochs.csv"
+    broken.parent.mkdir(parents=True)
+    broken.write_text("epoch,toxicity_rate,quality_gap\n0,0.2,0.1\n1,high,0.1\n")  # a malformed run
+    return folder
+
+
+def _json(result) -> str:
+    return json.dumps(result.to_dict(), sort_keys=True)
+
+
+def test_same_answers_on_one_and_two_workers_and_dask(sweep_dir):
+    pattern = str(sweep_dir / "adv=*" / "seed=*" / "epochs.csv")
+    options = dict(by=["adv"], phase="adv", metrics=["toxicity_rate"], progress=False)
+    one = ss.sweep(pattern, workers=1, **options)
+    two = ss.sweep(pattern, workers=2, **options)
+    assert _json(one) == _json(two)
+    pytest.importorskip("dask.distributed")
+    on_dask = ss.sweep(pattern, backend="dask", workers=2, **options)
+    assert _json(on_dask) == _json(one)
+
+
+def test_a_malformed_run_is_reported_and_the_rest_analysed(sweep_dir):
+    result = ss.sweep(str(sweep_dir / "adv=*" / "seed=*" / "epochs.csv"), by=["adv"],
+                      metrics=["toxicity_rate"], workers=1, progress=False)
+    assert result.n_runs == 16 and result.n_failed == 1
+    failed = [r for r in result.runs if r["status"] == "error"]
+    assert "seed=9" in failed[0]["name"] and "mixes numbers and text" in failed[0]["error"]
+    row = result.table[result.table["adv"] == 0.2].iloc[0]
+    assert row["runs"] == 4 and row["failed"] == 1 and row["n"] == 3
+    assert "FAILED" in result.summary()
+
+
+def test_aggregation_by_setting(sweep_dir):
+    result = ss.sweep(str(sweep_dir / "adv=*" / "seed=*" / "epochs.csv"), by=["adv"], phase="adv",
+                      metrics=["toxicity_rate"], workers=1, progress=False)
+    table = result.table.set_index("adv")
+    assert table.loc[0.0, "share_cooperative"] == 1.0 and table.loc[0.5, "share_collapse"] == 1.0
+    assert table.loc[0.0, "mean_low"] <= table.loc[0.0, "mean"] <= table.loc[0.0, "mean_high"]
+    assert table.loc[0.5, "mean"] > table.loc[0.0, "mean"]  # toxicity rises with the fraction
+    assert table.loc[0.0, "share_converged"] == 1.0
+    phase = result.phase
+    assert phase["parameter"] == "adv" and phase["ci"][0] < phase["logistic"] < phase["ci"][1]
+    assert 0.2 < phase["logistic"] < 0.45
+
+
+def test_one_long_file_split_by_group(tmp_path):
+    frames = [make_run(f, s).assign(run=f"adv{f}-s{s}", adv=f) for f in (0.0, 0.5) for s in range(3)]
+    path = tmp_path / "long.csv"
+    pd.concat(frames).to_csv(path, index=False)
+    result = ss.sweep(str(path), group="run", by=["adv"], metrics=["toxicity_rate"], workers=1,
+                      progress=False)
+    assert result.n_runs == 6 and set(result.table["adv"]) == {0.0, 0.5}
+
+
+def test_swarm_regime_rules_exactly():
+    def frame(acceptance, toxicity, total=50):
+        n = len(acceptance)
+        return pd.DataFrame({"step": range(n), "total_interactions": total,
+                             "accepted_interactions": np.round(np.array(acceptance) * total),
+                             "toxicity_rate": toxicity})
+
+    rules = RegimeRules()
+    assert classify_regime(frame([0.9] * 9, [0.2] * 9), rules)["regime"] == "cooperative"
+    assert classify_regime(frame([0.9] * 6 + [0.3] * 3, [0.2] * 9), rules)["regime"] == "collapse"
+    assert classify_regime(frame([0.6] * 9, [0.5] * 9), rules)["regime"] == "collapse"  # toxicity >= 0.5
+    assert classify_regime(frame([0.6] * 9, [0.3] * 9), rules)["regime"] == "contested"
+    assert classify_regime(frame([0.9] * 9, [0.2] * 9, total=0), rules)["regime"] == "collapse"  # nothing at all
+    # the tail is the last third: an early collapse that recovered is cooperative
+    assert classify_regime(frame([0.1] * 6 + [0.9] * 3, [0.2] * 9), rules)["regime"] == "cooperative"
+    strict = RegimeRules(cooperative_acceptance=0.95)
+    assert classify_regime(frame([0.9] * 9, [0.2] * 9), strict)["regime"] == "contested"
+    assert classify_regime(pd.DataFrame({"step": [0], "reward": [1.0]}), rules) is None
+
+
+def test_midpoint_rule_like_swarm():
+    assert midpoint_rule(np.array([0.1, 0.2, 0.3]), np.array([0, 0, 1])) == pytest.approx(0.25)
+    # overlap: a collapse below a stable value -> the smallest collapsing value
+    assert midpoint_rule(np.array([0.1, 0.2, 0.2, 0.3]), np.array([0, 1, 0, 0])) == pytest.approx(0.2)
+    assert midpoint_rule(np.array([0.1, 0.2]), np.array([0, 0])) is None
+
+
+def test_logistic_transition_covers_the_true_critical_value():
+    """100 simulated sweeps (13 values x 8 seeds, P(collapse) logistic around 0.3): the bootstrap
+    interval of the 50% point covers 0.3 in at least 90 of them."""
+    rng = np.random.default_rng(8)
+    x = np.repeat(np.arange(0, 0.61, 0.05), 8)
+    covered = 0
+    for _ in range(100):
+        y = (rng.uniform(size=len(x)) < 1 / (1 + np.exp(-(x - 0.3) / 0.04))).astype(float)
+        estimate = critical_value(x, y, n_boot=500, random_state=rng)
+        covered += estimate["ci"][0] <= 0.3 <= estimate["ci"][1]
+    assert covered >= 90
+
+
+def test_discovery_and_parameters(sweep_dir, tmp_path):
+    assert path_params("a/lr=0.001,bs=32/seed=3/log.csv") == {"lr": 0.001, "bs": 32.0, "seed": 3.0}
+    runs = discover(str(sweep_dir / "adv=0.3"))  # a directory of run folders
+    assert len(runs) == 3 and all(r.params["adv"] == 0.3 for r in runs)
+    with pytest.raises(ss.InputError, match="no file matches"):
+        discover(str(tmp_path / "nothing-*.csv"))
+    with pytest.raises(ss.InputError, match="exactly one file"):
+        discover([str(tmp_path), str(tmp_path)], group="run")
+    with pytest.raises(ss.InputError, match="backend must be one of"):
+        ss.sweep(str(sweep_dir / "adv=0.3"), backend="spark")
+
+
+def test_command_line(sweep_dir, tmp_path):
+    from tests.test_cli import run
+    pattern = str(sweep_dir / "adv=*" / "seed=*" / "epochs.csv")
+    text = run("sweep", pattern, "--by", "adv", "--phase", "adv", "-m", "toxicity_rate", "--workers", "1")
+    assert text.returncode == 0, text.stderr
+    assert "collapse begins at adv" in text.stdout and "FAILED" in text.stdout
+    payload = json.loads(run("sweep", pattern, "--by", "adv", "-m", "toxicity_rate", "--workers", "2",
+                             "--format", "json").stdout)
+    assert payload["command"] == "sweep" and payload["n_failed"] == 1 and len(payload["runs"]) == 16
+    assert "time" not in json.dumps(payload["runs"][0])  # no timings or host names: comparable
+    table = pd.read_csv(pd.io.common.StringIO(run("sweep", pattern, "--by", "adv", "-m", "toxicity_rate",
+                                                  "--format", "csv", "--workers", "1").stdout))
+    assert sorted(table["adv"]) == FRACTIONS
+    png = tmp_path / "sweep.png"
+    assert run("sweep", pattern, "--by", "adv", "--phase", "adv", "--workers", "1",
+               "--plot", png).returncode == 0 and png.stat().st_size > 2000
+    bad = run("sweep", str(tmp_path / "none-*.csv"))
+    assert bad.returncode == 2 and "no file matches" in bad.stderr
