@@ -121,6 +121,8 @@ def test_discovery_and_parameters(sweep_dir, tmp_path):
     assert path_params("a/lr=0.001,bs=32/seed=3/log.csv") == {"lr": 0.001, "bs": 32.0, "seed": 3.0}
     runs = discover(str(sweep_dir / "adv=0.3"))  # a directory of run folders
     assert len(runs) == 3 and all(r.params["adv"] == 0.3 for r in runs)
+    folders = ss.sweep(str(sweep_dir / "adv=0.3"), metrics=["toxicity_rate"], workers=1, progress=False)
+    assert folders.n_failed == 0  # each run folder holds one log, read whole
     with pytest.raises(ss.InputError, match="no file matches"):
         discover(str(tmp_path / "nothing-*.csv"))
     with pytest.raises(ss.InputError, match="exactly one file"):

@@ -265,6 +265,10 @@ def _directory(path: str, format: str | None) -> LogTable:
         candidate = os.path.join(path, file)
         if os.path.isfile(candidate) and (format is None or kind in (None, format)):
             return _load(candidate, format if format else kind)
+    logs = [f for f in sorted(os.listdir(path)) if f.lower().endswith((".csv", ".tsv", ".jsonl", ".json"))
+            and os.path.isfile(os.path.join(path, f)) and f not in ("params.json",)]
+    if len(logs) == 1:
+        return _load(os.path.join(path, logs[0]), format)  # a run folder holding one log
     listing = ", ".join(sorted(os.listdir(path))[:12]) or "(empty)"
     raise InputError(f"{path} is a directory with no log swarmstats recognises (contents: {listing}); "
                      "pass a log file, or --input-format")
