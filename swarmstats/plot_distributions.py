@@ -170,11 +170,15 @@ def plot_windows(result, ax=None):
     """The series, the window's mean with its interval, the status as a coloured band along
     the bottom, the window length on the right-hand axis and the changes as vertical lines."""
     ax = _axes(ax)
+    from .plotting import downsample, plot_series
+
     table = result.table
     steps = table["step"].to_numpy(dtype=float)
-    ax.plot(steps, table["value"], color="0.55", lw=0.7, label=result.name or "series")
-    ax.plot(steps, table["mean"], color="k", lw=1.2, label="window mean")
-    ax.fill_between(steps, table["ci_low"], table["ci_high"], color="k", alpha=0.12, label="its CI")
+    plot_series(ax, steps, table["value"], color="0.55", lw=0.7, label=result.name or "series")
+    every = max(1, len(steps) // 4000)  # smooth curves: every k-th point is enough to draw them
+    ax.plot(steps[::every], table["mean"].to_numpy()[::every], color="k", lw=1.2, label="window mean")
+    ax.fill_between(steps[::every], table["ci_low"].to_numpy()[::every], table["ci_high"].to_numpy()[::every],
+                    color="k", alpha=0.12, label="its CI")
     low, high = np.nanmin(table["value"]), np.nanmax(table["value"])
     band = (high - low) * 0.06 or 1.0
     status = table["status"].to_numpy()
@@ -192,7 +196,7 @@ def plot_windows(result, ax=None):
     lines, labels = ax.get_legend_handles_labels()
     ax.legend(lines + handles, labels + list(STATUS_COLOURS), fontsize=7, ncol=2, loc="upper left")
     twin = ax.twinx()
-    twin.plot(steps, table["length"], color="C1", lw=0.8, alpha=0.7)
+    twin.plot(*downsample(steps, table["length"].to_numpy(dtype=float)), color="C1", lw=0.8, alpha=0.7)
     twin.set_ylabel("window length", color="C1", fontsize=8)
     twin.tick_params(axis="y", labelcolor="C1", labelsize=7)
     ax.set_ylim(low - 2.5 * band, high + band)

@@ -13,6 +13,37 @@ def _axes(ax):
     return ax
 
 
+#: above this many points a series is drawn from per-bucket minima and maxima
+DRAWN_POINTS = 4000
+
+
+def downsample(x, y, buckets: int = DRAWN_POINTS // 2):
+    """(x, y) to draw: unchanged when short; else the minimum and the maximum of each of
+    ``buckets`` equal slices, in order, so spikes and dips stay visible while a million-point
+    line costs a few thousand segments.  The numbers behind a plot always use every point.
+
+    >>> x, y = downsample(np.arange(10_000), np.sin(np.arange(10_000)), buckets=100)
+    >>> len(x), float(y.max()) > 0.99, float(y.min()) < -0.99
+    (200, True, True)
+    """
+    x, y = np.asarray(x), np.asarray(y, dtype=float)
+    n = len(y)
+    if n <= 2 * buckets:
+        return x, y
+    edges = np.linspace(0, n, buckets + 1).astype(int)
+    arg_low = np.array([s + int(np.argmin(y[s:e])) for s, e in zip(edges[:-1], edges[1:])])
+    arg_high = np.array([s + int(np.argmax(y[s:e])) for s, e in zip(edges[:-1], edges[1:])])
+    first = np.minimum(arg_low, arg_high)
+    second = np.maximum(arg_low, arg_high)
+    order = np.column_stack([first, second]).ravel()
+    return x[order], y[order]
+
+
+def plot_series(ax, x, y, **kwargs):
+    """``ax.plot`` of a series, down-sampled (extremes kept) when it is long."""
+    return ax.plot(*downsample(x, y), **kwargs)
+
+
 def plot_result(result, ax=None):
     """Dispatch on the result's type; returns the Axes."""
     from .convergence import ConvergenceResult, MultiRunConvergenceResult
@@ -42,7 +73,7 @@ def plot_convergence(result, ax, label=None):
     values, steps = result._values, result._steps
     if values is None:
         return ax
-    line, = ax.plot(steps, values, lw=0.8, alpha=0.8, label=label or result.name or "series")
+    line, = plot_series(ax, steps, values, lw=0.8, alpha=0.8, label=label or result.name or "series")
     if result.warmup:
         ax.axvspan(steps[0], steps[min(result.warmup, len(steps) - 1)], color="0.85",
                    label="warm-up" if label is None else None)
@@ -50,7 +81,7 @@ def plot_convergence(result, ax, label=None):
         kept = steps[result.warmup:]
         ax.hlines(result.mean, kept[0], kept[-1], color=line.get_color(), lw=1.5)
         if np.all(np.isfinite(result.ci)):
-            ax.fill_between(kept, result.ci[0], result.ci[1], color=line.get_color(), alpha=0.2,
+            ax.fill_between(kept[[0, -1]], result.ci[0], result.ci[1], color=line.get_color(), alpha=0.2,
                             label=f"{result.ci_level:.0%} CI of the mean" if label is None else None)
     if label is None:
         ax.set_title(f"{result.name + ': ' if result.name else ''}{result.verdict.replace('_', ' ')}"
@@ -62,7 +93,7 @@ def plot_convergence(result, ax, label=None):
 
 def plot_warmup(result, ax):
     values = result._values
-    ax.plot(np.arange(len(values)), values, lw=0.8, label="series")
+    plot_series(ax, np.arange(len(values)), values, lw=0.8, label="series")
     ax.axvline(result.index, color="C3", label=f"warm-up ends ({result.method})")
     ax.set_xlabel("index")
     ax.legend(loc="best", fontsize=8)
@@ -71,7 +102,7 @@ def plot_warmup(result, ax):
 
 def plot_trend(result, ax):
     values, steps = result._values, result._steps
-    ax.plot(steps, values, lw=0.8, label="series")
+    plot_series(ax, steps, values, lw=0.8, label="series")
     ax.plot(steps, result.sen_intercept + result.sen_slope * steps, color="C3",
             label=f"Sen slope {result.sen_slope:.3g}/step ({result.trend})")
     ax.set_xlabel("step")

@@ -12,13 +12,13 @@ import traceback
 
 from .. import __version__
 from ..errors import InputError
-from . import convergence, describe, proxy, quality, regimes, sweep, watch, windows
+from . import convergence, describe, proxy, quality, regimes, report, sweep, watch, windows
 from ._common import EXIT_ERROR, EXIT_PASS, Parser, UsageError
 
 #: command name -> module with add_parser(commands) and run(args)
 COMMANDS = {"check-convergence": convergence, "regimes": regimes, "quality-gap": quality,
             "describe": describe, "proxy": proxy, "windows": windows, "watch": watch,
-            "sweep": sweep}
+            "sweep": sweep, "report": report}
 
 
 def build_parser():

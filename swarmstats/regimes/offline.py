@@ -77,15 +77,15 @@ class RegimeResult(Result):
         return "\n".join(lines)
 
     def plot(self, ax=None):
-        from ..plotting import _axes
+        from ..plotting import _axes, plot_series
 
         ax = _axes(ax)
         steps = self._steps
-        ax.plot(steps, self._values, lw=0.8, color="0.4", label=self.name or "series")
+        plot_series(ax, steps, self._values, lw=0.8, color="0.4", label=self.name or "series")
         for row in self.segments.to_dict("records"):
             span = steps[row["start"] : row["end"]]
             ax.hlines(row["mean"], span[0], span[-1], color="C3", lw=2)
-            ax.fill_between(span, row["ci_low"], row["ci_high"], color="C3", alpha=0.15)
+            ax.fill_between(span[[0, -1]], row["ci_low"], row["ci_high"], color="C3", alpha=0.15)
         for point in self.changepoints:
             ax.axvline(steps[point], color="C0", ls="--", lw=1)
         ax.set_title(self.summary().splitlines()[0], fontsize=9)

@@ -1,0 +1,54 @@
+"""`swarmstats report`: one self-contained HTML page (or PNG) with every metric's evidence."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..io import LOG_FORMATS
+from ..report import Report, build_report
+from ._common import EXIT_PASS, add_run_option, load
+
+
+def add_parser(commands) -> None:
+    report = commands.add_parser(
+        "report", help="one self-contained HTML page (or PNG) with every metric's evidence",
+        description="For each metric: the series with warm-up, regimes and adaptive-window status, "
+                    "the convergence verdict with its reasons, the distribution; the soft-versus-"
+                    "hard quality panel where p and accepted columns exist.  Images are embedded: "
+                    "the page needs no network.",
+        epilog="exit codes:\n  0  the report was written\n  2  usage or input error (one line on stderr)",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    report.add_argument("file", metavar="FILE", help="log file or run folder (any format read_log reads)")
+    report.add_argument("-o", "--output", required=True, help="report.html, or report.png for one image")
+    report.add_argument("-m", "--metric", action="append", default=None, help="metric (repeatable)")
+    report.add_argument("--step", help="column to use as the step axis")
+    add_run_option(report)
+    report.add_argument("--group", help="column naming the run/seed: one set of panels per run")
+    report.add_argument("--p", default="p", help="column of p for the quality panel (default p)")
+    report.add_argument("--accepted", default="accepted", help="column of the accept flag (default accepted)")
+    report.add_argument("--input-format", choices=LOG_FORMATS, help="format of FILE (needed for stdin)")
+    report.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+
+
+def run(args) -> int:
+    frame, columns, metrics = load(args)
+    metrics = args.metric or [m for m in metrics if m not in (args.p, args.accepted)]
+    if args.group:
+        sections, quality, notes = [], None, []
+        for key, part in frame.groupby(args.group, sort=True):
+            part.attrs.update(frame.attrs)
+            built = build_report(part, metrics=metrics, step=columns.step, p=args.p, accepted=args.accepted)
+            for section in built.sections:
+                section.name = f"{section.name} [{args.group}={key}]"
+            sections += built.sections
+            quality = quality or built.quality
+            notes += built.notes
+        result = Report(source=frame.attrs.get("source"), sections=sections, quality=quality,
+                        notes=sorted(set(notes)))
+    else:
+        result = build_report(frame, metrics=metrics, step=columns.step, p=args.p, accepted=args.accepted)
+    result.write(args.output)
+    print(f"wrote {args.output} ({len(result.sections)} metric section(s)"
+          f"{', quality panel' if result.quality is not None else ''})", file=sys.stderr)
+    return EXIT_PASS

@@ -1,0 +1,109 @@
+"""`swarmstats report`: every section and image present, PNG output, headless Chromium."""
+
+import base64
+import os
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests.test_cli import EXAMPLE, run
+
+INTERACTIONS = Path(__file__).resolve().parent.parent / "examples" / "data" / "interactions.csv"
+
+
+class Page(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.sections, self.images, self.headings, self._in_h2 = [], [], [], False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "section":
+            self.sections.append(attrs.get("id"))
+        if tag == "img":
+            self.images.append(attrs)
+        self._in_h2 = tag == "h2"
+
+    def handle_data(self, data):
+        if self._in_h2:
+            self.headings.append(data)
+            self._in_h2 = False
+
+
+def _parse(path) -> Page:
+    page = Page()
+    page.feed(Path(path).read_text(encoding="utf-8"))
+    return page
+
+
+def test_html_report_has_every_section_and_embedded_image(tmp_path):
+    out = tmp_path / "report.html"
+    result = run("report", EXAMPLE, "-o", out)
+    assert result.returncode == 0, result.stderr
+    page = _parse(out)
+    assert page.sections == ["metric-reward", "metric-loss", "metric-entropy"]
+    assert len(page.images) == 3
+    for image in page.images:
+        assert image["src"].startswith("data:image/png;base64,")  # self-contained: no network, no files
+        assert base64.b64decode(image["src"].split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
+        assert image["alt"]
+    text = out.read_text()
+    assert "not converged" in text and "drifting" in text  # the verdict with its reasons
+    assert "http://" not in text and "https://" not in text
+
+
+def test_quality_panel_when_p_and_accepted_exist(tmp_path):
+    frame = pd.read_csv(INTERACTIONS)[["step", "p", "accepted"]]
+    frame["reward"] = frame["p"].rolling(20, min_periods=1).mean()
+    log = tmp_path / "interactions.csv"
+    frame.to_csv(log, index=False)
+    out = tmp_path / "report.html"
+    assert run("report", log, "-o", out).returncode == 0
+    page = _parse(out)
+    assert "quality" in page.sections
+    assert "metric-reward" in page.sections and "metric-p" not in page.sections
+    assert len(page.images) == 2
+
+
+def test_png_report_and_groups(tmp_path):
+    png = tmp_path / "report.png"
+    assert run("report", EXAMPLE, "-o", png).returncode == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    frame = pd.read_csv(EXAMPLE, comment="#")
+    long = pd.concat([frame.assign(seed=1), frame.assign(seed=2)])
+    log = tmp_path / "seeds.csv"
+    long.to_csv(log, index=False)
+    out = tmp_path / "seeds.html"
+    assert run("report", log, "-m", "reward", "--group", "seed", "-o", out).returncode == 0
+    assert _parse(out).headings[:2] == ["reward [seed=1]", "reward [seed=2]"]
+
+
+def test_bad_input_exits_2(tmp_path):
+    result = run("report", tmp_path / "missing.csv", "-o", tmp_path / "r.html")
+    assert result.returncode == 2 and "no such file" in result.stderr
+    result = run("report", EXAMPLE, "-o", tmp_path / "no-such-dir" / "r.html")
+    assert result.returncode == 2 and "cannot write" in result.stderr
+
+
+def test_page_renders_in_headless_chromium(tmp_path):
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
+    out = tmp_path / "report.html"
+    assert run("report", EXAMPLE, "-o", out).returncode == 0
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             f"--user-data-dir={tmp_path / 'profile'}"]
+    dom = subprocess.run([browser, *flags, "--dump-dom", out.as_uri()], capture_output=True, text=True,
+                         timeout=120, env={**os.environ, "HOME": str(tmp_path)})
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    assert "metric-reward" in dom.stdout and "data:image/png;base64," in dom.stdout
+    shot = tmp_path / "shot.png"
+    done = subprocess.run([browser, *flags, "--window-size=1200,2000", f"--screenshot={shot}", out.as_uri()],
+                          capture_output=True, text=True, timeout=120, env={**os.environ, "HOME": str(tmp_path)})
+    assert done.returncode == 0 and shot.stat().st_size > 50_000
+    assert "Uncaught" not in dom.stderr + done.stderr  # no script errors on the page
