@@ -23,6 +23,7 @@ from .formats import mlflow, sb3, swarm_logs, tensorboard, trainers, wandb
 from .formats._table import AXES, LogTable, check_repeated_header
 from .tabular import FORMATS as TABLE_FORMATS
 from .tabular import (
+    HEAD_BYTES,
     RUN_COLUMNS,
     BytesSource,
     _decode,
@@ -30,6 +31,7 @@ from .tabular import (
     _sniff,
     classify_columns,
     parse_json,
+    read_path,
     read_table,
 )
 
@@ -37,9 +39,6 @@ LOG_FORMATS = TABLE_FORMATS + (
     "monitor", "sb3-progress", "baselines-progress", "trainer-state", "wandb-history", "wandb-chart",
     "lightning-csv", "tensorboard", "mlflow", "ray-result", "ray-progress", "prime-rl", "verifiers",
     "swarm-epochs", "swarm-history", "swarm-events", "swarm-sweep")
-
-#: bytes read to sniff a file's format
-HEAD_BYTES = 65536
 
 _DIRECTORY_FILES = (("trainer_state.json", "trainer-state"), ("metrics.csv", "lightning-csv"),
                     ("result.json", "ray-result"), ("progress.csv", None), ("metrics.jsonl", "prime-rl"),
@@ -136,14 +135,8 @@ def _load(source, format: str | None) -> LogTable:
 def _read_head(source) -> tuple[str, bytes]:
     """A path's first 64 KiB (enough to sniff; a big CSV is then parsed by pandas from the
     path), or the whole of a stream."""
-    if isinstance(source, (str, os.PathLike)) and source != "-":
-        path = os.fspath(source)
-        if os.path.isfile(path):
-            try:
-                with open(path, "rb") as handle:
-                    return path, handle.read(HEAD_BYTES)
-            except OSError as exc:
-                raise InputError(f"cannot read {path}: {exc.strerror}") from None
+    if isinstance(source, (str, os.PathLike)) and source != "-" and os.path.isfile(os.fspath(source)):
+        return read_path(os.fspath(source), HEAD_BYTES)
     return _read_bytes(source)
 
 

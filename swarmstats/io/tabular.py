@@ -86,13 +86,18 @@ HEAD_BYTES = 65536
 
 
 def _read_head(path: str) -> tuple[str, bytes]:
+    return read_path(path, HEAD_BYTES)
+
+
+def read_path(path: str, limit: int | None = None) -> tuple[str, bytes]:
+    """The bytes of a file (the first ``limit`` of them), or one clear InputError."""
     if not os.path.exists(path):
         raise InputError(f"no such file: {path}")
     if os.path.isdir(path):
         raise InputError(f"{path} is a directory; pass a log file")
     try:
         with open(path, "rb") as handle:
-            return path, handle.read(HEAD_BYTES)
+            return path, handle.read() if limit is None else handle.read(limit)
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror}") from None
 
@@ -142,16 +147,7 @@ def _read_bytes(source) -> tuple[str, bytes]:
     if hasattr(source, "read"):
         data = source.read()
         return getattr(source, "name", "<stream>"), data.encode() if isinstance(data, str) else data
-    path = os.fspath(source)
-    if not os.path.exists(path):
-        raise InputError(f"no such file: {path}")
-    if os.path.isdir(path):
-        raise InputError(f"{path} is a directory; pass a log file")
-    try:
-        with open(path, "rb") as handle:
-            return path, handle.read()
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+    return read_path(os.fspath(source))
 
 
 def _sniff(name: str, text: str) -> str:
