@@ -14,7 +14,7 @@ from swarmstats.integrations.tune import stopper
 def trainable(config):
     rng = np.random.default_rng(config["seed"])
     score = 0.0
-    for step in range(1000):
+    for _ in range(1000):
         score += config["lr"] * (1.0 - score) + rng.normal(0, 0.01)  # rises, then plateaus
         tune.report({"score": score})
 
