@@ -44,6 +44,8 @@ class Follower:
     (a logger that rewrites its file, as SB3 does when new keys appear)."""
 
     def __init__(self, path: str):
+        if os.path.isdir(path):
+            raise InputError(f"{path} is a directory; pass the log file being written")
         if not os.path.isfile(path):
             raise InputError(f"no such file: {path}")
         self.path = path
