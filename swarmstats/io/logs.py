@@ -265,9 +265,3 @@ def _directory(path: str, format: str | None) -> LogTable:
     listing = ", ".join(sorted(os.listdir(path))[:12]) or "(empty)"
     raise InputError(f"{path} is a directory with no log swarmstats recognises (contents: {listing}); "
                      "pass a log file, or --input-format")
-
-
-def describe_formats() -> str:
-    """The formats, for help texts."""
-    return ", ".join(LOG_FORMATS)
-
