@@ -1,19 +1,25 @@
-"""Has it converged?  Warm-up, trend, drift, variance and precision in one verdict.
+"""Has it converged?  Shown flat, shown moving, or not enough data to tell.
 
 The verdict, for one run:
 
 1. Too few points (< ``min_points``) -> ``insufficient_data``.  A constant
-   series has converged (nothing moves) and says so.
-2. The warm-up is found (:func:`~swarmstats.detect_warmup`) and set aside.
-3. Three batch-means tests (see :mod:`swarmstats.stats.verdict`), each at
-   alpha / 3 (Bonferroni), so the whole verdict's false-alarm rate stays at
-   or below ``alpha``: a trend after the warm-up, a drift across the whole run
-   that the kept part continues, and a change of the trailing variance.  A
-   trend whose change over the span tested is below ``tolerance`` is
-   practically flat and does not fail the check.
-4. Too few effective samples after the warm-up (ESS < ``min_ess``) or a
-   confidence interval wider than ``precision`` -> ``insufficient_data``, with
-   ``steps_needed``.
+   series has converged (nothing moves) and says so, with defined numbers.
+2. The values are standardised (so 1e-300-sized data behave like 1-sized data),
+   the warm-up is found (:func:`~swarmstats.detect_warmup`) and set aside.
+3. Four batch-means tests (see :mod:`swarmstats.stats.verdict`), each at
+   alpha / 4 (Bonferroni), so a stationary series is called ``not_converged``
+   at most alpha of the time: a trend after the warm-up, a drift across the
+   whole run that the kept part continues, a change at the end of the run
+   (the last 5, 10 or 20%), and a change of the trailing variance.
+4. ``converged`` needs more than "no test rejected": the equivalence bound of
+   :mod:`swarmstats.stats.flatness` must show the projected change over the
+   next ``horizon`` steps (default: as many as were kept) within
+   +-``tolerance`` (default: 0.75 noise SD).  A significant trend or late
+   change fails the check, unless ``tolerance`` was given and the bound shows
+   the change inside it.  Not shown flat, and nothing shown moving -> ``insufficient_data``,
+   with ``steps_needed`` and the smallest drift the data could detect.
+5. Too few effective samples (ESS < ``min_ess``) or a confidence interval
+   wider than ``precision`` -> ``insufficient_data``, with ``steps_needed``.
 """
 
 from __future__ import annotations
@@ -30,7 +36,9 @@ from ._series import Series, as_runs, as_series, is_multi_run
 from .errors import InputError, check_choice
 from .stats import chains as _chains
 from .stats.stationarity import geweke_z
-from .stats.verdict import continued_drift, kept_trend, series_tau, variance_shift
+from .stats.flatness import flatness_bound
+from .stats.precision import mean_precision
+from .stats.verdict import continued_drift, kept_trend, late_change, series_tau, variance_shift
 from .warmup import WARMUP_METHODS, warmup_of_values
 
 __all__ = [
@@ -64,11 +72,19 @@ class ConvergenceResult(Result):
     trend_pvalue: float
     drift_slope: float
     drift_pvalue: float
+    late_change: float
+    late_pvalue: float
+    late_length: int
     variance_ratio: float
     variance_pvalue: float
     geweke_z: float
+    tolerance: float
+    horizon: float
+    projected_change: float
+    change_bound: float
+    detectable_change: float
+    long_memory: bool
     alpha: float
-    tolerance: float | None
     precision: float | None
     steps_needed: int | None
     _values: np.ndarray = field(default=None, repr=False)
@@ -101,7 +117,9 @@ class ConvergenceResult(Result):
             "metric": self.name, "verdict": self.verdict, "n": self.n, "warmup": self.warmup,
             "mean": self.mean, "ci_low": self.ci[0], "ci_high": self.ci[1],
             "slope": self.trend_slope, "p_trend": self.trend_pvalue, "ess": self.ess,
-            "steps_needed": self.steps_needed, "reason": self.main_reason,
+            "change_bound": self.change_bound, "tolerance": self.tolerance,
+            "horizon": self.horizon, "steps_needed": self.steps_needed,
+            "reason": self.main_reason,
         }
 
 
@@ -147,8 +165,19 @@ class ConvergenceTest:
     max_warmup : float, default 0.5
         Largest fraction of the series the warm-up may take.
     tolerance : float, optional
-        Smallest change (in the metric's units, over the span tested) that
-        matters; smaller significant trends count as flat.
+        "Flat" means the mean moves by less than this (in the metric's units)
+        over the next ``horizon`` steps.  Default: ``tolerance_sd`` times the
+        noise SD after the warm-up.
+    tolerance_sd : float, default 0.75
+        The default tolerance in noise SDs (chosen by Monte Carlo: see
+        docs/convergence.md).
+    equivalence_alpha : float, optional
+        Level of the flatness bound (default ``alpha``); live monitors pass a
+        level spent over their looks so that repeated checks keep the chance
+        of a wrong "converged" below ``alpha``.
+    horizon : float, optional
+        How far ahead (in steps) flatness is claimed.  Default: the span of the
+        part kept after the warm-up.
     precision : float, optional
         Target half-width of the CI of the mean; wider -> insufficient_data
         with ``steps_needed``.
@@ -170,13 +199,18 @@ class ConvergenceTest:
     """
 
     def __init__(self, *, alpha: float = 0.05, warmup: str = "variance", max_warmup: float = 0.5,
-                 tolerance: float | None = None, precision: float | None = None, ci: float = 0.95,
+                 tolerance: float | None = None, tolerance_sd: float = 0.75,
+                 horizon: float | None = None, equivalence_alpha: float | None = None,
+                 precision: float | None = None, ci: float = 0.95,
                  min_points: int = 20, min_ess: float = 10, rhat_threshold: float | None = 1.01,
                  nan_policy: str = "raise"):
         self.alpha = alpha
         self.warmup = warmup
         self.max_warmup = max_warmup
         self.tolerance = tolerance
+        self.tolerance_sd = tolerance_sd
+        self.horizon = horizon
+        self.equivalence_alpha = equivalence_alpha
         self.precision = precision
         self.ci = ci
         self.min_points = min_points
@@ -187,14 +221,16 @@ class ConvergenceTest:
     def _validate(self):
         if not 0 < self.alpha < 1:
             raise InputError(f"alpha must be in (0, 1), got {self.alpha!r}")
+        if self.equivalence_alpha is not None and not 0 < self.equivalence_alpha < 1:
+            raise InputError(f"equivalence_alpha must be in (0, 1), got {self.equivalence_alpha!r}")
         if not 0 < self.ci < 1:
             raise InputError(f"ci must be in (0, 1), got {self.ci!r}")
         check_choice("warmup", self.warmup, WARMUP_METHODS)
         if not 0 < self.max_warmup < 1:
             raise InputError(f"max_warmup must be in (0, 1), got {self.max_warmup!r}")
-        for name in ("tolerance", "precision"):
+        for name in ("tolerance", "tolerance_sd", "horizon", "precision"):
             value = getattr(self, name)
-            if value is not None and not (math.isfinite(value) and value > 0):
+            if value is not None and not (_is_number(value) and math.isfinite(value) and value > 0):
                 raise InputError(f"{name} must be a positive number, got {value!r}")
         if int(self.min_points) < 5:
             raise InputError(f"min_points must be at least 5, got {self.min_points!r}")
@@ -213,95 +249,143 @@ class ConvergenceTest:
         values = series.values
         n = len(values)
         steps = _step_axis(series)
-        base = dict(name=series.name, n=n, alpha=self.alpha, tolerance=self.tolerance,
-                    precision=self.precision, ci_level=self.ci, _values=values, _steps=steps)
-        nan = float("nan")
-        empty = dict(warmup=0, warmup_step=series.step_of(0) if n else None, n_kept=n, ess=nan,
-                     autocorr_time=nan, mean=float(values.mean()) if n else nan,
-                     sd=float(values.std(ddof=1)) if n > 1 else nan, ci=(nan, nan), mcse=nan,
-                     trend_slope=nan, trend_pvalue=nan, drift_slope=nan, drift_pvalue=nan,
-                     variance_ratio=nan, variance_pvalue=nan, geweke_z=nan)
+        base = dict(name=series.name, n=n, alpha=self.alpha, precision=self.precision,
+                    ci_level=self.ci, _values=values, _steps=steps)
         if n < self.min_points:
             return ConvergenceResult(
                 verdict="insufficient_data", converged=False, steps_needed=self.min_points - n,
                 reasons=[f"only {n} point(s); at least {self.min_points} are needed to judge"],
-                **empty, **base)
-        if np.ptp(values) == 0:
-            constant = {**empty, "sd": 0.0, "mcse": 0.0, "ci": (empty["mean"], empty["mean"]),
-                        "trend_slope": 0.0, "drift_slope": 0.0}
-            return ConvergenceResult(
-                verdict="converged", converged=True, steps_needed=0,
-                reasons=[f"the series is constant at {fmt(values[0])}: nothing is changing "
-                         "(no autocorrelation or ESS is defined)"],
-                **constant, **base)
-
-        cut = warmup_of_values(values, method=self.warmup, max_fraction=self.max_warmup,
-                               steps=series.steps)
-        kept, kept_steps = values[cut.index:], steps[cut.index:]
+                **_undefined(values, series), **base)
+        centre, unit = _standard_scale(values)
+        if unit == 0:
+            return _constant_result(values, series, base, self.tolerance)
+        # Every test runs on standardised values, so 1e-300-sized data behave like 1-sized data.
+        z = (values - centre) / unit
+        cut = warmup_of_values(z, method=self.warmup, max_fraction=self.max_warmup, steps=series.steps)
+        kept, kept_steps = z[cut.index:], steps[cut.index:]
         m = len(kept)
+        if np.ptp(kept) == 0:
+            return _constant_result(values, series, base, self.tolerance, cut=cut)
         tau = series_tau(kept)
         ess = m / tau
         mean, sd = float(kept.mean()), float(kept.std(ddof=1))
-        mcse = sd / math.sqrt(ess)
-        dof = max(ess - 1.0, 1.0)
-        half_width = stats.t.ppf(0.5 + self.ci / 2, dof) * mcse
-        numbers = dict(warmup=cut.index, warmup_step=cut.step, n_kept=m, ess=ess,
-                       autocorr_time=tau, mean=mean, sd=sd, ci=(mean - half_width, mean + half_width),
-                       mcse=mcse)
+        precision = mean_precision(kept, tau)
+        half_width = float(stats.t.ppf(0.5 + self.ci / 2, precision.dof)) * precision.mcse
+        tolerance = (self.tolerance / unit if self.tolerance is not None
+                     else self.tolerance_sd * sd)
+        span = float(kept_steps[-1] - kept_steps[0]) if m > 1 else 1.0
+        horizon = float(self.horizon) if self.horizon is not None else max(span, 1.0)
 
+        level = self.alpha / 4.0
+        equivalence = self.equivalence_alpha if self.equivalence_alpha is not None else self.alpha
         trend = kept_trend(kept, kept_steps, tau)
-        drift = continued_drift(values, steps, tau, trend, self.alpha)
+        drift = continued_drift(z, steps, tau, trend, level)
+        late = late_change(kept, tau)
         variance = variance_shift(kept)
-        numbers.update(trend_slope=trend.estimate, trend_pvalue=trend.pvalue,
-                       drift_slope=drift.estimate, drift_pvalue=drift.pvalue,
-                       variance_ratio=variance.estimate, variance_pvalue=variance.pvalue,
-                       geweke_z=_safe_geweke(kept))
+        flat = flatness_bound(trend.estimate, trend.se, trend.dof, horizon, tolerance,
+                              equivalence, level, m)
+        # While the kept part continues the whole run's slope, the transient has not been
+        # shown to have ended: the whole run must look flat too.
+        whole = (flatness_bound(drift.estimate, drift.se, drift.dof, horizon, tolerance,
+                                equivalence, level, n) if drift.applies else None)
+        late_bound = (abs(late.change) + float(stats.t.ppf(1 - equivalence, max(late.dof, 1))) * late.se
+                      if late.length else 0.0)
 
-        level = self.alpha / 3.0
+        def units(x):
+            return x * unit
+
+        numbers = dict(
+            warmup=cut.index, warmup_step=cut.step, n_kept=m, ess=ess, autocorr_time=tau,
+            mean=centre + units(mean), sd=units(sd),
+            ci=(centre + units(mean - half_width), centre + units(mean + half_width)),
+            mcse=units(precision.mcse), trend_slope=units(trend.estimate),
+            trend_pvalue=trend.pvalue, drift_slope=units(drift.estimate), drift_pvalue=drift.pvalue,
+            late_change=units(late.change), late_pvalue=late.pvalue, late_length=late.length,
+            variance_ratio=variance.estimate, variance_pvalue=variance.pvalue,
+            geweke_z=_safe_geweke(kept), tolerance=units(tolerance), horizon=horizon,
+            projected_change=units(flat.change),
+            change_bound=units(max(flat.bound, whole.bound if whole else 0.0)),
+            detectable_change=units(flat.detectable), long_memory=precision.long_memory)
+
+        # A change shown to exist fails the check, unless the user's own tolerance says it is
+        # too small to matter and the bound shows it inside that tolerance.  The default
+        # tolerance only decides what counts as shown flat; it never excuses a detected trend.
+        excusable = self.tolerance is not None
         failures, notes = [], []
-        for outcome in (trend, drift):
-            if outcome.pvalue < level:
-                if self.tolerance is not None and abs(outcome.change) < self.tolerance:
-                    notes.append(_flat_within_tolerance(outcome, self.tolerance))
-                else:
-                    failures.append(_trend_reason(outcome))
+        if trend.pvalue < level:
+            within = excusable and flat.shown
+            (notes if within else failures).append(
+                _trend_reason(trend, units, within, units(tolerance)))
+        if drift.pvalue < level:
+            within = excusable and whole is not None and whole.shown
+            (notes if within else failures).append(
+                _trend_reason(drift, units, within, units(tolerance)))
+        if late.pvalue < level:
+            within = excusable and late_bound < tolerance
+            (notes if within else failures).append(
+                _late_reason(late, units, steps, within, units(tolerance)))
         if variance.pvalue < level:
             failures.append(
                 f"the trailing variance has not stabilised: the last quarter's variance is "
                 f"{fmt(variance.estimate, 3)}x the quarter before (p = {fmt(variance.pvalue, 2)})")
+        if precision.long_memory:
+            notes.append(
+                "long memory suspected: the variance of the mean keeps growing with the batch "
+                f"length ({fmt(precision.growth, 3)}x from the shortest to the longest batches); "
+                "the interval is widened accordingly and may still be optimistic")
 
-        steps_needed = self._steps_needed(tau, sd, m)
+        spacing = _step_spacing(kept_steps)
+        steps_needed = self._steps_needed(units(half_width), m, spacing)
         axis_note = _step_axis_note(series, steps)
+        warmup_note = [_warmup_reason(cut)]
         if failures:
-            reasons = failures + notes + [_warmup_reason(cut)] + axis_note
+            reasons = failures + notes + warmup_note + axis_note
             if steps_needed:
-                reasons.append(self._precision_reason(half_width, steps_needed))
+                reasons.append(self._precision_reason(units(half_width), steps_needed))
             return ConvergenceResult(verdict="not_converged", converged=False,
                                      reasons=reasons, steps_needed=steps_needed, **numbers, **base)
         if ess < self.min_ess:
-            more = int(math.ceil((self.min_ess - ess) * tau))
+            more = int(math.ceil((self.min_ess - ess) * tau * spacing))
             return ConvergenceResult(
                 verdict="insufficient_data", converged=False, steps_needed=max(more, 1),
                 reasons=[f"only {fmt(ess, 3)} effective samples after the warm-up (autocorrelation "
                          f"time {fmt(tau, 3)}); about {max(more, 1)} more steps would give "
-                         f"{fmt(self.min_ess, 3)}"] + notes, **numbers, **base)
+                         f"{fmt(self.min_ess, 3)}"] + notes + warmup_note + axis_note,
+                **numbers, **base)
+        if not (flat.shown and (whole is None or whole.shown)):
+            worst = flat if whole is None or flat.bound >= whole.bound else whole
+            more = max(int(math.ceil(worst.points_needed * spacing)), 1)
+            reason = (f"not shown to be flat: over the next {_steps_text(horizon)} steps the mean could "
+                      f"still move by up to {fmt(units(worst.bound), 3)} (tolerance "
+                      f"+-{fmt(units(tolerance), 3)}); if it is flat, about {more} more steps would "
+                      f"show it. The smallest drift these data can detect is "
+                      f"+-{fmt(units(flat.detectable), 3)} over {_steps_text(horizon)} steps")
+            return ConvergenceResult(
+                verdict="insufficient_data", converged=False, steps_needed=more,
+                reasons=[reason] + notes + warmup_note + axis_note, **numbers, **base)
         if steps_needed:
             return ConvergenceResult(
                 verdict="insufficient_data", converged=False, steps_needed=steps_needed,
-                reasons=[self._precision_reason(half_width, steps_needed)] + notes
-                + [_stable_reason(trend, variance, bool(notes))], **numbers, **base)
-        reasons = [_stable_reason(trend, variance, bool(notes))] + notes + [_warmup_reason(cut)]
+                reasons=[self._precision_reason(units(half_width), steps_needed),
+                         _flat_reason(flat, units, horizon, tolerance, variance)] + notes
+                + warmup_note + axis_note, **numbers, **base)
+        if not variance.applies:
+            notes.append("the trailing variance was not judged: each quarter of the kept part is "
+                         "too short for two batches spanning the persistence of its squared "
+                         "deviations (volatility clusters)")
+        reasons = [_flat_reason(flat, units, horizon, tolerance, variance)] + notes + warmup_note
         return ConvergenceResult(verdict="converged", converged=True, reasons=reasons + axis_note,
                                  steps_needed=0 if self.precision is not None else None,
                                  **numbers, **base)
 
-    def _steps_needed(self, tau: float, sd: float, kept: int) -> int | None:
-        """Further steps for the CI half-width to reach ``precision``: n = g (z sd / eps)^2."""
+    def _steps_needed(self, half_width: float, kept: int, spacing: float) -> int | None:
+        """Further steps for the CI half-width to reach ``precision``; the half-width
+        shrinks as 1/sqrt(n): n' = n (half-width / precision)^2."""
         if self.precision is None:
             return None
-        z = stats.norm.ppf(0.5 + self.ci / 2)
-        needed = tau * (z * sd / self.precision) ** 2
-        return max(0, int(math.ceil(needed - kept)))
+        if half_width <= self.precision:
+            return 0
+        return int(math.ceil(kept * ((half_width / self.precision) ** 2 - 1.0) * spacing))
 
     def _precision_reason(self, half_width: float, steps_needed: int) -> str:
         return (f"the mean is known to +-{fmt(half_width, 3)}; +-{fmt(self.precision, 3)} needs "
@@ -382,32 +466,105 @@ def _safe_geweke(kept: np.ndarray) -> float:
     return geweke_z(kept)
 
 
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+
+
+def _standard_scale(values: np.ndarray) -> tuple[float, float]:
+    """(centre, unit) with (values - centre) / unit of SD 1; unit 0 for a constant.
+
+    Dividing by the largest deviation first keeps the squares of tiny (1e-300) or
+    huge (1e150) values representable.
+    """
+    centre = float(np.median(values))
+    spread = float(np.max(np.abs(values - centre)))
+    if spread == 0 or not math.isfinite(spread):
+        return centre, 0.0
+    return centre, spread * float(np.std((values - centre) / spread, ddof=1))
+
+
+def _steps_text(steps: float) -> str:
+    """A number of steps for a sentence: 600, 12,500, or 2.5 on a fractional axis."""
+    return f"{steps:,.0f}" if steps >= 10 else fmt(steps, 3)
+
+
+def _step_spacing(steps: np.ndarray) -> float:
+    """Steps per point (1 for row order; the median spacing of a real step axis)."""
+    if len(steps) < 2:
+        return 1.0
+    return max(float(np.median(np.diff(steps))), 1e-300)
+
+
+def _undefined(values: np.ndarray, series: Series) -> dict:
+    """The numbers of a result that judged nothing (too few points)."""
+    n = len(values)
+    nan = float("nan")
+    return dict(warmup=0, warmup_step=series.step_of(0) if n else None, n_kept=n, ess=nan,
+                autocorr_time=nan, mean=float(values.mean()) if n else nan,
+                sd=float(values.std(ddof=1)) if n > 1 else nan, ci=(nan, nan), mcse=nan,
+                trend_slope=nan, trend_pvalue=nan, drift_slope=nan, drift_pvalue=nan,
+                late_change=nan, late_pvalue=nan, late_length=0, variance_ratio=nan,
+                variance_pvalue=nan, geweke_z=nan, tolerance=nan, horizon=nan,
+                projected_change=nan, change_bound=nan, detectable_change=nan, long_memory=False)
+
+
+def _constant_result(values: np.ndarray, series: Series, base: dict, tolerance, cut=None):
+    """A series (or a kept part) that does not move: converged, with defined numbers."""
+    index = 0 if cut is None else cut.index
+    kept = values[index:]
+    level = float(kept[0])
+    m = len(kept)
+    numbers = dict(
+        warmup=index, warmup_step=series.step_of(index), n_kept=m, ess=float(m),
+        autocorr_time=1.0, mean=level, sd=0.0, ci=(level, level), mcse=0.0, trend_slope=0.0,
+        trend_pvalue=1.0, drift_slope=0.0, drift_pvalue=1.0, late_change=0.0, late_pvalue=1.0,
+        late_length=0, variance_ratio=1.0, variance_pvalue=1.0, geweke_z=0.0,
+        tolerance=float(tolerance) if tolerance is not None else 0.0, horizon=float(m),
+        projected_change=0.0, change_bound=0.0, detectable_change=0.0, long_memory=False)
+    where = "the series is constant" if cut is None else f"after the warm-up ({index} points) the series is constant"
+    return ConvergenceResult(
+        verdict="converged", converged=True, steps_needed=0,
+        reasons=[f"{where} at {fmt(level)}: nothing is changing (every point is an "
+                 "effective sample; the autocorrelation time is taken as 1)"],
+        **numbers, **base)
+
+
 def _per_hundred(slope: float) -> str:
     return f"{slope * 100:+.3g} per 100 steps"
 
 
-def _trend_reason(outcome) -> str:
+def _trend_reason(outcome, units, within: bool, tolerance: float) -> str:
     direction = "improving" if outcome.estimate > 0 else "declining"
+    slope = _per_hundred(units(outcome.estimate))
+    if within:
+        return (f"a statistically significant but small {outcome.name} ({slope}, "
+                f"p = {fmt(outcome.pvalue, 2)}), shown to stay within +-{fmt(tolerance, 3)}")
     if outcome.name == "trend":
-        return (f"still {direction} after the warm-up: {_per_hundred(outcome.estimate)} "
-                f"(p = {fmt(outcome.pvalue, 2)})")
-    return (f"drifting across the whole run and still {direction}: "
-            f"{_per_hundred(outcome.estimate)} (p = {fmt(outcome.pvalue, 2)}), and the part kept "
-            f"after the warm-up continues that slope")
+        return f"still {direction} after the warm-up: {slope} (p = {fmt(outcome.pvalue, 2)})"
+    return (f"drifting across the whole run and still {direction}: {slope} "
+            f"(p = {fmt(outcome.pvalue, 2)}), and the part kept after the warm-up continues "
+            "that slope")
 
 
-def _flat_within_tolerance(outcome, tolerance: float) -> str:
-    return (f"a statistically significant but small {outcome.name}: a change of "
-            f"{fmt(outcome.change, 3)} over the span tested, below the tolerance {fmt(tolerance, 3)}")
+def _late_reason(outcome, units, steps: np.ndarray, within: bool, tolerance: float) -> str:
+    direction = "higher" if outcome.change > 0 else "lower"
+    span = outcome.length
+    if len(steps) > outcome.length:
+        span = int(round(float(steps[-1] - steps[-outcome.length - 1])))
+    text = (f"the last {span} steps are {fmt(abs(units(outcome.change)), 3)} {direction} than "
+            f"the kept part before them (p = {fmt(outcome.pvalue, 2)})")
+    if within:
+        return f"a small late change, shown to stay within +-{fmt(tolerance, 3)}: {text}"
+    return f"a late change: {text}"
 
 
-def _stable_reason(trend, variance, within_tolerance: bool = False) -> str:
-    if within_tolerance:
-        return (f"practically flat after the warm-up: any trend is smaller than the tolerance "
-                f"({_per_hundred(trend.estimate)}, p = {fmt(trend.pvalue, 2)}), variance stable "
-                f"(p = {fmt(variance.pvalue, 2)})")
-    return (f"stationary after the warm-up: no trend ({_per_hundred(trend.estimate)}, "
-            f"p = {fmt(trend.pvalue, 2)}), variance stable (p = {fmt(variance.pvalue, 2)})")
+def _flat_reason(flat, units, horizon: float, tolerance: float, variance) -> str:
+    return (f"flat within +-{fmt(units(tolerance), 3)} over the next {_steps_text(horizon)} steps: "
+            f"the projected change is {fmt(units(flat.change), 3)} (at most "
+            f"{fmt(units(flat.bound), 3)} either way); "
+            f"no trend, late change or variance change "
+            + (f"(variance p = {fmt(variance.pvalue, 2)})" if variance.applies
+               else "(variance not judged)"))
 
 
 def _warmup_reason(cut) -> str:

@@ -60,9 +60,10 @@ class Monitor:
         The metric whose convergence sets ``should_stop``; default the first of ``metrics``.
     min_steps : int, default 100
         ``should_stop`` stays False before this many values of the stop metric.
-    confirmations : int, default 2
-        ``should_stop`` needs the verdict "converged" at this many consecutive checks: one
-        early check on a short, slowly rising stream can miss the rise.
+    confirmations : int, default 1
+        ``should_stop`` needs the verdict "converged" at this many consecutive checks.  The
+        checks' flatness claims are already anytime-valid (alpha spent over the looks, see
+        :class:`ConvergenceMonitor`); more confirmations only delay the stop.
     **convergence_options
         Passed to :class:`ConvergenceMonitor` (``alpha``, ``tolerance``, ``precision``,
         ``check_every``, ``growth`` ...).
@@ -76,7 +77,7 @@ class Monitor:
     """
 
     def __init__(self, *, metrics=None, checks=("convergence",), stop_on: str | None = None,
-                 min_steps: int = 100, confirmations: int = 2, **convergence_options):
+                 min_steps: int = 100, confirmations: int = 1, **convergence_options):
         if isinstance(checks, str):
             checks = (checks,)
         for check in checks:

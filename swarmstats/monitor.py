@@ -5,6 +5,14 @@
 ``growth`` since the last one (or every ``check_every`` points), so its
 O(n log n) cost is paid O(log n) times over the stream - amortised
 O(log^2 n) per point instead of a recomputation at every step.
+
+Looking many times must not make a wrong "converged" likelier: the k-th check
+claims flatness at level alpha_k = alpha k^-1.5 / zeta(1.5), so the levels of
+all checks, however many, add up to at most alpha (alpha-spending over looks with a
+union bound; Lan & DeMets 1983 for spending functions).  A run that is still
+improving is therefore stopped by mistake at most alpha of the time over the
+whole stream, whichever step the caller reads the verdict at: the verdict only
+changes at the scheduled checks.
 """
 
 from __future__ import annotations
@@ -13,12 +21,18 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import special
 
 from ._result import Result, fmt
 from .convergence import ConvergenceResult, ConvergenceTest
 from .errors import InputError
 
 __all__ = ["ConvergenceMonitor", "MonitorState"]
+
+#: alpha_k proportional to k^-s: s = 1.5 spends more on late looks than k^-2 (which
+#: a long run needs to stop) and still sums to alpha.
+SPENDING_EXPONENT = 1.5
+_ZETA = float(special.zeta(SPENDING_EXPONENT))
 
 
 @dataclass(frozen=True)
@@ -42,10 +56,18 @@ class ConvergenceMonitor:
 
     Parameters
     ----------
-    growth : float, default 0.1
+    growth : float, default 0.5
         Re-check when the stream is this fraction longer than at the last check.
+        Fewer checks spend less of alpha each: 0.5 reaches 10,000 points in 16 checks.
     check_every : int, optional
-        Re-check every this many points instead (a fixed cadence).
+        Re-check every this many points instead (a fixed cadence; the k-th check
+        still gets alpha_k, so a fine cadence makes late "converged" calls harder).
+    first_check : int, default 100
+        The first check runs once this many points have arrived (and at least
+        ``min_points``): earlier looks could not show flatness but would spend alpha.
+    anytime : bool, default True
+        Spend ``alpha`` of the flatness claim over the checks (see above).  False
+        runs every check at the full level: fine for a single look, not for stopping.
     **test_options
         Passed to :class:`ConvergenceTest` (``alpha``, ``tolerance`` ...).
 
@@ -59,13 +81,15 @@ class ConvergenceMonitor:
     (3000, 'converged')
     """
 
-    def __init__(self, *, growth: float = 0.1, check_every: int | None = None, **test_options):
+    def __init__(self, *, growth: float = 0.5, check_every: int | None = None,
+                 first_check: int = 100, anytime: bool = True, **test_options):
         if not growth > 0:
             raise InputError(f"growth must be positive, got {growth!r}")
         if check_every is not None and int(check_every) < 1:
             raise InputError(f"check_every must be a positive integer, got {check_every!r}")
         self.test = ConvergenceTest(**test_options)
         self.test._validate()
+        self.anytime = bool(anytime)
         self.growth = float(growth)
         self.check_every = None if check_every is None else int(check_every)
         self._buffer = np.empty(1024)
@@ -74,7 +98,10 @@ class ConvergenceMonitor:
         self._shift = 0.0
         self._mean = 0.0
         self._m2 = 0.0
-        self._next_check = self.test.min_points
+        if int(first_check) < 1:
+            raise InputError(f"first_check must be a positive integer, got {first_check!r}")
+        self.first_check = int(first_check)
+        self._next_check = max(self.test.min_points, self.first_check)
         self._last: ConvergenceResult | None = None
         self._checked_at = 0
         self.history: list[tuple[int, str]] = []
@@ -119,6 +146,8 @@ class ConvergenceMonitor:
         latest scheduled check is older (the schedule itself is not changed)."""
         if self._last is not None and self._checked_at == self._n:
             return self._last
+        # an unscheduled look: it may not spend more than the next scheduled one would
+        self.test.equivalence_alpha = self.look_alpha(len(self.history) + 1)
         return self.test.fit(self.values.copy())
 
     def state(self) -> MonitorState:
@@ -153,7 +182,14 @@ class ConvergenceMonitor:
         self._mean += delta / self._count
         self._m2 += delta * (x - self._mean)
 
+    def look_alpha(self, look: int) -> float:
+        """The level of the flatness claim at the ``look``-th check (1-based)."""
+        if not self.anytime:
+            return self.test.alpha
+        return self.test.alpha * look ** -SPENDING_EXPONENT / _ZETA
+
     def _check(self, length: int) -> None:
+        self.test.equivalence_alpha = self.look_alpha(len(self.history) + 1)
         self._last = self.test.fit(self._buffer[:length].copy())
         self._checked_at = length
         self.history.append((length, self._last.verdict))

@@ -95,8 +95,9 @@ def test_options_reach_the_verdict(logs):
     tolerant = run("check-convergence", logs / "rising.csv", "-m", "reward", "--tolerance", "5",
                    "--format", "json")
     result = json.loads(tolerant.stdout)["results"][0]
-    assert result["verdict"] != "not_converged"  # the drift is below the tolerance
-    assert any("below the tolerance" in reason for reason in result["reasons"])
+    assert result["verdict"] != "not_converged"  # the drift is shown to be below the tolerance
+    assert result["tolerance"] == 5
+    assert any("within +-5" in reason for reason in result["reasons"])
 
 
 def test_plot_writes_a_png_only_where_asked(logs, tmp_path):

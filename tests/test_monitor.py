@@ -35,23 +35,37 @@ def test_result_matches_the_batch_verdict():
     monitor = ss.ConvergenceMonitor(alpha=0.05)
     monitor.update_many(x)
     streamed = monitor.result()
-    batch = ss.check_convergence(x)
+    batch = ss.check_convergence(x, equivalence_alpha=monitor.test.equivalence_alpha)
     assert streamed.verdict == batch.verdict
     assert streamed.mean == batch.mean and streamed.warmup == batch.warmup
     assert streamed.ci == batch.ci
 
 
 def test_number_of_full_checks_grows_logarithmically():
-    monitor = ss.ConvergenceMonitor(growth=0.1)
+    monitor = ss.ConvergenceMonitor()
     monitor.update_many(np.random.default_rng(4).normal(size=100_000))
-    # checkpoints at 20, 22, 25, ... x1.1 each: about log(100000/20)/log(1.1) ~ 90
-    assert len(monitor.history) < 110
+    # checkpoints at 100, 150, 225, ... x1.5 each: log(100000/100)/log(1.5) ~ 17
+    assert len(monitor.history) <= 18
+
+
+def test_alpha_is_spent_over_the_looks():
+    monitor = ss.ConvergenceMonitor(alpha=0.05)
+    levels = [monitor.look_alpha(k) for k in range(1, 100_001)]
+    assert sum(levels) < 0.05  # however many looks, the flatness claims spend at most alpha
+    assert levels[0] == pytest.approx(0.05 / 2.6123753486854883)
+    assert ss.ConvergenceMonitor(anytime=False).look_alpha(50) == 0.05
+    monitor.update_many(np.random.default_rng(6).normal(size=1000))
+    # the last scheduled check ran its flatness bound at the level of its look
+    assert monitor.test.equivalence_alpha == pytest.approx(monitor.look_alpha(len(monitor.history)))
 
 
 def test_fixed_cadence_and_bad_input():
-    monitor = ss.ConvergenceMonitor(check_every=100)
+    monitor = ss.ConvergenceMonitor(check_every=100, first_check=20)
     monitor.update_many(np.zeros(450) + np.random.default_rng(5).normal(size=450))
     assert [n for n, _ in monitor.history] == [20, 120, 220, 320, 420]
+    default = ss.ConvergenceMonitor(check_every=100)
+    default.update_many(np.zeros(450))
+    assert [n for n, _ in default.history] == [100, 200, 300, 400]  # no look before 100 points
     with pytest.raises(InputError):
         monitor.update(float("nan"))
     with pytest.raises(InputError):

@@ -63,12 +63,13 @@ def batch_count(n: int, tau: float, *, per_tau: float = 5.0, low: int = 5, high:
     return int(min(max(n // size, low), high, n))
 
 
-def batch_trend(x: np.ndarray, n_batches: int, steps: np.ndarray | None = None):
-    """OLS slope of batch means on batch centres, with a t test on K - 2 df.
+def batch_slope(x: np.ndarray, n_batches: int, steps: np.ndarray | None = None):
+    """OLS slope of batch means on batch centres, its standard error and K - 2 df.
 
     With batches much longer than the autocorrelation time the batch means are
-    nearly independent, so the t law holds without estimating a long-run
-    variance (a fixed-b test).  Returns ``(slope, t, pvalue)``; slope per step.
+    nearly independent, so a t law on K - 2 df holds without estimating a
+    long-run variance (a fixed-b test).  Returns ``(slope, se, dof)``; slope
+    per step, ``se`` 0 when the batch means lie exactly on a line.
     """
     size = len(x) // n_batches
     means = block_means(x, size)  # the oldest remainder is dropped, the end kept
@@ -79,10 +80,16 @@ def batch_trend(x: np.ndarray, n_batches: int, steps: np.ndarray | None = None):
     slope = float(centred @ (means - means.mean())) / sxx
     residuals = means - means.mean() - slope * centred
     dof = n_batches - 2
-    sigma2 = float(residuals @ residuals) / dof
-    if sigma2 <= 0:
+    sigma2 = max(float(residuals @ residuals) / dof, 0.0)
+    return slope, float(np.sqrt(sigma2 / sxx)), dof
+
+
+def batch_trend(x: np.ndarray, n_batches: int, steps: np.ndarray | None = None):
+    """:func:`batch_slope` as a two-sided t test: ``(slope, t, pvalue)``."""
+    slope, se, dof = batch_slope(x, n_batches, steps)
+    if se <= 0:
         return slope, (np.inf if slope else 0.0), (0.0 if slope else 1.0)
-    t = slope / np.sqrt(sigma2 / sxx)
+    t = slope / se
     return slope, float(t), float(2.0 * stats.t.sf(abs(t), dof))
 
 

@@ -1,4 +1,4 @@
-"""The three tests inside the convergence verdict, on batch means.
+"""The tests inside the convergence verdict, on batch means (numpy in, numpy out).
 
 Each is a fixed-b test: batches of at least 5 integrated autocorrelation
 times make the batch means nearly independent, so plain t laws apply without
@@ -10,19 +10,36 @@ false-alarm rate near alpha even for strongly autocorrelated series.
    the slope after the warm-up is consistent with it.  A transient ends, so
    what follows it is flat; a drift continues.  Without this test a cut into
    a slow drift would leave too little data to see the drift.
-3. ``variance_shift``: the mean squared deviation of the last quarter against
-   the quarter before it (the seeds' "has the trailing variance stabilised").
+3. ``late_change``: the last 5%, 10% and 20% of the kept part against the
+   points before them.  A trend fitted to the whole kept part barely moves
+   for a step in its last tenth; this test sees it directly.
+4. ``variance_shift``: the mean squared deviation of the last quarter against
+   the quarter before it (the seeds' "has the trailing variance stabilised"),
+   with batches long enough for the persistence of the squares: under
+   volatility clustering the squares are far more persistent than the level.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
 
-from .autocorr import integrated_time
-from .stationarity import batch_count, batch_level_shift, batch_trend
+from .autocorr import block_means, integrated_time
+from .stationarity import batch_count, batch_level_shift, batch_slope
+
+#: Batches of squared deviations are this many of their integrated times long: the squares
+#: of a volatility-clustering series decay slowly from a small first autocorrelation.
+SQUARES_PER_TAU = 10.0
+
+#: At most this many batches for a slope (Schmeiser 1982: 10 to 30): more degrees of
+#: freedom make the small levels of a live monitor's flatness claims affordable.
+SLOPE_BATCHES = 30
+
+#: The stretches at the end of the kept part that ``late_change`` tests.
+LATE_FRACTIONS = (0.05, 0.1, 0.2)
 
 
 @dataclass(frozen=True)
@@ -30,8 +47,12 @@ class TestOutcome:
     name: str
     statistic: float
     pvalue: float
-    estimate: float  # slope per step, or variance ratio
-    change: float  # estimate over the span tested (for slopes)
+    estimate: float  # slope per step, variance ratio, or difference of means
+    change: float  # slopes: estimate over the span tested; late change: the difference
+    se: float = float("nan")  # standard error of ``estimate``
+    dof: int = 0
+    length: int = 0  # late change: points in the stretch tested
+    applies: bool = True  # drift: the kept part continues the whole run's slope
 
 
 def series_tau(x: np.ndarray) -> float:
@@ -40,25 +61,88 @@ def series_tau(x: np.ndarray) -> float:
     return integrated_time(x)
 
 
+def _slope_outcome(name: str, x: np.ndarray, steps: np.ndarray, tau: float) -> TestOutcome:
+    slope, se, dof = batch_slope(x, batch_count(len(x), tau, high=SLOPE_BATCHES), steps)
+    if se <= 0:
+        t, p = (math.inf if slope else 0.0), (0.0 if slope else 1.0)
+    else:
+        t = slope / se
+        p = float(2.0 * stats.t.sf(abs(t), dof))
+    return TestOutcome(name, t, p, slope, slope * float(steps[-1] - steps[0]), se, dof)
+
+
 def kept_trend(kept: np.ndarray, steps: np.ndarray, tau: float) -> TestOutcome:
-    n_batches = batch_count(len(kept), tau)
-    slope, t, p = batch_trend(kept, n_batches, steps)
-    return TestOutcome("trend", t, p, slope, slope * float(steps[-1] - steps[0]))
+    return _slope_outcome("trend", kept, steps, tau)
 
 
 def continued_drift(whole: np.ndarray, steps: np.ndarray, tau: float,
-                    kept: TestOutcome, alpha: float) -> TestOutcome:
-    """Whole-series trend, discounted (p = 1) when the kept part is not consistent with it."""
-    n_batches = batch_count(len(whole), tau)
-    slope, t, p = batch_trend(whole, n_batches, steps)
-    kept_se = abs(kept.estimate / kept.statistic) if kept.statistic else np.inf
-    consistent = abs(kept.estimate - slope) <= stats.norm.ppf(1 - alpha / 4) * kept_se
-    return TestOutcome("drift", t, p if consistent else 1.0, slope,
-                       slope * float(steps[-1] - steps[0]))
+                    kept: TestOutcome, level: float) -> TestOutcome:
+    """Whole-series trend; ``applies`` only when the kept part's slope is consistent with
+    it (within z_{1 - level/2} of its standard error), else its p-value is set to 1."""
+    whole_slope = _slope_outcome("drift", whole, steps, tau)
+    kept_se = kept.se if kept.se > 0 else math.inf
+    consistent = abs(kept.estimate - whole_slope.estimate) <= stats.norm.ppf(1 - level / 2) * kept_se
+    if consistent:
+        return whole_slope
+    return TestOutcome("drift", whole_slope.statistic, 1.0, whole_slope.estimate,
+                       whole_slope.change, whole_slope.se, whole_slope.dof, applies=False)
+
+
+def late_change(kept: np.ndarray, tau: float) -> TestOutcome:
+    """The end of the kept part against the points before it, for each stretch in
+    ``LATE_FRACTIONS`` that holds at least two batches; the most significant one, its
+    p-value Bonferroni-adjusted over the stretches tested.
+
+    >>> x = np.r_[np.zeros(900), np.ones(100)] + np.random.default_rng(0).normal(0, 0.5, 1000)
+    >>> outcome = late_change(x, 1.0)
+    >>> outcome.length, 0.8 < outcome.estimate < 1.2, outcome.pvalue < 1e-6
+    (100, True, True)
+    """
+    m = len(kept)
+    size = max(1, int(math.ceil(5.0 * tau)))
+    tested = []
+    for fraction in LATE_FRACTIONS:
+        stretch = int(round(fraction * m))
+        late_batches = stretch // size
+        early_batches = (m - late_batches * size) // size
+        if late_batches < 2 or early_batches < 2:
+            continue
+        means = block_means(kept, size)  # aligned at the end: the last batches are the stretch
+        late, early = means[-late_batches:], means[:-late_batches]
+        dof = len(late) + len(early) - 2
+        pooled = (((late - late.mean()) ** 2).sum() + ((early - early.mean()) ** 2).sum()) / dof
+        difference = float(late.mean() - early.mean())
+        se = math.sqrt(pooled * (1.0 / len(late) + 1.0 / len(early))) if pooled > 0 else 0.0
+        t = difference / se if se > 0 else (math.inf if difference else 0.0)
+        p = float(2.0 * stats.t.sf(abs(t), dof)) if se > 0 else (0.0 if difference else 1.0)
+        tested.append((p, t, difference, se, dof, late_batches * size))
+    if not tested:
+        return TestOutcome("late", 0.0, 1.0, 0.0, 0.0, float("nan"), 0, 0)
+    p, t, difference, se, dof, length = min(tested)
+    return TestOutcome("late", t, min(1.0, p * len(tested)), difference, difference, se, dof, length)
+
+
+def squares_tau(squared: np.ndarray) -> float:
+    """A conservative integrated time of squared deviations: the largest of Geyer's and
+    the batch-means estimates at 16, 8 and 4 blocks.  Geyer's sum stops early when the
+    squares' autocorrelation is small but long-lived (GARCH-like volatility clustering)."""
+    estimates = [series_tau(squared)]
+    variance = float(np.var(squared))
+    if variance > 0:
+        for blocks in (16, 8, 4):
+            size = len(squared) // blocks
+            if size >= 2:
+                means = block_means(squared, size)
+                estimates.append(size * float(np.var(means, ddof=1)) / variance)
+    return max(estimates)
 
 
 def variance_shift(kept: np.ndarray) -> TestOutcome:
-    """Last quarter's mean squared deviation against the quarter before."""
+    """Last quarter's mean squared deviation against the quarter before, with batches
+    ``SQUARES_PER_TAU`` times the squares' integrated time, measured on the kept part
+    before its last quarter (a real change must not lengthen its own batches).  When
+    two such batches do not fit in a quarter, the volatility clusters are too long to
+    judge on this run: the test abstains (p = 1, ``applies`` False)."""
     half = kept[len(kept) // 2 :]
     squared = (half - half.mean()) ** 2
     quarter = len(half) // 2
@@ -66,7 +150,12 @@ def variance_shift(kept: np.ndarray) -> TestOutcome:
     ratio = float(later / earlier) if earlier > 0 else float("nan")
     if len(half) < 8 or np.ptp(squared) == 0:
         return TestOutcome("variance", 0.0, 1.0, ratio, float("nan"))
-    n_batches = batch_count(len(squared), series_tau(squared), low=4)
+    reference = (kept - kept.mean()) ** 2
+    tau = squares_tau(reference[: 3 * len(reference) // 4])
+    size = int(math.ceil(SQUARES_PER_TAU * tau))
+    if 2 * size > quarter:
+        return TestOutcome("variance", 0.0, 1.0, ratio, float("nan"), applies=False)
+    n_batches = min(len(squared) // size, 20)
     n_batches -= n_batches % 2  # equal numbers of batches in each quarter
     _, t, p = batch_level_shift(squared, n_batches, first=0.5, last=0.5)
     return TestOutcome("variance", -t, p, ratio, float("nan"))

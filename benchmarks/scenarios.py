@@ -1,0 +1,85 @@
+"""Series generators shared by the calibration benchmarks and the calibration tests.
+
+Every generator returns a (reps, n) array; stationary ones have marginal SD 1 where a
+closed form gives it.  ``rng`` is a numpy Generator.
+"""
+
+import numpy as np
+from scipy.signal import fftconvolve, lfilter
+
+
+def ar1(phi, n, rng, reps):
+    """Stationary AR(1) with marginal SD 1 (burn-in discarded)."""
+    burn = 0 if phi == 0 else int(min(50 / (1 - abs(phi)), 5000))
+    x = lfilter([1.0], [1.0, -phi], rng.normal(size=(reps, n + burn)), axis=-1)[:, burn:]
+    return x * np.sqrt(1 - phi ** 2)
+
+
+def arma11(phi, theta, n, rng, reps, burn=500):
+    x = lfilter([1.0, theta], [1.0, -phi], rng.normal(size=(reps, n + burn)), axis=-1)[:, burn:]
+    return x / np.sqrt((1 + 2 * phi * theta + theta ** 2) / (1 - phi ** 2))
+
+
+def garch(n, rng, reps, omega=0.01, a=0.05, b=0.94, burn=2000):
+    """GARCH(1,1) with unit unconditional variance when omega = 1 - a - b."""
+    z = rng.normal(size=(reps, n + burn))
+    x = np.empty_like(z)
+    h = np.full(reps, omega / (1 - a - b))
+    previous = np.zeros(reps)
+    for t in range(n + burn):
+        h = omega + a * previous ** 2 + b * h
+        x[:, t] = np.sqrt(h) * z[:, t]
+        previous = x[:, t]
+    return x[:, burn:]
+
+
+def arfima(d, n, rng, reps, lags=4000):
+    """Fractionally integrated noise (long memory), truncated MA(infinity), SD ~ 1."""
+    k = np.arange(1, lags)
+    weights = np.r_[1.0, np.cumprod((k - 1 + d) / k)]
+    x = fftconvolve(rng.normal(size=(reps, n + lags)), weights[None, :], axes=1)[:, lags:lags + n]
+    return x / np.sqrt(np.sum(weights ** 2))
+
+
+def stationary(kind, n, rng, reps):
+    """The awkward stationary series of the calibration table."""
+    if kind.startswith("ar") and kind != "arma":
+        return ar1(float(kind[2:]), n, rng, reps)
+    if kind == "bernoulli":
+        return rng.binomial(1, 0.3, size=(reps, n)).astype(float)
+    if kind == "poisson":
+        return rng.poisson(3.0, size=(reps, n)).astype(float)
+    if kind == "t2.5":
+        return rng.standard_t(2.5, size=(reps, n))
+    if kind == "bounded":
+        return rng.beta(0.5, 0.5, size=(reps, n))
+    if kind == "arma":
+        return arma11(0.7, -0.3, n, rng, reps)
+    if kind == "periodic":
+        t = np.arange(n)
+        return np.sin(2 * np.pi * t / 50 + rng.uniform(0, 2 * np.pi, (reps, 1))) + ar1(0.5, n, rng, reps)
+    if kind == "garch":
+        return garch(n, rng, reps, omega=0.1, a=0.1, b=0.8)
+    if kind == "garch-persistent":
+        return garch(n, rng, reps)
+    raise ValueError(kind)
+
+
+STATIONARY = ("ar0", "ar0.5", "ar0.9", "ar0.97", "bernoulli", "poisson", "t2.5", "bounded",
+              "arma", "periodic", "garch", "garch-persistent")
+
+
+def seeds_case(n, phi, rng, reps):
+    """The seeds' run: reward 0.49 rising 0.11 per 100 steps, noise SD 0.08 (AR(1) phi)."""
+    return 0.49 + 0.0011 * np.arange(n) + 0.08 * ar1(phi, n, rng, reps)
+
+
+def learning_curve(tau, phi, n, rng, reps, amplitude=3.0):
+    """amplitude * (1 - exp(-t / tau)) + AR(1) noise of marginal SD 1."""
+    return amplitude * (1 - np.exp(-np.arange(n) / tau)) + ar1(phi, n, rng, reps)
+
+
+def late_drop(n, rng, reps, phi=0.5, fraction=0.1, size=1.0):
+    x = ar1(phi, n, rng, reps)
+    x[:, n - int(fraction * n):] -= size
+    return x

@@ -1,0 +1,67 @@
+"""Shown to be flat: an equivalence bound on the change still to come.
+
+Two one-sided tests (Schuirmann 1987): the projected change over a horizon H,
+theta = slope * H, is shown within (-delta, delta) at level alpha when the
+(1 - 2 alpha) confidence interval of theta lies inside it, i.e. when
+
+    |theta_hat| + t_{1 - alpha, dof} * se(theta_hat) < delta.
+
+Failing to reject a trend is not this: with few points the interval is wide
+and the bound exceeds delta however flat the curve looks.  numpy in, numpy out.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from scipy import stats
+
+#: The power at which ``detectable`` and ``points_needed`` are quoted.
+POWER = 0.8
+
+
+@dataclass(frozen=True)
+class Flatness:
+    change: float  # projected change over the horizon
+    bound: float  # upper (1 - alpha) confidence bound of |change|
+    se: float
+    dof: int
+    horizon: float  # in steps
+    tolerance: float
+    shown: bool
+    detectable: float  # smallest change over the horizon the trend test finds with 80% power
+    points_needed: int  # more points for the bound to drop below the tolerance if the curve is flat
+
+
+def flatness_bound(slope: float, slope_se: float, dof: int, horizon: float, tolerance: float,
+                   alpha: float, trend_level: float, n_points: int) -> Flatness:
+    """The equivalence bound of ``slope * horizon`` against ``+-tolerance``.
+
+    ``points_needed`` assumes a flat curve and a standard error shrinking as
+    1/sqrt(n) (the horizon grows with the kept part, so se(slope * H) does):
+    n' = n ((t + z) se / tolerance)^2, z the 80% point of |N(0, 1)| (1.28): the
+    estimate itself must also land within the margin.
+
+    >>> f = flatness_bound(0.0, 0.001, 18, 100, 0.5, 0.05, 0.0125, 100)
+    >>> f.shown, round(f.bound, 3)
+    (True, 0.173)
+    >>> flatness_bound(0.0, 0.01, 18, 100, 0.5, 0.05, 0.0125, 100).shown
+    False
+    """
+    dof = max(int(dof), 1)
+    change = slope * horizon
+    se = slope_se * horizon
+    t_equiv = float(stats.t.ppf(1 - alpha, dof))
+    bound = abs(change) + t_equiv * se
+    shown = bool(bound < tolerance)
+    t_trend = float(stats.t.ppf(1 - trend_level / 2, dof))
+    detectable = (t_trend + float(stats.t.ppf(POWER, dof))) * se
+    needed = 0
+    if not shown and tolerance > 0 and se > 0:
+        folded = float(stats.norm.ppf(0.5 + POWER / 2))  # P(|Z| < folded) = POWER
+        target = n_points * ((t_equiv + folded) * se / tolerance) ** 2
+        needed = max(1, int(math.ceil(target - n_points)))
+    return Flatness(change=change, bound=bound, se=se, dof=dof, horizon=float(horizon),
+                    tolerance=float(tolerance), shown=shown, detectable=detectable,
+                    points_needed=needed)
