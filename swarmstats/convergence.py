@@ -38,7 +38,8 @@ from .stats import chains as _chains
 from .stats.stationarity import geweke_z
 from .stats.flatness import flatness_bound
 from .stats.precision import mean_precision
-from .stats.verdict import continued_drift, kept_trend, late_change, series_tau, variance_shift
+from .stats.verdict import (continued_drift, kept_trend, late_change, series_tau, settle_cut,
+                            variance_shift)
 from .warmup import WARMUP_METHODS, warmup_of_values
 
 __all__ = [
@@ -262,10 +263,11 @@ class ConvergenceTest:
         # Every test runs on standardised values, so 1e-300-sized data behave like 1-sized data.
         z = (values - centre) / unit
         cut = warmup_of_values(z, method=self.warmup, max_fraction=self.max_warmup, steps=series.steps)
-        kept, kept_steps = z[cut.index:], steps[cut.index:]
+        start = settle_cut(z, cut.index, int(self.max_warmup * n))
+        kept, kept_steps = z[start:], steps[start:]
         m = len(kept)
-        if np.ptp(kept) == 0:
-            return _constant_result(values, series, base, self.tolerance, cut=cut)
+        if not np.var(kept) > 0:  # nothing moves after the warm-up (or only below 1e-308)
+            return _constant_result(values, series, base, self.tolerance, start=start)
         tau = series_tau(kept)
         ess = m / tau
         mean, sd = float(kept.mean()), float(kept.std(ddof=1))
@@ -282,11 +284,13 @@ class ConvergenceTest:
         drift = continued_drift(z, steps, tau, trend, level)
         late = late_change(kept, tau)
         variance = variance_shift(kept)
-        flat = flatness_bound(trend.estimate, trend.se, trend.dof, horizon, tolerance,
+        # under long memory the slope's batch-means error is as optimistic as the mean's
+        inflate = precision.inflation
+        flat = flatness_bound(trend.estimate, trend.se * inflate, trend.dof, horizon, tolerance,
                               equivalence, level, m)
         # While the kept part continues the whole run's slope, the transient has not been
         # shown to have ended: the whole run must look flat too.
-        whole = (flatness_bound(drift.estimate, drift.se, drift.dof, horizon, tolerance,
+        whole = (flatness_bound(drift.estimate, drift.se * inflate, drift.dof, horizon, tolerance,
                                 equivalence, level, n) if drift.applies else None)
         late_bound = (abs(late.change) + float(stats.t.ppf(1 - equivalence, max(late.dof, 1))) * late.se
                       if late.length else 0.0)
@@ -295,7 +299,7 @@ class ConvergenceTest:
             return x * unit
 
         numbers = dict(
-            warmup=cut.index, warmup_step=cut.step, n_kept=m, ess=ess, autocorr_time=tau,
+            warmup=start, warmup_step=series.step_of(start), n_kept=m, ess=ess, autocorr_time=tau,
             mean=centre + units(mean), sd=units(sd),
             ci=(centre + units(mean - half_width), centre + units(mean + half_width)),
             mcse=units(precision.mcse), trend_slope=units(trend.estimate),
@@ -332,12 +336,13 @@ class ConvergenceTest:
             notes.append(
                 "long memory suspected: the variance of the mean keeps growing with the batch "
                 f"length ({fmt(precision.growth, 3)}x from the shortest to the longest batches); "
-                "the interval is widened accordingly and may still be optimistic")
+                f"the interval and the flatness bound are widened {fmt(inflate, 3)}x along that "
+                "growth and may still be optimistic")
 
         spacing = _step_spacing(kept_steps)
         steps_needed = self._steps_needed(units(half_width), m, spacing)
         axis_note = _step_axis_note(series, steps)
-        warmup_note = [_warmup_reason(cut)]
+        warmup_note = [_warmup_reason(cut, start)]
         if failures:
             reasons = failures + notes + warmup_note + axis_note
             if steps_needed:
@@ -352,6 +357,16 @@ class ConvergenceTest:
                          f"time {fmt(tau, 3)}); about {max(more, 1)} more steps would give "
                          f"{fmt(self.min_ess, 3)}"] + notes + warmup_note + axis_note,
                 **numbers, **base)
+        if precision.long_memory:
+            return ConvergenceResult(
+                verdict="insufficient_data", converged=False, steps_needed=None,
+                reasons=["long memory suspected, so neither flatness nor the precision of the "
+                         "mean can be claimed from this run: the variance of the mean keeps "
+                         f"growing with the batch length ({fmt(precision.growth, 3)}x from the "
+                         "shortest to the longest batches) - more data will not settle it as "
+                         "fast as usual; compare independent runs (seeds) instead"]
+                + [note for note in notes if not note.startswith("long memory")]
+                + warmup_note + axis_note, **numbers, **base)
         if not (flat.shown and (whole is None or whole.shown)):
             worst = flat if whole is None or flat.bound >= whole.bound else whole
             more = max(int(math.ceil(worst.points_needed * spacing)), 1)
@@ -508,9 +523,9 @@ def _undefined(values: np.ndarray, series: Series) -> dict:
                 projected_change=nan, change_bound=nan, detectable_change=nan, long_memory=False)
 
 
-def _constant_result(values: np.ndarray, series: Series, base: dict, tolerance, cut=None):
+def _constant_result(values: np.ndarray, series: Series, base: dict, tolerance, start=None):
     """A series (or a kept part) that does not move: converged, with defined numbers."""
-    index = 0 if cut is None else cut.index
+    index = 0 if start is None else start
     kept = values[index:]
     level = float(kept[0])
     m = len(kept)
@@ -521,7 +536,8 @@ def _constant_result(values: np.ndarray, series: Series, base: dict, tolerance, 
         late_length=0, variance_ratio=1.0, variance_pvalue=1.0, geweke_z=0.0,
         tolerance=float(tolerance) if tolerance is not None else 0.0, horizon=float(m),
         projected_change=0.0, change_bound=0.0, detectable_change=0.0, long_memory=False)
-    where = "the series is constant" if cut is None else f"after the warm-up ({index} points) the series is constant"
+    where = ("the series is constant" if start is None
+             else f"after the warm-up ({index} points) the series is constant")
     return ConvergenceResult(
         verdict="converged", converged=True, steps_needed=0,
         reasons=[f"{where} at {fmt(level)}: nothing is changing (every point is an "
@@ -567,7 +583,11 @@ def _flat_reason(flat, units, horizon: float, tolerance: float, variance) -> str
                else "(variance not judged)"))
 
 
-def _warmup_reason(cut) -> str:
+def _warmup_reason(cut, start: int) -> str:
+    if start != cut.index:
+        return (f"warm-up: the first {start} of {cut.n} points set aside (the {cut.method} "
+                f"rule cut at {cut.index}; the start of what it kept still differed from "
+                "its end, so the cut moved on)")
     if cut.at_cap:
         return (f"the warm-up search found no end of the transient within the first "
                 f"{cut.fraction:.0%} (cut at {cut.index})")

@@ -24,8 +24,12 @@ from ._common import (
     use_color,
 )
 
-_EPILOG = """exit codes:
-  0  every metric converged
+_EPILOG = """"converged" means shown flat: the mean moves by less than the tolerance over the horizon,
+at the 95% level - not merely "no test rejected".  Too little data to show either is
+insufficient_data, with how many more steps would settle it.
+
+exit codes:
+  0  every metric converged (shown flat)
   1  at least one metric did not converge, or had too little data to tell
   2  usage or input error (one line on stderr; --debug shows the traceback)"""
 
@@ -43,7 +47,13 @@ def add_parser(commands) -> None:
     add_run_option(check)
     check.add_argument("--group", help="column naming the run/seed: per-run verdicts plus R-hat")
     check.add_argument("--alpha", type=float, default=0.05, help="false-alarm rate of each verdict (default 0.05)")
-    check.add_argument("--tolerance", type=float, help="smallest change over the span tested that matters")
+    check.add_argument("--tolerance", type=float,
+                       help="'converged' means the mean moves by less than this over the horizon "
+                            "(metric units; default 0.75 noise SD, see --tolerance-sd)")
+    check.add_argument("--tolerance-sd", type=float, default=0.75,
+                       help="the default tolerance in noise SDs (default 0.75)")
+    check.add_argument("--horizon", type=float,
+                       help="steps ahead over which flatness is claimed (default: the span kept after the warm-up)")
     check.add_argument("--precision", type=float, help="target half-width of the CI of the mean")
     check.add_argument("--warmup", choices=WARMUP_METHODS, default="variance", help="warm-up rule")
     check.add_argument("--input-format", choices=LOG_FORMATS, help="format of FILE (needed for odd names and stdin)")
@@ -57,8 +67,8 @@ def add_parser(commands) -> None:
 
 
 def run(args) -> int:
-    test = ConvergenceTest(alpha=args.alpha, tolerance=args.tolerance, precision=args.precision,
-                           warmup=args.warmup)
+    test = ConvergenceTest(alpha=args.alpha, tolerance=args.tolerance, tolerance_sd=args.tolerance_sd,
+                           horizon=args.horizon, precision=args.precision, warmup=args.warmup)
     test._validate()
     frame, columns, metrics = load(args)
     results = []

@@ -33,7 +33,9 @@ def add_parser(commands) -> None:
     watch.add_argument("--interval", type=float, default=1.0, help="seconds between polls (default 1)")
     watch.add_argument("--max-idle", type=float, help="stop after this many seconds without new lines")
     watch.add_argument("--once", action="store_true", help="read what is there, report, and stop")
-    watch.add_argument("--check-every", type=int, default=50, help="re-check every N values (default 50)")
+    watch.add_argument("--check-every", type=int, default=None,
+                       help="re-check every N values (default: whenever a metric has grown by half; "
+                            "each check spends part of alpha, so fewer checks stop sooner)")
     watch.add_argument("--format", choices=("text", "json"), default="text",
                        help="json: one JSON object per verdict change, then the final report")
     watch.add_argument("--debug", action="store_true", help="show tracebacks on errors")
