@@ -26,7 +26,7 @@ def main():
     def bare(step, **metrics):
         return metrics
 
-    for label, make in (("convergence, default schedule (re-check at 10% growth)", Monitor),
+    for label, make in (("convergence, default schedule (re-check at 50% growth)", Monitor),
                         ("convergence, check_every=200", lambda: Monitor(check_every=200)),
                         ("convergence + window", lambda: Monitor(checks=("convergence", "window")))):
         times = []

@@ -263,12 +263,11 @@ class ConvergenceTest:
         # Every test runs on standardised values, so 1e-300-sized data behave like 1-sized data.
         z = (values - centre) / unit
         cut = warmup_of_values(z, method=self.warmup, max_fraction=self.max_warmup, steps=series.steps)
-        start = settle_cut(z, cut.index, int(self.max_warmup * n))
+        start, tau = settle_cut(z, cut.index, int(self.max_warmup * n))
         kept, kept_steps = z[start:], steps[start:]
         m = len(kept)
         if not np.var(kept) > 0:  # nothing moves after the warm-up (or only below 1e-308)
             return _constant_result(values, series, base, self.tolerance, start=start)
-        tau = series_tau(kept)
         ess = m / tau
         mean, sd = float(kept.mean()), float(kept.std(ddof=1))
         precision = mean_precision(kept, tau)
@@ -488,13 +487,15 @@ def _is_number(value) -> bool:
 def _standard_scale(values: np.ndarray) -> tuple[float, float]:
     """(centre, unit) with (values - centre) / unit of SD 1; unit 0 for a constant.
 
-    Dividing by the largest deviation first keeps the squares of tiny (1e-300) or
-    huge (1e150) values representable.
+    Outside 1e-100..1e100 the SD is computed after dividing by the largest deviation, so
+    that the squares of tiny (1e-300) or huge (1e70) values stay representable.
     """
-    centre = float(np.median(values))
-    spread = float(np.max(np.abs(values - centre)))
+    centre = float(np.mean(values))  # any central value will do: the tests are shift-invariant
+    spread = max(float(np.max(values)) - centre, centre - float(np.min(values)))
     if spread == 0 or not math.isfinite(spread):
         return centre, 0.0
+    if 1e-100 < spread < 1e100:
+        return centre, float(np.std(values, ddof=1))
     return centre, spread * float(np.std((values - centre) / spread, ddof=1))
 
 
@@ -504,10 +505,10 @@ def _steps_text(steps: float) -> str:
 
 
 def _step_spacing(steps: np.ndarray) -> float:
-    """Steps per point (1 for row order; the median spacing of a real step axis)."""
+    """Steps per point (1 for row order; the mean spacing of a real step axis)."""
     if len(steps) < 2:
         return 1.0
-    return max(float(np.median(np.diff(steps))), 1e-300)
+    return max(float(steps[-1] - steps[0]) / (len(steps) - 1), 1e-300)
 
 
 def _undefined(values: np.ndarray, series: Series) -> dict:

@@ -35,8 +35,8 @@ class Data(torch.utils.data.Dataset):
         return {"x": self.x[i], "labels": self.y[i]}
 
 
-# stop once the loss has stopped falling (two consecutive converged checks)
-swarm = callback(metrics=["loss"], check_every=25, min_steps=100)
+# stop once the loss is shown flat (alpha spent over the checks: anytime-valid)
+swarm = callback(metrics=["loss"], min_steps=100)
 with tempfile.TemporaryDirectory() as folder:
     args = transformers.TrainingArguments(output_dir=folder, max_steps=3000, logging_steps=1,
                                           learning_rate=0.02, per_device_train_batch_size=16,

@@ -30,7 +30,7 @@ x = torch.randn(2048, 4, generator=generator)
 y = x @ torch.tensor([1.0, -2.0, 0.5, 0.0]) + 0.3 * torch.randn(2048, generator=generator)
 loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(x, y), batch_size=16)
 
-swarm = callback(metrics=["train_loss"], check_every=25, min_steps=100)
+swarm = callback(metrics=["train_loss"], min_steps=100)
 trainer = lightning.Trainer(max_epochs=30, callbacks=[swarm], logger=False, enable_checkpointing=False,
                             enable_progress_bar=False, enable_model_summary=False, accelerator="cpu")
 trainer.fit(Regressor(), loader)

@@ -21,7 +21,7 @@ def trainable(config):
 
 ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
 tuner = tune.Tuner(trainable, param_space={"lr": tune.grid_search([0.02, 0.05]), "seed": 0},
-                   run_config=tune.RunConfig(stop=stopper("score", check_every=20, min_steps=100),
+                   run_config=tune.RunConfig(stop=stopper("score", min_steps=100),
                                              verbose=0))
 for result in tuner.fit():
     print(f"lr {result.config['lr']}: stopped after {result.metrics['training_iteration']} iterations, "

@@ -9,7 +9,7 @@ import stable_baselines3 as sb3
 from swarmstats.integrations.sb3 import callback
 
 model = sb3.PPO("MlpPolicy", "CartPole-v1", n_steps=256, seed=0, device="cpu", verbose=0)
-swarm = callback(check_every=20, min_steps=100)
+swarm = callback(min_steps=100)
 model.learn(total_timesteps=60_000, callback=swarm)
 print(swarm.monitor.report().summary())
 print(f"stopped at {model.num_timesteps} of 60000 timesteps")

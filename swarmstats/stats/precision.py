@@ -59,15 +59,24 @@ def batch_variance(x: np.ndarray, size: int) -> float:
 
 
 def variance_ladder(x: np.ndarray, tau: float) -> tuple[np.ndarray, np.ndarray]:
-    """Batch lengths b0 = 3 g, doubling while at least 8 batches remain, and v(b) at each."""
+    """Batch lengths b0 = 3 g, doubling while at least 8 batches remain, and v(b) at each.
+
+    Each rung's batch means are the pairwise averages of the previous rung's (aligned at
+    the end, as :func:`block_means` aligns them), so the whole ladder costs one pass over x.
+    """
     n = len(x)
     size = max(4, int(math.ceil(3.0 * tau)))
-    sizes = []
-    while n // size >= 8:
+    sizes, ladder = [], []
+    if n // size < 8:
+        return np.array(sizes, dtype=int), np.array(ladder)
+    means = block_means(x, size)
+    while len(means) >= 8:
         sizes.append(size)
+        ladder.append(size * float(np.var(means, ddof=1)))
+        means = means[len(means) % 2:]
+        means = 0.5 * (means[0::2] + means[1::2])
         size *= 2
-    sizes = np.array(sizes, dtype=int)
-    return sizes, np.array([batch_variance(x, int(b)) for b in sizes])
+    return np.array(sizes, dtype=int), np.array(ladder)
 
 
 def mean_precision(x: np.ndarray, tau: float) -> MeanPrecision:

@@ -60,12 +60,13 @@ class TestOutcome:
 
 
 def series_tau(x: np.ndarray) -> float:
-    """Geyer's g, or 1 where no autocorrelation is defined (too short, or no spread left
-    in floating point: a variance that underflows to 0)."""
-    if len(x) < 4 or not np.var(x) > 0:
+    """Geyer's g, or 1 where no autocorrelation is defined (too short, constant, or no
+    spread left in floating point: a variance that underflows to 0)."""
+    if len(x) < 4:
         return 1.0
-    tau = integrated_time(x)
-    return tau if np.isfinite(tau) else 1.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tau = integrated_time(x)
+    return float(tau) if np.isfinite(tau) else 1.0
 
 
 def _slope_outcome(name: str, x: np.ndarray, steps: np.ndarray, tau: float) -> TestOutcome:
@@ -95,27 +96,29 @@ def continued_drift(whole: np.ndarray, steps: np.ndarray, tau: float,
                        whole_slope.change, whole_slope.se, whole_slope.dof, applies=False)
 
 
-def settle_cut(x: np.ndarray, cut: int, cap: int, level: float = SETTLE_LEVEL) -> int:
+def settle_cut(x: np.ndarray, cut: int, cap: int, level: float = SETTLE_LEVEL) -> tuple[int, float]:
     """Move a warm-up cut on by a fortieth of the kept part at a time while the first tenth
     of what is kept differs from its last half (Geweke's comparison on batch means, two-sided
     at ``level``), never past ``cap``: Heidelberger and Welch's sequential discarding.
     Minimum-variance rules stop inside the tail of an exponential transient, where the
     remaining bias is below the noise of one point but not below the noise of the mean.
+    Returns the cut and the integrated time g of what it keeps.
 
     >>> x = 3 * np.exp(-np.arange(4000) / 400) + np.random.default_rng(0).normal(size=4000)
-    >>> settle_cut(x, 600, 2000) > 600
+    >>> settle_cut(x, 600, 2000)[0] > 600
     True
     """
     while True:
         kept = x[cut:]
-        size = max(1, int(math.ceil(5.0 * series_tau(kept))))
+        tau = series_tau(kept)
+        size = max(1, int(math.ceil(5.0 * tau)))
         count = len(kept) // size
         step = max(1, len(kept) // 40)  # a quarter of the stretch tested: no overshoot
         if int(round(0.1 * count)) < 2 or cut + step > cap:
-            return cut
+            return cut, tau
         _, _, p = batch_level_shift(kept, count, first=0.1, last=0.5)
         if p >= level:
-            return cut
+            return cut, tau
         cut += step
 
 
@@ -175,14 +178,14 @@ def variance_shift(kept: np.ndarray) -> TestOutcome:
     two such batches do not fit in a quarter, the volatility clusters are too long to
     judge on this run: the test abstains (p = 1, ``applies`` False)."""
     half = kept[len(kept) // 2 :]
-    squared = (half - half.mean()) ** 2
-    quarter = len(half) // 2
+    squared = (half - half.mean()) ** 2  # around the half's own mean: a slow trend is no variance
+    quarter = len(squared) // 2
     earlier, later = squared[:quarter].mean(), squared[-quarter:].mean()
     ratio = float(later / earlier) if earlier > 0 else float("nan")
-    if len(half) < 8 or np.ptp(squared) == 0:
+    if len(squared) < 8 or np.ptp(squared) == 0:
         return TestOutcome("variance", 0.0, 1.0, ratio, float("nan"))
-    reference = (kept - kept.mean()) ** 2
-    tau = squares_tau(reference[: 3 * len(reference) // 4])
+    reference = kept[: 3 * len(kept) // 4]
+    tau = squares_tau((reference - reference.mean()) ** 2)
     size = int(math.ceil(SQUARES_PER_TAU * tau))
     if 2 * size > quarter:
         return TestOutcome("variance", 0.0, 1.0, ratio, float("nan"), applies=False)
