@@ -38,7 +38,7 @@ from .stats import chains as _chains
 from .stats.stationarity import geweke_z
 from .stats.flatness import flatness_bound
 from .stats.precision import mean_precision
-from .stats.verdict import (continued_drift, kept_trend, late_change, series_tau, settle_cut,
+from .stats.verdict import (ROUNDING, continued_drift, kept_trend, late_change, settle_cut,
                             variance_shift)
 from .warmup import WARMUP_METHODS, warmup_of_values
 
@@ -266,7 +266,7 @@ class ConvergenceTest:
         start, tau = settle_cut(z, cut.index, int(self.max_warmup * n))
         kept, kept_steps = z[start:], steps[start:]
         m = len(kept)
-        if not np.var(kept) > 0:  # nothing moves after the warm-up (or only below 1e-308)
+        if not np.std(kept) > ROUNDING:  # nothing moves after the warm-up (but rounding)
             return _constant_result(values, series, base, self.tolerance, start=start)
         ess = m / tau
         mean, sd = float(kept.mean()), float(kept.std(ddof=1))

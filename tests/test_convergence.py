@@ -214,3 +214,41 @@ def test_non_finite_or_overflowing_input_is_an_input_error_otherwise_a_verdict(v
     else:
         with pytest.raises(InputError, match="non-finite|rescale"):
             ss.check_convergence(values)
+
+
+def test_tiny_and_huge_scales_behave_like_unit_scale():
+    y = np.random.default_rng(11).normal(size=1000)
+    unit = ss.check_convergence(y)
+    for scale in (1e-300, 1e-150, 1e70):
+        scaled = ss.check_convergence(y * scale)
+        assert scaled.verdict == unit.verdict and scaled.warmup == unit.warmup
+        assert np.isfinite(scaled.ess) and np.all(np.isfinite(scaled.ci))
+        assert scaled.ci[0] / scale == pytest.approx(unit.ci[0], rel=1e-9)
+        assert scaled.trend_pvalue == pytest.approx(unit.trend_pvalue, rel=1e-9)
+
+
+def test_rounding_level_differences_are_not_evidence():
+    # a perfectly periodic series has batch means equal up to the last bit
+    saw = ss.check_convergence(np.tile(np.arange(10.0), 100))
+    assert saw.verdict != "not_converged"
+    # a tail that is constant (up to rounding after standardising) has converged
+    step = ss.check_convergence(np.r_[np.zeros(100), np.ones(100)])
+    assert step.verdict == "converged" and step.warmup == 100 and step.sd == 0
+
+
+def test_late_drop_is_named_in_the_reasons():
+    y = ar1(0.5, 1000, np.random.default_rng(12))
+    y[900:] -= 1.5
+    result = ss.check_convergence(y)
+    assert result.verdict == "not_converged"
+    assert any(reason.startswith("a late change: the last") and "lower" in reason
+               for reason in result.reasons)
+    assert result.late_length >= 50 and result.late_change < -1
+
+
+def test_insufficient_data_says_what_would_settle_it():
+    result = ss.check_convergence(ar1(0.5, 200, np.random.default_rng(13)))
+    assert result.verdict == "insufficient_data"
+    assert result.steps_needed > 0 and result.detectable_change > 0
+    assert result.change_bound >= result.tolerance
+    assert "more steps would show it" in result.main_reason

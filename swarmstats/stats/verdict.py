@@ -34,6 +34,11 @@ from .stationarity import batch_count, batch_level_shift, batch_slope
 #: of a volatility-clustering series decay slowly from a small first autocorrelation.
 SQUARES_PER_TAU = 15.0
 
+#: Differences below this (in standardised units: the verdict runs on data of SD 1) are
+#: floating-point rounding, not evidence: a perfectly periodic series has batch means equal
+#: to the last bit, and their 1e-32 differences must not become "significant".
+ROUNDING = 1e-9
+
 #: At most this many batches for a slope (Schmeiser 1982: 10 to 30): more degrees of
 #: freedom make the small levels of a live monitor's flatness claims affordable.
 SLOPE_BATCHES = 30
@@ -62,7 +67,7 @@ class TestOutcome:
 def series_tau(x: np.ndarray) -> float:
     """Geyer's g, or 1 where no autocorrelation is defined (too short, constant, or no
     spread left in floating point: a variance that underflows to 0)."""
-    if len(x) < 4:
+    if len(x) < 4 or np.ptp(x) == 0:
         return 1.0
     with np.errstate(divide="ignore", invalid="ignore"):
         tau = integrated_time(x)
@@ -71,12 +76,15 @@ def series_tau(x: np.ndarray) -> float:
 
 def _slope_outcome(name: str, x: np.ndarray, steps: np.ndarray, tau: float) -> TestOutcome:
     slope, se, dof = batch_slope(x, batch_count(len(x), tau, high=SLOPE_BATCHES), steps)
-    if se <= 0:
+    span = float(steps[-1] - steps[0])
+    if abs(slope) * span < ROUNDING:
+        slope = 0.0
+    if se * span < ROUNDING:  # the batch means lie on a line to the last bit
         t, p = (math.inf if slope else 0.0), (0.0 if slope else 1.0)
     else:
         t = slope / se
         p = float(2.0 * stats.t.sf(abs(t), dof))
-    return TestOutcome(name, t, p, slope, slope * float(steps[-1] - steps[0]), se, dof)
+    return TestOutcome(name, t, p, slope, slope * span, se, dof)
 
 
 def kept_trend(kept: np.ndarray, steps: np.ndarray, tau: float) -> TestOutcome:
@@ -147,6 +155,8 @@ def late_change(kept: np.ndarray, tau: float) -> TestOutcome:
         dof = len(late) + len(early) - 2
         pooled = (((late - late.mean()) ** 2).sum() + ((early - early.mean()) ** 2).sum()) / dof
         se = math.sqrt(pooled * (1.0 / len(late) + 1.0 / len(early))) if pooled > 0 else 0.0
+        if abs(difference) < ROUNDING:
+            difference = 0.0
         t = difference / se if se > 0 else (math.inf if difference else 0.0)
         p = float(2.0 * stats.t.sf(abs(t), dof)) if se > 0 else (0.0 if difference else 1.0)
         tested.append((p, t, difference, se, dof, late_batches * size))
@@ -191,5 +201,7 @@ def variance_shift(kept: np.ndarray) -> TestOutcome:
         return TestOutcome("variance", 0.0, 1.0, ratio, float("nan"), applies=False)
     n_batches = min(len(squared) // size, 20)
     n_batches -= n_batches % 2  # equal numbers of batches in each quarter
-    _, t, p = batch_level_shift(squared, n_batches, first=0.5, last=0.5)
+    difference, t, p = batch_level_shift(squared, n_batches, first=0.5, last=0.5)
+    if abs(difference) < ROUNDING:
+        return TestOutcome("variance", 0.0, 1.0, ratio, float("nan"))
     return TestOutcome("variance", -t, p, ratio, float("nan"))
