@@ -310,27 +310,8 @@ class ConvergenceTest:
             change_bound=units(max(flat.bound, whole.bound if whole else 0.0)),
             detectable_change=units(flat.detectable), long_memory=precision.long_memory)
 
-        # A change shown to exist fails the check, unless the user's own tolerance says it is
-        # too small to matter and the bound shows it inside that tolerance.  The default
-        # tolerance only decides what counts as shown flat; it never excuses a detected trend.
-        excusable = self.tolerance is not None
-        failures, notes = [], []
-        if trend.pvalue < level:
-            within = excusable and flat.shown
-            (notes if within else failures).append(
-                _trend_reason(trend, units, within, units(tolerance)))
-        if drift.pvalue < level:
-            within = excusable and whole is not None and whole.shown
-            (notes if within else failures).append(
-                _trend_reason(drift, units, within, units(tolerance)))
-        if late.pvalue < level:
-            within = excusable and late_bound < tolerance
-            (notes if within else failures).append(
-                _late_reason(late, units, steps, within, units(tolerance)))
-        if variance.pvalue < level:
-            failures.append(
-                f"the trailing variance has not stabilised: the last quarter's variance is "
-                f"{fmt(variance.estimate, 3)}x the quarter before (p = {fmt(variance.pvalue, 2)})")
+        failures, notes = self._shown_changes(trend, drift, late, variance, flat, whole, late_bound,
+                                              tolerance, level, units, steps)
         if precision.long_memory:
             notes.append(
                 "long memory suspected: the variance of the mean keeps growing with the batch "
@@ -391,6 +372,34 @@ class ConvergenceTest:
         return ConvergenceResult(verdict="converged", converged=True, reasons=reasons + axis_note,
                                  steps_needed=0 if self.precision is not None else None,
                                  **numbers, **base)
+
+    def _shown_changes(self, trend, drift, late, variance, flat, whole, late_bound: float,
+                       tolerance: float, level: float, units, steps: np.ndarray):
+        """(failures, notes): each test that found a change at ``level``, as a reason.
+
+        A change shown to exist fails the check, unless the user's own tolerance says it is
+        too small to matter and the bound shows it inside that tolerance.  The default
+        tolerance only decides what counts as shown flat; it never excuses a detected trend.
+        """
+        excusable = self.tolerance is not None
+        failures, notes = [], []
+        if trend.pvalue < level:
+            within = excusable and flat.shown
+            (notes if within else failures).append(
+                _trend_reason(trend, units, within, units(tolerance)))
+        if drift.pvalue < level:
+            within = excusable and whole is not None and whole.shown
+            (notes if within else failures).append(
+                _trend_reason(drift, units, within, units(tolerance)))
+        if late.pvalue < level:
+            within = excusable and late_bound < tolerance
+            (notes if within else failures).append(
+                _late_reason(late, units, steps, within, units(tolerance)))
+        if variance.pvalue < level:
+            failures.append(
+                f"the trailing variance has not stabilised: the last quarter's variance is "
+                f"{fmt(variance.estimate, 3)}x the quarter before (p = {fmt(variance.pvalue, 2)})")
+        return failures, notes
 
     def _steps_needed(self, half_width: float, kept: int, spacing: float) -> int | None:
         """Further steps for the CI half-width to reach ``precision``; the half-width
