@@ -499,8 +499,11 @@ def _standard_scale(values: np.ndarray) -> tuple[float, float]:
     Outside 1e-100..1e100 the SD is computed after dividing by the largest deviation, so
     that the squares of tiny (1e-300) or huge (1e70) values stay representable.
     """
+    low, high = float(np.min(values)), float(np.max(values))
+    if low == high:  # exactly constant (a mean of equal values need not equal them)
+        return low, 0.0
     centre = float(np.mean(values))  # any central value will do: the tests are shift-invariant
-    spread = max(float(np.max(values)) - centre, centre - float(np.min(values)))
+    spread = max(high - centre, centre - low)
     if spread == 0 or not math.isfinite(spread):
         return centre, 0.0
     if 1e-100 < spread < 1e100:

@@ -252,3 +252,10 @@ def test_insufficient_data_says_what_would_settle_it():
     assert result.steps_needed > 0 and result.detectable_change > 0
     assert result.change_bound >= result.tolerance
     assert "more steps would show it" in result.main_reason
+
+
+@pytest.mark.parametrize("level", [0.7, 0.1, 1e9 + 0.3, -250.25])
+def test_a_constant_that_floats_cannot_average_exactly_is_still_constant(level):
+    result = ss.check_convergence(np.full(300, level))
+    assert result.verdict == "converged" and result.warmup == 0
+    assert result.mean == level and result.ess == 300
