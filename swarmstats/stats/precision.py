@@ -15,9 +15,9 @@ measured on a ladder b0 = 3 g, 2 b0, 4 b0, ... while at least 8 batches remain
 the 99% point of the F law that the growth follows under short memory read as
 long memory.  The standard error is then extrapolated along that slope to a
 single batch of all n points, v(n) = v(b_max) (n / b_max)^slope: still an
-estimate, but no longer one that assumes the growth has stopped.  Strongly
-persistent short-memory series (AR(1) with phi = 0.9) are flagged now and then
-(about 10% at n = 2000); their interval is then wider than it needs to be.
+estimate, but no longer one that assumes the growth has stopped.  Short-memory
+series are flagged now and then (0-2% of AR(1) and ARMA runs at n = 800-5000);
+their interval is then wider than it needs to be.
 numpy in, numpy out.
 """
 

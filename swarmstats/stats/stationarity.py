@@ -93,23 +93,31 @@ def batch_trend(x: np.ndarray, n_batches: int, steps: np.ndarray | None = None):
     return slope, float(t), float(2.0 * stats.t.sf(abs(t), dof))
 
 
-def batch_level_shift(x: np.ndarray, n_batches: int, first: float = 0.1, last: float = 0.5):
-    """Geweke's comparison on batch means: early batches against the last ones.
+def pooled_shift(first_group: np.ndarray, second_group: np.ndarray):
+    """Two-sample t test of ``first_group.mean() - second_group.mean()`` on batch means,
+    the spread pooled within the two groups (a shift between them must not inflate its
+    own yardstick).  Returns ``(difference, t, pvalue, se, dof)``.
 
-    A two-sample t test on the batch means, with the spread pooled within the
-    two groups (a shift between them must not inflate its own yardstick).
-    Returns ``(difference, t, pvalue)``.
+    >>> pooled_shift(np.array([0.0, 1.0, 2.0]), np.array([3.0, 4.0, 5.0]))[:2]
+    (-3.0, -3.6742346141747673)
+    """
+    difference = float(first_group.mean() - second_group.mean())
+    dof = len(first_group) + len(second_group) - 2
+    if dof < 1:
+        return difference, 0.0, 1.0, 0.0, max(dof, 0)
+    pooled = (((first_group - first_group.mean()) ** 2).sum() + ((second_group - second_group.mean()) ** 2).sum()) / dof
+    if pooled <= 0:
+        return difference, (np.inf if difference else 0.0), (0.0 if difference else 1.0), 0.0, dof
+    se = float(np.sqrt(pooled * (1.0 / len(first_group) + 1.0 / len(second_group))))
+    t = difference / se
+    return difference, float(t), float(2.0 * stats.t.sf(abs(t), dof)), se, dof
+
+
+def batch_level_shift(x: np.ndarray, n_batches: int, first: float = 0.1, last: float = 0.5):
+    """Geweke's comparison on batch means: the first batches against the last ones
+    (:func:`pooled_shift`).  Returns ``(difference, t, pvalue)``.
     """
     means = block_means(x, len(x) // n_batches)
     n_first = max(1, int(round(first * n_batches)))
     n_last = max(1, int(round(last * n_batches)))
-    early, late = means[:n_first], means[-n_last:]
-    difference = float(early.mean() - late.mean())
-    dof = n_first + n_last - 2
-    if dof < 1:
-        return difference, 0.0, 1.0
-    pooled = (((early - early.mean()) ** 2).sum() + ((late - late.mean()) ** 2).sum()) / dof
-    if pooled <= 0:
-        return difference, (np.inf if difference else 0.0), (0.0 if difference else 1.0)
-    t = difference / np.sqrt(pooled * (1.0 / n_first + 1.0 / n_last))
-    return difference, float(t), float(2.0 * stats.t.sf(abs(t), dof))
+    return pooled_shift(means[:n_first], means[-n_last:])[:3]

@@ -11,8 +11,9 @@ false-alarm rate near alpha even for strongly autocorrelated series.
    what follows it is flat; a drift continues.  Without this test a cut into
    a slow drift would leave too little data to see the drift.
 3. ``late_change``: the last 5%, 10% and 20% of the kept part against the
-   points before them (a pooled two-sample t test on batch means).  A trend fitted to the whole kept part barely moves
-   for a step in its last tenth; this test sees it directly.
+   points before them (a pooled two-sample t test on batch means).  A trend
+   fitted to the whole kept part barely moves for a step in its last tenth;
+   this test sees it directly.
 4. ``variance_shift``: the mean squared deviation of the last quarter against
    the quarter before it (the seeds' "has the trailing variance stabilised"),
    with batches long enough for the persistence of the squares: under
@@ -28,7 +29,7 @@ import numpy as np
 from scipy import stats
 
 from .autocorr import block_means, integrated_time
-from .stationarity import batch_count, batch_level_shift, batch_slope
+from .stationarity import batch_count, batch_level_shift, batch_slope, pooled_shift
 
 #: Batches of squared deviations are this many of their integrated times long: the squares
 #: of a volatility-clustering series decay slowly from a small first autocorrelation.
@@ -150,15 +151,9 @@ def late_change(kept: np.ndarray, tau: float) -> TestOutcome:
         early_batches = (m - late_batches * size) // size
         if late_batches < 2 or early_batches < 2:
             continue
-        late, early = means[-late_batches:], means[:-late_batches]
-        difference = float(late.mean() - early.mean())
-        dof = len(late) + len(early) - 2
-        pooled = (((late - late.mean()) ** 2).sum() + ((early - early.mean()) ** 2).sum()) / dof
-        se = math.sqrt(pooled * (1.0 / len(late) + 1.0 / len(early))) if pooled > 0 else 0.0
+        difference, t, p, se, dof = pooled_shift(means[-late_batches:], means[:-late_batches])
         if abs(difference) < ROUNDING:
-            difference = 0.0
-        t = difference / se if se > 0 else (math.inf if difference else 0.0)
-        p = float(2.0 * stats.t.sf(abs(t), dof)) if se > 0 else (0.0 if difference else 1.0)
+            difference, t, p = 0.0, 0.0, 1.0
         tested.append((p, t, difference, se, dof, late_batches * size))
     if not tested:
         return TestOutcome("late", 0.0, 1.0, 0.0, 0.0, float("nan"), 0, 0)
