@@ -129,7 +129,7 @@ def test_tensorboard_scalars_and_tf2_tensors_every_point(tmp_path):
 def test_generic_tables_keep_working():
     tidy = read_log(io.StringIO("step,reward,seed\n0,0.5,1\n1,0.6,1\n0,0.4,2\n"))
     assert tidy.attrs["format"] == "csv"
-    assert set(tidy["metric"]) == {"reward"} and set(tidy["run"]) == {1, 2}
+    assert set(tidy["metric"]) == {"reward"} and set(tidy["run"]) == {"seed=1", "seed=2"}
     wide = read_log(io.StringIO("step,reward\n0,0.5\n"), wide=True)
     assert list(wide.columns) == ["step", "reward"]
 
@@ -176,8 +176,9 @@ def test_commands_read_every_format_and_pick_runs():
     chart = FIXTURES / "wandb" / "chart.csv"
     grouped = run("describe", chart, "--format", "csv")
     assert grouped.returncode == 0 and "[run=ppo-s2]" in grouped.stdout and "2 runs" in grouped.stderr
-    refused = run("windows", chart)
-    assert refused.returncode == 2 and "--run" in refused.stderr
+    each = run("windows", chart, "--summary")  # per run, never merged
+    assert each.returncode == 0 and "[run=ppo-s1]" in each.stdout and "[run=ppo-s2]" in each.stdout
+    assert "--run" in each.stderr
     picked = run("windows", chart, "--run", "ppo-s1", "--summary")
     assert picked.returncode == 0, picked.stderr
     wrong = run("windows", chart, "--run", "nope")

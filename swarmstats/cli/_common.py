@@ -9,7 +9,8 @@ import sys
 
 from .._result import jsonable
 from ..errors import InputError
-from ..io import classify_columns, read_log
+from ..io import read_log
+from ..io.tabular import table_roles
 
 EXIT_PASS, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
 
@@ -25,51 +26,108 @@ class UsageError(Exception):
     pass
 
 
+#: the columns the commands add to a table whose rows hold several runs
+RUN, CONFIG = "run", "config of run"
+
+
 def load(args):
-    """The frame, its column roles and the metrics to analyse (validated)."""
+    """The frame, its column roles and the metrics to analyse (validated).
+
+    Several runs in one log are never merged: the run key (a run/seed/trial column, a
+    label x seed pair, a step axis that starts again) becomes the ``run`` column and
+    ``args.group``, so every command analyses each run on its own; ``--run`` keeps one.
+    """
     frame = read_log(args.file, format=args.input_format, wide=True)
-    frame = _one_run_or_grouped(frame, args)
-    columns = classify_columns(frame, step=args.step, group=getattr(args, "group", None))
+    group = getattr(args, "group", None)
+    columns, key = table_roles(frame, step=args.step, group=group)
+    frame = _runs(frame, key, args)
     metrics = args.metric or columns.metrics
     if not metrics:
+        left = f"; left out: {_left_out(columns)}" if columns.bookkeeping else ""
         raise InputError(f"{frame.attrs['source']} has no numeric metric column "
-                         f"(columns: {', '.join(map(str, frame.columns))})")
+                         f"(columns: {', '.join(map(str, frame.columns))}){left}")
     for metric in metrics:
         if metric not in frame.columns:
-            raise InputError(f"no metric {metric!r}; available: {', '.join(columns.metrics) or '(none)'}")
+            available = columns.metrics + list(columns.bookkeeping)
+            raise InputError(f"no metric {metric!r}; available: {', '.join(available) or '(none)'}")
+    if not args.metric and columns.bookkeeping:
+        say(f"left out {_left_out(columns)} (name one with -m to analyse it)")
     return frame, columns, metrics
+
+
+def say(message: str) -> None:
+    """One line on stderr: what a command found or chose on its own."""
+    print(f"swarmstats: {message}", file=sys.stderr)
+
+
+def _left_out(columns) -> str:
+    reasons = {}
+    for column, why in columns.bookkeeping.items():
+        reasons.setdefault(why, []).append(str(column))
+    return "; ".join(f"{', '.join(names)} ({why})" for why, names in reasons.items())
 
 
 def add_run_option(parser) -> None:
     parser.add_argument("--run", help="analyse only this run of a log that holds several "
-                                      "(a W&B chart export, a TensorBoard directory with subruns ...)")
+                                      "(a run/seed column, a W&B chart export, a TensorBoard directory ...)")
 
 
-def _one_run_or_grouped(frame, args):
-    """Several runs in one log: the one --run names, else per run (--group run) where the
-    command supports it, else a clear error listing them."""
-    runs = frame["run"].dropna().astype(str).unique().tolist() if "run" in frame.columns else []
-    chosen = getattr(args, "run", None)
+def _runs(frame, key, args):
+    """Name each row's run; keep the one --run names, else have the command split by run."""
     source = frame.attrs.get("source")
+    chosen = getattr(args, "run", None)
+    if getattr(args, "group", None) is not None:
+        if chosen is not None:
+            raise InputError("--run and --group cannot be combined: --group already splits the runs")
+        return frame
+    if not key.several:
+        if chosen is not None:
+            raise InputError(f"--run: {source} holds a single run (no run, seed or trial column, "
+                             "and the step axis never starts again)")
+        return frame
+    attrs = dict(frame.attrs)
+    frame = frame.assign(**{RUN: key.labels})
+    if key.config_labels is not None:
+        frame[CONFIG] = key.config_labels
     if chosen is not None:
-        if not runs:
-            raise InputError(f"--run: {source} holds a single run (no run column)")
-        if chosen not in runs:
-            raise InputError(f"--run: no run {chosen!r} in {source}; runs: {', '.join(runs[:20])}")
-        attrs = dict(frame.attrs)
-        frame = frame[frame["run"].astype(str) == chosen].reset_index(drop=True)
+        if chosen not in key.names and len(key.columns) == 1:
+            chosen = f"{key.columns[0]}={chosen}"  # --run 3 for the run 'seed=3'
+        if chosen not in key.names:
+            raise InputError(f"--run: no run {args.run!r} in {source}; runs: {_names(key.names)}")
+        frame = frame[frame[RUN] == chosen].reset_index(drop=True)
         frame.attrs.update(attrs)
         return frame
-    if len(runs) > 1 and frame.attrs.get("format") not in ("csv", "tsv", "jsonl", "json"):
-        if hasattr(args, "group"):
-            if args.group is None:
-                args.group = "run"
-                print(f"swarmstats: {source} holds {len(runs)} runs; each is analysed "
-                      "(--run NAME picks one)", file=sys.stderr)
-        else:
-            raise InputError(f"{source} holds {len(runs)} runs ({', '.join(runs[:8])}"
-                             f"{' ...' if len(runs) > 8 else ''}); pick one with --run NAME")
+    frame.attrs.update(attrs)
+    args.group = RUN
+    args.config = CONFIG if key.config_labels is not None else None
+    say(f"{source} holds {len(key.names)} runs ({key.how}: {_names(key.names)}); each is "
+        "analysed on its own (--run NAME picks one)")
     return frame
+
+
+def _names(names) -> str:
+    return ", ".join(map(str, names[:8])) + (f" ... ({len(names)} in all)" if len(names) > 8 else "")
+
+
+def parts(frame, args):
+    """(run name or None, rows) for each run the command analyses: the whole table unless
+    ``args.group`` names the run column."""
+    group = getattr(args, "group", None)
+    if not group:
+        return [(None, frame)]
+    out = []
+    for name, part in frame.groupby(group, sort=group != RUN):
+        part = part.reset_index(drop=True)
+        part.attrs.update(frame.attrs)
+        out.append((name, part))
+    return out
+
+
+def run_label(name: str, run, args) -> str:
+    """'reward [seed=3]' for a metric of one run ('[run=a]' for a --group column's value)."""
+    if run is None:
+        return name
+    return f"{name} [{run}]" if args.group == RUN and "=" in str(run) else f"{name} [{args.group}={run}]"
 
 
 def dump_json(payload) -> None:

@@ -20,7 +20,9 @@ from ._common import (
     dump_json,
     load,
     paint,
+    parts,
     plot_results,
+    run_label,
     use_color,
 )
 
@@ -73,22 +75,25 @@ def run(args) -> int:
     frame, columns, metrics = load(args)
     results = []
     for metric in metrics:
-        if args.group:
+        if not args.group:
+            results.append(test.fit(select_metric(frame, metric, step=columns.step), name=metric))
+            continue
+        # runs of one configuration are replicates: their verdicts are summarised together
+        configs = parts(frame, argparse.Namespace(group=getattr(args, "config", None)))
+        for config, rows in configs:
             runs = []
-            for key, part in frame.groupby(args.group, sort=True):
+            for key, part in parts(rows, args):
                 try:
                     series = select_metric(part, metric, step=columns.step)
                 except InputError as exc:
                     if "has no values" not in str(exc):
                         raise
                     continue  # a run that never logged this metric
-                runs.append(series.rename(f"{metric} [{args.group}={key}]"))
+                runs.append(series.rename(run_label(metric, key, args)))
+            name = metric if config is None else f"{metric} [{config}]"
             if not runs:
                 raise InputError(f"metric {metric!r} has no values in any run")
-            result = test.fit(runs if len(runs) > 1 else runs[0], name=metric)
-        else:
-            result = test.fit(select_metric(frame, metric, step=columns.step), name=metric)
-        results.append(result)
+            results.append(test.fit(runs if len(runs) > 1 else runs[0], name=name))
     passed = all(r.converged for r in results)
     _render(args, frame, results, passed)
     if os.environ.get("GITHUB_ACTIONS") == "true":

@@ -11,7 +11,7 @@ import pandas as pd
 from ..describe import MEDIAN_METHODS, describe
 from ..errors import InputError
 from ..io import LOG_FORMATS, select_metric
-from ._common import EXIT_PASS, add_run_option, dump_json, load, plot_results
+from ._common import EXIT_PASS, add_run_option, dump_json, load, parts, plot_results, run_label
 
 
 def add_parser(commands) -> None:
@@ -43,16 +43,15 @@ def run(args) -> int:
     results = []
     rng = np.random.default_rng(args.seed)
     for metric in metrics:
-        parts = frame.groupby(args.group, sort=True) if args.group else [(None, frame)]
-        for key, part in parts:
+        for key, part in parts(frame, args):
             try:
                 series = select_metric(part, metric, step=columns.step)
             except InputError as exc:
                 if args.group and "has no values" in str(exc):
                     continue  # a run that never logged this metric
                 raise
-            name = metric if key is None else f"{metric} [{args.group}={key}]"
-            results.append(describe(series, random_state=rng, name=name, median_method=args.median_method))
+            results.append(describe(series, random_state=rng, name=run_label(metric, key, args),
+                                    median_method=args.median_method))
     if not results:
         raise InputError("no values to describe")
     if args.format == "json":

@@ -13,7 +13,7 @@ from ..errors import InputError
 from ..io import LOG_FORMATS, select_metric
 from ..regimes import MODELS, PENALTIES, OnlineRegimeDetector, RegimeDetector
 from ..regimes.offline import METHODS
-from ._common import EXIT_PASS, add_run_option, dump_json, load, plot_results
+from ._common import EXIT_PASS, add_run_option, dump_json, load, parts, plot_results, run_label
 
 
 def add_parser(commands) -> None:
@@ -57,8 +57,8 @@ def run(args) -> int:
     frame, columns, metrics = load(args)
     if args.online:
         return _online(args, frame, columns, metrics)
-    results = [detector.fit(select_metric(frame, metric, step=columns.step), name=metric)
-               for metric in metrics]
+    results = [detector.fit(select_metric(part, metric, step=columns.step), name=run_label(metric, key, args))
+               for metric in metrics for key, part in parts(frame, args)]
     out = sys.stdout
     if args.format == "json":
         payload = {"schema_version": 1, "command": "regimes",
@@ -83,8 +83,9 @@ def run(args) -> int:
 def _online(args, frame, columns, metrics) -> int:
     """Alarms of the BOCPD detector replayed over each metric, in step units."""
     rows = []
-    for metric in metrics:
-        series = select_metric(frame, metric, step=columns.step)
+    for metric, key, part in [(m, k, p) for m in metrics for k, p in parts(frame, args)]:
+        series = select_metric(part, metric, step=columns.step)
+        metric = run_label(metric, key, args)
         steps = series.index.to_numpy() if columns.step else np.arange(len(series))
         detector = OnlineRegimeDetector()
         detector.update_many(series.to_numpy())
@@ -103,7 +104,7 @@ def _online(args, frame, columns, metrics) -> int:
     elif args.format == "csv":
         table.to_csv(sys.stdout, index=False)
     else:
-        for metric in metrics:
+        for metric in dict.fromkeys(table["metric"]):
             part = table[(table["metric"] == metric) & table["alarm_step"].notna()]
             if part.empty:
                 print(f"{metric}: no alarm (online, BOCPD)")

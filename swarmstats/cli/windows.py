@@ -10,7 +10,7 @@ import pandas as pd
 from .._result import fmt
 from ..io import LOG_FORMATS, select_metric
 from ..windows import STATUSES, AdaptiveWindow
-from ._common import EXIT_PASS, add_run_option, dump_json, load, plot_results
+from ._common import EXIT_PASS, add_run_option, dump_json, load, parts, plot_results, run_label
 
 
 def add_parser(commands) -> None:
@@ -48,7 +48,8 @@ def run(args) -> int:
                             precision=args.precision, alpha=args.alpha, horizon=args.horizon,
                             better=args.better)
     frame, columns, metrics = load(args)
-    results = [window.fit(select_metric(frame, metric, step=columns.step), name=metric) for metric in metrics]
+    results = [window.fit(select_metric(part, metric, step=columns.step), name=run_label(metric, key, args))
+               for metric in metrics for key, part in parts(frame, args)]
     if args.format == "json":
         payload = {"command": "windows",
                    "input": {"source": frame.attrs.get("source"), "format": frame.attrs.get("format"),

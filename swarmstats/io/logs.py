@@ -24,15 +24,14 @@ from .formats._table import AXES, LogTable, check_repeated_header
 from .tabular import FORMATS as TABLE_FORMATS
 from .tabular import (
     HEAD_BYTES,
-    RUN_COLUMNS,
     BytesSource,
     _decode,
     _read_bytes,
     _sniff,
-    classify_columns,
     parse_json,
     read_path,
     read_table,
+    table_roles,
 )
 
 LOG_FORMATS = TABLE_FORMATS + (
@@ -72,11 +71,10 @@ def read_log(source, *, format: str | None = None, wide: bool = False) -> pd.Dat
 def _tidy(table: LogTable) -> pd.DataFrame:
     frame = table.frame
     if table.format in TABLE_FORMATS:
-        columns = classify_columns(frame)
-        run = next((c for c in RUN_COLUMNS if c in frame.columns), None)
+        columns, key = table_roles(frame)
         step = frame[columns.step].to_numpy() if columns.step else np.arange(len(frame))
-        tidy = _melt(frame, columns.metrics, step=step,
-                     run=None if run is None else frame[run].to_numpy(), wall_time=None)
+        tidy = _melt(frame, columns.metrics + list(columns.bookkeeping), step=step,
+                     run=key.labels if key.several else None, wall_time=None)
     else:
         metrics = [c for c in frame.columns if c not in AXES]
         axes = {axis: frame[axis].to_numpy() if axis in frame.columns else None for axis in AXES}

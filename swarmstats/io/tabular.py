@@ -11,19 +11,37 @@ import codecs
 import io
 import json
 import os
+import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from .runs import RunKey, find_runs, normalise
 
 FORMATS = ("csv", "tsv", "jsonl", "json")
-STEP_COLUMNS = ("step", "_step", "global_step", "timesteps", "iteration", "epoch",
-                "time/total_timesteps", "total_timesteps", "training_iteration")
+#: step axes by name, finest first (compared with ``normalise``: no case, "_" for separators)
+STEP_COLUMNS = ("step", "_step", "global_step", "trainer/global_step", "total_timesteps",
+                "time/total_timesteps", "timesteps", "timestepssofar", "num_timesteps", "env_steps",
+                "steps", "frames", "training_iteration", "iteration", "iterations", "time/iterations",
+                "epoch", "episode", "episodes", "time/episodes", "train/episode")
 TIME_COLUMNS = ("time", "timestamp", "_runtime", "t", "_timestamp", "wall_time")
 RUN_COLUMNS = ("run", "seed", "run_id")
+_STEP_NAMES = tuple(dict.fromkeys(normalise(c) for c in STEP_COLUMNS))
+_TIME_NAMES = {normalise(c) for c in TIME_COLUMNS}
+#: what is left out of the default metric selection, by name (normalised), and why
+_BOOKKEEPING = (
+    ("a counter", re.compile(r"(^|_)(n_updates|num_updates|updates|num_episodes|n_episodes|episodes?|"
+                             r"steps_done|num_steps|total_steps|n_steps|total_timesteps|timesteps|"
+                             r"num_input_tokens_seen|total_flos|iterations?|step|epoch)$")),
+    ("a clock", re.compile(r"(^|_)(time|times|runtime|timestamp|elapsed|duration|walltime|clock|"
+                           r"datetime|date)$")),
+    ("throughput", re.compile(r"(fps|per_second|per_sec|_per_s|throughput|(^|_)it_s)$")),
+    ("a schedule (learning rate or exploration)",
+     re.compile(r"(^|_)(lr|learning_rate|exploration_rate|epsilon|clip_range|clip_range_vf)$|(^|_)lr_")),
+)
 MISSING_TOKENS = {"", "none", "null", "nan", "na", "n/a"}
 _EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl",
                ".ndjson": "jsonl", ".json": "json"}
@@ -31,11 +49,16 @@ _EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl",
 
 @dataclass(frozen=True)
 class Columns:
-    """Which columns are steps, times, runs and metrics."""
+    """Which columns are steps, times, runs and metrics.
+
+    ``metrics`` are analysed by default; ``bookkeeping`` maps the numeric columns left out
+    of that default (counters, clocks, throughput, schedules) to the reason.
+    """
 
     step: str | None
     metrics: list
     ignored: list
+    bookkeeping: dict = field(default_factory=dict)
 
 
 def read_table(source, *, format: str | None = None) -> pd.DataFrame:
@@ -248,27 +271,86 @@ def _read_json(name: str, text: str) -> pd.DataFrame:
 
 
 def classify_columns(frame: pd.DataFrame, *, step: str | None = None,
-                     group: str | None = None) -> Columns:
-    """Split columns into the step axis, metric columns and the rest.
+                     group: str | None = None, runs=()) -> Columns:
+    """Split columns into the step axis, metric columns, bookkeeping and the rest.
 
-    Step, time and run columns (by name) are never metrics; nor are
-    non-numeric columns or an unnamed saved index.
+    Step, time and run columns (by name, and ``runs``) are never metrics; nor are
+    non-numeric columns or an unnamed saved index.  Counters (monotone integer columns),
+    clocks, throughput and learning-rate or exploration schedules are ``bookkeeping``:
+    numeric, but not analysed unless named.
+
+    >>> frame = pd.DataFrame({"total timesteps": [0, 8, 16, 24, 32], "fps": [90, 88, 91, 87, 90],
+    ...                       "ep_rew_mean": [0.1, 0.3, 0.2, 0.5, 0.4]})
+    >>> columns = classify_columns(frame)
+    >>> columns.step, columns.metrics, columns.bookkeeping
+    ('total timesteps', ['ep_rew_mean'], {'fps': 'throughput'})
     """
     for label, column in (("--step", step), ("--group", group)):
         if column is not None and column not in frame.columns:
             raise InputError(f"{label}: no column {column!r}; columns are {_listing(frame.columns)}")
     if step is None:
-        step = next((c for c in STEP_COLUMNS if c in frame.columns and c != group), None)
-    reserved = set(STEP_COLUMNS) | set(TIME_COLUMNS) | set(RUN_COLUMNS) | {step, group}
-    metrics, ignored = [], []
+        step = find_step(frame, exclude={group, *runs})
+    reserved = {step, group, *runs}
+    metrics, ignored, bookkeeping = [], [], {}
     for column in frame.columns:
-        if column in reserved or column.startswith("Unnamed:"):
+        name = normalise(column)
+        if column in reserved or name in RUN_COLUMNS or str(column).startswith("Unnamed:"):
             ignored.append(column)
-        elif _is_numeric_column(frame[column]):
-            metrics.append(column)
+        elif not _is_numeric_column(frame[column]):
+            ignored.append(column)
+        elif name in _STEP_NAMES:
+            bookkeeping[column] = "another step axis"
+        elif name in _TIME_NAMES:
+            bookkeeping[column] = "a clock"
+        elif (why := _bookkeeping(name, frame[column])) is not None:
+            bookkeeping[column] = why
         else:
-            ignored.append(column)
-    return Columns(step=step, metrics=metrics, ignored=ignored)
+            metrics.append(column)
+    return Columns(step=step, metrics=metrics, ignored=ignored, bookkeeping=bookkeeping)
+
+
+def table_roles(frame: pd.DataFrame, *, step: str | None = None,
+                group: str | None = None) -> tuple[Columns, RunKey]:
+    """The columns' roles and the run key together (the key's columns are never metrics;
+    an explicit ``group`` column is the key)."""
+    if step is not None and step not in frame.columns:
+        raise InputError(f"--step: no column {step!r}; columns are {_listing(frame.columns)}")
+    axis = step if step is not None else find_step(frame, exclude={group})
+    key = find_runs(frame, step=axis, exclude={group}) if group is None else find_runs(
+        frame[[group]].rename(columns={group: "run"}))
+    runs = (group,) if group is not None else key.columns
+    return classify_columns(frame, step=axis, group=group, runs=runs), key
+
+
+def find_step(frame: pd.DataFrame, exclude=()) -> str | None:
+    """The step axis: the finest column named like one (``total timesteps``, ``global_step``,
+    ``epoch``, ``episode`` ...), compared without case or separators."""
+    by_name = {}
+    for column in frame.columns:
+        if column not in exclude:
+            by_name.setdefault(normalise(column), column)
+    return next((by_name[name] for name in _STEP_NAMES if name in by_name), None)
+
+
+def is_step_name(name) -> bool:
+    return normalise(name) in _STEP_NAMES
+
+
+def _bookkeeping(name: str, column: pd.Series) -> str | None:
+    for why, pattern in _BOOKKEEPING:
+        if pattern.search(name):
+            return why
+    return "a counter" if _is_counter(column) else None
+
+
+def _is_counter(column: pd.Series) -> bool:
+    """Integer values that go up at (nearly) every row: a count of something done so far.
+    A few drops are allowed (a counter restarts with each run of a file)."""
+    values = pd.to_numeric(column, errors="coerce").dropna().to_numpy(dtype=float)
+    if len(values) < 5 or not np.all(values == np.round(values)):
+        return False
+    steps = np.diff(values)
+    return bool(np.mean(steps > 0) >= 0.9 and np.mean(steps < 0) <= 0.02)
 
 
 def _is_numeric_column(column: pd.Series) -> bool:
