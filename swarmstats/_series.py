@@ -30,6 +30,18 @@ class Series:
     values: np.ndarray
     steps: np.ndarray | None = None
     name: str | None = None
+    step_name: str | None = None  # the step axis' column or index name, for "per 100 <unit>"
+
+    @property
+    def step_unit(self) -> str:
+        """What a step is, for sentences: "steps", or the step axis' own name ("epochs",
+        "total_timesteps") when it has one."""
+        name = self.step_name if self.steps is not None else None
+        if not name or name.strip("_").lower() in ("step", "steps", "global_step", "index"):
+            return "steps"
+        if name.isalpha() and not name.endswith("s"):
+            return name + "s"  # epoch -> epochs, episode -> episodes
+        return name
 
     def __len__(self) -> int:
         return len(self.values)
@@ -46,7 +58,7 @@ class Series:
 
     def tail(self, start: int) -> "Series":
         steps = None if self.steps is None else self.steps[start:]
-        return Series(self.values[start:], steps, self.name)
+        return Series(self.values[start:], steps, self.name, self.step_name)
 
 
 def check_nan_policy(nan_policy: str) -> None:
@@ -129,16 +141,19 @@ def as_series(
     nan_policy: str = "raise",
     min_length: int = 1,
     name: str | None = None,
+    steps=None,
 ) -> Series:
-    """Validate one run.
+    """Validate one run; ``steps`` (or a pandas Series' index) is its step axis.
 
     >>> as_series([1, 2, 3]).values
     array([1., 2., 3.])
+    >>> as_series(pd.Series([0.5, 0.6], index=pd.Index([10, 20], name="epoch"))).step_unit
+    'epochs'
     >>> as_series([1.0, float("nan"), 3.0], nan_policy="omit").values
     array([1., 3.])
     """
     check_nan_policy(nan_policy)
-    steps = None
+    given_steps, steps, step_name = steps, None, None
     if isinstance(y, pd.DataFrame):
         if y.shape[1] != 1:
             raise InputError(
@@ -149,12 +164,18 @@ def as_series(
     if isinstance(y, pd.Series):
         name = name if name is not None else (None if y.name is None else str(y.name))
         steps = _steps_from_index(y.index)
+        step_name = None if steps is None or y.index.name is None else str(y.index.name)
         y = y.to_numpy()
     values = _to_float_array(y, argname)
     if values.ndim == 2 and 1 in values.shape:
         values = values.ravel()
     if values.ndim != 1:
         raise InputError(f"{argname}: expected a 1-D series, got an array of shape {values.shape}")
+    if given_steps is not None:
+        steps = _to_float_array(given_steps, "steps").ravel()
+        step_name = str(getattr(given_steps, "name", None) or "") or None
+        if len(steps) != len(values):
+            raise InputError(f"steps: {len(steps)} values for a series of {len(values)}")
     if steps is not None and len(steps) != len(values):
         steps = None
     values, steps = _apply_nan_policy(values, steps, nan_policy, argname)
@@ -163,7 +184,7 @@ def as_series(
         raise InputError(
             f"{argname}: needs at least {min_length} finite value(s), got {len(values)}"
         )
-    return Series(np.ascontiguousarray(values), steps, name)
+    return Series(np.ascontiguousarray(values), steps, name, step_name)
 
 
 def as_runs(

@@ -33,6 +33,7 @@ from scipy import stats
 
 from ._result import Result, fmt
 from ._series import Series, as_runs, as_series, is_multi_run
+from .direction import DIRECTIONS, movement, resolve
 from .errors import InputError, check_choice
 from .stats import chains as _chains
 from .stats.stationarity import geweke_z
@@ -88,6 +89,7 @@ class ConvergenceResult(Result):
     alpha: float
     precision: float | None
     steps_needed: int | None
+    step_unit: str = "steps"  # what trend_slope is per (one step of the step axis)
     _values: np.ndarray = field(default=None, repr=False)
     _steps: np.ndarray = field(default=None, repr=False)
 
@@ -117,7 +119,8 @@ class ConvergenceResult(Result):
         return {
             "metric": self.name, "verdict": self.verdict, "n": self.n, "warmup": self.warmup,
             "mean": self.mean, "ci_low": self.ci[0], "ci_high": self.ci[1],
-            "slope": self.trend_slope, "p_trend": self.trend_pvalue, "ess": self.ess,
+            "slope": self.trend_slope, "p_trend": self.trend_pvalue, "step_unit": self.step_unit,
+            "ess": self.ess,
             "change_bound": self.change_bound, "tolerance": self.tolerance,
             "horizon": self.horizon, "steps_needed": self.steps_needed,
             "reason": self.main_reason,
@@ -191,6 +194,10 @@ class ConvergenceTest:
         (Vehtari et al. 2021).  None ignores R-hat, e.g. for seeds that are
         expected to settle at different levels.
     nan_policy : {"raise", "omit"}
+    better : {"auto", "higher", "lower"}, default "auto"
+        Which direction is an improvement, for the reasons' words ("still improving"
+        / "still worsening"); "auto" guesses from the metric's name (a loss, an error,
+        a KL, a toxicity is lower-is-better: :func:`swarmstats.direction.better_direction`).
 
     >>> rng = np.random.default_rng(0)
     >>> ConvergenceTest().fit(rng.normal(size=1000)).verdict
@@ -204,7 +211,7 @@ class ConvergenceTest:
                  horizon: float | None = None, equivalence_alpha: float | None = None,
                  precision: float | None = None, ci: float = 0.95,
                  min_points: int = 20, min_ess: float = 10, rhat_threshold: float | None = 1.01,
-                 nan_policy: str = "raise"):
+                 nan_policy: str = "raise", better: str = "auto"):
         self.alpha = alpha
         self.warmup = warmup
         self.max_warmup = max_warmup
@@ -218,6 +225,7 @@ class ConvergenceTest:
         self.min_ess = min_ess
         self.rhat_threshold = rhat_threshold
         self.nan_policy = nan_policy
+        self.better = better
 
     def _validate(self):
         if not 0 < self.alpha < 1:
@@ -227,6 +235,7 @@ class ConvergenceTest:
         if not 0 < self.ci < 1:
             raise InputError(f"ci must be in (0, 1), got {self.ci!r}")
         check_choice("warmup", self.warmup, WARMUP_METHODS)
+        check_choice("better", self.better, ("auto",) + DIRECTIONS)
         if not 0 < self.max_warmup < 1:
             raise InputError(f"max_warmup must be in (0, 1), got {self.max_warmup!r}")
         for name in ("tolerance", "tolerance_sd", "horizon", "precision"):
@@ -236,13 +245,17 @@ class ConvergenceTest:
         if int(self.min_points) < 5:
             raise InputError(f"min_points must be at least 5, got {self.min_points!r}")
 
-    def fit(self, y, *, name: str | None = None, group=None, value=None, step=None):
-        """Check one run (1-D input) or several (2-D, list of arrays, or a frame with ``group=``)."""
+    def fit(self, y, *, name: str | None = None, group=None, value=None, step=None, steps=None):
+        """Check one run (1-D input) or several (2-D, list of arrays, or a frame with ``group=``).
+
+        ``steps`` (or a pandas Series' index) is the step axis of one run: slopes are then
+        quoted per 100 of its units, and named after it when it has a name.
+        """
         self._validate()
         if group is not None or is_multi_run(y):
             runs = as_runs(y, nan_policy=self.nan_policy, group=group, value=value, step=step)
             return self._fit_runs(runs, name)
-        series = as_series(y, nan_policy=self.nan_policy, name=name)
+        series = as_series(y, nan_policy=self.nan_policy, name=name, steps=steps)
         return self.fit_series(series)
 
     # -- one run --------------------------------------------------------------
@@ -251,17 +264,18 @@ class ConvergenceTest:
         n = len(values)
         steps = _step_axis(series)
         base = dict(name=series.name, n=n, alpha=self.alpha, precision=self.precision,
-                    ci_level=self.ci, _values=values, _steps=steps)
+                    ci_level=self.ci, step_unit=series.step_unit, _values=values, _steps=steps)
         if n < self.min_points:
             return ConvergenceResult(
                 verdict="insufficient_data", converged=False, steps_needed=self.min_points - n,
                 reasons=[f"only {n} point(s); at least {self.min_points} are needed to judge"],
                 **_undefined(values, series), **base)
-        centre, unit = _standard_scale(values)
-        if unit == 0:
+        centre, scale = _standard_scale(values)
+        unit = series.step_unit  # what a step is, in sentences ("per 100 epoch")
+        if scale == 0:
             return _constant_result(values, series, base, self.tolerance)
         # Every test runs on standardised values, so 1e-300-sized data behave like 1-sized data.
-        z = (values - centre) / unit
+        z = (values - centre) / scale
         cut = warmup_of_values(z, method=self.warmup, max_fraction=self.max_warmup, steps=series.steps)
         start, tau = settle_cut(z, cut.index, int(self.max_warmup * n))
         kept, kept_steps = z[start:], steps[start:]
@@ -272,7 +286,7 @@ class ConvergenceTest:
         mean, sd = float(kept.mean()), float(kept.std(ddof=1))
         precision = mean_precision(kept, tau)
         half_width = float(stats.t.ppf(0.5 + self.ci / 2, precision.dof)) * precision.mcse
-        tolerance = (self.tolerance / unit if self.tolerance is not None
+        tolerance = (self.tolerance / scale if self.tolerance is not None
                      else self.tolerance_sd * sd)
         span = float(kept_steps[-1] - kept_steps[0]) if m > 1 else 1.0
         horizon = float(self.horizon) if self.horizon is not None else max(span, 1.0)
@@ -295,7 +309,7 @@ class ConvergenceTest:
                       if late.length else 0.0)
 
         def units(x):
-            return x * unit
+            return x * scale
 
         numbers = dict(
             warmup=start, warmup_step=series.step_of(start), n_kept=m, ess=ess, autocorr_time=tau,
@@ -311,7 +325,8 @@ class ConvergenceTest:
             detectable_change=units(flat.detectable), long_memory=precision.long_memory)
 
         failures, notes = self._shown_changes(trend, drift, late, variance, flat, whole, late_bound,
-                                              tolerance, level, units, steps)
+                                              tolerance, level, units, steps, unit,
+                                              resolve(self.better, series.name))
         if precision.long_memory:
             notes.append(
                 "long memory suspected: the variance of the mean keeps growing with the batch "
@@ -326,7 +341,7 @@ class ConvergenceTest:
         if failures:
             reasons = failures + notes + warmup_note + axis_note
             if steps_needed:
-                reasons.append(self._precision_reason(units(half_width), steps_needed))
+                reasons.append(self._precision_reason(units(half_width), steps_needed, unit))
             return ConvergenceResult(verdict="not_converged", converged=False,
                                      reasons=reasons, steps_needed=steps_needed, **numbers, **base)
         if ess < self.min_ess:
@@ -334,7 +349,7 @@ class ConvergenceTest:
             return ConvergenceResult(
                 verdict="insufficient_data", converged=False, steps_needed=max(more, 1),
                 reasons=[f"only {fmt(ess, 3)} effective samples after the warm-up (autocorrelation "
-                         f"time {fmt(tau, 3)}); about {max(more, 1)} more steps would give "
+                         f"time {fmt(tau, 3)}); about {max(more, 1)} more {unit} would give "
                          f"{fmt(self.min_ess, 3)}"] + notes + warmup_note + axis_note,
                 **numbers, **base)
         if precision.long_memory:
@@ -350,31 +365,32 @@ class ConvergenceTest:
         if not (flat.shown and (whole is None or whole.shown)):
             worst = flat if whole is None or flat.bound >= whole.bound else whole
             more = max(int(math.ceil(worst.points_needed * spacing)), 1)
-            reason = (f"not shown to be flat: over the next {_steps_text(horizon)} steps the mean could "
+            reason = (f"not shown to be flat: over the next {_steps_text(horizon)} {unit} the mean could "
                       f"still move by up to {fmt(units(worst.bound), 3)} (tolerance "
-                      f"+-{fmt(units(tolerance), 3)}); if it is flat, about {more} more steps would "
+                      f"+-{fmt(units(tolerance), 3)}); if it is flat, about {more} more {unit} would "
                       f"show it. The smallest drift these data can detect is "
-                      f"+-{fmt(units(flat.detectable), 3)} over {_steps_text(horizon)} steps")
+                      f"+-{fmt(units(flat.detectable), 3)} over {_steps_text(horizon)} {unit}")
             return ConvergenceResult(
                 verdict="insufficient_data", converged=False, steps_needed=more,
                 reasons=[reason] + notes + warmup_note + axis_note, **numbers, **base)
         if steps_needed:
             return ConvergenceResult(
                 verdict="insufficient_data", converged=False, steps_needed=steps_needed,
-                reasons=[self._precision_reason(units(half_width), steps_needed),
-                         _flat_reason(flat, units, horizon, tolerance, variance)] + notes
+                reasons=[self._precision_reason(units(half_width), steps_needed, unit),
+                         _flat_reason(flat, units, horizon, tolerance, variance, unit)] + notes
                 + warmup_note + axis_note, **numbers, **base)
         if not variance.applies:
             notes.append("the trailing variance was not judged: each quarter of the kept part is "
                          "too short for two batches spanning the persistence of its squared "
                          "deviations (volatility clusters)")
-        reasons = [_flat_reason(flat, units, horizon, tolerance, variance)] + notes + warmup_note
+        reasons = [_flat_reason(flat, units, horizon, tolerance, variance, unit)] + notes + warmup_note
         return ConvergenceResult(verdict="converged", converged=True, reasons=reasons + axis_note,
                                  steps_needed=0 if self.precision is not None else None,
                                  **numbers, **base)
 
     def _shown_changes(self, trend, drift, late, variance, flat, whole, late_bound: float,
-                       tolerance: float, level: float, units, steps: np.ndarray):
+                       tolerance: float, level: float, units, steps: np.ndarray, unit: str,
+                       better: str):
         """(failures, notes): each test that found a change at ``level``, as a reason.
 
         A change shown to exist fails the check, unless the user's own tolerance says it is
@@ -386,15 +402,15 @@ class ConvergenceTest:
         if trend.pvalue < level:
             within = excusable and flat.shown
             (notes if within else failures).append(
-                _trend_reason(trend, units, within, units(tolerance)))
+                _trend_reason(trend, units, within, units(tolerance), unit, better))
         if drift.pvalue < level:
             within = excusable and whole is not None and whole.shown
             (notes if within else failures).append(
-                _trend_reason(drift, units, within, units(tolerance)))
+                _trend_reason(drift, units, within, units(tolerance), unit, better))
         if late.pvalue < level:
             within = excusable and late_bound < tolerance
             (notes if within else failures).append(
-                _late_reason(late, units, steps, within, units(tolerance)))
+                _late_reason(late, units, steps, within, units(tolerance), unit))
         if variance.pvalue < level:
             failures.append(
                 f"the trailing variance has not stabilised: the last quarter's variance is "
@@ -410,9 +426,9 @@ class ConvergenceTest:
             return 0
         return int(math.ceil(kept * ((half_width / self.precision) ** 2 - 1.0) * spacing))
 
-    def _precision_reason(self, half_width: float, steps_needed: int) -> str:
+    def _precision_reason(self, half_width: float, steps_needed: int, unit: str = "steps") -> str:
         return (f"the mean is known to +-{fmt(half_width, 3)}; +-{fmt(self.precision, 3)} needs "
-                f"about {steps_needed} more steps")
+                f"about {steps_needed} more {unit}")
 
     # -- several runs ----------------------------------------------------------
     def _fit_runs(self, runs: list[Series], name: str | None) -> MultiRunConvergenceResult:
@@ -465,7 +481,7 @@ def check_convergence(y, **kwargs):
     >>> check_convergence(reward).verdict
     'not_converged'
     """
-    fit_keys = {key: kwargs.pop(key) for key in ("name", "group", "value", "step") if key in kwargs}
+    fit_keys = {key: kwargs.pop(key) for key in ("name", "group", "value", "step", "steps") if key in kwargs}
     return ConvergenceTest(**kwargs).fit(y, **fit_keys)
 
 
@@ -558,13 +574,13 @@ def _constant_result(values: np.ndarray, series: Series, base: dict, tolerance, 
         **numbers, **base)
 
 
-def _per_hundred(slope: float) -> str:
-    return f"{slope * 100:+.3g} per 100 steps"
+def _per_hundred(slope: float, unit: str) -> str:
+    return f"{slope * 100:+.3g} per 100 {unit}"
 
 
-def _trend_reason(outcome, units, within: bool, tolerance: float) -> str:
-    direction = "improving" if outcome.estimate > 0 else "declining"
-    slope = _per_hundred(units(outcome.estimate))
+def _trend_reason(outcome, units, within: bool, tolerance: float, unit: str, better: str) -> str:
+    direction = movement(outcome.estimate, better)
+    slope = _per_hundred(units(outcome.estimate), unit)
     if within:
         return (f"a statistically significant but small {outcome.name} ({slope}, "
                 f"p = {fmt(outcome.pvalue, 2)}), shown to stay within +-{fmt(tolerance, 3)}")
@@ -575,20 +591,20 @@ def _trend_reason(outcome, units, within: bool, tolerance: float) -> str:
             "that slope")
 
 
-def _late_reason(outcome, units, steps: np.ndarray, within: bool, tolerance: float) -> str:
+def _late_reason(outcome, units, steps: np.ndarray, within: bool, tolerance: float, unit: str) -> str:
     direction = "higher" if outcome.change > 0 else "lower"
     span = outcome.length
     if len(steps) > outcome.length:
         span = int(round(float(steps[-1] - steps[-outcome.length - 1])))
-    text = (f"the last {span} steps are {fmt(abs(units(outcome.change)), 3)} {direction} than "
+    text = (f"the last {span} {unit} are {fmt(abs(units(outcome.change)), 3)} {direction} than "
             f"the kept part before them (p = {fmt(outcome.pvalue, 2)})")
     if within:
         return f"a small late change, shown to stay within +-{fmt(tolerance, 3)}: {text}"
     return f"a late change: {text}"
 
 
-def _flat_reason(flat, units, horizon: float, tolerance: float, variance) -> str:
-    return (f"flat within +-{fmt(units(tolerance), 3)} over the next {_steps_text(horizon)} steps: "
+def _flat_reason(flat, units, horizon: float, tolerance: float, variance, unit: str) -> str:
+    return (f"flat within +-{fmt(units(tolerance), 3)} over the next {_steps_text(horizon)} {unit}: "
             f"the projected change is {fmt(units(flat.change), 3)} (at most "
             f"{fmt(units(flat.bound), 3)} either way); "
             f"no trend, late change or variance change "

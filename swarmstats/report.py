@@ -159,8 +159,10 @@ class Report:
 
 
 def build_report(frame: pd.DataFrame, *, metrics=None, step: str | None = None,
-                 p: str = "p", accepted: str = "accepted", source: str | None = None) -> Report:
-    """Analyse every metric of a wide log frame (and p / accepted when present)."""
+                 p: str = "p", accepted: str = "accepted", source: str | None = None,
+                 better: str = "auto") -> Report:
+    """Analyse every metric of a wide log frame (and p / accepted when present); ``better``
+    is each metric's good direction ("auto": guessed from its name)."""
     columns = classify_columns(frame, step=step)
     quality_columns = {p, accepted} & set(frame.columns) == {p, accepted}
     names = list(metrics) if metrics else [m for m in columns.metrics
@@ -171,9 +173,9 @@ def build_report(frame: pd.DataFrame, *, metrics=None, step: str | None = None,
     for name in names:
         series = select_metric(frame, name, step=columns.step)
         sections.append(MetricSection(
-            name=name, convergence=ConvergenceTest().fit(series, name=name),
+            name=name, convergence=ConvergenceTest(better=better).fit(series, name=name),
             regimes=RegimeDetector().fit(series, name=name),
-            window=AdaptiveWindow(better=better_direction(name)).fit(series, name=name),
+            window=AdaptiveWindow(better=better).fit(series, name=name),
             distribution=describe(series, name=name, random_state=0)))
     quality = None
     notes = []
@@ -182,20 +184,6 @@ def build_report(frame: pd.DataFrame, *, metrics=None, step: str | None = None,
         notes.append(f"selection quality from the {p!r} and {accepted!r} columns")
     return Report(source=source or frame.attrs.get("source", "log"), sections=sections, quality=quality,
                   notes=notes)
-
-
-#: metric names where lower is better (the window calls a fall "improving")
-LOWER_IS_BETTER = ("loss", "error", "toxicity", "regret", "perplexity", "kl", "cost")
-
-
-def better_direction(name: str) -> str:
-    """"lower" for losses, errors, toxicity ..., else "higher".
-
-    >>> better_direction("train/loss"), better_direction("reward")
-    ('lower', 'higher')
-    """
-    lowered = name.lower()
-    return "lower" if any(word in lowered for word in LOWER_IS_BETTER) else "higher"
 
 
 def _embed(fig, alt: str) -> str:

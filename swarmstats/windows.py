@@ -35,6 +35,7 @@ from scipy import stats
 
 from ._result import Result, fmt, plain_number
 from ._series import as_series
+from .direction import DIRECTIONS, resolve
 from .errors import InputError, check_choice
 from .stats.autocorr import integrated_time
 from .stats.bootstrap import check_level
@@ -78,6 +79,7 @@ class WindowResult(Result):
     precision: float | None
     alpha: float
     notes: list = field(default_factory=list)
+    better: str = "higher"
     _values: np.ndarray | None = None
 
     def to_frame(self) -> pd.DataFrame:
@@ -95,7 +97,7 @@ class WindowResult(Result):
         last = self.table.iloc[-1]
         lines = [f"{name}now {self.final_status} - {self.final_reason}",
                  f"  window {int(last['length'])} points, mean {fmt(last['mean'])} "
-                 f"[{fmt(last['ci_low'])}, {fmt(last['ci_high'])}]",
+                 f"[{fmt(last['ci_low'])}, {fmt(last['ci_high'])}] ({self.better} is better)",
                  f"  over {self.n} steps: {shares}; {len(self.changes)} change(s)"]
         for change in self.changes[:10]:
             lines.append(f"  change at step {change['start']} (seen at {change['step']}): "
@@ -129,9 +131,11 @@ class AdaptiveWindow:
         far less - see docs/windows.md).
     ci : float, default 0.95
         Level of the interval of the mean.
-    better : {"higher", "lower"}, default "higher"
+    better : {"auto", "higher", "lower"}, default "auto"
         Which direction is good: with ``"lower"`` (a loss, a toxicity) a falling
-        score is "improving".
+        score is "improving".  ``"auto"`` guesses from the name given to :meth:`fit`
+        (:func:`swarmstats.direction.better_direction`: loss, error, KL, toxicity ...
+        are lower-is-better) and is "higher" for a nameless stream.
 
     Examples
     --------
@@ -143,7 +147,7 @@ class AdaptiveWindow:
     """
 
     def __init__(self, *, min_length: int = 20, max_length: int = 500, precision: float | None = None,
-                 alpha: float = 0.05, horizon: int = 10_000, ci: float = 0.95, better: str = "higher"):
+                 alpha: float = 0.05, horizon: int = 10_000, ci: float = 0.95, better: str = "auto"):
         self.min_length = min_length
         self.max_length = max_length
         self.precision = precision
@@ -152,6 +156,7 @@ class AdaptiveWindow:
         self.ci = ci
         self.better = better
         self._validate()
+        self.direction = resolve(better, None)  # which way is "improving"; fit() uses the name
         self._grid = length_grid(self.max_length)
         checks = (len(self._grid) + 1) * self.horizon  # the grid and the whole window, every step
         # per-test tail probability; the critical value itself depends on the window's length
@@ -178,7 +183,7 @@ class AdaptiveWindow:
             raise InputError(f"precision must be a positive number, got {self.precision!r}")
         check_level(self.alpha, "alpha")
         check_level(self.ci, "ci")
-        check_choice("better", self.better, ("higher", "lower"))
+        check_choice("better", self.better, ("auto",) + DIRECTIONS)
 
     def reset(self) -> None:
         """Forget every update."""
@@ -214,6 +219,7 @@ class AdaptiveWindow:
         """Run a fresh window over a whole series; one table row per point."""
         series = as_series(y, min_length=1, name=name)
         self.reset()
+        self.direction = resolve(self.better, series.name)
         steps = series.steps if series.steps is not None else np.arange(len(series))
         rows = []
         for i, value in enumerate(series.values):
@@ -234,7 +240,7 @@ class AdaptiveWindow:
                             final_status=str(last["status"]), final_reason=str(last["reason"]),
                             min_length=self.min_length, max_length=self.max_length,
                             precision=self.precision, alpha=self.alpha, notes=notes,
-                            _values=series.values)
+                            better=self.direction, _values=series.values)
 
     def _append(self, value: float) -> None:
         if self._used == len(self._buffer):
@@ -335,7 +341,7 @@ class AdaptiveWindow:
     def _verdict(self, direction: float) -> str:
         """"improving" or "degrading" for a rise (direction > 0) or a fall."""
         rising = direction > 0
-        return "improving" if rising == (self.better == "higher") else "degrading"
+        return "improving" if rising == (self.direction == "higher") else "degrading"
 
     def _current_trend(self, plan, slope_t, spans):
         """The span whose slope is most significant (beyond the critical value) and still

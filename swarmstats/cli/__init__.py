@@ -13,7 +13,7 @@ import traceback
 from .. import __version__
 from ..errors import InputError
 from . import convergence, describe, proxy, quality, regimes, report, sweep, watch, windows
-from ._common import EXIT_ERROR, EXIT_PASS, Parser, UsageError
+from ._common import EXIT_ERROR, EXIT_PASS, Parser, UsageError, flush_notes
 
 #: command name -> module with add_parser(commands) and run(args)
 COMMANDS = {"check-convergence": convergence, "regimes": regimes, "quality-gap": quality,
@@ -38,8 +38,11 @@ def main(argv=None) -> int:
         if args.command is None:
             parser.print_help(sys.stderr)
             return EXIT_ERROR
-        return COMMANDS[args.command].run(args)
+        code = COMMANDS[args.command].run(args)
+        flush_notes()
+        return code
     except (UsageError, InputError) as exc:
+        flush_notes(keep=False)
         if debug:
             traceback.print_exc()
         print(f"swarmstats: error: {exc}" if isinstance(exc, InputError) else str(exc), file=sys.stderr)

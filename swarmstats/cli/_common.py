@@ -55,9 +55,40 @@ def load(args):
     return frame, columns, metrics
 
 
+#: what the command found or chose on its own; printed to stderr once it succeeded (an
+#: input error stays one line)
+NOTES: list = []
+
+
 def say(message: str) -> None:
-    """One line on stderr: what a command found or chose on its own."""
-    print(f"swarmstats: {message}", file=sys.stderr)
+    """Note one line for stderr: what a command found or chose on its own."""
+    NOTES.append(f"swarmstats: {message}")
+
+
+def flush_notes(keep: bool = True) -> None:
+    if keep:
+        for note in NOTES:
+            print(note, file=sys.stderr)
+    NOTES.clear()
+
+
+def add_better_option(parser) -> None:
+    parser.add_argument("--better", choices=("auto", "higher", "lower"), default="auto",
+                        help="which direction is an improvement (default auto: lower for a loss, "
+                             "error, perplexity, KL, toxicity, WER/CER, regret, cost; else higher)")
+
+
+def announce_direction(args, metrics) -> None:
+    """Say which way is better for each metric when it was guessed from the names."""
+    if args.better != "auto":
+        return
+    from ..direction import better_direction
+
+    sides = {}
+    for metric in metrics:
+        sides.setdefault(better_direction(metric), []).append(str(metric))
+    said = "; ".join(f"{side} is better for {', '.join(names)}" for side, names in sides.items())
+    say(f"{said} (guessed from the names; --better overrides)")
 
 
 def _left_out(columns) -> str:

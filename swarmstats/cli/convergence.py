@@ -16,7 +16,9 @@ from ..warmup import WARMUP_METHODS
 from ._common import (
     EXIT_FAIL,
     EXIT_PASS,
+    add_better_option,
     add_run_option,
+    announce_direction,
     dump_json,
     load,
     paint,
@@ -57,6 +59,7 @@ def add_parser(commands) -> None:
     check.add_argument("--horizon", type=float,
                        help="steps ahead over which flatness is claimed (default: the span kept after the warm-up)")
     check.add_argument("--precision", type=float, help="target half-width of the CI of the mean")
+    add_better_option(check)
     check.add_argument("--warmup", choices=WARMUP_METHODS, default="variance", help="warm-up rule")
     check.add_argument("--input-format", choices=LOG_FORMATS, help="format of FILE (needed for odd names and stdin)")
     check.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
@@ -70,9 +73,12 @@ def add_parser(commands) -> None:
 
 def run(args) -> int:
     test = ConvergenceTest(alpha=args.alpha, tolerance=args.tolerance, tolerance_sd=args.tolerance_sd,
-                           horizon=args.horizon, precision=args.precision, warmup=args.warmup)
+                           horizon=args.horizon, precision=args.precision, warmup=args.warmup,
+                           better=args.better)
     test._validate()
     frame, columns, metrics = load(args)
+    if args.format == "text":  # machine formats keep stderr for errors
+        announce_direction(args, metrics)
     results = []
     for metric in metrics:
         if not args.group:
@@ -174,7 +180,9 @@ def _worst(results) -> str:
 
 
 def _text_table(table: pd.DataFrame, color: bool) -> str:
-    headers = ["metric", "verdict", "n", "warm-up", "mean [95% CI]", "slope/100", "ESS", "reason"]
+    # the slope is the kept part's trend (the trend test's estimate), per 100 units of the step axis
+    unit = next(iter(table["step_unit"]), "steps") if "step_unit" in table else "steps"
+    headers = ["metric", "verdict", "n", "warm-up", "mean [95% CI]", f"kept slope/100 {unit}", "ESS", "reason"]
     lines = []
     for row in table.to_dict("records"):
         ci = f"{fmt(row['mean'])} [{fmt(row['ci_low'])}, {fmt(row['ci_high'])}]"

@@ -7,7 +7,7 @@ import sys
 
 from ..io import LOG_FORMATS
 from ..report import Report, build_report
-from ._common import EXIT_PASS, add_run_option, load
+from ._common import EXIT_PASS, add_better_option, add_run_option, announce_direction, load
 
 
 def add_parser(commands) -> None:
@@ -25,6 +25,7 @@ def add_parser(commands) -> None:
     report.add_argument("--step", help="column to use as the step axis")
     add_run_option(report)
     report.add_argument("--group", help="column naming the run/seed: one set of panels per run")
+    add_better_option(report)
     report.add_argument("--p", default="p", help="column of p for the quality panel (default p)")
     report.add_argument("--accepted", default="accepted", help="column of the accept flag (default accepted)")
     report.add_argument("--input-format", choices=LOG_FORMATS, help="format of FILE (needed for stdin)")
@@ -34,11 +35,13 @@ def add_parser(commands) -> None:
 def run(args) -> int:
     frame, columns, metrics = load(args)
     metrics = args.metric or [m for m in metrics if m not in (args.p, args.accepted)]
+    announce_direction(args, metrics)
     if args.group:
         sections, quality, notes = [], None, []
         for key, part in frame.groupby(args.group, sort=True):
             part.attrs.update(frame.attrs)
-            built = build_report(part, metrics=metrics, step=columns.step, p=args.p, accepted=args.accepted)
+            built = build_report(part, metrics=metrics, step=columns.step, p=args.p, accepted=args.accepted,
+                                 better=args.better)
             for section in built.sections:
                 section.name = f"{section.name} [{args.group}={key}]"
             sections += built.sections
@@ -47,7 +50,8 @@ def run(args) -> int:
         result = Report(source=frame.attrs.get("source"), sections=sections, quality=quality,
                         notes=sorted(set(notes)))
     else:
-        result = build_report(frame, metrics=metrics, step=columns.step, p=args.p, accepted=args.accepted)
+        result = build_report(frame, metrics=metrics, step=columns.step, p=args.p, accepted=args.accepted,
+                              better=args.better)
     result.write(args.output)
     print(f"wrote {args.output} ({len(result.sections)} metric section(s)"
           f"{', quality panel' if result.quality is not None else ''})", file=sys.stderr)

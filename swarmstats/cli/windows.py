@@ -10,7 +10,7 @@ import pandas as pd
 from .._result import fmt
 from ..io import LOG_FORMATS, select_metric
 from ..windows import STATUSES, AdaptiveWindow
-from ._common import EXIT_PASS, add_run_option, dump_json, load, parts, plot_results, run_label
+from ._common import EXIT_PASS, add_better_option, add_run_option, announce_direction, dump_json, load, parts, plot_results, run_label
 
 
 def add_parser(commands) -> None:
@@ -34,8 +34,7 @@ def add_parser(commands) -> None:
                          help="bound on any false change or trend call per --horizon steps (default 0.05)")
     windows.add_argument("--horizon", type=int, default=10_000,
                          help="steps over which alpha is spent (default 10000)")
-    windows.add_argument("--better", choices=("higher", "lower"), default="higher",
-                         help="which direction is good (lower for a loss): decides improving vs degrading")
+    add_better_option(windows)
     windows.add_argument("--summary", action="store_true", help="one summary per metric instead of every step")
     windows.add_argument("--input-format", choices=LOG_FORMATS, help="format of FILE (needed for stdin)")
     windows.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
@@ -48,6 +47,7 @@ def run(args) -> int:
                             precision=args.precision, alpha=args.alpha, horizon=args.horizon,
                             better=args.better)
     frame, columns, metrics = load(args)
+    announce_direction(args, metrics)
     results = [window.fit(select_metric(part, metric, step=columns.step), name=run_label(metric, key, args))
                for metric in metrics for key, part in parts(frame, args)]
     if args.format == "json":

@@ -393,7 +393,7 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None) 
                          "drop or fix it (a diverged run has no convergence to check)")
     if step is not None:
         index = pd.to_numeric(frame[step], errors="coerce")
-        values = pd.Series(values.to_numpy(), index=index.to_numpy(), name=metric)
+        values = pd.Series(values.to_numpy(), index=pd.Index(index.to_numpy(), name=step), name=metric)
         values = values[np.isfinite(values.index.to_numpy(dtype=float))]
     else:
         values = pd.Series(values.to_numpy(), name=metric)
