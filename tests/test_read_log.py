@@ -37,7 +37,7 @@ CASES = {
     "mlruns/0/4f1c2ab/metrics/reward": ("mlflow", "reward", {0: 0.4812, 10: 0.512}, None),
     "swarm/epochs.csv": ("swarm-epochs", "toxicity_rate", {0: 0.2333, 1: 0.25}, None),
     "swarm/history.json": ("swarm-history", "quality_gap", {0: 0.5167, 1: 0.4}, None),
-    "swarm/events.jsonl": ("swarm-events", "p", {2: 0.7231}, None),
+    "swarm/events.jsonl": ("swarm-events", "p", {0: 0.7231}, None),  # step = the interaction's position
     "swarm/sweep.csv": ("swarm-sweep", "toxicity_rate", {0: 0.29}, "1"),
 }
 

@@ -3,8 +3,9 @@
 Reads plain interaction tables (CSV/TSV/JSONL with p and accepted columns),
 SWARM's history JSON (a dict holding epoch snapshots, agent snapshots and a
 list of interaction events) and SWARM's append-only event log (JSON Lines
-whose interaction payloads carry p, v_hat, tau and accepted).  Unknown event
-types are skipped; log-formats.md section 10.
+as SWARM writes it: an interaction's proposal, completion and payoff_computed events
+joined by interaction_id, the observed p and accept flag taken from the payoff
+components).  Unknown event types are skipped; log-formats.md section 10.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import os
 import pandas as pd
 
 from ..errors import InputError
+from .formats.swarm_logs import interaction_events
 from .tabular import BytesSource, _decode, _read_bytes, _sniff, parse_json, read_table
 
 #: the fields of a payload that are lifted to top-level columns
@@ -26,9 +28,12 @@ def read_interactions(source, *, format: str | None = None, p: str = "p",
     (``accepted=None``: only ``p`` is required).
 
     >>> import io
-    >>> text = ('{"event_type": "epoch_completed", "epoch": 0}\\n'
-    ...         '{"event_type": "interaction_completed", "epoch": 0, "step": 2, '
-    ...         '"payload": {"p": 0.72, "accepted": true}}\\n')
+    >>> text = ('{"event_type": "interaction_proposed", "interaction_id": "a", "epoch": 0, '
+    ...         '"payload": {"p": 0.5}}\\n'
+    ...         '{"event_type": "interaction_completed", "interaction_id": "a", "epoch": 0, '
+    ...         '"payload": {"accepted": true}}\\n'
+    ...         '{"event_type": "payoff_computed", "interaction_id": "a", "epoch": 0, '
+    ...         '"payload": {"components": {"p": 0.72, "accepted": true}}}\\n')
     >>> read_interactions(io.StringIO(text))[["epoch", "p", "accepted"]].to_dict("records")
     [{'epoch': 0, 'p': 0.72, 'accepted': True}]
     """
@@ -76,7 +81,11 @@ def _looks_like_interaction(item) -> bool:
 
 
 def _select(frame: pd.DataFrame, name, format, p: str, accepted: str) -> pd.DataFrame:
-    """Lift payload fields, keep the rows that carry an interaction, check the columns."""
+    """Join an event log's interactions, lift payload fields, check the columns."""
+    from_events = "event_type" in frame.columns
+    joined = interaction_events(frame) if from_events else None
+    if joined is not None:  # SWARM's event log: one row per completed interaction
+        frame = joined
     lifted = {c: c[len(_PAYLOAD_PREFIX):] for c in frame.columns
               if c.startswith(_PAYLOAD_PREFIX) and c[len(_PAYLOAD_PREFIX):] not in frame.columns}
     frame = frame.rename(columns=lifted)
@@ -85,8 +94,8 @@ def _select(frame: pd.DataFrame, name, format, p: str, accepted: str) -> pd.Data
     if missing:
         raise InputError(f"{name}: no column {missing[0]!r} (use --p / --accepted to name the "
                          f"columns); columns are {', '.join(map(str, frame.columns[:20]))}")
-    if "event_type" in frame.columns:
-        # an event log: keep the events that carry an interaction, skip everything else
+    if from_events:
+        # an interaction whose score or outcome was never logged is skipped, not guessed
         frame = frame[frame[required].notna().all(axis=1)]
         if frame.empty:
             raise InputError(f"{name}: no interaction events with {' and '.join(required)}")
