@@ -54,6 +54,7 @@ class DescribeResult(Result):
     maximum_step: float | int | None
     peak_gap: float
     peak_gap_relative: float
+    peak_gap_sd: float  # (max - mean) / SD: meaningful whatever the sign or size of the mean
     ci: tuple
     ci_iid: tuple
     ci_level: float
@@ -93,7 +94,7 @@ class DescribeResult(Result):
             f"  5/25/75/95%: {fmt(q[0])} / {fmt(q[1])} / {fmt(q[2])} / {fmt(q[3])}",
             f"  min {fmt(self.minimum)} (step {self.minimum_step}), max {fmt(self.maximum)} "
             f"(step {self.maximum_step})",
-            f"  peak - mean = {fmt(self.peak_gap)} ({_percent(self.peak_gap_relative)} of the mean): "
+            f"  peak - mean = {fmt(self.peak_gap)} ({_sds(self.peak_gap_sd)}): "
             "reporting the peak alone would overstate the typical value by that much",
             f"  lower-tail CVaR ({self.cvar_tail:.0%}): {fmt(self.cvar)}; bimodality coefficient "
             f"{fmt(self.bimodality_coefficient, 3)}{' (suggests two modes)' if self.bimodal else ''}",
@@ -107,8 +108,9 @@ class DescribeResult(Result):
         return plot_describe(self, ax)
 
 
-def _percent(value: float) -> str:
-    return "n/a" if not math.isfinite(value) else f"{value:.0%}"
+def _sds(value: float) -> str:
+    """"2.1 SDs above the mean": a percentage of a mean near or below zero means nothing."""
+    return "n/a" if not math.isfinite(value) else f"{fmt(value, 3)} SDs above the mean"
 
 
 def interquartile_mean(values: np.ndarray, axis: int = -1) -> np.ndarray:
@@ -233,7 +235,8 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int, med
         name=series.name, n=n, mean=mean, sd=sd, median=float(np.median(x)),
         iqm=float(interquartile_mean(x)), quantiles=quantiles, minimum=float(x[lo]),
         minimum_step=series.step_of(lo), maximum=float(x[hi]), maximum_step=series.step_of(hi),
-        peak_gap=peak_gap, peak_gap_relative=peak_relative, ci=ci, ci_iid=ci_iid, ci_level=level,
+        peak_gap=peak_gap, peak_gap_relative=peak_relative,
+        peak_gap_sd=peak_gap / sd if sd > 0 else (0.0 if peak_gap == 0 else nan), ci=ci, ci_iid=ci_iid, ci_level=level,
         autocorr_time=tau, ess=ess, median_ci=median_ci, cvar=lower_cvar(x, tail), cvar_tail=tail,
         bimodality_coefficient=bimodality_coefficient(x),
         bimodal=bool(bimodality_coefficient(x) > BIMODALITY_THRESHOLD), notes=notes,

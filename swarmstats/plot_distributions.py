@@ -66,8 +66,8 @@ def plot_describe(result, ax=None):
     ax.axvline(q["q95"], color="0.3", lw=1, ls="--")
     ax.axvline(result.cvar, color="C3", lw=1.5, ls="-.", label=f"CVaR {result.cvar_tail:.0%} {fmt(result.cvar)}")
     ax.axvline(result.maximum, color="C2", lw=1.5, label=f"peak {fmt(result.maximum)}")
-    relative = result.peak_gap_relative
-    gap = "" if not np.isfinite(relative) else f": the peak is {relative:.0%} above the mean"
+    sds = result.peak_gap_sd  # in SDs: a percentage of a mean near or below zero means nothing
+    gap = "" if not np.isfinite(sds) else f": the peak is {fmt(sds, 3)} SDs above the mean"
     ax.set_title(f"{result.name or 'series'}{gap}", fontsize=9)
     ax.set_xlabel(result.name or "value")
     ax.set_ylabel("density")

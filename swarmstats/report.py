@@ -106,7 +106,7 @@ class Report:
                 ("effective sample size", fmt(c.ess)),
                 ("median / IQM", f"{fmt(d.median)} / {fmt(d.iqm)}"),
                 ("peak (step)", f"{fmt(d.maximum)} ({d.maximum_step}), "
-                                f"{'n/a' if d.peak_gap_relative != d.peak_gap_relative else f'{d.peak_gap_relative:.0%}'} above the mean"),
+                                f"{'n/a' if d.peak_gap_sd != d.peak_gap_sd else fmt(d.peak_gap_sd, 3)} SDs above the mean"),
                 ("regime changes", str(len(section.regimes.changepoints))),
                 ("window now", f"{html.escape(w.final_status)}: {html.escape(w.final_reason)}")]
         table = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)

@@ -14,6 +14,7 @@ one column per metric, which is what the command line analyses.
 from __future__ import annotations
 
 import os
+import re
 
 import numpy as np
 import pandas as pd
@@ -238,6 +239,24 @@ def _sniff_table(columns: list, base: str) -> str | None:
     return None
 
 
+def _lightning_versions(path: str) -> list:
+    """The version_<n> folders of a Lightning log directory that hold a metrics.csv."""
+    found = [d for d in os.listdir(path) if re.fullmatch(r"version_\d+", d)
+             and os.path.isfile(os.path.join(path, d, "metrics.csv"))]
+    return sorted(found, key=lambda d: int(d.split("_")[1]))
+
+
+def _versions_as_runs(path: str, versions: list) -> LogTable:
+    """lightning_logs/: each version_<n> is a run (a new fit() writes a new version)."""
+    parts = []
+    for version in versions:
+        table = _load(os.path.join(path, version, "metrics.csv"), "lightning-csv")
+        parts.append(table.frame.assign(run=version))
+    frame = pd.concat(parts, ignore_index=True)
+    frame = frame[["run"] + [c for c in frame.columns if c != "run"]]
+    return LogTable(frame, "lightning-csv", path, [f"{len(versions)} version folder(s), one run each"])
+
+
 def _directory(path: str, format: str | None) -> LogTable:
     """A run folder read as a whole."""
     if format == "tensorboard" or (format is None and tensorboard.event_files(path)
@@ -252,6 +271,9 @@ def _directory(path: str, format: str | None) -> LogTable:
         return sb3.read_monitor(files, path)
     if format in (None, "mlflow") and mlflow.is_run_folder(path):
         return mlflow.read_run_folder(path)
+    versions = _lightning_versions(path)
+    if versions and format in (None, "lightning-csv"):
+        return _versions_as_runs(path, versions)
     for file, kind in _DIRECTORY_FILES:
         candidate = os.path.join(path, file)
         if os.path.isfile(candidate) and (format is None or kind in (None, format)):

@@ -37,7 +37,7 @@ _BOOKKEEPING = (
                              r"steps_done|num_steps|total_steps|n_steps|total_timesteps|timesteps|"
                              r"num_input_tokens_seen|total_flos|iterations?|step|epoch)$")),
     ("a clock", re.compile(r"(^|_)(time|times|runtime|timestamp|elapsed|duration|walltime|clock|"
-                           r"datetime|date)$")),
+                           r"datetime|date|ms|secs|seconds)$")),
     ("throughput", re.compile(r"(fps|per_second|per_sec|_per_s|throughput|(^|_)it_s)$")),
     ("a schedule (learning rate or exploration)",
      re.compile(r"(^|_)(lr|learning_rate|exploration_rate|epsilon|clip_range|clip_range_vf)$|(^|_)lr_")),
@@ -120,9 +120,22 @@ def read_path(path: str, limit: int | None = None) -> tuple[str, bytes]:
         raise InputError(f"{path} is a directory; pass a log file")
     try:
         with open(path, "rb") as handle:
-            return path, handle.read() if limit is None else handle.read(limit)
+            data = handle.read() if limit is None else handle.read(limit)
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror}") from None
+    refuse_lfs_pointer(path, data)
+    return path, data
+
+
+#: how a Git LFS pointer file begins (the repository holds this instead of the file)
+LFS_POINTER = b"version https://git-lfs.github.com/spec/"
+
+
+def refuse_lfs_pointer(name: str, head: bytes) -> None:
+    """A Git LFS pointer is not the log: say so, and how to fetch the real file."""
+    if head.lstrip().startswith(LFS_POINTER):
+        raise InputError(f"{name} is a Git LFS pointer, not the log itself (the repository stores "
+                         "the file in LFS): run 'git lfs pull' to fetch it")
 
 
 def _read_delimited_path(name: str, path: str, head: bytes, sep: str):

@@ -16,6 +16,7 @@ import pandas as pd
 
 from ..errors import InputError
 from ..io import read_log
+from ..io.tabular import table_roles
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,10 @@ def discover(paths, *, group: str | None = None, format: str | None = None) -> l
         return [RunSpec(name=f"{group}={key}", frame=part.reset_index(drop=True),
                         params=_constant_columns(part, exclude={group}), format=format)
                 for key, part in frame.groupby(group, sort=True)]
+    if len(expanded) == 1 and os.path.isfile(expanded[0]):
+        split = _runs_in_one_file(expanded[0], format)
+        if split:
+            return split
     runs = []
     for path in expanded:
         if not os.path.exists(path):
@@ -108,6 +113,19 @@ def discover(paths, *, group: str | None = None, format: str | None = None) -> l
     if not runs:
         raise InputError("the sweep has no runs")
     return runs
+
+
+def _runs_in_one_file(path: str, format: str | None) -> list:
+    """One file holding several runs (a run/seed/trial column, label x seed, step restarts) is
+    split by its run key, never analysed as one merged run."""
+    frame = read_log(path, format=format, wide=True)
+    _, key = table_roles(frame)
+    if not key.several:
+        return []
+    frame = frame.assign(**{"run": key.labels})
+    return [RunSpec(name=str(name), frame=part.drop(columns=["run"]).reset_index(drop=True),
+                    params=_constant_columns(part, exclude={"run"}), format=format)
+            for name, part in frame.groupby("run", sort=False)]
 
 
 def _constant_columns(frame: pd.DataFrame, exclude=frozenset()) -> dict:

@@ -8,6 +8,7 @@ import os
 import pandas as pd
 
 from ...errors import InputError
+from ..tabular import refuse_lfs_pointer
 from ._table import LogTable, sparse_to_wide
 
 PREFIX = "events.out.tfevents."
@@ -23,15 +24,21 @@ def event_files(path: str) -> list[str]:
 
 
 def read(path: str) -> LogTable:
+    files = event_files(path)
+    if not files:
+        raise InputError(f"{path}: no TensorBoard event files (events.out.tfevents.*)")
+    for file in files:  # a clone without Git LFS holds pointers, not event files
+        try:
+            with open(file, "rb") as handle:
+                refuse_lfs_pointer(file, handle.read(64))
+        except OSError as exc:
+            raise InputError(f"cannot read {file}: {exc.strerror}") from None
     try:
         from tensorboard.backend.event_processing import event_accumulator
         from tensorboard.util import tensor_util
     except ImportError:
         raise InputError("reading TensorBoard event files needs tensorboard: "
                          "pip install 'swarmstats[tensorboard]'") from None
-    files = event_files(path)
-    if not files:
-        raise InputError(f"{path}: no TensorBoard event files (events.out.tfevents.*)")
     root = path if os.path.isdir(path) else os.path.dirname(path)
     records = []
     for file in files:

@@ -1,0 +1,132 @@
+"""The defaults on logs nobody here generated (tests/fixtures/real, provenance in its README):
+what a practitioner reading each curve would say, asserted through the command line the way a
+user meets it."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import swarmstats as ss
+from swarmstats.io import read_interactions
+from tests.test_cli import run
+
+REAL = Path(__file__).resolve().parent / "fixtures" / "real"
+
+
+def verdicts(result) -> dict:
+    return {r["name"]: r for r in json.loads(result.stdout)["results"]}
+
+
+@pytest.mark.parametrize("path", ["sb3/dqn-CartPole-v1.monitor.csv", "sb3/dqn-MountainCar-v0.monitor.csv",
+                                  "sb3/sac-LunarLanderContinuous-v2.monitor.csv"])
+def test_learning_curves_still_climbing_are_never_called_converged(path):
+    result = run("check-convergence", REAL / path, "-m", "r", "--format", "json")
+    assert result.returncode == 1, result.stderr  # the CI gate fails: training is not done
+    assert verdicts(result)["r"]["verdict"] != "converged"
+
+
+@pytest.mark.parametrize("path", ["sb3/dqn-MountainCar-v0.monitor.csv",
+                                  "sb3/sac-LunarLanderContinuous-v2.monitor.csv"])
+def test_a_clear_climb_is_called_still_improving(path):
+    result = run("check-convergence", REAL / path, "-m", "r")
+    assert "r  " in result.stdout and "not_converged" in result.stdout
+    assert "still improving" in result.stdout
+
+
+def test_a_trained_agent_evaluated_is_converged_despite_its_heavy_lower_tail():
+    path = REAL / "sb3/zoo-benchmark-ppo-LunarLander-v2.monitor.csv"
+    result = run("check-convergence", path, "-m", "r", "--format", "json")
+    assert result.returncode == 0, result.stdout
+    reward = verdicts(result)["r"]
+    assert reward["verdict"] == "converged" and 230 < reward["ci"][0] < reward["ci"][1] < 250
+    # the timeouts near +100 are the tail, not regimes
+    regimes = json.loads(run("regimes", path, "-m", "r", "--format", "json").stdout)["results"][0]
+    assert regimes["changepoints"] == []
+
+
+def test_a_monitor_folder_of_parallel_envs_is_one_run_that_plateaus_after_learning():
+    folder = REAL / "sb3/ppo-Pendulum-v1"
+    result = run("check-convergence", folder, "-m", "r", "--format", "json")
+    reward = verdicts(result)["r"]
+    # learning for ~200 episodes (-1227 -> -250), then a plateau near -220
+    assert reward["verdict"] == "converged" and reward["warmup"] >= 150
+    assert reward["ci"][0] < -200 and reward["ci"][1] > -250
+    assert "runs" not in result.stderr  # four env workers are one run, not four
+    segments = json.loads(run("regimes", folder, "-m", "r", "--format", "json").stdout)["results"][0]
+    assert 150 <= segments["changepoints"][-1] <= 260  # the last change is where the plateau starts
+
+
+def test_an_s_shaped_atari_curve_jumps_where_the_agent_learned_and_ends_near_its_plateau():
+    path = REAL / "sb3/a2c-Pong-v4.monitor.csv"
+    regimes = json.loads(run("regimes", path, "-m", "r", "--format", "json").stdout)["results"][0]
+    biggest = max(regimes["strengths"], key=lambda c: abs(c["effect_size"]))
+    assert 230 <= biggest["changepoint"] <= 290  # -20 for 180 episodes, then the climb to +17
+    window = run("windows", path, "-m", "r", "--summary", "--format", "csv").stdout
+    assert 15 < float(window.splitlines()[1].split(",")[4]) < 20  # the level now: the plateau
+    verdict = verdicts(run("check-convergence", path, "-m", "r", "--format", "json"))["r"]
+    assert verdict["verdict"] != "converged"  # the plateau is the last 30%: too short to show flat
+
+
+def test_a_baselines_progress_file_leaves_its_counter_out_and_reads_the_plateau():
+    path = REAL / "baselines/gail-ppo-progress.csv"
+    result = run("check-convergence", path, "--format", "json")
+    rows = verdicts(result)
+    assert "num episodes" not in rows and "num episodes (a counter)" in result.stderr
+    assert rows["max 100 episode reward"]["verdict"] == "converged"  # CartPole-v0's ceiling, 200
+    mean = rows["mean 100 episode reward"]
+    assert mean["verdict"] != "not_converged" and mean["ci"][0] < 193 < mean["ci"][1]
+    assert "lower is better for" in run("check-convergence", path).stderr  # the losses
+
+
+def test_a_trainer_state_leaves_clocks_and_throughput_out_and_sees_the_loss_still_falling():
+    path = REAL / "hf/trainer_state.json"
+    result = run("check-convergence", path, "--format", "json")
+    rows = verdicts(result)
+    assert not [name for name in rows if name.endswith(("_runtime", "_per_second"))]
+    assert "(a clock)" in result.stderr and "(throughput)" in result.stderr
+    assert rows["loss"]["verdict"] == "not_converged"
+    assert "still improving" in rows["loss"]["reasons"][0]  # a falling loss improves
+    assert rows["loss"]["trend_slope"] < 0
+
+
+def test_a_verifiers_eval_whose_completions_are_empty_reads_as_zero_reward_everywhere():
+    path = REAL / "verifiers/gsm8k-gpt-4.1-mini-results.jsonl"
+    tidy = ss.read_log(path)
+    reward = tidy[tidy["metric"] == "reward"]
+    assert len(reward) == 150 and reward["run"].nunique() == 50  # 50 examples x 3 rollouts
+    assert (reward["value"] == 0).all()
+    result = run("describe", path, "-m", "reward", "--run", "0", "--format", "json")
+    described = json.loads(result.stdout)["results"][0]
+    assert described["mean"] == 0 and described["sd"] == 0
+    assert "generation_ms" not in run("describe", path, "--run", "0", "--format", "csv").stdout
+
+
+def test_a_git_lfs_pointer_is_named_as_one():
+    result = run("describe", REAL / "verifiers/wordle-results.lfs-pointer.jsonl")
+    assert result.returncode == 2 and "Git LFS pointer" in result.stderr and "git lfs pull" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_swarm_event_log_as_swarm_writes_it_gives_swarms_own_epoch_toxicity():
+    events = REAL / "swarm/strict-governance-events.jsonl"
+    history = json.loads((REAL / "swarm/strict-governance-history.json").read_text())["epoch_snapshots"]
+    interactions = read_interactions(events)
+    assert len(interactions) == 163  # the completed interactions, not 163 x 3 events
+    assert interactions["p"].between(0, 1).all() and not (interactions["p"] == 0.5).all()
+    for snapshot in history:
+        part = interactions[interactions["epoch"] == snapshot["epoch"]]
+        assert len(part) == snapshot["total_interactions"]
+        accepted = part[part["accepted"].astype(bool)]
+        if len(accepted):
+            assert np.mean(1 - accepted["p"]) == pytest.approx(snapshot["toxicity_rate"], abs=1e-12)
+    gap = run("quality-gap", events, "--format", "json")
+    assert gap.returncode in (0, 1) and json.loads(gap.stdout)["input"]["rows"] == 163
+
+
+def test_fifteen_swarm_epochs_are_too_few_to_call():
+    result = run("check-convergence", REAL / "swarm/strict-governance-history.json", "-m", "toxicity_rate",
+                 "--format", "json")
+    assert result.returncode == 1
+    assert verdicts(result)["toxicity_rate"]["verdict"] == "insufficient_data"

@@ -1,0 +1,166 @@
+"""Several runs in one log are never merged; bookkeeping columns are left out; steps keep their
+units; one direction rule.  (issue 14; the real-log corpus is tests/test_real_logs.py)"""
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import swarmstats as ss
+from swarmstats.direction import better_direction
+from swarmstats.io.runs import find_runs
+from swarmstats.io.tabular import classify_columns
+from tests.test_cli import run
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "logs"
+
+
+def two_runs(path, key="run", values=("a", "b")):
+    rng = np.random.default_rng(0)
+    rows = [(k, s, rng.normal(0 if k == values[0] else 5, 1)) for k in values for s in range(100)]
+    pd.DataFrame(rows, columns=[key, "step", "reward"]).to_csv(path, index=False)
+    return path
+
+
+@pytest.mark.parametrize("key,values", [("run", ("a", "b")), ("seed", (1, 2)), ("seed", ("s1", "s2")),
+                                        ("trial_id", ("t0", "t1"))])
+def test_two_runs_in_one_file_are_checked_one_by_one(tmp_path, key, values):
+    path = two_runs(tmp_path / "tworuns.csv", key, values)
+    result = run("check-convergence", path, "--format", "json")
+    payload = json.loads(result.stdout)
+    (summary,) = payload["results"]
+    assert [r["n"] for r in summary["runs"]] == [100, 100]  # never one 200-point series
+    assert "2 runs" in result.stderr and "--run" in result.stderr
+    if key != "run":
+        return  # the other commands share the key finding: checked once, below
+    # every command splits, or takes --run
+    for command in ("regimes", "windows", "describe"):
+        out = run(command, path, "--format", "csv")
+        assert out.returncode == 0 and out.stdout.count("[run=") >= 2
+    picked = run("regimes", path, "--run", str(values[1]), "--format", "json")
+    assert json.loads(picked.stdout)["results"][0]["n"] == 100
+
+
+def test_label_by_seed_is_a_composite_key_and_seeds_are_summarised_per_label(tmp_path):
+    rng = np.random.default_rng(1)
+    rows = [(label, seed, epoch, rng.normal(), rng.normal()) for label in "ABC" for seed in range(5)
+            for epoch in range(10)]
+    path = tmp_path / "epochs.csv"
+    pd.DataFrame(rows, columns=["label", "seed", "epoch", "toxicity", "welfare"]).to_csv(path, index=False)
+    key = find_runs(pd.read_csv(path), step="epoch")
+    assert key.columns == ("label", "seed") and len(key.names) == 15 and key.configs == [
+        "label=A", "label=B", "label=C"]
+    payload = json.loads(run("check-convergence", path, "-m", "welfare", "--format", "json").stdout)
+    assert [r["name"] for r in payload["results"]] == ["welfare [label=A]", "welfare [label=B]", "welfare [label=C]"]
+    assert all(len(r["runs"]) == 5 and {x["n"] for x in r["runs"]} == {10} for r in payload["results"])
+
+
+def test_a_step_axis_that_starts_again_splits_the_runs(tmp_path):
+    path = tmp_path / "appended.csv"
+    rng = np.random.default_rng(2)
+    pd.DataFrame({"step": list(range(60)) * 2, "reward": np.r_[rng.normal(0, 1, 60), rng.normal(3, 1, 60)]}
+                 ).to_csv(path, index=False)
+    result = run("regimes", path, "--format", "json")
+    assert [r["n"] for r in json.loads(result.stdout)["results"]] == [60, 60]
+    assert "starting again 1 time" in result.stderr
+
+
+def test_a_single_run_is_not_split_and_run_says_so(tmp_path):
+    path = tmp_path / "one.csv"
+    pd.DataFrame({"step": range(50), "reward": np.random.default_rng(3).normal(size=50)}).to_csv(path, index=False)
+    assert "runs" not in run("describe", path).stderr
+    refused = run("describe", path, "--run", "x")
+    assert refused.returncode == 2 and "single run" in refused.stderr
+
+
+def test_counters_clocks_and_schedules_do_not_fail_the_gate(tmp_path):
+    # an SB3-style progress log whose reward is flat: the gate passes on the reward alone
+    rng = np.random.default_rng(4)
+    n = 400
+    frame = pd.DataFrame({
+        "time/total_timesteps": np.arange(1, n + 1) * 2048, "time/iterations": np.arange(1, n + 1),
+        "time/fps": rng.integers(800, 900, n), "time/time_elapsed": np.arange(1, n + 1) * 3,
+        "train/learning_rate": np.linspace(3e-4, 1e-5, n), "train/n_updates": np.arange(1, n + 1) * 10,
+        "rollout/ep_rew_mean": 200 + rng.normal(0, 5, n)})
+    path = tmp_path / "progress.csv"
+    frame.to_csv(path, index=False)
+    result = run("check-convergence", path, "--format", "json")
+    assert result.returncode == 0, result.stdout
+    assert [r["name"] for r in json.loads(result.stdout)["results"]] == ["rollout/ep_rew_mean"]
+    text = run("check-convergence", path).stderr
+    for column, why in (("time/fps", "throughput"), ("time/time_elapsed", "a clock"),
+                        ("train/learning_rate", "schedule"), ("train/n_updates", "a counter")):
+        assert column in text and why in text
+    named = run("check-convergence", path, "-m", "train/learning_rate", "--format", "json")
+    assert json.loads(named.stdout)["results"][0]["verdict"] == "not_converged"  # named: analysed
+
+
+@pytest.mark.parametrize("name", ["total timesteps", "Total_Timesteps", "time/total_timesteps", "episode",
+                                  "global_step", "training_iteration", "epoch", "_step"])
+def test_step_columns_are_found_by_name_without_case_or_separators(name):
+    frame = pd.DataFrame({name: [0, 10, 20, 30, 40, 50], "reward": [1.0, 2, 1, 3, 2, 4]})
+    columns = classify_columns(frame)
+    assert columns.step == name and columns.metrics == ["reward"]
+
+
+def test_a_slope_is_quoted_per_100_units_of_the_step_axis_in_api_and_cli(tmp_path):
+    rng = np.random.default_rng(5)
+    steps = np.arange(300) * 10  # logged every 10 steps
+    reward = 0.001 * steps + rng.normal(0, 0.3, 300)
+    path = tmp_path / "log.csv"
+    pd.DataFrame({"global_step": steps, "reward": reward}).to_csv(path, index=False)
+    cli = json.loads(run("check-convergence", path, "--format", "json").stdout)["results"][0]
+    api = ss.check_convergence(reward, steps=steps)
+    frame = ss.check_convergence(pd.Series(reward, index=pd.Index(steps, name="global_step")))
+    assert cli["trend_slope"] == pytest.approx(api.trend_slope) == pytest.approx(frame.trend_slope)
+    assert cli["trend_slope"] == pytest.approx(0.001, rel=0.2)
+    epochs = ss.check_convergence(pd.Series(reward, index=pd.Index(steps / 100, name="epoch")))
+    assert "per 100 epochs" in epochs.main_reason and epochs.step_unit == "epochs"
+    rows = ss.check_convergence(reward)  # no axis: per 100 rows (steps)
+    assert rows.trend_slope == pytest.approx(10 * api.trend_slope, rel=1e-6)
+
+
+@pytest.mark.parametrize("name,better", [("train/loss", "lower"), ("eval_wer", "lower"), ("approx_kl", "lower"),
+                                         ("toxicity_rate", "lower"), ("val_perplexity", "lower"),
+                                         ("regret", "lower"), ("reward", "higher"), ("ankle_angle", "higher"),
+                                         ("eval/accuracy", "higher"), ("ep_rew_mean", "higher")])
+def test_one_direction_rule(name, better):
+    assert better_direction(name) == better
+
+
+def test_windows_and_report_use_the_direction_rule_and_say_so(tmp_path):
+    rng = np.random.default_rng(6)
+    loss = np.r_[np.full(300, 1.0), np.full(300, 0.2)] + rng.normal(0, 0.05, 600)
+    path = tmp_path / "loss.csv"
+    pd.DataFrame({"step": range(600), "val_loss": loss}).to_csv(path, index=False)
+    result = run("windows", path, "--format", "json")
+    changes = json.loads(result.stdout)["results"][0]["changes"]
+    assert changes and "lower is better for val_loss" in result.stderr
+    table = pd.read_csv(pd.io.common.StringIO(run("windows", path, "--format", "csv").stdout))
+    assert "improving" in set(table["status"]) and "degrading" not in set(table["status"])
+    higher = pd.read_csv(pd.io.common.StringIO(run("windows", path, "--better", "higher", "--format", "csv").stdout))
+    assert "degrading" in set(higher["status"])
+    assert ss.AdaptiveWindow().fit(pd.Series(loss, name="val_loss")).better == "lower"
+    assert ss.check_convergence(pd.Series(-np.linspace(0, 1, 400) + rng.normal(0, 0.1, 400),
+                                          name="loss")).main_reason.startswith("still improving")
+
+
+def test_lightning_version_folders_are_runs(tmp_path):
+    logs = tmp_path / "lightning_logs"
+    for version in ("version_0", "version_1", "version_10"):
+        shutil.copytree(FIXTURES / "lightning" / "version_0", logs / version)
+    tidy = ss.read_log(logs)
+    assert tidy.attrs["format"] == "lightning-csv"
+    assert list(dict.fromkeys(tidy["run"])) == ["version_0", "version_1", "version_10"]
+    result = run("describe", logs, "-m", "val/reward", "--format", "csv")
+    assert result.returncode == 0 and "[run=version_10]" in result.stdout and "3 runs" in result.stderr
+
+
+def test_a_git_lfs_pointer_in_place_of_an_event_file(tmp_path):
+    pointer = tmp_path / "events.out.tfevents.1700000000.host"
+    pointer.write_text("version https://git-lfs.github.com/spec/v1\noid sha256:00\nsize 10\n")
+    result = run("describe", pointer)
+    assert result.returncode == 2 and "Git LFS pointer" in result.stderr
