@@ -187,13 +187,23 @@ def build_report(frame: pd.DataFrame, *, metrics=None, step: str | None = None,
 
 
 def _embed(fig, alt: str) -> str:
+    data = base64.b64encode(_palette_png(fig)).decode("ascii")
+    return f"<img alt='{html.escape(alt)}' src='data:image/png;base64,{data}'>"
+
+
+def _palette_png(fig) -> bytes:
+    """The figure as a 256-colour PNG (then closed): plots use few colours, so every line
+    and band survives while the page is about a third of a true-colour one."""
     import matplotlib.pyplot as plt
+    from PIL import Image
 
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
     plt.close(fig)
-    data = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return f"<img alt='{html.escape(alt)}' src='data:image/png;base64,{data}'>"
+    image = Image.open(io.BytesIO(buffer.getvalue())).convert("RGB")
+    out = io.BytesIO()
+    image.quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(out, format="png", optimize=True)
+    return out.getvalue()
 
 
 def _figure_image(fig):

@@ -54,6 +54,8 @@ def test_html_report_has_every_section_and_embedded_image(tmp_path):
     text = out.read_text()
     assert "not converged" in text and "drifting" in text  # the verdict with its reasons
     assert "http://" not in text and "https://" not in text
+    assert out.stat().st_size < 3 * 100_000  # docs/report.md: about 40-80 KB per metric
+    assert "SDs above the mean" in text and "% above the mean" not in text
 
 
 def test_quality_panel_when_p_and_accepted_exist(tmp_path):
