@@ -50,6 +50,7 @@ class Report:
     sections: list
     quality: object | None = None
     notes: list = field(default_factory=list)
+    across_runs: list = field(default_factory=list)  # one line per metric when the log holds several runs
 
     # -- figures ------------------------------------------------------------------------------
 
@@ -87,6 +88,9 @@ class Report:
             f"<li><a href='#{_anchor(s.name)}'>{html.escape(s.name)}</a> "
             f"{_badge(s.convergence.verdict)}</li>" for s in self.sections)
             + ("<li><a href='#quality'>selection quality</a></li>" if self.quality else "") + "</ul></nav>")
+        if self.across_runs:
+            parts.append("<section id='across-runs'><h2>Across runs</h2><ul>" + "".join(
+                f"<li>{html.escape(line)}</li>" for line in self.across_runs) + "</ul></section>")
         for section in self.sections:
             parts.append(self._section_html(section))
         if self.quality is not None:

@@ -109,3 +109,15 @@ def test_page_renders_in_headless_chromium(tmp_path):
                           capture_output=True, text=True, timeout=120, env={**os.environ, "HOME": str(tmp_path)})
     assert done.returncode == 0 and shot.stat().st_size > 50_000
     assert "Uncaught" not in dom.stderr + done.stderr  # no script errors on the page
+
+
+def test_a_log_with_several_runs_gets_a_section_per_run_and_an_across_run_summary(tmp_path):
+    from tests.test_runs import two_runs
+    out = tmp_path / "two.html"
+    result = run("report", two_runs(tmp_path / "tworuns.csv"), "-o", out)
+    assert result.returncode == 0 and "2 runs" in result.stderr
+    page = _parse(out)
+    assert len(page.images) == 2  # one section per run, never one merged series
+    text = out.read_text()
+    assert "Across runs" in text and "over 2 runs" in text and "reward [run=a]" in text
+

@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..io import LOG_FORMATS
+import pandas as pd
+
+from ..convergence import ConvergenceTest
+from ..io import LOG_FORMATS, select_metric
 from ..report import Report, build_report
-from ._common import EXIT_PASS, add_better_option, add_run_option, announce_direction, load
+from ._common import EXIT_PASS, add_better_option, add_run_option, announce_direction, load, run_label
 
 
 def add_parser(commands) -> None:
@@ -48,7 +51,7 @@ def run(args) -> int:
             quality = quality or built.quality
             notes += built.notes
         result = Report(source=frame.attrs.get("source"), sections=sections, quality=quality,
-                        notes=sorted(set(notes)))
+                        notes=sorted(set(notes)), across_runs=_across_runs(frame, columns, metrics, args))
     else:
         result = build_report(frame, metrics=metrics, step=columns.step, p=args.p, accepted=args.accepted,
                               better=args.better)
@@ -56,3 +59,20 @@ def run(args) -> int:
     print(f"wrote {args.output} ({len(result.sections)} metric section(s)"
           f"{', quality panel' if result.quality is not None else ''})", file=sys.stderr)
     return EXIT_PASS
+
+
+def _across_runs(frame, columns, metrics, args) -> list:
+    """Each metric's verdict over all runs together (R-hat and the per-run verdicts), as
+    check-convergence gives it: one line per metric."""
+    lines = []
+    test = ConvergenceTest(better=args.better)
+    for metric in metrics:
+        runs = []
+        for key, part in frame.groupby(args.group, sort=True):
+            values = pd.to_numeric(part[metric], errors="coerce")
+            if values.notna().any():
+                runs.append(select_metric(part, metric, step=columns.step).rename(run_label(metric, key, args)))
+        if len(runs) > 1:
+            across = test.fit(runs, name=metric)
+            lines.append(f"{metric}: {across.verdict} over {len(runs)} runs - {across.main_reason}")
+    return lines
