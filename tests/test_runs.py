@@ -106,6 +106,16 @@ def test_step_columns_are_found_by_name_without_case_or_separators(name):
     assert columns.step == name and columns.metrics == ["reward"]
 
 
+def test_a_column_named_like_a_step_must_be_shaped_like_one():
+    # 'steps' here is the length of each episode, not a step axis: 'episode' is the axis
+    frame = pd.DataFrame({"steps": [200, 180, 210, 150, 199, 170], "episode": range(6),
+                          "reward": [1.0, 2, 1, 3, 2, 4]})
+    assert classify_columns(frame).step == "episode"
+    assert classify_columns(frame).metrics == ["steps", "reward"]  # then it is a metric
+    appended = pd.DataFrame({"step": [0, 1, 2, 0, 1, 2], "reward": [1.0, 2, 1, 3, 2, 4]})
+    assert classify_columns(appended).step == "step"  # a restart is a new run, not a non-axis
+
+
 def test_a_slope_is_quoted_per_100_units_of_the_step_axis_in_api_and_cli(tmp_path):
     rng = np.random.default_rng(5)
     steps = np.arange(300) * 10  # logged every 10 steps

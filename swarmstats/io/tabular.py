@@ -311,7 +311,7 @@ def classify_columns(frame: pd.DataFrame, *, step: str | None = None,
             ignored.append(column)
         elif not _is_numeric_column(frame[column]):
             ignored.append(column)
-        elif name in _STEP_NAMES:
+        elif name in _STEP_NAMES and _is_axis(frame[column]):
             bookkeeping[column] = "another step axis"
         elif name in _TIME_NAMES:
             bookkeeping[column] = "a clock"
@@ -337,12 +337,22 @@ def table_roles(frame: pd.DataFrame, *, step: str | None = None,
 
 def find_step(frame: pd.DataFrame, exclude=()) -> str | None:
     """The step axis: the finest column named like one (``total timesteps``, ``global_step``,
-    ``epoch``, ``episode`` ...), compared without case or separators."""
+    ``epoch``, ``episode`` ...), compared without case or separators, and shaped like one:
+    numbers that never go down except where a new run starts (a few drops)."""
     by_name = {}
     for column in frame.columns:
         if column not in exclude:
             by_name.setdefault(normalise(column), column)
-    return next((by_name[name] for name in _STEP_NAMES if name in by_name), None)
+    return next((by_name[name] for name in _STEP_NAMES
+                 if name in by_name and _is_axis(frame[by_name[name]])), None)
+
+
+def _is_axis(column: pd.Series) -> bool:
+    values = pd.to_numeric(column, errors="coerce").dropna().to_numpy(dtype=float)
+    if len(values) < 2:
+        return len(values) == len(column)
+    drops = np.diff(values) < 0
+    return bool(drops.sum() <= max(1, 0.02 * len(values)))
 
 
 def is_step_name(name) -> bool:
