@@ -123,6 +123,11 @@ def test_swarm_event_log_as_swarm_writes_it_gives_swarms_own_epoch_toxicity():
             assert np.mean(1 - accepted["p"]) == pytest.approx(snapshot["toxicity_rate"], abs=1e-12)
     gap = run("quality-gap", events, "--format", "json")
     assert gap.returncode in (0, 1) and json.loads(gap.stdout)["input"]["rows"] == 163
+    # per agent, the proxy is read from the same joined records: the adversary scores lowest
+    proxy = {row["key"]: row for row in json.loads(
+        run("proxy", events, "--key", "initiator_id", "--format", "json").stdout)["table"]}
+    assert len(proxy) == 6 and sum(row["n"] for row in proxy.values()) == 163
+    assert min(proxy, key=lambda k: proxy[k]["mean"]) == "adversarial_1"
 
 
 def test_fifteen_swarm_epochs_are_too_few_to_call():
