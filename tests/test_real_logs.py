@@ -135,3 +135,19 @@ def test_fifteen_swarm_epochs_are_too_few_to_call():
                  "--format", "json")
     assert result.returncode == 1
     assert verdicts(result)["toxicity_rate"]["verdict"] == "insufficient_data"
+
+
+def test_a_lightning_logs_folder_reads_each_version_as_a_run_and_sees_the_generator_loss_climb():
+    folder = REAL / "lightning/lightning_logs"
+    result = run("check-convergence", folder, "--format", "json")
+    assert result.returncode == 1
+    summaries = {r["name"]: r for r in json.loads(result.stdout)["results"]}
+    runs = {r["name"]: r for r in summaries["train_gen_loss"]["runs"]}
+    for version in ("version_2", "version_3"):  # the generator loss keeps climbing: not converged
+        climbing = runs[f"train_gen_loss [run={version}]"]
+        assert climbing["verdict"] == "not_converged" and climbing["trend_slope"] > 0
+        assert "still worsening" in climbing["reasons"][0]  # a loss going up
+    text = run("describe", folder, "-m", "train_disc_loss", "--format", "csv")
+    assert "version_1 logged no finite value" in text.stderr  # an all-NaN version is named, not lost
+    assert "[run=version_0]" in text.stdout  # the diverged one (1.6e24, then NaN) is still shown
+

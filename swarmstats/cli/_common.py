@@ -38,6 +38,8 @@ def load(args):
     ``args.group``, so every command analyses each run on its own; ``--run`` keeps one.
     """
     frame = read_log(args.file, format=args.input_format, wide=True)
+    for note in frame.attrs.get("notes", []):  # what the reader found (runs, joins, gaps)
+        say(f"{frame.attrs.get('source')}: {note}")
     group = getattr(args, "group", None)
     columns, key = table_roles(frame, step=args.step, group=group)
     frame = _runs(frame, key, args)
