@@ -151,3 +151,18 @@ def test_a_lightning_logs_folder_reads_each_version_as_a_run_and_sees_the_genera
     assert "version_1 logged no finite value" in text.stderr  # an all-NaN version is named, not lost
     assert "[run=version_0]" in text.stdout  # the diverged one (1.6e24, then NaN) is still shown
 
+
+def test_an_sb3_progress_file_and_its_tensorboard_twin_read_the_same_and_too_short_to_call():
+    progress = ss.read_log(REAL / "sb3-progress/progress.csv", wide=True)
+    events = ss.read_log(REAL / "sb3-progress/PPO_1", wide=True)
+    assert progress.attrs["format"] == "sb3-progress" and events.attrs["format"] == "tensorboard"
+    assert np.allclose(progress["rollout/ep_rew_mean"], events["rollout/ep_rew_mean"], rtol=1e-6)
+    assert progress["step"].tolist() == events["step"].tolist()  # both on total timesteps
+    result = run("check-convergence", REAL / "sb3-progress/progress.csv", "--format", "json")
+    rows = verdicts(result)
+    left_out = {"time/fps", "time/time_elapsed", "train/learning_rate", "train/n_updates", "train/clip_range"}
+    assert not left_out & set(rows)  # bookkeeping never fails the gate
+    reward = rows["rollout/ep_rew_mean"]
+    # -20 -> a plateau near -12 in 25 iterations: plausible, but 25 points cannot show it flat
+    assert reward["verdict"] == "insufficient_data" and reward["ci"][0] < -12.2 < reward["ci"][1]
+

@@ -39,7 +39,7 @@ _BOOKKEEPING = (
     ("a clock", re.compile(r"(^|_)(time|times|runtime|timestamp|elapsed|duration|walltime|clock|"
                            r"datetime|date|ms|secs|seconds)$")),
     ("throughput", re.compile(r"(fps|per_second|per_sec|_per_s|throughput|(^|_)it_s)$")),
-    ("a schedule (learning rate or exploration)",
+    ("a schedule: learning rate or exploration",
      re.compile(r"(^|_)(lr|learning_rate|exploration_rate|epsilon|clip_range|clip_range_vf)$|(^|_)lr_")),
 )
 MISSING_TOKENS = {"", "none", "null", "nan", "na", "n/a"}
