@@ -81,7 +81,7 @@ def test_png_report_and_groups(tmp_path):
     long.to_csv(log, index=False)
     out = tmp_path / "seeds.html"
     assert run("report", log, "-m", "reward", "--group", "seed", "-o", out).returncode == 0
-    assert _parse(out).headings[:2] == ["reward [seed=1]", "reward [seed=2]"]
+    assert _parse(out).headings[:3] == ["Across runs", "reward [seed=1]", "reward [seed=2]"]
 
 
 def test_bad_input_exits_2(tmp_path):
