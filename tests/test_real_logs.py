@@ -33,6 +33,7 @@ def test_a_clear_climb_is_called_still_improving(path):
     result = run("check-convergence", REAL / path, "-m", "r")
     assert "r  " in result.stdout and "not_converged" in result.stdout
     assert "still improving" in result.stdout
+    assert "per 100 episodes" in result.stdout  # a monitor's step is the episode: said so
 
 
 def test_a_trained_agent_evaluated_is_converged_despite_its_heavy_lower_tail():

@@ -40,6 +40,11 @@ LOG_FORMATS = TABLE_FORMATS + (
     "lightning-csv", "tensorboard", "mlflow", "ray-result", "ray-progress", "prime-rl", "verifiers",
     "swarm-epochs", "swarm-history", "swarm-events", "swarm-sweep")
 
+#: what one unit of a format's ``step`` column is, for "per 100 <unit>" (default: steps)
+STEP_UNITS = {"monitor": "episodes", "sb3-progress": "timesteps", "swarm-epochs": "epochs",
+              "swarm-history": "epochs", "swarm-events": "interactions", "ray-result": "iterations",
+              "ray-progress": "iterations", "verifiers": "rollouts"}
+
 _DIRECTORY_FILES = (("trainer_state.json", "trainer-state"), ("metrics.csv", "lightning-csv"),
                     ("result.json", "ray-result"), ("progress.csv", None), ("metrics.jsonl", "prime-rl"),
                     ("results.jsonl", "verifiers"))
@@ -64,6 +69,8 @@ def read_log(source, *, format: str | None = None, wide: bool = False) -> pd.Dat
     table = _load(source, format)
     frame = table.frame
     frame.attrs.update(source=table.source, format=table.format, notes=list(table.notes))
+    if table.format in STEP_UNITS and "step" in frame.columns:
+        frame.attrs["step_unit"] = STEP_UNITS[table.format]
     if wide:
         return frame
     return _tidy(table)

@@ -416,7 +416,9 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None) 
                          "drop or fix it (a diverged run has no convergence to check)")
     if step is not None:
         index = pd.to_numeric(frame[step], errors="coerce")
-        values = pd.Series(values.to_numpy(), index=pd.Index(index.to_numpy(), name=step), name=metric)
+        # the axis' name is its unit in sentences: a reader may say what its 'step' counts
+        unit = frame.attrs.get("step_unit") if step == "step" else None
+        values = pd.Series(values.to_numpy(), index=pd.Index(index.to_numpy(), name=unit or step), name=metric)
         values = values[np.isfinite(values.index.to_numpy(dtype=float))]
     else:
         values = pd.Series(values.to_numpy(), name=metric)
