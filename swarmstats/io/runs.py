@@ -133,6 +133,9 @@ def _split_restarts(steps: pd.Series, labels):
     numeric = pd.to_numeric(steps, errors="coerce").to_numpy(dtype=float)
     if np.isnan(numeric).all():
         return labels, 0
+    present = numeric[~np.isnan(numeric)]
+    if not (np.diff(present) < 0).any():
+        return labels, 0  # the common case, decided without per-run bookkeeping
     groups = labels if labels is not None else np.full(len(numeric), "", dtype=object)
     out = groups.copy()
     restarts = 0
@@ -141,10 +144,8 @@ def _split_restarts(steps: pd.Series, labels):
         values = numeric[rows]
         valid = ~np.isnan(values)
         back = np.zeros(len(rows), dtype=bool)
-        last = -np.inf
-        for i in np.flatnonzero(valid):  # a restart: a step below the previous one
-            back[i] = values[i] < last
-            last = values[i]
+        present = np.flatnonzero(valid)  # a restart: a step below the previous recorded one
+        back[present[1:]] = np.diff(values[present]) < 0
         if not back.any():
             continue
         segment = np.cumsum(back)
