@@ -149,8 +149,10 @@ def test_a_lightning_logs_folder_reads_each_version_as_a_run_and_sees_the_genera
         assert climbing["verdict"] == "not_converged" and climbing["trend_slope"] > 0
         assert "still worsening" in climbing["reasons"][0]  # a loss going up
     text = run("describe", folder, "-m", "train_disc_loss", "--format", "csv")
-    assert "version_1 logged no finite value" in text.stderr  # an all-NaN version is named, not lost
-    assert "[run=version_0]" in text.stdout  # the diverged one (1.6e24, then NaN) is still shown
+    # the diverged versions are named, not silently dropped: version 0 logs 1.6e24 then NaN
+    assert "version_0: 319 logged row(s) hold only NaN or inf, from step 1" in text.stderr
+    assert "version_1: 320 logged row(s)" in text.stderr and "diverged" in text.stderr
+    assert "[run=version_0]" in text.stdout
 
 
 def test_an_sb3_progress_file_and_its_tensorboard_twin_read_the_same_and_too_short_to_call():

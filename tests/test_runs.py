@@ -169,6 +169,17 @@ def test_lightning_version_folders_are_runs(tmp_path):
     assert result.returncode == 0 and "[run=version_10]" in result.stdout and "3 runs" in result.stderr
 
 
+def test_a_lightning_run_that_logs_nan_is_said_to_have_diverged(tmp_path):
+    folder = tmp_path / "version_0"
+    folder.mkdir()
+    (folder / "metrics.csv").write_text("step,epoch,train_loss,val_loss\n0,0,1.5,\n1,0,1.2,\n1,0,,1.3\n"
+                                        "2,0,nan,\n3,0,nan,\n")
+    table = ss.read_log(folder, wide=True)
+    assert any("2 logged row(s) hold only NaN or inf, from step 2" in note for note in table.attrs["notes"])
+    healthy = ss.read_log(FIXTURES / "lightning" / "version_0", wide=True)
+    assert not any("diverged" in note for note in healthy.attrs["notes"])  # sparse rows are not NaN rows
+
+
 def test_a_git_lfs_pointer_in_place_of_an_event_file(tmp_path):
     pointer = tmp_path / "events.out.tfevents.1700000000.host"
     pointer.write_text("version https://git-lfs.github.com/spec/v1\noid sha256:00\nsize 10\n")

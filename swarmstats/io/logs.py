@@ -255,19 +255,19 @@ def _lightning_versions(path: str) -> list:
 
 def _versions_as_runs(path: str, versions: list) -> LogTable:
     """lightning_logs/: each version_<n> is a run (a new fit() writes a new version)."""
-    parts, empty = [], []
+    parts, empty, said = [], [], []
     for version in versions:
         table = _load(os.path.join(path, version, "metrics.csv"), "lightning-csv")
+        said += [f"{version}: {note}" for note in table.notes]
         values = table.frame.drop(columns=[c for c in AXES if c in table.frame])
-        if not np.isfinite(values.to_numpy(dtype=float)).any():
-            empty.append(version)  # every value empty or NaN: nothing to analyse, but say so
+        if not np.isfinite(values.to_numpy(dtype=float)).any() and not table.notes:
+            empty.append(version)  # every value empty: nothing to analyse, but say so
         parts.append(table.frame.assign(run=version))
     frame = pd.concat(parts, ignore_index=True)
     frame = frame[["run"] + [c for c in frame.columns if c != "run"]]
-    notes = [f"{len(versions)} version folder(s), one run each"]
+    notes = [f"{len(versions)} version folder(s), one run each"] + said
     if empty:
-        notes.append(f"{', '.join(empty)} logged no finite value (every metric empty or NaN: "
-                     "a run that diverged at once or never logged)")
+        notes.append(f"{', '.join(empty)} logged no value (every metric empty)")
     return LogTable(frame, "lightning-csv", path, notes)
 
 

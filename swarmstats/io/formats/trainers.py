@@ -52,7 +52,26 @@ def read_lightning(frame: pd.DataFrame, name: str) -> LogTable:
         raise InputError(f"{name}: a Lightning metrics.csv has a 'step' column")
     numbers = numeric_frame(frame, name)
     metrics = numbers.drop(columns=[c for c in ("step", "epoch") if c in numbers])
-    return LogTable(sparse_to_wide(_tidy(metrics, numbers["step"])), "lightning-csv", name)
+    return LogTable(sparse_to_wide(_tidy(metrics, numbers["step"])), "lightning-csv", name,
+                    _nan_rows_note(metrics, numbers["step"]))
+
+
+def _nan_rows_note(metrics: pd.DataFrame, steps: pd.Series) -> list:
+    """Lightning writes a row only for a logging call, so a row whose every value is missing
+    logged NaN (or inf): from the first such row on, a run that diverged.  Said, since the
+    analyses drop those rows as missing."""
+    values = metrics.to_numpy(dtype=float)
+    if values.size == 0:
+        return []
+    dead = ~np.isfinite(values).any(axis=1)
+    if not dead.any():
+        return []
+    first = int(np.flatnonzero(dead)[0])
+    step = steps.iloc[first]
+    tail = " and every row after it" if dead[first:].all() else ""
+    return [f"{int(dead.sum())} logged row(s) hold only NaN or inf, from step "
+            f"{int(step) if float(step).is_integer() else step}{tail}: the run diverged there "
+            "(those rows are left out of every analysis)"]
 
 
 def read_ray(frame: pd.DataFrame, name: str, format: str) -> LogTable:
