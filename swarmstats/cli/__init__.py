@@ -51,6 +51,8 @@ def main(argv=None) -> int:
         return 130
     except BrokenPipeError:  # e.g. piped into head
         return EXIT_PASS
+    finally:
+        flush_notes(keep=False)  # whatever happened, the next call starts with no notes
 
 
 if __name__ == "__main__":  # pragma: no cover
