@@ -9,7 +9,7 @@ import sys
 
 from .._result import jsonable
 from ..errors import InputError
-from ..io import read_log
+from ..io import read_log, select_metric
 from ..io.tabular import table_roles
 
 EXIT_PASS, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
@@ -154,6 +154,21 @@ def parts(frame, args):
         part.attrs.update(frame.attrs)
         out.append((name, part))
     return out
+
+
+def metric_runs(frame, metric: str, step, args) -> list:
+    """The metric's series in each run that logged it, named ``metric [run]`` (a run that
+    never logged this metric is skipped; any other bad cell is an error)."""
+    runs = []
+    for key, part in parts(frame, args):
+        try:
+            series = select_metric(part, metric, step=step)
+        except InputError as exc:
+            if "has no values" not in str(exc):
+                raise
+            continue
+        runs.append(series.rename(run_label(metric, key, args)))
+    return runs
 
 
 def run_label(name: str, run, args) -> str:

@@ -21,10 +21,10 @@ from ._common import (
     announce_direction,
     dump_json,
     load,
+    metric_runs,
     paint,
     parts,
     plot_results,
-    run_label,
     use_color,
 )
 
@@ -87,15 +87,7 @@ def run(args) -> int:
         # runs of one configuration are replicates: their verdicts are summarised together
         configs = parts(frame, argparse.Namespace(group=getattr(args, "config", None)))
         for config, rows in configs:
-            runs = []
-            for key, part in parts(rows, args):
-                try:
-                    series = select_metric(part, metric, step=columns.step)
-                except InputError as exc:
-                    if "has no values" not in str(exc):
-                        raise
-                    continue  # a run that never logged this metric
-                runs.append(series.rename(run_label(metric, key, args)))
+            runs = metric_runs(rows, metric, columns.step, args)
             name = metric if config is None else f"{metric} [{config}]"
             if not runs:
                 raise InputError(f"metric {metric!r} has no values in any run")

@@ -5,12 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-import pandas as pd
-
 from ..convergence import ConvergenceTest
-from ..io import LOG_FORMATS, select_metric
+from ..io import LOG_FORMATS
 from ..report import Report, build_report
-from ._common import EXIT_PASS, add_better_option, add_run_option, announce_direction, load, run_label
+from ._common import (EXIT_PASS, add_better_option, add_run_option, announce_direction, load,
+                      metric_runs, parts, run_label)
 
 
 def add_parser(commands) -> None:
@@ -41,12 +40,11 @@ def run(args) -> int:
     announce_direction(args, metrics)
     if args.group:
         sections, quality, notes = [], None, []
-        for key, part in frame.groupby(args.group, sort=True):
-            part.attrs.update(frame.attrs)
+        for key, part in parts(frame, args):
             built = build_report(part, metrics=metrics, step=columns.step, p=args.p, accepted=args.accepted,
                                  better=args.better)
             for section in built.sections:
-                section.name = f"{section.name} [{args.group}={key}]"
+                section.name = run_label(section.name, key, args)
             sections += built.sections
             quality = quality or built.quality
             notes += built.notes
@@ -67,11 +65,7 @@ def _across_runs(frame, columns, metrics, args) -> list:
     lines = []
     test = ConvergenceTest(better=args.better)
     for metric in metrics:
-        runs = []
-        for key, part in frame.groupby(args.group, sort=True):
-            values = pd.to_numeric(part[metric], errors="coerce")
-            if values.notna().any():
-                runs.append(select_metric(part, metric, step=columns.step).rename(run_label(metric, key, args)))
+        runs = metric_runs(frame, metric, columns.step, args)
         if len(runs) > 1:
             across = test.fit(runs, name=metric)
             lines.append(f"{metric}: {across.verdict} over {len(runs)} runs - {across.main_reason}")

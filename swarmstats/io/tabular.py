@@ -355,10 +355,6 @@ def _is_axis(column: pd.Series) -> bool:
     return bool(drops.sum() <= max(1, 0.02 * len(values)))
 
 
-def is_step_name(name) -> bool:
-    return normalise(name) in _STEP_NAMES
-
-
 def _bookkeeping(name: str, column: pd.Series) -> str | None:
     for why, pattern in _BOOKKEEPING:
         if pattern.search(name):
@@ -367,13 +363,12 @@ def _bookkeeping(name: str, column: pd.Series) -> str | None:
 
 
 def _is_counter(column: pd.Series) -> bool:
-    """Integer values that go up at (nearly) every row: a count of something done so far.
-    A few drops are allowed (a counter restarts with each run of a file)."""
+    """Integer values that go up at (nearly) every row: a count of something done so far,
+    shaped like a step axis (a few drops where a new run starts)."""
     values = pd.to_numeric(column, errors="coerce").dropna().to_numpy(dtype=float)
     if len(values) < 5 or not np.all(values == np.round(values)):
         return False
-    steps = np.diff(values)
-    return bool(np.mean(steps > 0) >= 0.9 and np.mean(steps < 0) <= 0.02)
+    return bool(np.mean(np.diff(values) > 0) >= 0.9 and _is_axis(column))
 
 
 def _is_numeric_column(column: pd.Series) -> bool:

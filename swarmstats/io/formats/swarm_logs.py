@@ -86,8 +86,8 @@ def interaction_events(frame: pd.DataFrame) -> pd.DataFrame | None:
     out = fields(completed, "payload/")
     proposed = frame[kind == "interaction_proposed"]
     if "p" not in out and len(proposed) and "interaction_id" in frame.columns:
-        scores = fields(proposed, "payload/")[["interaction_id"] + [c for c in ("p", "v_hat")
-                                                                 if c in fields(proposed, "payload/")]]
+        lifted = fields(proposed, "payload/")
+        scores = lifted[["interaction_id"] + [c for c in ("p", "v_hat") if c in lifted]]
         out = out.drop(columns=[c for c in ("initiator_id", "counterparty_id") if c in out])
         ids = proposed[[c for c in ("interaction_id", "initiator_id", "counterparty_id") if c in proposed]]
         out = out.merge(scores.merge(ids, on="interaction_id"), on="interaction_id", how="left")
