@@ -4,7 +4,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 import numpy as np
 import pytest
@@ -68,23 +67,25 @@ def _watch(*args, timeout=60):
 
 def test_watch_follows_a_growing_file_and_reports_verdict_changes(tmp_path):
     path = tmp_path / "metrics.jsonl"
-    path.write_text("")
     rng = np.random.default_rng(2)
+    rows = [json.dumps({"step": step, "time": step,
+                        "reward/mean": 0.2 + 0.5 * min(step, 150) / 150 + rng.normal(0, 0.02)}) + "\n"
+            for step in range(600)]
+    path.write_text("".join(rows[:100]))  # the rise: the first verdict is not "converged"
     env = {**os.environ, "MPLBACKEND": "Agg"}
     process = subprocess.Popen(
         [sys.executable, "-m", "swarmstats.cli", "watch", str(path), "--interval", "0.1",
-         "--max-idle", "2.5", "--check-every", "50", "--format", "json"],
+         "--max-idle", "5", "--check-every", "50", "--format", "json"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    time.sleep(1.5)  # let it start before anything is written
-    with open(path, "a") as handle:
-        for step in range(600):
-            value = 0.2 + 0.5 * min(step, 150) / 150 + rng.normal(0, 0.02)
-            handle.write(json.dumps({"step": step, "time": step, "reward/mean": value}) + "\n")
+    first = process.stdout.readline()  # wait until it has read the file (its first verdict): no sleeping
+    assert '"event": "verdict"' in first, first
+    with open(path, "a") as handle:  # then the plateau arrives while it watches
+        for row in rows[100:]:
+            handle.write(row)
             handle.flush()
-            if step % 100 == 99:
-                time.sleep(0.4)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 0, err
+    out = first + out
     lines = [json.loads(line) for line in out.splitlines() if line.startswith('{"event"')]
     verdicts = [event["verdict"] for event in lines if event["event"] == "verdict"]
     assert len(verdicts) >= 2 and verdicts[-1] == "converged"  # it changed while we watched
@@ -112,7 +113,8 @@ def test_watch_stops_cleanly_on_ctrl_c(tmp_path):
     path.write_text("".join(json.dumps({"step": i, "reward": 0.5}) + "\n" for i in range(30)))
     process = subprocess.Popen([sys.executable, "-m", "swarmstats.cli", "watch", str(path), "--interval", "0.1"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(2.0)
+    first = process.stdout.readline()  # wait until it is watching (its first verdict), never sleep
+    assert "reward" in first, first
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=30)
     assert process.returncode == 0, err

@@ -12,7 +12,7 @@ import time
 
 from .._result import fmt
 from ..errors import InputError
-from ..io.tabular import STEP_COLUMNS
+from ..io.tabular import is_bookkeeping_name, step_names
 from ..live import Monitor
 from ._common import EXIT_PASS, dump_json
 
@@ -107,7 +107,7 @@ def _numbers(record: dict, step_key: str | None) -> tuple:
     step = record.get(step_key) if step_key else None
     values = {}
     for key, raw in record.items():
-        if key == step_key or key in STEP_COLUMNS or key in ("time", "timestamp", "_runtime", "_timestamp"):
+        if key == step_key or is_bookkeeping_name(key):  # the same columns the other commands leave out
             continue
         if isinstance(raw, str):
             try:
@@ -135,7 +135,7 @@ def run(args) -> int:
                 verdicts = {}
                 _say(args, {"event": "restart", "message": "the file was rewritten; reading it again"})
             for record in records:
-                step_key = args.step or next((k for k in STEP_COLUMNS if k in record), None)
+                step_key = args.step or next(iter(step_names(record)), None)
                 step, values = _numbers(record, step_key)
                 calls += 1
                 monitor.log(step if step is not None else calls - 1, **values)

@@ -339,12 +339,28 @@ def find_step(frame: pd.DataFrame, exclude=()) -> str | None:
     """The step axis: the finest column named like one (``total timesteps``, ``global_step``,
     ``epoch``, ``episode`` ...), compared without case or separators, and shaped like one:
     numbers that never go down except where a new run starts (a few drops)."""
+    named = step_names([c for c in frame.columns if c not in exclude])
+    return next((column for column in named if _is_axis(frame[column])), None)
+
+
+def step_names(keys) -> list:
+    """The keys named like a step axis, finest first (no case or separators compared).
+
+    >>> step_names(["reward", "epoch", "Total Timesteps"])
+    ['Total Timesteps', 'epoch']
+    """
     by_name = {}
-    for column in frame.columns:
-        if column not in exclude:
-            by_name.setdefault(normalise(column), column)
-    return next((by_name[name] for name in _STEP_NAMES
-                 if name in by_name and _is_axis(frame[by_name[name]])), None)
+    for key in keys:
+        by_name.setdefault(normalise(key), key)
+    return [by_name[name] for name in _STEP_NAMES if name in by_name]
+
+
+def is_bookkeeping_name(name) -> bool:
+    """Named like a step axis, a clock, a counter, throughput or a schedule: for streams,
+    where a column's shape is not known yet (the table rule adds the counter shape)."""
+    name = normalise(name)
+    return (name in _STEP_NAMES or name in _TIME_NAMES
+            or any(pattern.search(name) for _, pattern in _BOOKKEEPING))
 
 
 def _is_axis(column: pd.Series) -> bool:
