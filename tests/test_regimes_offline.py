@@ -63,8 +63,8 @@ def test_merging_removes_changes_smaller_than_min_effect(seed):
     # at the seeds' noise (SD 0.08) the dips are below one noise SD: an aggressive penalty
     # places changes at them, and min_effect merges them away
     y, dips = seeds_dips(seed=seed, noise=0.08)
-    loose = detect_regimes(y, penalty=0.01, min_effect=0)
-    merged = detect_regimes(y, penalty=0.01)
+    loose = detect_regimes(y, model="mean", penalty=0.01, min_effect=0)
+    merged = detect_regimes(y, model="mean", penalty=0.01)
     assert len(loose.changepoints) > len(merged.changepoints)
     assert merged.merged == len(loose.changepoints) - len(merged.changepoints)
     means = merged.segments["mean"].to_numpy()
@@ -75,14 +75,14 @@ def test_numeric_penalty_is_in_rss_units_like_ruptures_l2():
     rpt = pytest.importorskip("ruptures")
     rng = np.random.default_rng(13)
     y = np.repeat([0.0, 3.0, 1.0], [80, 60, 90]) + rng.normal(size=230)
-    ours = detect_regimes(y, penalty=12.0, min_size=5, min_effect=0).changepoints
+    ours = detect_regimes(y, model="mean", penalty=12.0, min_size=5, min_effect=0).changepoints
     assert ours == rpt.Pelt(model="l2", min_size=5, jump=1).fit(y).predict(pen=12.0)[:-1]
 
 
 def test_mbic_penalty_folds_the_segment_term_into_the_cost():
     rng = np.random.default_rng(14)
     y = np.repeat([0.0, 2.5], [150, 150]) + rng.normal(size=300)
-    result = detect_regimes(y, penalty="mbic", min_effect=0)
+    result = detect_regimes(y, model="mean", penalty="mbic", min_effect=0)
     assert result.changepoints == [150] or abs(result.changepoints[0] - 150) <= 3
     unit = result.noise_sd**2 * result.autocorr_time
     assert result.penalty == pytest.approx(3 * unit * np.log(300))
@@ -106,7 +106,7 @@ def test_result_table_strengths_and_json():
     y = np.repeat([0.0, 2.0], [100, 100]) + np.random.default_rng(16).normal(size=200)
     import pandas as pd
 
-    result = detect_regimes(pd.Series(y, index=np.arange(200) * 10), name="reward")
+    result = detect_regimes(pd.Series(y, index=np.arange(200) * 10), model="mean", name="reward")
     assert result.changepoint_steps == [result.changepoints[0] * 10]
     assert list(result.segments.columns[:5]) == ["start", "end", "n", "start_step", "end_step"]
     assert result.segments["n"].sum() == 200
@@ -115,6 +115,7 @@ def test_result_table_strengths_and_json():
     assert row["pvalue"] < 1e-10
     json.dumps(result.to_dict(), allow_nan=False)
     assert "2 regimes" in result.summary()
+    assert row["pvalue_adjusted"] >= row["pvalue"]
 
 
 def test_short_and_constant_series_say_why():

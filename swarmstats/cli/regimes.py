@@ -28,14 +28,15 @@ def add_parser(commands) -> None:
                          help="metric column (repeatable; default: every metric column)")
     regimes.add_argument("--step", help="column to use as the step axis")
     add_run_option(regimes)
-    regimes.add_argument("--model", choices=MODELS, default="mean", help="segment model (default mean)")
+    regimes.add_argument("--model", choices=MODELS, default="trend",
+                         help="segment model (default trend: levels or lines in AR(1) noise)")
     regimes.add_argument("--method", choices=METHODS, default="pelt",
                          help="search: pelt (exact, default) or one of ruptures' approximate searches")
     regimes.add_argument("--penalty", default="bic",
                          help="bic (default), mbic, or a number in the units of the cost")
     regimes.add_argument("--min-size", type=int, default=5, help="shortest segment (default 5)")
-    regimes.add_argument("--min-effect", type=float, default=1.0,
-                         help="merge changes smaller than this many noise SDs (0: never; default 1)")
+    regimes.add_argument("--min-effect", type=float, default=None,
+                         help="merge changes smaller than this many noise SDs (0: never; default 0.5 for the trend model, 1 otherwise)")
     regimes.add_argument("--online", action="store_true",
                          help="replay each metric through the online detector (BOCPD) and list its alarms")
     regimes.add_argument("--input-format", choices=LOG_FORMATS, help="format of FILE (needed for stdin)")

@@ -20,6 +20,8 @@ class SegmentCost(ABC):
 
     #: the smallest segment the cost is defined for
     min_size = 1
+    #: K in C(a, b) + C(b, c) <= C(a, c) + K: what PELT may add before pruning
+    pruning_constant = 0.0
 
     def __init__(self, y: np.ndarray):
         y = np.asarray(y, dtype=np.float64)
@@ -102,6 +104,36 @@ class LinearCost(SegmentCost):
         with np.errstate(divide="ignore", invalid="ignore"):
             explained = np.where(stt_c > 0, sty_c * sty_c / stt_c, 0.0)
         return np.maximum(syy_c - explained, 0.0)
+
+
+class LevelOrTrendCost(SegmentCost):
+    """Each segment a level or a straight line, whichever is cheaper once the
+    slope pays ``slope_penalty``: min(RSS of the mean, RSS of the line + penalty).
+
+    A flat stretch then costs what it costs under ``MeanCost`` (no power lost
+    to a slope it does not need) and a steady climb is one segment, not a
+    staircase.  Splitting a line into two lines can save at most one slope
+    penalty, so PELT prunes with K = ``slope_penalty``.
+
+    >>> cost = LevelOrTrendCost(np.arange(10.0), slope_penalty=1.0)
+    >>> float(cost.cost(np.array([0]), 10)[0])   # a line: RSS 0 + the slope's penalty
+    1.0
+    """
+
+    min_size = 3
+
+    def __init__(self, y, slope_penalty: float):
+        super().__init__(y)
+        self.level, self.line = MeanCost(y), LinearCost(y)
+        self.slope_penalty = self.pruning_constant = float(slope_penalty)
+
+    def cost(self, starts, end):
+        return np.minimum(self.level.cost(starts, end), self.line.cost(starts, end) + self.slope_penalty)
+
+    def sloped(self, start: int, end: int) -> bool:
+        """Whether the segment y[start:end] is fitted by a line rather than a level."""
+        one = np.array([start])
+        return bool(self.line.cost(one, end)[0] + self.slope_penalty < self.level.cost(one, end)[0])
 
 
 COSTS = {"mean": MeanCost, "meanvar": MeanVarCost, "linear": LinearCost}

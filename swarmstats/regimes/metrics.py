@@ -48,20 +48,30 @@ def _true_positives(truth: list[int], predicted: list[int], margin: int) -> int:
     return hits
 
 
-def f1_score(truth, predicted, *, margin: int = 5, n: int | None = None) -> PrecisionRecall:
+def f1_score(truth, predicted, *, margin: int = 5, n: int | None = None,
+             count_start: bool = False) -> PrecisionRecall:
     """Precision, recall and F1 of ``predicted`` changepoints against ``truth``.
 
     ``truth`` may be one list of changepoints or a list of several annotators'
     lists; then P uses the union of the annotations and R their mean recall.
+    ``count_start=True`` counts index 0 as a changepoint in every set, as the
+    Turing Change Point Dataset's evaluation does (van den Burg & Williams
+    2020), so that "no change" against "no change" scores 1 either way and
+    published TCPD numbers can be compared.
 
     >>> f1_score([30, 70], [28, 50, 75], margin=5)
     PrecisionRecall(precision=0.6666666666666666, recall=1.0, f1=0.8, true_positives=2)
+    >>> round(f1_score([[30, 70], []], [], count_start=True).f1, 4)
+    0.8
     """
     if margin < 0:
         raise InputError(f"margin must be >= 0, got {margin}")
     annotations = truth if truth and all(np.ndim(t) == 1 for t in truth) else [truth]
     annotations = [_points(t, n, "truth") for t in annotations]
     guesses = _points(predicted, n, "predicted")
+    if count_start:
+        annotations = [[0, *t] for t in annotations]
+        guesses = [0, *guesses]
     union = sorted(set().union(*map(set, annotations)))
     hits_union = _true_positives(union, guesses, margin)
     precision = hits_union / len(guesses) if guesses else 1.0

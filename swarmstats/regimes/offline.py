@@ -12,13 +12,14 @@ from scipy import stats
 from .._result import Result, fmt, plain_number
 from .._series import as_series
 from ..errors import InputError, check_choice
-from .costs import COSTS, SegmentCost
+from .costs import COSTS, LevelOrTrendCost, SegmentCost
 from .noise import noise_scale
 from .pelt import pelt
+from .whitened import CHANGE_CONSTANT, SLOPE_CONSTANT, fit_whitened, place_bends, place_changes
 
 __all__ = ["detect_regimes", "RegimeDetector", "RegimeResult", "MODELS", "PENALTIES", "METHODS"]
 
-MODELS = (*COSTS, "kernel")
+MODELS = ("trend", *COSTS, "kernel")
 PENALTIES = ("bic", "mbic")
 METHODS = ("pelt", "binseg", "bottomup", "window")
 # The rbf kernel (bandwidth one noise SD) cost on robustly standardised data:
@@ -52,6 +53,8 @@ class RegimeResult(Result):
     merged: int
     notes: list
     name: str | None = None
+    persistence: float | None = None  # the AR(1) phi of the "trend" model's noise
+    period: int | None = None  # a seasonal cycle removed before segmenting
     _values: np.ndarray = field(default=None, repr=False)
     _steps: np.ndarray = field(default=None, repr=False)
 
@@ -69,9 +72,17 @@ class RegimeResult(Result):
         lines = [head]
         for row in self.strengths.to_dict("records"):
             lines.append(f"  change at {row['step']}: {fmt(row['effect_size'], 3)} noise SDs "
-                         f"(z = {fmt(row['z'], 3)}, p = {fmt(row['pvalue'], 2)})")
-        lines.append(f"  noise SD {fmt(self.noise_sd)}, autocorrelation time {fmt(self.autocorr_time, 3)}, "
-                     f"penalty {fmt(self.penalty)} ({self.penalty_rule}), min_size {self.min_size}, "
+                         f"(z = {fmt(row['z'], 3)}, p = {fmt(row['pvalue_adjusted'], 2)} "
+                         "adjusted for choosing where to split)")
+        for row in self.segments.to_dict("records"):
+            if row.get("sloped"):
+                lines.append(f"  regime {row['start_step']}-{row['end_step']}: a trend of "
+                             f"{fmt(row['slope'], 3)} per step [{fmt(row['slope_ci_low'], 3)}, "
+                             f"{fmt(row['slope_ci_high'], 3)}], mean {fmt(row['mean'])}")
+        noise = f"  noise SD {fmt(self.noise_sd)}, autocorrelation time {fmt(self.autocorr_time, 3)}"
+        if self.persistence is not None:
+            noise += f" (AR(1) persistence {fmt(self.persistence, 2)})"
+        lines.append(noise + f", penalty {fmt(self.penalty)} ({self.penalty_rule}), min_size {self.min_size}, "
                      f"min_effect {self.min_effect}" + (f", {self.merged} merged" if self.merged else ""))
         lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
@@ -84,6 +95,11 @@ class RegimeResult(Result):
         plot_series(ax, steps, self._values, lw=0.8, color="0.4", label=self.name or "series")
         for row in self.segments.to_dict("records"):
             span = steps[row["start"] : row["end"]]
+            if row.get("sloped"):
+                centre = span.mean()
+                line = row["mean"] + row["slope"] * (span[[0, -1]] - centre)
+                ax.plot(span[[0, -1]], line, color="C3", lw=2)
+                continue
             ax.hlines(row["mean"], span[0], span[-1], color="C3", lw=2)
             ax.fill_between(span[[0, -1]], row["ci_low"], row["ci_high"], color="C3", alpha=0.15)
         for point in self.changepoints:
@@ -98,8 +114,14 @@ class RegimeDetector:
 
     Parameters (keyword-only)
     -------------------------
-    model : {"mean", "meanvar", "linear"}
-        Piecewise-constant mean; mean and variance; discontinuous linear trend.
+    model : {"trend", "mean", "meanvar", "linear", "kernel"}
+        ``"trend"`` (default): each regime a level or a straight line, in
+        AR(1) noise whose persistence is chosen by profile likelihood, with a
+        seasonal cycle removed and heavy tails winsorised (see
+        :mod:`.whitened`) - a steady climb is one regime, not a staircase.
+        ``"mean"``: piecewise-constant mean; ``"meanvar"``: mean and variance;
+        ``"linear"``: discontinuous linear trend, all three on a running-median
+        noise scale.
     penalty : "bic", "mbic" or float
         ``"bic"``: c log n in the cost's units with the noise's long-run variance
         (c = 3 for a mean, 4 otherwise: the parameters a change adds, plus one); ``"mbic"``: Zhang & Siegmund's
@@ -108,7 +130,7 @@ class RegimeDetector:
         as ruptures' ``l2``).
     min_size : int, default 5
         Shortest segment.
-    min_effect : float, default 1.0
+    min_effect : float, default 0.5 for ``"trend"``, 1.0 for the others
         Adjacent segments that differ by less than this many noise SDs are
         merged (``0`` turns merging off): a dip of a few steps inside a noisy
         climb is not a regime change.  The difference is the model's: means;
@@ -129,8 +151,8 @@ class RegimeDetector:
     [200]
     """
 
-    def __init__(self, *, model: str = "mean", penalty="bic", min_size: int = 5,
-                 min_effect: float = 1.0, method: str = "pelt", nan_policy: str = "raise"):
+    def __init__(self, *, model: str = "trend", penalty="bic", min_size: int = 5,
+                 min_effect: float | None = None, method: str = "pelt", nan_policy: str = "raise"):
         self.model = model
         self.method = method
         self.penalty = penalty
@@ -147,12 +169,15 @@ class RegimeDetector:
             raise InputError(f"penalty must be a non-negative number, 'bic' or 'mbic', got {self.penalty!r}")
         if int(self.min_size) < 1:
             raise InputError(f"min_size must be a positive integer, got {self.min_size!r}")
-        if not (math.isfinite(self.min_effect) and self.min_effect >= 0):
+        if self.min_effect is not None and not (math.isfinite(self.min_effect) and self.min_effect >= 0):
             raise InputError(f"min_effect must be >= 0, got {self.min_effect!r}")
         check_choice("method", self.method, METHODS)
         if self.model == "kernel" and self.penalty == "mbic":
             raise InputError("penalty='mbic' is defined for the likelihood costs; "
                              "use 'bic' or a number with model='kernel'")
+        if self.model == "trend" and self.penalty != "bic":
+            raise InputError("model='trend' chooses its own penalty (BIC on the whitened series); "
+                             "for penalty='mbic' or a number use model='mean' or 'linear'")
         if self.model == "kernel" and self.method != "pelt":
             raise InputError("model='kernel' runs ruptures' KernelCPD; use method='pelt'")
 
@@ -175,12 +200,14 @@ class RegimeDetector:
         if noise_free:
             notes.append("no measurable noise: changes are exact")
 
+        if self.model == "trend":
+            return self._fit_trend(values, steps, min_size, notes, series.name)
         if self.model == "kernel":
             changepoints, penalty, rule = self._kernel(values, sd, tau, min_size)
         else:
             cost, penalty, rule = self._cost_and_penalty(values, sd, tau)
             changepoints = self._search(cost, values, penalty, min_size)
-        kept, merged = merge_small_effects(values, changepoints, self.min_effect * sd, self.model)
+        kept, merged = merge_small_effects(values, changepoints, self._min_effect() * sd, self.model)
         return self._result(values, steps, kept, sd, tau, penalty, rule, min_size, merged, notes,
                             series.name)
 
@@ -196,6 +223,46 @@ class RegimeDetector:
             # penalty positive so that no needless split is added
             return 1e-9 * spread, tau, True
         return sd, tau, False
+
+    def _min_effect(self) -> float:
+        """The merging threshold in noise SDs: 0.5 for ``"trend"`` (its changes are already
+        judged against persistence and the series' spread; 1 SD merged half of all 1-SD
+        shifts), 1 for the fixed-scale models."""
+        if self.min_effect is not None:
+            return float(self.min_effect)
+        return 0.5 if self.model == "trend" else 1.0
+
+    def _fit_trend(self, values, steps, min_size, notes, name):
+        fit = fit_whitened(values, min_size=min_size,
+                           search=lambda cost, x, penalty, size: self._search(cost, x, penalty, size))
+        n = len(values)
+        if fit.marginal_sd <= 0:
+            notes.append("no measurable noise: one regime")
+            return self._result(values, steps, [], 0.0, 1.0, 0.0, "n/a", min_size, 0, notes, name)
+        phi = min(fit.phi, 0.99)
+        tau = (1 + phi) / (1 - phi)
+        sd = fit.marginal_sd
+        long_run = sd * sd * tau
+        if fit.period:
+            notes.append(f"a seasonal cycle of period {fit.period} was removed before looking for changes")
+        if fit.phi >= 0.98:
+            notes.append(f"the series wanders like a random walk (AR(1) persistence {fmt(fit.phi, 2)}): only "
+                         "jumps large against that wander are reported; a slow drift is not a regime change here")
+        elif n / tau < 30:
+            notes.append(f"too short to tell small changes from persistence: about {fmt(n / tau, 2)} independent "
+                         f"points (persistence {fmt(fit.phi, 2)}); only changes of more than "
+                         f"{fmt(sd * math.sqrt(4 * CHANGE_CONSTANT * math.log(n) * tau / n), 2)} (in the series' units) "
+                         "can be told apart")
+        # the whitened search finds the changes; their places are set on y itself, where a jump
+        # is located to a few points (the whitened series blurs it over the sloped fits)
+        slope_penalty = SLOPE_CONSTANT * long_run * math.log(n)
+        adjusted = fit.adjusted
+        placed = place_changes(LevelOrTrendCost(adjusted, slope_penalty), fit.changepoints, min_size)
+        kept, merged = merge_small_effects(adjusted, placed, self._min_effect() * sd, "linear")
+        kept = place_bends(adjusted, kept, min_size, long_run * math.log(n))
+        penalty = CHANGE_CONSTANT * long_run * math.log(n)
+        return self._result(values, steps, kept, sd, tau, penalty, f"bic, AR(1) phi = {fmt(fit.phi, 2)}",
+                            min_size, merged, notes, name, persistence=fit.phi, period=fit.period)
 
     def _cost_and_penalty(self, values, sd, tau, penalty=None):
         """The segment cost and the penalty in its units (``penalty`` overrides the detector's)."""
@@ -232,17 +299,24 @@ class RegimeDetector:
         search = rpt.KernelCPD(kernel="rbf", min_size=min_size, params={"gamma": 0.5})
         return [int(c) for c in search.fit(standardised).predict(pen=penalty)[:-1]], penalty, rule
 
-    def _result(self, values, steps, changepoints, sd, tau, penalty, rule, min_size, merged, notes, name):
-        segments = segment_table(values, steps, changepoints, sd * sd * tau)
-        strengths = change_strengths(segments, changepoints, steps, sd, sd * sd * tau)
+    def _result(self, values, steps, changepoints, sd, tau, penalty, rule, min_size, merged, notes, name,
+                persistence=None, period=None):
+        long_run = sd * sd * tau
+        trend = self.model == "trend"
+        slope_penalty = SLOPE_CONSTANT * long_run * math.log(max(len(values), 2))
+        segments = segment_table(values, steps, changepoints, long_run,
+                                 sloped_by=LevelOrTrendCost(values, slope_penalty) if trend and long_run > 0 else None)
+        strengths = change_strengths(segments, changepoints, steps, sd, long_run, tau,
+                                     trend_cost=LevelOrTrendCost(values, slope_penalty) if trend else None)
         has_steps = not np.array_equal(steps, np.arange(len(values), dtype=np.float64))
         return RegimeResult(
             changepoints=list(changepoints),
             changepoint_steps=[plain_number(steps[c]) for c in changepoints] if has_steps else None,
             segments=segments, strengths=strengths, n=len(values), model=self.model,
             penalty=float(penalty), penalty_rule=rule, min_size=min_size,
-            min_effect=float(self.min_effect), noise_sd=float(sd), autocorr_time=float(tau),
-            merged=int(merged), notes=notes, name=name, _values=values, _steps=steps)
+            min_effect=float(self._min_effect()), noise_sd=float(sd), autocorr_time=float(tau),
+            merged=int(merged), notes=notes, name=name, persistence=persistence, period=period,
+            _values=values, _steps=steps)
 
 
 class _MbicCost(SegmentCost):
@@ -310,7 +384,11 @@ def _effect(left, right, model):
     return effect
 
 
-def segment_table(values, steps, changepoints, long_run_variance) -> pd.DataFrame:
+def segment_table(values, steps, changepoints, long_run_variance, sloped_by=None) -> pd.DataFrame:
+    """One row per regime: its span, mean with a 95% interval from the long-run
+    variance, SD, and least-squares slope (per unit of ``steps``) with its
+    interval.  ``sloped_by`` (a :class:`LevelOrTrendCost`) marks the regimes
+    the ``"trend"`` model fits with a line."""
     rows = []
     bounds = [0, *changepoints, len(values)]
     for start, end in zip(bounds[:-1], bounds[1:]):
@@ -318,24 +396,73 @@ def segment_table(values, steps, changepoints, long_run_variance) -> pd.DataFram
         length = end - start
         mean = float(part.mean())
         sd = float(part.std(ddof=1)) if length > 1 else float("nan")
-        slope = float(np.polyfit(steps[start:end], part, 1)[0]) if length > 2 else float("nan")
+        slope, slope_half = float("nan"), float("nan")
+        if length > 2:
+            t = steps[start:end]
+            slope = float(np.polyfit(t, part, 1)[0])
+            spread = float(np.sum((t - t.mean()) ** 2))
+            slope_half = 1.959964 * math.sqrt(long_run_variance / spread) if spread > 0 else float("nan")
         half = 1.959964 * math.sqrt(long_run_variance / length) if long_run_variance > 0 else 0.0
-        rows.append({"start": start, "end": end, "n": length, "start_step": plain_number(steps[start]),
-                     "end_step": plain_number(steps[end - 1]), "mean": mean, "sd": sd, "slope": slope,
-                     "ci_low": mean - half, "ci_high": mean + half})
+        row = {"start": start, "end": end, "n": length, "start_step": plain_number(steps[start]),
+               "end_step": plain_number(steps[end - 1]), "mean": mean, "sd": sd, "slope": slope,
+               "ci_low": mean - half, "ci_high": mean + half,
+               "slope_ci_low": slope - slope_half, "slope_ci_high": slope + slope_half}
+        if sloped_by is not None:
+            row["sloped"] = sloped_by.sloped(start, end) if length >= 3 else False
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
-def change_strengths(segments, changepoints, steps, sd, long_run_variance) -> pd.DataFrame:
-    """Effect size of each change in noise SDs, and a z test of the two means with
-    the long-run variance (not adjusted for having chosen the change point)."""
+def change_strengths(segments, changepoints, steps, sd, long_run_variance, autocorr_time=1.0,
+                     trend_cost=None) -> pd.DataFrame:
+    """Effect size of each change in noise SDs and a z statistic, with the
+    long-run variance.
+
+    For levels z is the difference of the two means over its standard error;
+    for the ``"trend"`` model (``trend_cost``) it is the root of the cost the
+    split saves, over the long-run variance (for two levels the same number).
+    ``pvalue`` treats the split point as given; ``pvalue_adjusted`` accounts for
+    it having been chosen as the best of the positions between the neighbouring
+    changes (Bonferroni over their number / g, the effectively independent
+    ones): conservative, but a number that can be read as a test.
+    """
     rows = []
     table = segments.to_dict("records")
     for point, left, right in zip(changepoints, table[:-1], table[1:]):
         difference = right["mean"] - left["mean"]
-        se = math.sqrt(long_run_variance * (1 / left["n"] + 1 / right["n"])) if long_run_variance > 0 else 0
-        z = difference / se if se > 0 else float("inf")
+        effect = difference
+        if trend_cost is not None and long_run_variance > 0:
+            one = np.array
+            saved = (trend_cost.cost(one([left["start"]]), right["end"])[0]
+                     - trend_cost.cost(one([left["start"]]), point)[0]
+                     - trend_cost.cost(one([point]), right["end"])[0])
+            z = math.copysign(math.sqrt(max(saved, 0.0) / long_run_variance), difference or 1.0)
+            effect = _boundary_effect(left, right, difference)
+        else:
+            se = math.sqrt(long_run_variance * (1 / left["n"] + 1 / right["n"])) if long_run_variance > 0 else 0
+            z = difference / se if se > 0 else float("inf")
+        pvalue = float(2 * stats.norm.sf(abs(z)))
+        positions = max((left["n"] + right["n"]) / max(autocorr_time, 1.0), 1.0)
         rows.append({"changepoint": point, "step": plain_number(steps[point]), "difference": difference,
-                     "effect_size": difference / sd if sd > 0 else float("inf"), "z": z,
-                     "pvalue": float(2 * stats.norm.sf(abs(z)))})
-    return pd.DataFrame(rows, columns=["changepoint", "step", "difference", "effect_size", "z", "pvalue"])
+                     "effect_size": effect / sd if sd > 0 else float("inf"), "z": z,
+                     "pvalue": pvalue, "pvalue_adjusted": min(1.0, pvalue * positions)})
+    return pd.DataFrame(rows, columns=["changepoint", "step", "difference", "effect_size", "z", "pvalue",
+                                       "pvalue_adjusted"])
+
+
+def _boundary_effect(left, right, difference):
+    """What a sloped regime change amounts to: the larger of the jump between
+    the two fits at the boundary and the slope change over the shorter regime
+    (signed like the difference of means)."""
+    if not (left.get("sloped") or right.get("sloped")):
+        return difference
+    def at(row, where):
+        slope = row["slope"] if row.get("sloped") and np.isfinite(row["slope"]) else 0.0
+        centre = (row["start_step"] + row["end_step"]) / 2
+        return row["mean"] + slope * (where - centre)
+    boundary = (left["end_step"] + right["start_step"]) / 2
+    jump = at(right, boundary) - at(left, boundary)
+    slopes = [row["slope"] if row.get("sloped") and np.isfinite(row["slope"]) else 0.0 for row in (left, right)]
+    bend = (slopes[1] - slopes[0]) * min(left["end_step"] - left["start_step"], right["end_step"] - right["start_step"])
+    size = max(abs(jump), abs(bend))
+    return math.copysign(size, difference or jump or bend or 1.0)

@@ -54,7 +54,8 @@ class RegimePath(Result):
 def regime_path(y, penalties=None, **detector_options) -> RegimePath:
     """Every distinct optimal segmentation for penalties in ``penalties = (low, high)``.
 
-    The cost is the detector's (``model`` - not ``"kernel"`` -, ``min_size``
+    The cost is the detector's (``model``: ``"mean"`` by default here, not
+    ``"kernel"`` or ``"trend"``, whose penalty is chosen with the noise; ``min_size``
     ...; ``penalty`` and ``method`` are ignored: the path is exact PELT).  Without ``penalties`` the range is the detector's BIC penalty
     / 20 to x 20.  ``min_effect`` merging is not applied along the path: each
     entry is an exact optimum.  The elbow: the segmentation furthest below the
@@ -65,11 +66,11 @@ def regime_path(y, penalties=None, **detector_options) -> RegimePath:
     >>> regime_path(y).chosen
     [100, 200]
     """
-    detector = RegimeDetector(**detector_options)
+    detector = RegimeDetector(**{"model": "mean", **detector_options})
     detector._validate()
-    if detector.model == "kernel":
-        raise InputError("regime_path needs one of the likelihood costs: model 'mean', 'meanvar' "
-                         "or 'linear'")
+    if detector.model in ("kernel", "trend"):
+        raise InputError(f"regime_path needs one of the fixed-scale likelihood costs: model 'mean' (the default "
+                         f"here), 'meanvar' or 'linear', not {detector.model!r}")
     values = as_series(y, min_length=1, nan_policy=detector.nan_policy).values
     if np.ptp(values) == 0:
         raise InputError("y: the series is constant; every penalty gives one regime")

@@ -8,6 +8,8 @@ F(s) + C(s, t) > F(t) loses to t as the start of the last segment (K = 0 for
 fitted-parameter costs) - but only once t is itself admissible, i.e. for ends
 from t + min_size on; so s is dropped min_size steps after it was beaten.
 Pruning it at once (as ruptures does) can lose the optimum when min_size > 1.
+A cost for which a split can save at most K (C(a, b) + C(b, c) <= C(a, c) + K;
+``cost.pruning_constant``) is pruned only when F(s) + C(s, t) - K > F(t).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ def pelt(cost: SegmentCost, penalty: float, min_size: int = 2) -> tuple[list[int
     best[0] = -penalty  # so that a single segment costs C(0, n) with no penalty
     previous = np.zeros(n + 1, dtype=np.int64)
     never = np.iinfo(np.int64).max
+    slack = float(getattr(cost, "pruning_constant", 0.0))
     candidates = np.zeros(1, dtype=np.int64)  # eligible starts, ascending
     dominated_at = np.full(1, never)  # when each was first beaten, for delayed pruning
     for end in range(size, n + 1):
@@ -47,7 +50,7 @@ def pelt(cost: SegmentCost, penalty: float, min_size: int = 2) -> tuple[list[int
         # s beaten at t (F(s) + C(s, t) > F(t)) loses to t for every end T >= t + size,
         # where t is an admissible start; before that it may still be the best, so it
         # is dropped only once t has become admissible.
-        beaten = (totals - penalty > best[end]) & (dominated_at == never)
+        beaten = (totals - penalty - slack > best[end]) & (dominated_at == never)
         dominated_at[beaten] = end
         keep = dominated_at > end + 1 - size
         candidates, dominated_at = candidates[keep], dominated_at[keep]
