@@ -30,8 +30,9 @@ def add_parser(commands) -> None:
     add_run_option(regimes)
     regimes.add_argument("--model", choices=MODELS, default="trend",
                          help="segment model (default trend: levels or lines in AR(1) noise)")
-    regimes.add_argument("--method", choices=METHODS, default="pelt",
-                         help="search: pelt (exact, default) or one of ruptures' approximate searches")
+    regimes.add_argument("--method", choices=METHODS, default="auto",
+                         help="search: auto (default: exact PELT up to 1,000 points, the O(n log n) seeded "
+                              "search above), pelt, seeded, or one of ruptures' approximate searches")
     regimes.add_argument("--penalty", default="bic",
                          help="bic (default), mbic, or a number in the units of the cost")
     regimes.add_argument("--min-size", type=int, default=5, help="shortest segment (default 5)")

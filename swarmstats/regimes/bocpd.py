@@ -27,7 +27,7 @@ from scipy.special import gammaln, logsumexp
 
 from .._result import Result, fmt
 from ..errors import InputError
-from ..stats.robust import robust_centre_scale
+from .reference import Reference, estimate_reference
 
 __all__ = ["OnlineRegimeDetector", "OnlineRegimeState"]
 
@@ -61,9 +61,12 @@ class OnlineRegimeDetector:
         alarms per 1000 stationary points).
     lag : int, default 5
         Slack, in points, around the most probable change location.
-    warmup : int, default 20
-        Points used to set the prior's centre and scale robustly (median, MAD)
-        when ``mean`` and ``sd`` are not given: the priors have units.
+    warmup : int, default 100
+        When ``mean`` and ``sd`` are not given, the in-control reference is
+        learnt from the first ``warmup`` points (level, AR(1) persistence,
+        winsorised innovation scale; :mod:`.reference`) and the model runs on
+        the standardised innovations - whitened and clipped, so that persistent
+        or heavy-tailed noise does not read as a change.
     prune : float, default 1e-4
         Run lengths with less posterior mass are dropped.
 
@@ -75,7 +78,7 @@ class OnlineRegimeDetector:
     """
 
     def __init__(self, *, expected_run: float = 250.0, threshold: float = 0.9, lag: int = 5,
-                 warmup: int = 20, prune: float = 1e-4, mean: float | None = None,
+                 warmup: int = 100, prune: float = 1e-4, mean: float | None = None,
                  sd: float | None = None):
         if not expected_run > 1:
             raise InputError(f"expected_run must be > 1, got {expected_run!r}")
@@ -91,22 +94,25 @@ class OnlineRegimeDetector:
         self.log_survive = math.log1p(-1.0 / expected_run)
         self.threshold, self.lag, self.prune = threshold, int(lag), prune
         self.warmup = int(warmup)
-        self._prior = None if mean is None or sd is None else (float(mean), float(sd))
+        self.reference: Reference | None = None
+        if mean is not None and sd is not None:
+            self.reference = Reference(mean=float(mean), persistence=0.0, scale=float(sd), points=0,
+                                       bound=math.inf)
+        self._previous: float | None = None
         self._buffer: list[float] = []
         self.n = 0
         self.alarms: list[tuple[int, int]] = []
         self._last_change = -(10**18)  # estimated start of the last reported change
         self._alarm_now = False
         self._start = 0  # index of the first point the posterior has seen
-        if self._prior is not None:
+        if self.reference is not None:
             self._reset()
 
     # -- model ------------------------------------------------------------------
     def _reset(self):
-        mean, sd = self._prior
-        # weak Normal-Gamma prior: kappa 1, alpha 2 and beta = alpha sd^2, so that
-        # the prior predictive has about the scale of the data
-        self._mu0, self._kappa0, self._alpha0, self._beta0 = mean, 1.0, 2.0, 2.0 * sd * sd
+        # the model sees standardised innovations: a weak Normal-Gamma prior around 0 with
+        # unit scale (kappa 1, alpha 2, beta = alpha), so the prior predictive has their scale
+        self._mu0, self._kappa0, self._alpha0, self._beta0 = 0.0, 1.0, 2.0, 2.0
         self.run = np.zeros(1, dtype=np.int64)
         self.log_prob = np.zeros(1)
         self.mu = np.array([self._mu0])
@@ -146,20 +152,22 @@ class OnlineRegimeDetector:
             raise InputError(f"x: expected a finite number, got {x!r}")
         self.n += 1
         self._alarm_now = False
-        if self._prior is None:
+        previous, self._previous = self._previous, x
+        if self.reference is None:
             self._buffer.append(x)
             if len(self._buffer) < self.warmup:
                 return self.state()
-            reference = np.asarray(self._buffer)
-            centre, spread = robust_centre_scale(reference)
-            self._prior = (centre, spread or 1.0)
+            warm = np.asarray(self._buffer)
+            self.reference = estimate_reference(warm, clip=2.0)
             self._reset()
-            self._start = self.n - len(reference)
-            for value in reference:
-                self._step(value)
+            self._start = self.n - len(warm)
+            before = None
+            for value in warm:
+                self._step(self.reference.innovation(value, before))
+                before = value
             self._buffer = []
         else:
-            self._step(x)
+            self._step(self.reference.innovation(x, previous))
         probability = self.change_probability
         if probability > self.threshold:
             change = self.n - 1 - self._map_run()
@@ -179,7 +187,7 @@ class OnlineRegimeDetector:
     @property
     def change_probability(self) -> float:
         """Posterior mass supporting a change newer than the last reported one."""
-        if self._prior is None:
+        if self.reference is None:
             return 0.0
         run = self._map_run()
         newest = self.n - 1 - run
@@ -188,7 +196,7 @@ class OnlineRegimeDetector:
         return float(np.exp(logsumexp(self.log_prob[self.run <= run + self.lag])))
 
     def state(self) -> OnlineRegimeState:
-        if self._prior is None:
+        if self.reference is None:
             return OnlineRegimeState(n=self.n, run_length=self.n, change_probability=0.0, alarm=False,
                                      change_index=None, active_run_lengths=0, alarms=tuple(self.alarms))
         return OnlineRegimeState(

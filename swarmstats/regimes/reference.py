@@ -1,0 +1,81 @@
+"""The in-control reference of an online detector: what "no change" looks like, learnt
+from a warm-up, turning each new value into a standardised, winsorised innovation.
+
+Why not (y - median) / MAD, as before: on the streams people have, the false-alarm rate
+then has nothing to do with the one promised.  Stationary AR(0.5) noise raised 32 CUSUM
+and 77 BOCPD alarms per 10,000 points, Student-t(3) noise 36 and 70, against a promised
+0.5 - because persistent noise wanders like a shift, a heavy tail looks like one, and the
+MAD understates a heavy-tailed SD.  So the reference
+
+- whitens: e_t = (y_t - mu) - phi (y_(t-1) - mu), with phi the warm-up's AR(1)
+  persistence taken at its upper standard error (over-whitening only lowers the false-alarm
+  rate; under-whitening raises it).  A level shift d in y is a shift (1 - phi) d in e - the
+  same number of long-run SDs, so the detectors' sensitivity is unchanged in those units;
+- clips e at ``CLIP`` robust SDs and scales by the SD of the clipped values, so that the
+  standardised innovation has variance 1 whatever the tails;
+- says how many points it was estimated from, so that a detector can allow for the error of
+  an estimated reference (a mean that is off by one standard error already cuts a CUSUM's
+  in-control run length by a factor of three).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..stats.robust import robust_centre_scale
+
+#: innovations are clipped at this many robust SDs (BOCPD, which also learns the spread and
+#: reads a burst of large values as a change of it, clips at 2: t(3) streams then raise 0.4
+#: false alarms per 10,000 points instead of 1.2)
+CLIP = 3.0
+#: persistence is capped: near 1 a stream is a random walk and a "level" means nothing
+MAX_PERSISTENCE = 0.95
+
+
+@dataclass(frozen=True)
+class Reference:
+    mean: float
+    persistence: float  # phi
+    scale: float  # SD of the clipped innovations
+    points: int  # how many points it was estimated from (0: given)
+    bound: float = CLIP  # where standardised innovations are clipped (the clip that set the scale)
+
+    def innovation(self, x: float, previous: float | None) -> float:
+        """The standardised, clipped innovation of ``x`` given the previous value."""
+        deviation = x - self.mean
+        if previous is not None:
+            deviation -= self.persistence * (previous - self.mean)
+        z = deviation / self.scale
+        return min(max(z, -self.bound), self.bound)
+
+
+def estimate_reference(values: np.ndarray, clip: float = CLIP) -> Reference:
+    """The reference of a warm-up (see the module's docstring).
+
+    >>> rng = np.random.default_rng(0)
+    >>> reference = estimate_reference(rng.normal(5.0, 2.0, 400))
+    >>> round(reference.mean, 1), reference.persistence < 0.15, round(reference.scale, 1)
+    (5.0, True, 2.0)
+    """
+    values = np.asarray(values, dtype=np.float64)
+    m = len(values)
+    centre, spread = robust_centre_scale(values)
+    if spread <= 0:
+        spread = 1.0
+    clipped = np.clip(values, centre - clip * spread, centre + clip * spread)
+    mean = float(clipped.mean())
+    deviations = clipped - mean
+    denominator = float(np.dot(deviations, deviations))
+    phi = float(np.dot(deviations[1:], deviations[:-1]) / denominator) if denominator > 0 else 0.0
+    # the lag-1 estimate is biased low by about (1 + 3 phi) / m, and uncertain by sqrt((1 - phi^2) / m)
+    phi = phi + (1 + 3 * max(phi, 0.0)) / m + math.sqrt(max(1 - phi * phi, 0.0) / m)
+    phi = min(max(phi, 0.0), MAX_PERSISTENCE)
+    innovations = deviations[1:] - phi * deviations[:-1]
+    _, robust = robust_centre_scale(innovations)
+    robust = robust if robust > 0 else float(np.std(innovations)) or spread
+    bounded = np.clip(innovations, -clip * robust, clip * robust)
+    scale = float(np.sqrt(np.mean(bounded * bounded))) or robust
+    return Reference(mean=mean, persistence=phi, scale=scale, points=m, bound=clip * robust / scale)

@@ -1,0 +1,129 @@
+"""A near-linear search for long series: seeded intervals propose, optimal partitioning decides.
+
+Exact PELT is quadratic on a plateau - every start stays a candidate when nothing changes,
+which on a converged reward curve (the common case) is the whole series: 10^5 points took
+minutes.  Here the candidates come from seeded binary segmentation (Kovacs, Li, Haghbin &
+Munk 2023, Biometrika): intervals of length n, n/2, n/4, ... down to a few min_size, each
+layer overlapping by half, and in each interval the single split that saves the most cost.
+Each layer is one vectorised pass over ~2n points, so proposing costs O(n log n).  The
+penalised cost is then minimised exactly over segmentations whose changes are among the
+proposals (optimal partitioning with PELT's pruning, on a few candidates instead of n), and
+each change is finally moved to its best place between its neighbours.
+
+It minimises the same objective as PELT over a smaller set, so it can only miss the optimum
+when the optimum uses a point no interval proposed; on the test series it finds PELT's
+segmentation (tests/test_regimes_seeded.py).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .costs import SegmentCost
+
+#: a proposal must save at least this share of the penalty in its own interval to be kept
+#: (a change the final segmentation keeps saves at least the whole penalty somewhere)
+PROPOSAL_SHARE = 0.25
+
+
+def seeded_intervals(n: int, shortest: int) -> list[tuple[np.ndarray, int]]:
+    """(starts, length) per layer: lengths n, n/2, ... >= ``shortest``, each layer
+    2 * ceil(n / length) - 1 evenly spaced intervals (half-overlapping).
+
+    >>> [(list(s), l) for s, l in seeded_intervals(8, 4)]
+    [([0], 8), ([0, 2, 4], 4)]
+    """
+    layers = []
+    length = float(n)
+    while int(length) >= shortest:
+        count = 2 * math.ceil(n / length) - 1
+        starts = np.unique(np.floor(np.linspace(0, n - int(length), count)).astype(np.int64))
+        layers.append((starts, int(length)))
+        length /= 2
+    return layers
+
+
+def propose(cost: SegmentCost, penalty: float, min_size: int) -> np.ndarray:
+    """The best split of every seeded interval that saves >= PROPOSAL_SHARE x penalty."""
+    n = cost.n
+    found = []
+    for starts, length in seeded_intervals(n, 2 * min_size + 1):
+        offsets = np.arange(min_size, length - min_size + 1)
+        if len(offsets) == 0:
+            continue
+        s = starts[:, None]
+        e = s + length
+        splits = s + offsets[None, :]
+        # the whole interval's cost, and both sides of every split, in one pass per layer
+        whole = _cost(cost, s, e)
+        saved = whole - _cost(cost, s, splits) - _cost(cost, splits, e)
+        best = np.argmax(saved, axis=1)
+        rows = np.arange(len(starts))
+        keep = saved[rows, best] >= PROPOSAL_SHARE * penalty
+        found.append(splits[rows, best][keep])
+    return np.unique(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
+
+
+def _cost(cost: SegmentCost, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """C(starts, ends) elementwise, for broadcastable arrays (the prefix-sum costs broadcast)."""
+    starts, ends = np.broadcast_arrays(starts, ends)
+    return cost.cost(starts, ends)
+
+
+def partition(cost: SegmentCost, penalty: float, min_size: int, candidates: np.ndarray) -> list[int]:
+    """Optimal partitioning with changes restricted to ``candidates`` (PELT pruning)."""
+    n = cost.n
+    points = np.r_[0, np.asarray(candidates, dtype=np.int64), n]
+    points = np.unique(points[(points == 0) | (points == n)
+                              | ((points >= min_size) & (points <= n - min_size))])
+    best = np.full(len(points), np.inf)
+    best[0] = -penalty
+    previous = np.zeros(len(points), dtype=np.int64)
+    slack = float(getattr(cost, "pruning_constant", 0.0))
+    alive = np.zeros(1, dtype=np.int64)  # indices into points
+    beaten_at = np.full(1, np.inf)  # the point that beat each start (PELT's delayed pruning)
+    for j in range(1, len(points)):
+        end = points[j]
+        # a start beaten at t loses to t for every end >= t + min_size: drop it from then on
+        keep = ~(beaten_at + min_size <= end)
+        alive, beaten_at = alive[keep], beaten_at[keep]
+        usable = end - points[alive] >= min_size
+        if usable.any():
+            starts = alive[usable]
+            totals = best[starts] + cost.cost(points[starts], end) + penalty
+            choice = int(np.argmin(totals))
+            best[j] = totals[choice]
+            previous[j] = starts[choice]
+            newly = (totals - penalty - slack > best[j]) & ~np.isfinite(beaten_at[usable])
+            marks = beaten_at[usable]
+            marks[newly] = end
+            beaten_at[usable] = marks
+        alive, beaten_at = np.r_[alive, j], np.r_[beaten_at, np.inf]
+    changepoints = []
+    j = len(points) - 1
+    while j > 0:
+        j = int(previous[j])
+        if j > 0:
+            changepoints.append(int(points[j]))
+    return changepoints[::-1]
+
+
+def seeded_search(cost: SegmentCost, penalty: float, min_size: int) -> list[int]:
+    """Changepoints minimising the penalised cost over the seeded proposals, each then
+    moved to its best place between its neighbours.
+
+    >>> from swarmstats.regimes.costs import MeanCost
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0.0, 3.0, 1.0], [400, 300, 300]) + rng.normal(size=1000)
+    >>> seeded_search(MeanCost(y), 3 * np.log(1000), 5)
+    [400, 700]
+    """
+    from .whitened import place_changes
+
+    size = max(int(min_size), cost.min_size, 1)
+    if cost.n < 2 * size:
+        return []
+    changepoints = partition(cost, penalty, size, propose(cost, penalty, size))
+    return place_changes(cost, changepoints, size)
