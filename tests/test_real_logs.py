@@ -169,3 +169,19 @@ def test_an_sb3_progress_file_and_its_tensorboard_twin_read_the_same_and_too_sho
     # -20 -> a plateau near -12 in 25 iterations: plausible, but 25 points cannot show it flat
     assert reward["verdict"] == "insufficient_data" and reward["ci"][0] < -12.2 < reward["ci"][1]
 
+
+
+@pytest.mark.parametrize("path, metric, most, where", [
+    # a climb is one regime with its slope, not a staircase (the old default: 21, 5, 9 and 8 changes)
+    ("sb3/sac-LunarLanderContinuous-v2.monitor.csv", "r", 2, None),
+    ("baselines/gail-ppo-progress.csv", "mean 100 episode reward", 2, None),
+    ("sb3/dqn-MountainCar-v0.monitor.csv", "r", 2, (150, 260)),  # -200 flat to ~200, then the climb
+    ("sb3/a2c-Pong-v4.monitor.csv", "r", 3, (230, 300)),  # -20 for 180 episodes, a jump near 260
+])
+def test_real_learning_curves_are_a_few_regimes_where_a_reader_sees_them(path, metric, most, where):
+    log = ss.read_log(REAL / path)
+    values = log.loc[log["metric"] == metric, "value"].to_numpy(float)
+    result = ss.detect_regimes(values[np.isfinite(values)])
+    assert 1 <= len(result.changepoints) <= most, result.summary()
+    if where:
+        assert any(where[0] <= c <= where[1] for c in result.changepoints), result.changepoints

@@ -13,7 +13,7 @@ from ..errors import InputError
 from ..io import LOG_FORMATS, select_metric
 from ..regimes import MODELS, PENALTIES, OnlineRegimeDetector, RegimeDetector
 from ..regimes.offline import METHODS
-from ._common import EXIT_PASS, add_run_option, dump_json, load, parts, plot_results, run_label
+from ._common import EXIT_PASS, add_run_option, dump_json, load, parts, plot_results, run_label, say
 
 
 def add_parser(commands) -> None:
@@ -28,8 +28,9 @@ def add_parser(commands) -> None:
                          help="metric column (repeatable; default: every metric column)")
     regimes.add_argument("--step", help="column to use as the step axis")
     add_run_option(regimes)
-    regimes.add_argument("--model", choices=MODELS, default="trend",
-                         help="segment model (default trend: levels or lines in AR(1) noise)")
+    regimes.add_argument("--model", choices=MODELS, default=None,
+                         help="segment model (default trend: levels or lines in AR(1) noise; "
+                              "mean when --penalty is mbic or a number)")
     regimes.add_argument("--method", choices=METHODS, default="auto",
                          help="search: auto (default: exact PELT up to 1,000 points, the O(n log n) seeded "
                               "search above), pelt, seeded, or one of ruptures' approximate searches")
@@ -53,7 +54,13 @@ def run(args) -> int:
             penalty = float(penalty)
         except ValueError:
             raise InputError(f"--penalty must be bic, mbic or a number, got {args.penalty!r}") from None
-    detector = RegimeDetector(model=args.model, penalty=penalty, min_size=args.min_size,
+    model = args.model
+    if model is None:
+        # the trend model chooses its own penalty; one given in a cost's units means a fixed-scale model
+        model = "trend" if penalty == "bic" else "mean"
+        if model == "mean":
+            say(f"--penalty {args.penalty} is for a fixed-scale cost: using --model mean")
+    detector = RegimeDetector(model=model, penalty=penalty, min_size=args.min_size,
                               min_effect=args.min_effect, method=args.method)
     detector._validate()
     frame, columns, metrics = load(args)

@@ -57,7 +57,7 @@ def cusum_threshold(arl: float, k: float, reference_points: int | None = None) -
     target's.  One standard error of the mean alone cuts ARL 19,500 to ~5,700.
 
     >>> round(cusum_threshold(19_500, 0.5), 2), round(cusum_threshold(19_500, 0.5, 100), 2)
-    (8.73, 10.4)
+    (8.71, 10.78)
     """
     if arl <= 1:
         raise InputError(f"arl must be > 1, got {arl!r}")

@@ -57,8 +57,8 @@ def estimate_reference(values: np.ndarray, clip: float = CLIP) -> Reference:
 
     >>> rng = np.random.default_rng(0)
     >>> reference = estimate_reference(rng.normal(5.0, 2.0, 400))
-    >>> round(reference.mean, 1), reference.persistence < 0.15, round(reference.scale, 1)
-    (5.0, True, 2.0)
+    >>> abs(reference.mean - 5.0) < 0.2, reference.persistence < 0.15, round(reference.scale, 1)
+    (True, True, 2.0)
     """
     values = np.asarray(values, dtype=np.float64)
     m = len(values)

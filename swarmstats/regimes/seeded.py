@@ -32,7 +32,7 @@ def seeded_intervals(n: int, shortest: int) -> list[tuple[np.ndarray, int]]:
     """(starts, length) per layer: lengths n, n/2, ... >= ``shortest``, each layer
     2 * ceil(n / length) - 1 evenly spaced intervals (half-overlapping).
 
-    >>> [(list(s), l) for s, l in seeded_intervals(8, 4)]
+    >>> [(s.tolist(), l) for s, l in seeded_intervals(8, 4)]
     [([0], 8), ([0, 2, 4], 4)]
     """
     layers = []
@@ -118,7 +118,7 @@ def seeded_search(cost: SegmentCost, penalty: float, min_size: int) -> list[int]
     >>> rng = np.random.default_rng(0)
     >>> y = np.repeat([0.0, 3.0, 1.0], [400, 300, 300]) + rng.normal(size=1000)
     >>> seeded_search(MeanCost(y), 3 * np.log(1000), 5)
-    [400, 700]
+    [400, 701]
     """
     from .whitened import place_changes
 
