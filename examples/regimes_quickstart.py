@@ -15,13 +15,15 @@ steps = np.arange(1000)
 reward = 0.45 + 0.15 * (1 - np.exp(-steps / 300)) + 0.03 * np.sin(steps / 12) + rng.normal(0, 0.04, 1000)
 reward[700:] -= 0.2
 
-# Offline, with hindsight: segments, and each change's size in noise SDs.
-result = swarmstats.detect_regimes(reward, model="mean")
+# Offline, with hindsight: the default reads the climb as one regime with its slope, then the
+# collapse; each change's size in noise SDs, with a p-value that allows for choosing the split.
+result = swarmstats.detect_regimes(reward)
 print(result.summary())
-print(result.segments[["start", "end", "mean", "ci_low", "ci_high"]].round(3).to_string(index=False))
+print(result.segments[["start", "end", "mean", "slope", "slope_ci_low", "slope_ci_high"]]
+      .to_string(index=False, float_format="%.4g"))
 
-# A climb is better described with the linear model: one trend, then the collapse.
-print(swarmstats.detect_regimes(reward, model="linear").summary().splitlines()[0])
+# The fixed-scale mean model cuts the same climb into a staircase of levels.
+print("model='mean':", swarmstats.detect_regimes(reward, model="mean").summary().splitlines()[0])
 
 # Every optimal segmentation over a penalty range, and the elbow.
 path = swarmstats.regime_path(reward)
