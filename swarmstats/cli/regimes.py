@@ -32,7 +32,7 @@ def add_parser(commands) -> None:
                          help="segment model (default trend: levels or lines in AR(1) noise; "
                               "mean when --penalty is mbic or a number)")
     regimes.add_argument("--method", choices=METHODS, default="auto",
-                         help="search: auto (default: exact PELT up to 1,000 points, the O(n log n) seeded "
+                         help="search: auto (default: exact PELT up to 100 points, the O(n log n) seeded "
                               "search above), pelt, seeded, or one of ruptures' approximate searches")
     regimes.add_argument("--penalty", default="bic",
                          help="bic (default), mbic, or a number in the units of the cost")

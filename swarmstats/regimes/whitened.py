@@ -53,6 +53,8 @@ WINSOR = 3.0
 #: 0.5 above its lowest value at shorter lags (a smooth series has high
 #: autocorrelation at every lag, and no cycle)
 SEASON_PEAK, SEASON_RISE = 0.4, 0.5
+#: above this many points phi is chosen on STRETCHES stretches of STRETCH points
+PROFILE_POINTS, STRETCHES, STRETCH = 20_000, 4, 5_000
 
 
 @dataclass(frozen=True)
@@ -99,42 +101,80 @@ def fit_whitened(y: np.ndarray, *, min_size: int, search, grid=PHI_GRID) -> Whit
     """Changepoints of levels-or-lines in AR(1) noise (see the module's docstring).
 
     ``search(cost, x, penalty, min_size)`` returns the changepoints of the
-    whitened series ``x`` for a prepared cost (exact PELT or a ruptures search).
+    whitened series ``x`` for a prepared cost (exact PELT, the seeded search or
+    a ruptures search).  Above ``PROFILE_POINTS`` points, phi is chosen on
+    ``STRETCHES`` evenly spaced stretches of ``STRETCH`` points (their criteria
+    summed) and the whole series is then segmented once: phi is a property of
+    the noise, pinned down well by 20,000 points, and ten full searches of a
+    long series would cost ten times one.
     """
     adjusted, period = seasonal_cycle(np.asarray(y, dtype=np.float64))
     spread = float(np.var(adjusted))
-    best = None
+    n = len(adjusted)
     profile = []
-    for phi in grid:
-        x = adjusted[1:] - phi * adjusted[:-1]
-        m = len(x)
-        clipped, variance = _winsorised(x)
-        if variance <= 0:
-            continue
-        # the spread floor, in x's units: Var(x-noise) = (1 - phi)^2 x long-run variance of y.
-        # phi is capped for it: at phi = 1 the floor would vanish, and a smooth curve read as a
-        # random walk would be cut wherever its growth rate bends (a population series: 28 cuts)
-        variance = max(variance, SPREAD_FLOOR * (1.0 - min(phi, FLOOR_PHI_CAP)) ** 2 * spread)
-        log_m = math.log(m)
-        cost = LevelOrTrendCost(clipped, slope_penalty=SLOPE_CONSTANT * variance * log_m)
-        changepoints = list(search(cost, clipped, CHANGE_CONSTANT * variance * log_m, min_size))
-        bounds = [0, *changepoints, m]
-        sloped = [cost.sloped(a, b) for a, b in zip(bounds[:-1], bounds[1:])]
-        rss = sum(float((cost.line if s else cost.level).cost(np.array([a]), b)[0])
-                  for a, b, s in zip(bounds[:-1], bounds[1:], sloped))
-        criterion = (m * math.log(max(rss / m, 1e-300 * max(variance, 1e-300)))
-                     + (CHANGE_CONSTANT * len(changepoints) + SLOPE_CONSTANT * sum(sloped)) * log_m)
-        profile.append((phi, len(changepoints), int(sum(sloped)), criterion))
-        if best is None or criterion < best[0]:
-            best = (criterion, phi, [c + 1 for c in changepoints], variance)
+    best = None
+    if n > PROFILE_POINTS:
+        starts = np.linspace(0, n - STRETCH, STRETCHES).astype(np.int64)
+        scores = {}
+        for phi in grid:
+            fits = [_segment_at(adjusted[a:a + STRETCH], phi, spread, min_size, search) for a in starts]
+            if any(fit is None for fit in fits):
+                continue
+            scores[phi] = sum(fit.criterion for fit in fits)
+            profile.append((phi, sum(fit.changes for fit in fits), sum(fit.sloped for fit in fits), scores[phi]))
+        if scores:
+            best = _segment_at(adjusted, min(scores, key=scores.get), spread, min_size, search)
+    else:
+        for phi in grid:
+            fit = _segment_at(adjusted, phi, spread, min_size, search)
+            if fit is None:
+                continue
+            profile.append((phi, fit.changes, fit.sloped, fit.criterion))
+            if best is None or fit.criterion < best.criterion:
+                best = fit
     if best is None:  # no noise at any phi: a noise-free series
         return WhitenedFit([], 0.0, 0.0, 0.0, 0.0, period, profile, adjusted)
-    _, phi, changepoints, variance = best
+    phi, variance = best.phi, best.variance
     capped = min(phi, 0.99)
     long_run = variance / (1.0 - phi) ** 2 if phi < 1 else math.inf
-    return WhitenedFit(changepoints=changepoints, phi=float(phi), innovation_variance=float(variance),
-                       long_run_variance=long_run, marginal_sd=math.sqrt(variance / (1.0 - capped**2)),
-                       period=period, profile=profile, adjusted=adjusted)
+    return WhitenedFit(changepoints=[c + 1 for c in best.changepoints], phi=float(phi),
+                       innovation_variance=float(variance), long_run_variance=long_run,
+                       marginal_sd=math.sqrt(variance / (1.0 - capped**2)), period=period,
+                       profile=profile, adjusted=adjusted)
+
+
+@dataclass(frozen=True)
+class _Segmented:
+    phi: float
+    changepoints: list  # in the whitened series' indexing
+    variance: float
+    criterion: float
+    changes: int
+    sloped: int
+
+
+def _segment_at(adjusted: np.ndarray, phi: float, spread: float, min_size: int, search) -> _Segmented | None:
+    """The whitened series at ``phi``, segmented and scored (None when it has no noise)."""
+    x = adjusted[1:] - phi * adjusted[:-1]
+    m = len(x)
+    clipped, variance = _winsorised(x)
+    if variance <= 0:
+        return None
+    # the spread floor, in x's units: Var(x-noise) = (1 - phi)^2 x long-run variance of y.
+    # phi is capped for it: at phi = 1 the floor would vanish, and a smooth curve read as a
+    # random walk would be cut wherever its growth rate bends (a population series: 28 cuts)
+    variance = max(variance, SPREAD_FLOOR * (1.0 - min(phi, FLOOR_PHI_CAP)) ** 2 * spread)
+    log_m = math.log(m)
+    cost = LevelOrTrendCost(clipped, slope_penalty=SLOPE_CONSTANT * variance * log_m)
+    changepoints = list(search(cost, clipped, CHANGE_CONSTANT * variance * log_m, min_size))
+    bounds = [0, *changepoints, m]
+    sloped = [cost.sloped(a, b) for a, b in zip(bounds[:-1], bounds[1:])]
+    rss = sum(float((cost.line if s else cost.level).cost(np.array([a]), b)[0])
+              for a, b, s in zip(bounds[:-1], bounds[1:], sloped))
+    criterion = (m * math.log(max(rss / m, 1e-300 * max(variance, 1e-300)))
+                 + (CHANGE_CONSTANT * len(changepoints) + SLOPE_CONSTANT * sum(sloped)) * log_m)
+    return _Segmented(phi=phi, changepoints=changepoints, variance=variance, criterion=criterion,
+                      changes=len(changepoints), sloped=int(sum(sloped)))
 
 
 def _winsorised(x: np.ndarray) -> tuple[np.ndarray, float]:
