@@ -445,10 +445,10 @@ def change_strengths(segments, changepoints, steps, sd, long_run_variance, autoc
         difference = right["mean"] - left["mean"]
         effect = difference
         if trend_cost is not None and long_run_variance > 0:
-            one = np.array
-            saved = (trend_cost.cost(one([left["start"]]), right["end"])[0]
-                     - trend_cost.cost(one([left["start"]]), point)[0]
-                     - trend_cost.cost(one([point]), right["end"])[0])
+            # the cost the split saves between the neighbouring changes
+            saved = (trend_cost.cost(np.array([left["start"]]), right["end"])[0]
+                     - trend_cost.cost(np.array([left["start"]]), point)[0]
+                     - trend_cost.cost(np.array([point]), right["end"])[0])
             z = math.copysign(math.sqrt(max(saved, 0.0) / long_run_variance), difference or 1.0)
             effect = _boundary_effect(left, right, difference)
         else:
