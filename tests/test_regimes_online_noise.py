@@ -32,12 +32,14 @@ def test_cusum_false_alarms_stay_within_the_promised_rate():
 
 
 def test_bocpd_false_alarms_on_persistent_and_heavy_tailed_streams():
-    # stated: >= 20,000 points between false alarms (0.5 per 10,000); 3 x 5,000 points per kind
-    # (before: 77 per 10,000 for AR(0.5), 70 for t(3))
+    # stated: >= 20,000 points between false alarms (0.5 per 10,000); 2 x 5,000 points of each
+    # kind (normal noise: test_regimes_bocpd.py).  Before: 77 per 10,000 for AR(0.5), 70 for t(3)
     rng = np.random.default_rng(171)
-    for kind, streams in _streams(rng, 5_000, 3).items():
+    for kind, streams in _streams(rng, 5_000, 2).items():
+        if kind == "normal":
+            continue
         alarms = sum(len(OnlineRegimeDetector().update_many(y).alarms) for y in streams)
-        assert alarms <= 3, (kind, alarms)
+        assert alarms <= 2, (kind, alarms)
 
 
 def test_a_shift_in_persistent_noise_is_still_caught():

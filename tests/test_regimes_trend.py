@@ -90,7 +90,7 @@ def test_the_level_or_trend_cost_is_exact_under_pelt_with_its_pruning_constant()
     # brute force over every segmentation of short series: PELT with K = the slope penalty
     # finds the same optimum (K = 0 would prune a start that later wins)
     rng = np.random.default_rng(156)
-    for _ in range(15):
+    for _ in range(8):
         n = 24
         y = np.cumsum(rng.normal(size=n)) * rng.uniform(0.2, 2) + np.repeat(rng.normal(0, 3, 3), 8)
         cost = LevelOrTrendCost(y, slope_penalty=2.0)
