@@ -128,3 +128,16 @@ def test_adjusted_p_values_and_options_that_do_not_apply():
     with pytest.raises(InputError, match="trend"):
         regime_path(y, model="trend")
     assert detect_regimes(y, model="mean", penalty=10.0).changepoints  # explicit fixed-scale model
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-150, 1e50])
+def test_the_trend_model_is_scale_free(scale):
+    # squared costs of 1e-300-sized data underflow; the fit and its tables run in the range's units
+    rng = np.random.default_rng(159)
+    y = np.repeat([0.0, 2.0], 150) + rng.normal(size=300)
+    reference, scaled = detect_regimes(y), detect_regimes(y * scale)
+    assert scaled.changepoints == reference.changepoints
+    assert scaled.noise_sd / scale == pytest.approx(reference.noise_sd, rel=1e-9)
+    for column in ("mean", "ci_low", "ci_high"):
+        assert np.allclose(scaled.segments[column] / scale, reference.segments[column], rtol=1e-9)
+    assert np.allclose(scaled.strengths["z"], reference.strengths["z"], rtol=1e-9)

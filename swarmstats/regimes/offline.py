@@ -241,7 +241,10 @@ class RegimeDetector:
         return 0.5 if self.model == "trend" else 1.0
 
     def _fit_trend(self, values, steps, min_size, notes, name):
-        fit = fit_whitened(values, min_size=min_size,
+        # fitted in units of the series' spread: squared costs of 1e-300-sized data would
+        # underflow to zero (and of 1e+200-sized data overflow); the answers are scale-free
+        unit = float(np.ptp(values)) or 1.0  # not the SD: squaring 1e-300 underflows
+        fit = fit_whitened(values / unit, min_size=min_size,
                            search=lambda cost, x, penalty, size: self._search(cost, x, penalty, size))
         n = len(values)
         if fit.marginal_sd <= 0:
@@ -249,7 +252,7 @@ class RegimeDetector:
             return self._result(values, steps, [], 0.0, 1.0, 0.0, "n/a", min_size, 0, notes, name)
         phi = min(fit.phi, 0.99)
         tau = (1 + phi) / (1 - phi)
-        sd = fit.marginal_sd
+        sd = fit.marginal_sd * unit
         long_run = sd * sd * tau
         if fit.period:
             notes.append(f"a seasonal cycle of period {fit.period} was removed before looking for changes")
@@ -261,13 +264,15 @@ class RegimeDetector:
                          f"points (persistence {fmt(fit.phi, 2)}); only changes of more than "
                          f"{fmt(sd * math.sqrt(4 * CHANGE_CONSTANT * math.log(n) * tau / n), 2)} (in the series' units) "
                          "can be told apart")
-        # the whitened search finds the changes; their places are set on y itself, where a jump
-        # is located to a few points (the whitened series blurs it over the sloped fits)
-        slope_penalty = SLOPE_CONSTANT * long_run * math.log(n)
+        # the whitened search finds the changes; their places are set on y itself (in the fit's
+        # units), where a jump is located to a few points (the whitened series blurs it over
+        # the sloped fits)
+        scaled_long_run = fit.marginal_sd**2 * tau
         adjusted = fit.adjusted
-        placed = place_changes(LevelOrTrendCost(adjusted, slope_penalty), fit.changepoints, min_size)
-        kept, merged = merge_small_effects(adjusted, placed, self._min_effect() * sd, "linear")
-        kept = place_bends(adjusted, kept, min_size, long_run * math.log(n))
+        placed = place_changes(LevelOrTrendCost(adjusted, SLOPE_CONSTANT * scaled_long_run * math.log(n)),
+                               fit.changepoints, min_size)
+        kept, merged = merge_small_effects(adjusted, placed, self._min_effect() * fit.marginal_sd, "linear")
+        kept = place_bends(adjusted, kept, min_size, scaled_long_run * math.log(n))
         penalty = CHANGE_CONSTANT * long_run * math.log(n)
         return self._result(values, steps, kept, sd, tau, penalty, f"bic, AR(1) phi = {fmt(fit.phi, 2)}",
                             min_size, merged, notes, name, persistence=fit.phi, period=fit.period)
@@ -314,13 +319,20 @@ class RegimeDetector:
 
     def _result(self, values, steps, changepoints, sd, tau, penalty, rule, min_size, merged, notes, name,
                 persistence=None, period=None):
-        long_run = sd * sd * tau
+        # the tables are computed in units of the series' range and scaled back: a long-run
+        # variance of 1e-300-sized data underflows to zero, and its intervals with it
+        unit = float(np.ptp(values)) or 1.0
+        scaled, scaled_sd = values / unit, sd / unit
+        long_run = scaled_sd * scaled_sd * tau
         trend = self.model == "trend"
         slope_penalty = SLOPE_CONSTANT * long_run * math.log(max(len(values), 2))
-        segments = segment_table(values, steps, changepoints, long_run,
-                                 sloped_by=LevelOrTrendCost(values, slope_penalty) if trend and long_run > 0 else None)
-        strengths = change_strengths(segments, changepoints, steps, sd, long_run, tau,
-                                     trend_cost=LevelOrTrendCost(values, slope_penalty) if trend else None)
+        segments = segment_table(scaled, steps, changepoints, long_run,
+                                 sloped_by=LevelOrTrendCost(scaled, slope_penalty) if trend and long_run > 0 else None)
+        strengths = change_strengths(segments, changepoints, steps, scaled_sd, long_run, tau,
+                                     trend_cost=LevelOrTrendCost(scaled, slope_penalty) if trend else None)
+        in_units = ["mean", "sd", "slope", "ci_low", "ci_high", "slope_ci_low", "slope_ci_high"]
+        segments[in_units] = segments[in_units] * unit
+        strengths["difference"] = strengths["difference"] * unit
         has_steps = not np.array_equal(steps, np.arange(len(values), dtype=np.float64))
         return RegimeResult(
             changepoints=list(changepoints),
