@@ -11,6 +11,7 @@ import time
 import numpy as np
 
 from _timing import machine, median_time
+from bench_pelt import piecewise
 from swarmstats import detect_regimes
 from swarmstats.regimes.costs import LevelOrTrendCost
 from swarmstats.regimes.pelt import pelt
@@ -21,9 +22,8 @@ def white(n, seed):
     return np.random.default_rng(seed).normal(size=n)
 
 
-def many_changes(n, seed, every=500):
-    rng = np.random.default_rng(seed)
-    return rng.normal(0, 2, n // every + 1)[np.arange(n) // every] + rng.normal(size=n)
+def many_changes(n, seed):
+    return piecewise(n, 500, seed)  # the PELT benchmark's series: levels N(0, 2^2) every 500 points
 
 
 def main():

@@ -15,8 +15,8 @@ from ..errors import InputError, check_choice
 from .costs import COSTS, LevelOrTrendCost, SegmentCost
 from .noise import noise_scale
 from .pelt import pelt
-from .seeded import seeded_search
-from .whitened import CHANGE_CONSTANT, SLOPE_CONSTANT, fit_whitened, place_bends, place_changes
+from .seeded import place_changes, seeded_search
+from .whitened import CHANGE_CONSTANT, SLOPE_CONSTANT, fit_whitened, place_bends
 
 __all__ = ["detect_regimes", "RegimeDetector", "RegimeResult", "MODELS", "PENALTIES", "METHODS"]
 
@@ -244,8 +244,7 @@ class RegimeDetector:
         # fitted in units of the series' spread: squared costs of 1e-300-sized data would
         # underflow to zero (and of 1e+200-sized data overflow); the answers are scale-free
         unit = float(np.ptp(values)) or 1.0  # not the SD: squaring 1e-300 underflows
-        fit = fit_whitened(values / unit, min_size=min_size,
-                           search=lambda cost, x, penalty, size: self._search(cost, x, penalty, size))
+        fit = fit_whitened(values / unit, min_size=min_size, search=self._search)
         n = len(values)
         if fit.marginal_sd <= 0:
             notes.append("no measurable noise: one regime")
@@ -326,10 +325,10 @@ class RegimeDetector:
         long_run = scaled_sd * scaled_sd * tau
         trend = self.model == "trend"
         slope_penalty = SLOPE_CONSTANT * long_run * math.log(max(len(values), 2))
+        trend_cost = LevelOrTrendCost(scaled, slope_penalty) if trend else None
         segments = segment_table(scaled, steps, changepoints, long_run,
-                                 sloped_by=LevelOrTrendCost(scaled, slope_penalty) if trend and long_run > 0 else None)
-        strengths = change_strengths(segments, changepoints, steps, scaled_sd, long_run, tau,
-                                     trend_cost=LevelOrTrendCost(scaled, slope_penalty) if trend else None)
+                                 sloped_by=trend_cost if long_run > 0 else None)
+        strengths = change_strengths(segments, changepoints, steps, scaled_sd, long_run, tau, trend_cost=trend_cost)
         in_units = ["mean", "sd", "slope", "ci_low", "ci_high", "slope_ci_low", "slope_ci_high"]
         segments[in_units] = segments[in_units] * unit
         strengths["difference"] = strengths["difference"] * unit

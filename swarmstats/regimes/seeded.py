@@ -110,6 +110,28 @@ def partition(cost: SegmentCost, penalty: float, min_size: int, candidates: np.n
     return changepoints[::-1]
 
 
+def place_changes(cost, changepoints: list, min_size: int) -> list:
+    """Each change moved, in turn, to the best split between its neighbours
+    under ``cost`` (a coordinate pass of the segmentation's own objective).
+
+    >>> from swarmstats.regimes.costs import MeanCost
+    >>> place_changes(MeanCost(np.r_[np.zeros(50), np.ones(50)]), [45], 5)
+    [50]
+    """
+    points = list(changepoints)
+    n = cost.n
+    for i in range(len(points)):
+        start = points[i - 1] if i else 0
+        end = points[i + 1] if i + 1 < len(points) else n
+        splits = np.arange(start + min_size, end - min_size + 1)
+        if len(splits) == 0:
+            continue
+        # the prefix-sum costs broadcast: one start against every end, every start against one end
+        totals = cost.cost(np.array([start]), splits) + cost.cost(splits, end)
+        points[i] = int(splits[int(np.argmin(totals))])
+    return points
+
+
 def seeded_search(cost: SegmentCost, penalty: float, min_size: int) -> list[int]:
     """Changepoints minimising the penalised cost over the seeded proposals, each then
     moved to its best place between its neighbours.
@@ -120,8 +142,6 @@ def seeded_search(cost: SegmentCost, penalty: float, min_size: int) -> list[int]
     >>> seeded_search(MeanCost(y), 3 * np.log(1000), 5)
     [400, 701]
     """
-    from .whitened import place_changes
-
     size = max(int(min_size), cost.min_size, 1)
     if cost.n < 2 * size:
         return []

@@ -235,28 +235,6 @@ def broken_stick(y: np.ndarray, min_size: int) -> tuple[int, float]:
     return int(bends[best]), float(max(rss[best], 0.0))
 
 
-def place_changes(cost, changepoints: list, min_size: int) -> list:
-    """Each change moved, in turn, to the best split between its neighbours
-    under ``cost`` (a coordinate pass of the segmentation's own objective).
-
-    >>> from swarmstats.regimes.costs import MeanCost
-    >>> place_changes(MeanCost(np.r_[np.zeros(50), np.ones(50)]), [45], 5)
-    [50]
-    """
-    points = list(changepoints)
-    n = cost.n
-    for i in range(len(points)):
-        start = points[i - 1] if i else 0
-        end = points[i + 1] if i + 1 < len(points) else n
-        splits = np.arange(start + min_size, end - min_size + 1)
-        if len(splits) == 0:
-            continue
-        # the prefix-sum costs broadcast: one start against every end, every start against one end
-        totals = cost.cost(np.array([start]), splits) + cost.cost(splits, end)
-        points[i] = int(splits[int(np.argmin(totals))])
-    return points
-
-
 def place_bends(y: np.ndarray, changepoints: list, min_size: int, jump_penalty: float) -> list:
     """Move each change that is a bend rather than a jump to where a continuous
     broken line puts it: between its neighbouring changes, the broken line
