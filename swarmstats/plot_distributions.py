@@ -167,7 +167,8 @@ STATUS_COLOURS = {"improving": "C2", "degrading": "C3", "stable": "C0", "uncerta
 
 
 def plot_windows(result, ax=None):
-    """The series, the window's mean with its interval, the status as a coloured band along
+    """The series, the level now (the trend line's end, or the window's mean) with its interval,
+    the status as a coloured band along
     the bottom, the window length on the right-hand axis and the changes as vertical lines."""
     ax = _axes(ax)
     from .plotting import downsample, plot_series
@@ -176,9 +177,9 @@ def plot_windows(result, ax=None):
     steps = table["step"].to_numpy(dtype=float)
     plot_series(ax, steps, table["value"], color="0.55", lw=0.7, label=result.name or "series")
     every = max(1, len(steps) // 4000)  # smooth curves: every k-th point is enough to draw them
-    ax.plot(steps[::every], table["mean"].to_numpy()[::every], color="k", lw=1.2, label="window mean")
-    ax.fill_between(steps[::every], table["ci_low"].to_numpy()[::every], table["ci_high"].to_numpy()[::every],
-                    color="k", alpha=0.12, label="its CI")
+    ax.plot(steps[::every], table["level"].to_numpy()[::every], color="k", lw=1.2, label="level now")
+    ax.fill_between(steps[::every], table["level_low"].to_numpy()[::every],
+                    table["level_high"].to_numpy()[::every], color="k", alpha=0.12, label="its CI")
     low, high = np.nanmin(table["value"]), np.nanmax(table["value"])
     band = (high - low) * 0.06 or 1.0
     status = table["status"].to_numpy()

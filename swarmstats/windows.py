@@ -39,6 +39,7 @@ from .direction import DIRECTIONS, resolve
 from .errors import InputError, check_choice
 from .stats.autocorr import integrated_time
 from .stats.bootstrap import check_level
+from .stats.history import BlockHistory, block_trend, span_blocks
 from .stats.window_tests import RecentPlan, length_grid, slope_and_t
 
 STATUSES = ("improving", "degrading", "stable", "uncertain")
@@ -61,6 +62,9 @@ class WindowState:
     status: str
     reason: str
     change: bool
+    level: float = math.nan       # where the curve is now: the trend line at this step, or the mean
+    level_low: float = math.nan
+    level_high: float = math.nan
 
 
 @dataclass(frozen=True)
@@ -96,7 +100,8 @@ class WindowResult(Result):
                            for status in STATUSES)
         last = self.table.iloc[-1]
         lines = [f"{name}now {self.final_status} - {self.final_reason}",
-                 f"  window {int(last['length'])} points, mean {fmt(last['mean'])} "
+                 f"  level now {fmt(last['level'])} [{fmt(last['level_low'])}, {fmt(last['level_high'])}]; "
+                 f"window {int(last['length'])} points, mean {fmt(last['mean'])} "
                  f"[{fmt(last['ci_low'])}, {fmt(last['ci_high'])}] ({self.better} is better)",
                  f"  over {self.n} steps: {shares}; {len(self.changes)} change(s)"]
         for change in self.changes[:10]:
@@ -110,6 +115,28 @@ class WindowResult(Result):
         from .plot_distributions import plot_windows
 
         return plot_windows(self, ax)
+
+
+#: the bias of the long-run variance sigma^2 g estimated on a window of n points (residuals
+#: of a quadratic, Geyer's sequence): E[estimate] ~ truth * (1 - LONG_RUN_BIAS * (g - 1) / n),
+#: measured for AR(1) noise, phi 0.5-0.95, n = 100-500 (benchmarks/calibration_windows.py).
+#: Fitting the window and estimating the autocorrelations both eat the slow part of the noise.
+LONG_RUN_BIAS = 15.0
+#: the largest correction applied: beyond it the window is too short to say how noisy it is
+MAX_INFLATION = 2.0
+
+
+def short_window_inflation(g: float, n: int) -> float:
+    """The factor that undoes the measured downward bias of sigma^2 g on ``n`` points.
+
+    At g ~ 20 on 500 points the estimate is ~40% low; on i.i.d. noise nothing changes.
+
+    >>> short_window_inflation(1.0, 500)
+    1.0
+    >>> round(short_window_inflation(13.4, 500), 2)   # AR(0.9): estimated 13.4, truth 19
+    1.59
+    """
+    return 1.0 / max(1.0 - LONG_RUN_BIAS * (g - 1.0) / n, 1.0 / MAX_INFLATION)
 
 
 class AdaptiveWindow:
@@ -158,7 +185,9 @@ class AdaptiveWindow:
         self._validate()
         self.direction = resolve(better, None)  # which way is "improving"; fit() uses the name
         self._grid = length_grid(self.max_length)
-        checks = (len(self._grid) + 1) * self.horizon  # the grid and the whole window, every step
+        # the grid and the whole window, every step; the history's spans at every block
+        self._first_block = max(1, self.max_length // 16)
+        checks = (len(self._grid) + 1) * self.horizon + 5 * self.horizon / self._first_block
         # per-test tail probability; the critical value itself depends on the window's length
         # (Student's t with the residual degrees of freedom: sigma is estimated, and on a short
         # window a normal quantile this far out would be badly optimistic)
@@ -166,6 +195,7 @@ class AdaptiveWindow:
         self.critical = float(stats.norm.isf(self._tail))
         self._z = float(stats.norm.ppf(0.5 + self.ci / 2))
         self._plans: dict = {}
+        self._criticals: dict = {}
         self.reset()
 
     def _validate(self) -> None:
@@ -196,6 +226,9 @@ class AdaptiveWindow:
         self._since_refresh = 0
         self._hold = None       # (until index, status, reason) after a change
         self.changes: list = []
+        self._history = BlockHistory(self._first_block, start=0)  # the regime, in block means
+        self._long = None       # the history's current trend, judged when a block completes
+        self._long_stale = False
 
     # -- updating ---------------------------------------------------------------------------------
 
@@ -253,6 +286,8 @@ class AdaptiveWindow:
         self._used += 1
         self.n += 1
         self._since_refresh += 1
+        if self._history.add(value):
+            self._long_stale = True
 
     # -- the rules --------------------------------------------------------------------------------
 
@@ -281,27 +316,32 @@ class AdaptiveWindow:
         plan = self._plan(length)
         grid = plan.lengths
         split_z, slopes, slope_t = plan.statistics(window, scale)
+        critical = self._critical(length, g)
 
         splittable = grid <= length - self.min_length
         if splittable.any():
             z = np.where(splittable, np.abs(split_z), 0.0)
             best = int(np.argmax(z))
-            if z[best] > plan.critical:
+            if z[best] > critical:
                 return self._change(window, t, int(grid[best]), float(split_z[best]), sigma, step, label)
         if self._hold is not None and t <= self._hold[0]:
             return self._plain(window, step, label(start), self._hold[1], self._hold[2], False,
                                scale=scale)
 
         spans = grid >= self.min_length
-        trend = self._current_trend(plan, slope_t, spans)
+        trend = self._current_trend(plan, slope_t, spans, critical)
         if trend is not None:
             span = int(grid[trend])
             status = self._verdict(slope_t[trend])
             reason = (f"{'rising' if slope_t[trend] > 0 else 'falling'} by {fmt(slopes[trend], 3)} per step "
                       f"over the last {span} points (t = {fmt(slope_t[trend], 3)}, limit "
-                      f"{fmt(plan.critical, 3)}): the window is the trend's span")
+                      f"{fmt(critical, 3)}): the window is the trend's span")
             return self._plain(window[-span:], step, label(t - span + 1), status, reason, False,
-                               scale=scale, slope=(float(slopes[trend]), float(slope_t[trend])))
+                               scale=scale, slope=(float(slopes[trend]), float(slope_t[trend])),
+                               trend_level=True)
+        slow = self._slow_trend(t, scale, critical, step, label)
+        if slow is not None:
+            return slow
 
         precision = self.precision if self.precision is not None else DEFAULT_PRECISION_SDS * sigma
         needed = int(math.ceil(g * (self._z * sigma / precision) ** 2))
@@ -327,6 +367,54 @@ class AdaptiveWindow:
                                            f"points (autocorrelation time {fmt(g, 3)}), {length} so far")
         return self._plain(chosen, step, label(t - target + 1), status, reason, False, scale=scale)
 
+    def _slow_trend(self, t, scale, critical, step, label) -> WindowState | None:
+        """A trend over more than the window - up to the whole regime - from its block means.
+
+        Judged when a block completes (every ``max_length // 16`` points or more, so O(1)
+        amortised) and held until the next one.  A span counts only if its slope passes both
+        the window's noise scale and the block means' own scatter, and its recent half passes
+        both too, the same way: a rise that has levelled off is history."""
+        history = self._history
+        if self._long_stale:
+            self._long_stale = False
+            self._long = None
+            if history.points > self.max_length:
+                means = history.means()
+                best = None
+                for blocks in span_blocks(history.count):
+                    if blocks * history.block <= self.max_length:
+                        continue  # the window's own tests cover it
+                    whole = block_trend(means, blocks, history.block, scale)
+                    half = block_trend(means, blocks // 2, history.block, scale)
+                    if all(self._passes(fit, critical, whole.slope) for fit in (whole, half)) and (
+                            best is None or abs(whole.t_scale) > abs(best.t_scale)):
+                        best = whole
+                self._long = best
+        trend = self._long
+        if trend is None:
+            return None
+        after = t - (history.start + history.points - 1)
+        level, level_se = trend.level(after, scale)
+        mean_half = self._z * scale / math.sqrt(trend.span)
+        status = self._verdict(trend.slope)
+        reason = (f"{'rising' if trend.slope > 0 else 'falling'} by {fmt(trend.slope, 3)} per step over the "
+                  f"last {trend.span} points (t = {fmt(trend.t_scale, 3)} against the noise, "
+                  f"{fmt(trend.t_batch, 3)} against the scatter of its {trend.blocks} block means; the "
+                  f"recent half too): a trend slower than the window")
+        return WindowState(step=step, length=trend.span + after, start=label(t - trend.span - after + 1),
+                           mean=trend.mean, ci_low=trend.mean - mean_half, ci_high=trend.mean + mean_half,
+                           slope=trend.slope, slope_t=trend.t_scale, status=status, reason=reason,
+                           change=False, level=level, level_low=level - self._z * level_se,
+                           level_high=level + self._z * level_se)
+
+    def _passes(self, fit, critical: float, direction: float) -> bool:
+        """Both of a block line's t statistics beyond their limits, pointing along ``direction``."""
+        limit = self._criticals.get(("batch", fit.blocks))
+        if limit is None:
+            limit = self._criticals[("batch", fit.blocks)] = float(stats.t.isf(self._tail, fit.blocks - 2))
+        return (np.sign(fit.slope) == np.sign(direction) and abs(fit.t_scale) > critical
+                and abs(fit.t_batch) > limit)
+
     def _plan(self, length: int) -> RecentPlan:
         """The test plan for a window of ``length`` points: the grid's lengths that fit, the
         whole window and its half (for the "does the trend go on?" check), cached."""
@@ -335,21 +423,34 @@ class AdaptiveWindow:
             fitting = self._grid[self._grid <= length]
             grid = np.unique(np.concatenate([fitting, (length, length // 2)]))
             plan = self._plans[length] = RecentPlan(length, grid[grid >= self._grid[0]])
-            plan.critical = float(stats.t.isf(self._tail, max(length - 3, 1)))
         return plan
+
+    def _critical(self, length: int, g: float) -> float:
+        """The alarm limit for a window of ``length`` points with autocorrelation time ``g``:
+        Student's t on the degrees of freedom of the noise scale itself.  sigma*sqrt(g) is
+        estimated from the window, and an autocorrelated window holds only ~length/g
+        independent pieces of information about it (a lag-window estimate of the long-run
+        variance has ~1.5 n / bandwidth degrees of freedom, and Geyer's sum reaches ~3 g;
+        Priestley 1981, 6.2.4): a normal quantile this far out would be badly optimistic,
+        and at g ~ 20 on 500 points it made 31% of stationary AR(0.9) series false-alarm."""
+        dof = max(int(length / (2.0 * g)), 1)
+        critical = self._criticals.get(dof)
+        if critical is None:
+            critical = self._criticals[dof] = float(stats.t.isf(self._tail, dof))
+        return critical
 
     def _verdict(self, direction: float) -> str:
         """"improving" or "degrading" for a rise (direction > 0) or a fall."""
         rising = direction > 0
         return "improving" if rising == (self.direction == "higher") else "degrading"
 
-    def _current_trend(self, plan, slope_t, spans):
+    def _current_trend(self, plan, slope_t, spans, critical):
         """The span whose slope is most significant (beyond the critical value) and still
         going on: the slope over its recent half points the same way at the nominal level.
         A rise that has levelled off is history, not a current trend.  None if no such span."""
         grid, position = plan.lengths, plan.position
         for i in np.argsort(-np.abs(np.where(spans, slope_t, 0.0))):
-            if not spans[i] or abs(slope_t[i]) <= plan.critical:
+            if not spans[i] or abs(slope_t[i]) <= critical:
                 return None
             half = position.get(int(grid[i]) // 2)
             if half is None or np.sign(slope_t[half]) == np.sign(slope_t[i]) and abs(slope_t[half]) > self._z:
@@ -365,6 +466,10 @@ class AdaptiveWindow:
         direction = "up" if z > 0 else "down"
         status = self._verdict(z)
         self._regime = t - span + 1
+        self._history = BlockHistory(self._first_block, start=self._regime)
+        for value in self._buffer[self._regime - self._base:t - self._base + 1]:
+            self._history.add(float(value))
+        self._long, self._long_stale = None, False
         self._scale = None  # re-estimate the noise on the new regime
         reason = (f"level {'rose' if z > 0 else 'dropped'} by {fmt(abs(shift), 3)} "
                   f"({fmt(abs(shift) / sigma, 2)} noise SDs, z = {fmt(z, 3)}) at step {label(self._regime)}: "
@@ -390,11 +495,15 @@ class AdaptiveWindow:
         g = float(integrated_time(residuals)) if sigma > 0 else 1.0
         # never below 1: an anti-correlated estimate on a short window would make every
         # test bolder than the data allow
-        self._scale = (sigma, max(g, 1.0) if np.isfinite(g) else 1.0)
+        g = max(g, 1.0) if np.isfinite(g) else 1.0
+        self._scale = (sigma, g * short_window_inflation(g, len(window)))
         self._since_refresh = 0
         return self._scale
 
-    def _plain(self, window, step, start, status, reason, change, *, scale=None, slope=None) -> WindowState:
+    def _plain(self, window, step, start, status, reason, change, *, scale=None, slope=None,
+               trend_level=False) -> WindowState:
+        """The state for ``window``; with ``trend_level`` the level now is its line's value at
+        the last point (a rising window's mean lags the curve by half the span), else its mean."""
         length = len(window)
         mean = float(window.mean())
         if scale is None:
@@ -403,6 +512,13 @@ class AdaptiveWindow:
         if slope is None:
             slope = (slope_and_t(window, scale) if length >= 3 and np.isfinite(scale) and scale > 0
                      else (math.nan, math.nan))
+        level, level_half = mean, half
+        if trend_level:
+            # the line at the last of m points: Var = scale^2 (1/m + ((m-1)/2)^2 / Sxx) ~ 4 scale^2 / m
+            end = (length - 1) / 2.0
+            level = mean + slope[0] * end
+            level_half = self._z * scale * math.sqrt(1.0 / length + end * end * 12.0 / (length * (length * length - 1.0)))
         return WindowState(step=step, length=length, start=start, mean=mean, ci_low=mean - half,
                            ci_high=mean + half, slope=slope[0], slope_t=slope[1], status=status,
-                           reason=reason, change=change)
+                           reason=reason, change=change, level=level, level_low=level - level_half,
+                           level_high=level + level_half)

@@ -80,7 +80,8 @@ def run(args) -> int:
 def _summary_row(result) -> dict:
     last = result.table.iloc[-1]
     row = {"metric": result.name, "n": result.n, "status": result.final_status,
-           "window": int(last["length"]), "mean": last["mean"], "ci_low": last["ci_low"],
+           "window": int(last["length"]), "level": last["level"], "level_low": last["level_low"],
+           "level_high": last["level_high"], "mean": last["mean"], "ci_low": last["ci_low"],
            "ci_high": last["ci_high"], "changes": len(result.changes), "reason": result.final_reason}
     row.update({f"share_{status}": result.status_counts.get(status, 0) / result.n for status in STATUSES})
     return row
@@ -90,9 +91,9 @@ def _table_text(result) -> str:
     """Only the steps where the status or the window's start changes, to stay readable."""
     table = result.table
     keep = (table["status"] != table["status"].shift()) | table["change"]
-    lines = ["  step        status      window  mean [CI]                    reason"]
+    lines = ["  step        status      window  level now [CI]               reason"]
     for row in table[keep].to_dict("records"):
-        ci = f"{fmt(row['mean'], 4)} [{fmt(row['ci_low'], 4)}, {fmt(row['ci_high'], 4)}]"
+        ci = f"{fmt(row['level'], 4)} [{fmt(row['level_low'], 4)}, {fmt(row['level_high'], 4)}]"
         lines.append(f"  {str(row['step']):<10}  {row['status']:<10}  {row['length']:<6}  {ci:<27}  {row['reason']}")
     lines.append(f"  ({int(keep.sum())} of {len(table)} steps shown: those where the status changes; "
                  "--format csv lists every step)")
