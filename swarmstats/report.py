@@ -23,6 +23,7 @@ from .describe import describe
 from .errors import InputError
 from .io import classify_columns, select_metric
 from .quality import quality_metrics
+from .quality._input import cluster_option
 from .regimes import RegimeDetector
 from .windows import AdaptiveWindow
 
@@ -184,8 +185,11 @@ def build_report(frame: pd.DataFrame, *, metrics=None, step: str | None = None,
     quality = None
     notes = []
     if quality_columns:
-        quality = quality_metrics(frame[p], frame[accepted], random_state=0, nan_policy="omit")
-        notes.append(f"selection quality from the {p!r} and {accepted!r} columns")
+        clusters, used = cluster_option(frame, "auto")
+        quality = quality_metrics(frame[p], frame[accepted], random_state=0, nan_policy="omit",
+                                  clusters=clusters)
+        notes.append(f"selection quality from the {p!r} and {accepted!r} columns"
+                     + (f", resampling whole agents ({', '.join(used)})" if used else ""))
     return Report(source=source or frame.attrs.get("source", "log"), sections=sections, quality=quality,
                   notes=notes)
 

@@ -12,7 +12,7 @@ from .._result import fmt
 from ..errors import InputError
 from ..io import FORMATS, read_interactions
 from ..quality import adverse_selection_test, quality_by, quality_metrics
-from ..quality._input import as_accept_flags, as_probabilities
+from ..quality._input import as_accept_flags, as_probabilities, cluster_option
 from ._common import EXIT_FAIL, EXIT_PASS, dump_json, plot_results
 
 
@@ -33,6 +33,12 @@ def add_parser(commands) -> None:
     quality.add_argument("--accepted", default="accepted", help="column of the accept flag (default accepted)")
     quality.add_argument("--by", help="also one row per value of this column (e.g. epoch); the "
                                       "adverse-selection test then shuffles within groups")
+    quality.add_argument("--clusters", default="auto", metavar="COL[,COL]",
+                         help="column(s) naming the agent behind each interaction, whose interactions "
+                              "are resampled together: one (the agent) or two (initiator,counterparty); "
+                              "'auto' (default) uses initiator_id,counterparty_id (SWARM), "
+                              "initiator,counterparty, agent_id or agent when present; 'none' treats "
+                              "interactions as independent")
     quality.add_argument("--threshold", type=float, default=0.5, help="hard-label threshold (default 0.5)")
     quality.add_argument("--band", type=float, default=0.2, help="uncertain band half-width (default 0.2)")
     quality.add_argument("--alpha", type=float, default=0.05, help="level of the adverse-selection test")
@@ -55,13 +61,18 @@ def run(args) -> int:
         raise InputError(f"no column {args.by!r} for --by; columns are {', '.join(map(str, frame.columns))}")
     options = dict(threshold=args.threshold, band=args.band, alpha=args.alpha, n_boot=args.n_boot,
                    swarm_compatible=args.swarm_compatible)
+    columns = (None if args.clusters.strip().lower() == "none" else "auto" if args.clusters == "auto"
+               else tuple(c.strip() for c in args.clusters.split(",")))
+    _, used = cluster_option(frame, columns)
     if args.nan_policy == "omit":
-        frame = _complete_rows(frame, [args.p, args.accepted] + ([args.by] if args.by else []))
-    overall = quality_metrics(frame[args.p], frame[args.accepted], random_state=args.seed, **options)
+        frame = _complete_rows(frame, [args.p, args.accepted] + ([args.by] if args.by else []) + list(used))
+    clusters, _ = cluster_option(frame, used or None)
+    overall = quality_metrics(frame[args.p], frame[args.accepted], random_state=args.seed,
+                              clusters=clusters, **options)
     table = test = None
     if args.by:
         table = quality_by(frame, args.by, p=args.p, accepted=args.accepted, random_state=args.seed + 1,
-                           **options)
+                           clusters=used or None, **options)
         test = adverse_selection_test(frame[args.p], frame[args.accepted], groups=frame[args.by],
                                       n_perm=max(args.n_boot, 1), random_state=args.seed + 2)
         pvalue = test.pvalue

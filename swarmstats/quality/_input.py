@@ -84,39 +84,113 @@ def _one_flag(item, argname: str) -> float:
     raise InputError(f"{argname}: expected booleans (true/false, 1/0), found {item!r}{hint}")
 
 
-def interaction_arrays(p, accepted, *, nan_policy: str = "raise", extras: dict | None = None):
-    """Validated (p, accepted, extras) with rows missing any value handled by ``nan_policy``.
+def interaction_arrays(p, accepted, *, nan_policy: str = "raise", extras: dict | None = None,
+                       labels: dict | None = None):
+    """Validated (p, accepted, extras, labels) with rows missing any value handled by ``nan_policy``.
 
-    >>> p, a, _ = interaction_arrays([0.2, 0.9], [False, True])
-    >>> p.tolist(), a.tolist()
-    ([0.2, 0.9], [False, True])
+    ``extras`` are numeric columns (payoff terms); ``labels`` are columns of names or ids
+    (cluster labels), returned as integer codes 0..k-1.
+
+    >>> p, a, _, codes = interaction_arrays([0.2, 0.9, 0.5], [False, True, 1], labels={"agent": ["b", "a", "b"]})
+    >>> p.tolist(), a.tolist(), codes["agent"].tolist()
+    ([0.2, 0.9, 0.5], [False, True, True], [1, 0, 1])
     """
     check_nan_policy(nan_policy)
     p_values = as_probabilities(p)
     flags = as_accept_flags(accepted)
     extras = {name: as_probabilities(values, argname=name) for name, values in (extras or {}).items()
               if values is not None}
-    for name, values in {"accepted": flags, **extras}.items():
+    labels = {name: _label_array(values, name) for name, values in (labels or {}).items()}
+    for name, values in {"accepted": flags, **extras, **labels}.items():
         if len(values) != len(p_values):
             raise InputError(f"{name} has {len(values)} values but p has {len(p_values)}; "
                              "they must be the same length")
     missing = ~np.isfinite(p_values) | np.isnan(flags)
     for values in extras.values():
         missing |= ~np.isfinite(values)
+    for values in labels.values():
+        missing |= pd.isna(values)
     if missing.any():
         if nan_policy == "raise":
             where = np.flatnonzero(missing)
             raise InputError(
-                f"{int(missing.sum())} interaction(s) have a missing or non-finite p, accepted or "
-                f"payoff term (first at position {int(where[0])}); pass nan_policy='omit' "
-                "(command line: --nan-policy omit) to drop them")
+                f"{int(missing.sum())} interaction(s) have a missing or non-finite p, accepted, "
+                f"payoff term or cluster label (first at position {int(where[0])}); pass "
+                "nan_policy='omit' (command line: --nan-policy omit) to drop them")
         keep = ~missing
         p_values, flags = p_values[keep], flags[keep]
         extras = {name: values[keep] for name, values in extras.items()}
+        labels = {name: values[keep] for name, values in labels.items()}
+    labels = {name: pd.factorize(values, sort=True)[0] for name, values in labels.items()}
     outside = (p_values < 0) | (p_values > 1)
     if outside.any():
         raise InputError(f"p must lie in [0, 1]; {int(outside.sum())} value(s) do not "
                          f"(first: {p_values[outside][0]!r})")
     if len(p_values) == 0:
         raise InputError("no interactions to analyse (empty batch)")
-    return p_values, flags.astype(bool), extras
+    return p_values, flags.astype(bool), extras, labels
+
+
+def _label_array(values, argname: str) -> np.ndarray:
+    """A 1-D object array of labels (strings, ints ...); missing ones stay missing."""
+    if isinstance(values, (pd.Series, pd.Index)):
+        values = values.to_numpy(dtype=object)
+    array = np.asarray(values, dtype=object)
+    if array.ndim != 1:
+        raise InputError(f"{argname}: expected one label per interaction (1-D), got shape {array.shape}")
+    return array
+
+
+#: columns naming who took part in an interaction, as SWARM and common exports spell them:
+#: (initiator, counterparty) pairs first, then a single agent column
+AGENT_COLUMN_PAIRS = (("initiator_id", "counterparty_id"), ("initiator", "counterparty"))
+AGENT_COLUMNS = ("agent_id", "agent")
+
+
+def agent_columns(frame: pd.DataFrame) -> tuple | None:
+    """The columns of ``frame`` that name the agents behind each interaction, or None.
+
+    >>> agent_columns(pd.DataFrame(columns=["p", "accepted", "initiator_id", "counterparty_id"]))
+    ('initiator_id', 'counterparty_id')
+    >>> agent_columns(pd.DataFrame(columns=["p", "accepted", "agent"]))
+    ('agent',)
+    """
+    for pair in AGENT_COLUMN_PAIRS:
+        if all(column in frame.columns for column in pair):
+            return pair
+    for column in AGENT_COLUMNS:
+        if column in frame.columns:
+            return (column,)
+    return None
+
+
+def cluster_option(frame: pd.DataFrame, columns) -> tuple:
+    """(the ``clusters`` argument of quality_metrics, the column names used) for a frame.
+
+    ``columns``: "auto" (the agent columns when the table names them), None (independent
+    interactions), one column name, or a pair of them (initiator, counterparty).
+
+    >>> frame = pd.DataFrame({"p": [0.2, 0.8], "accepted": [0, 1], "agent": ["a", "b"]})
+    >>> cluster_option(frame, "auto")[1], cluster_option(frame, None)
+    (('agent',), (None, ()))
+    """
+    if columns is None:
+        return None, ()
+    if isinstance(columns, str) and columns == "auto":
+        # found, not asked for: a column naming a single agent has nothing to resample
+        columns = tuple(c for c in agent_columns(frame) or () if frame[c].nunique() >= 2)
+    elif isinstance(columns, str):
+        columns = (columns,)
+    columns = tuple(columns)
+    if len(columns) > 2:
+        raise InputError(f"clusters: one column (the agent) or two (initiator, counterparty), "
+                         f"got {len(columns)}")
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise InputError(f"no column {missing[0]!r} for the clusters; columns are "
+                         f"{', '.join(map(str, frame.columns))}")
+    if not columns:
+        return None, ()
+    if len(columns) == 1:
+        return frame[columns[0]], columns
+    return (frame[columns[0]], frame[columns[1]]), columns

@@ -58,7 +58,7 @@ def adverse_selection_test(p, accepted, *, groups=None, alternative: str = "less
     check_choice("alternative", alternative, ALTERNATIVES)
     if int(n_perm) < 1:
         raise InputError(f"n_perm must be >= 1, got {n_perm}")
-    p, flags, _ = interaction_arrays(p, accepted)
+    p, flags, _, _ = interaction_arrays(p, accepted)
     if groups is None:
         labels = np.zeros(len(p), dtype=int)
     else:

@@ -130,6 +130,40 @@ def percentile_interval(replicates: np.ndarray, level: float, *, min_defined: fl
     return low, high
 
 
+def bias_corrected_interval(replicates: np.ndarray, observed: np.ndarray, level: float, *,
+                            min_defined: float = 0.9):
+    """Bias-corrected (BC) percentile interval of each column of ``replicates`` (reps x k).
+
+    The percentiles are moved by z0 = Phi^-1(share of replicates below the observed value):
+    when the resamples sit below the estimate, so does the estimate below the truth, and a
+    plain percentile interval would carry that bias twice (Efron 1987).  NaN-aware as
+    :func:`percentile_interval`; ties count half.
+
+    >>> reps = np.r_[np.arange(-50.0, 51.0)][:, None]
+    >>> low, high = bias_corrected_interval(reps, np.array([0.0]), 0.9)   # symmetric: plain percentiles
+    >>> round(float(low[0]), 6), round(float(high[0]), 6)
+    (-45.0, 45.0)
+    """
+    replicates = np.asarray(replicates, dtype=float)
+    if replicates.ndim == 1:
+        replicates = replicates[:, None]
+    observed = np.asarray(observed, dtype=float).ravel()
+    finite = np.isfinite(replicates)
+    count = finite.sum(axis=0)
+    below = (np.where(finite, replicates < observed, False).sum(axis=0)
+             + 0.5 * np.where(finite, replicates == observed, False).sum(axis=0))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.clip(below / count, 0.5 / np.maximum(count, 1), 1 - 0.5 / np.maximum(count, 1))
+    z0 = np.where(np.isfinite(share), stats.norm.ppf(share), 0.0)
+    tail = stats.norm.ppf((1 - level) / 2)
+    quantiles = stats.norm.cdf(np.stack([2 * z0 + tail, 2 * z0 - tail]))
+    low, high = np.full(replicates.shape[1], np.nan), np.full(replicates.shape[1], np.nan)
+    for j in np.flatnonzero((count > 0) & (count / max(len(replicates), 1) >= min_defined)
+                            & np.isfinite(observed)):
+        low[j], high[j] = np.quantile(replicates[finite[:, j], j], quantiles[:, j])
+    return low, high
+
+
 def wilson_interval(successes, trials, level: float):
     """Wilson score interval of a binomial proportion (nan where there are no trials).
 
@@ -170,3 +204,105 @@ def block_bootstrap_indices(rng: np.random.Generator, n: int, block: int, reps: 
     offsets = np.arange(block)
     idx = (starts[:, :, None] + offsets[None, None, :]).reshape(reps, n_blocks * block)[:, :n]
     return idx % n
+
+
+def cluster_totals(columns: np.ndarray, codes: np.ndarray, clusters: int) -> np.ndarray:
+    """Column sums within each cluster (clusters x k), rows labelled by ``codes`` 0..clusters-1.
+
+    >>> cluster_totals(np.array([[1.0], [2.0], [4.0]]), np.array([1, 0, 1]), 2).ravel().tolist()
+    [2.0, 5.0]
+    """
+    out = np.zeros((clusters, columns.shape[1]))
+    np.add.at(out, codes, columns)
+    return out
+
+
+def two_way_bootstrap_sums(columns: np.ndarray, rows: np.ndarray, cols: np.ndarray, reps: int,
+                           rng: np.random.Generator) -> np.ndarray:
+    """Column sums of ``reps`` product-weight ("pigeonhole") bootstrap resamples (reps x k).
+
+    Each observation belongs to a row cluster (``rows``, e.g. its initiator) and a column
+    cluster (``cols``, its counterparty).  Each replicate draws multinomial weights for the
+    row clusters and, independently, for the column clusters; an observation counts
+    W_row * W_col times.  Both sources of dependence are resampled, and the variance is
+    slightly overstated rather than understated (Owen 2007, "The pigeonhole bootstrap").
+    The work is per (row, column) cell, so it costs reps x cells, not reps x n.
+
+    >>> sums = two_way_bootstrap_sums(np.ones((6, 1)), np.array([0, 0, 1, 1, 2, 2]),
+    ...                               np.array([0, 1, 0, 1, 0, 1]), 2000, np.random.default_rng(0))
+    >>> round(float(sums.mean()), 1)   # E[W_row W_col] = 1 per observation
+    6.0
+    """
+    n_rows, n_cols = int(rows.max()) + 1, int(cols.max()) + 1
+    cell_index, cells = np.unique(rows * n_cols + cols, return_inverse=True)
+    totals = cluster_totals(columns, cells.ravel(), len(cell_index))
+    cell_rows, cell_cols = cell_index // n_cols, cell_index % n_cols
+    out = np.empty((reps, columns.shape[1]))
+    start = 0
+    for size in chunk_sizes(reps, len(cell_index)):
+        weights = (bootstrap_counts(rng, n_rows, size)[:, cell_rows]
+                   * bootstrap_counts(rng, n_cols, size)[:, cell_cols])
+        out[start:start + size] = weights @ totals
+        start += size
+    return out
+
+
+def cluster_bootstrap_t(totals: np.ndarray, statistic, reps: int, rng: np.random.Generator,
+                        level: float):
+    """Studentized bootstrap over G clusters: (low, high, replicates) of each statistic.
+
+    ``totals`` holds each cluster's column sums (G x k); ``statistic`` maps sums (rows x k) to
+    statistics (rows x m).  Each resample of G clusters is studentized by its own jackknife
+    standard error (leave one drawn cluster out), and the interval is
+    [T - q_high SE, T - q_low SE] with q the quantiles of (T* - T) / SE*.
+
+    With ~20 clusters a ratio such as the quality gap is skewed and its spread moves with
+    its value (fewer extreme agents drawn: a smaller gap and a narrower interval); percentile
+    intervals, even widened, then miss on one side (89-91% at 95%), while the studentized one
+    covers 94-95% (docs/quality.md).  Where a statistic has no finite jackknife error the
+    bias-corrected percentile interval is used.
+
+    >>> totals = np.c_[np.ones(12), np.arange(12.0)]          # G = 12 clusters: (count, sum)
+    >>> mean = lambda sums: (sums[..., 1] / sums[..., 0])[..., None]
+    >>> low, high, _ = cluster_bootstrap_t(totals, mean, 999, np.random.default_rng(0), 0.95)
+    >>> bool(low[0] < 5.5 < high[0]), bool(high[0] - low[0] < 8)
+    (True, True)
+    """
+    clusters = totals.shape[0]
+    grand = totals.sum(axis=0)
+    observed = statistic(grand[None, :])[0]
+    observed_se = _jackknife_se(statistic, grand[None, :], np.ones((1, clusters)), totals)[0]
+    replicates = np.empty((reps, observed.shape[0]))
+    studentized = np.empty_like(replicates)
+    start = 0
+    for size in chunk_sizes(reps, clusters * totals.shape[1] * 4):
+        counts = bootstrap_counts(rng, clusters, size).astype(float)
+        sums = counts @ totals
+        values = statistic(sums)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            studentized[start:start + size] = (values - observed) / _jackknife_se(statistic, sums, counts, totals)
+        replicates[start:start + size] = values
+        start += size
+    low, high = bias_corrected_interval(replicates, observed, level)
+    tail = (1 - level) / 2
+    for j in range(observed.shape[0]):
+        usable = np.isfinite(studentized[:, j])
+        if not (np.isfinite(observed_se[j]) and observed_se[j] > 0 and usable.mean() >= 0.9):
+            continue
+        q_low, q_high = np.quantile(studentized[usable, j], [tail, 1 - tail])
+        low[j], high[j] = observed[j] - q_high * observed_se[j], observed[j] - q_low * observed_se[j]
+    return low, high, replicates
+
+
+def _jackknife_se(statistic, sums: np.ndarray, counts: np.ndarray, totals: np.ndarray) -> np.ndarray:
+    """Jackknife standard error of each statistic of each resample (rows x m): one drawn
+    cluster left out at a time, each distinct cluster weighted by how often it was drawn."""
+    rows, clusters = counts.shape
+    left_out = sums[:, None, :] - totals[None, :, :]                # rows x G x k
+    values = statistic(left_out.reshape(rows * clusters, -1)).reshape(rows, clusters, -1)
+    weights = counts[:, :, None]
+    drawn = weights > 0
+    values = np.where(drawn, values, 0.0)
+    mean = (weights * values).sum(axis=1, keepdims=True) / clusters
+    spread = (weights * np.where(drawn, (values - mean) ** 2, 0.0)).sum(axis=1)
+    return np.sqrt((clusters - 1) / clusters * spread)
