@@ -14,6 +14,7 @@ from .._result import Result, fmt, jsonable
 from ..regimes.cusum import CusumDetector
 from ..stats.bootstrap import wilson_interval
 from ..stats.calibration import auc, brier_score, calibration_errors, log_loss, reliability_bins
+from ..stats.shrinkage import fit_mean_prior, fit_noise_prior, wrong_side_probability
 
 #: squared errors are averaged over blocks of this many outcomes before the drift check, so
 #: the CUSUM sees near-normal values instead of a two-point distribution
@@ -118,6 +119,10 @@ def build_report(tracker) -> ProxyReport:
     verdict = "too_noisy" if n_noisy else ("ok" if judged else "insufficient_data")
     if judged < len(table):
         notes.append(f"{len(table) - judged} key(s) with fewer than 2 observations are not judged")
+    if table.attrs.get("noise_prior") is not None:
+        notes.append(f"each key's noise and mean borrow strength from all {judged} judged keys "
+                     "(empirical Bayes): a key with few scores is judged with what the others say "
+                     "about how noisy and how spread keys are; sd is its own, sd_shrunk the one used")
     return ProxyReport(verdict=verdict, n_keys=len(table), n_too_noisy=n_noisy, threshold=threshold,
                        band=tracker.band, alpha=alpha, table=table, calibration=calibration,
                        reliability=reliability, recalibration=recalibration,
@@ -131,24 +136,37 @@ def _key_table(states, tracker) -> pd.DataFrame:
     m2 = np.array([s.m2 for s in states])
     with np.errstate(divide="ignore", invalid="ignore"):
         sd = np.where(n > 1, np.sqrt(m2 / (n - 1)), np.nan)
-        se = sd / np.sqrt(n)
         distance = np.abs(mean - threshold)
-        # P(the true mean lies on the other side of the threshold than the sample mean): the
-        # posterior of the mean under a flat prior is a t with n - 1 degrees of freedom
-        wrong = np.where(se > 0, stats.t.cdf(-distance / se, np.maximum(n - 1, 1)),
-                         np.where(distance > 0, 0.0, 0.5))
-        wrong = np.where(n > 1, wrong, np.nan)
+        # each key's noise borrows strength from all keys' (empirical Bayes): with 3-5 scores
+        # a key's own SD is mostly luck, and alone it made the 1-5% bin wrong 6% of the time
+        judged = n > 1
+        prior = fit_noise_prior(sd[judged] ** 2, n[judged] - 1)
+        sd_shrunk = np.full(len(n), np.nan)
+        wrong = np.full(len(n), np.nan)
+        if judged.any():
+            variances, dofs = np.where(np.isfinite(sd[judged]), sd[judged] ** 2, 0.0), n[judged] - 1
+            if prior is not None:
+                sd_shrunk[judged] = np.sqrt(prior.posterior(variances, dofs) @ prior.grid)
+            else:
+                sd_shrunk[judged] = sd[judged]
+            # P(the true mean lies on the other side of the threshold than the sample mean),
+            # with the keys' means and noise as the prior of each one
+            level = (fit_mean_prior(mean[judged], sd_shrunk[judged] ** 2, n[judged])
+                     if prior is not None else None)
+            wrong[judged] = wrong_side_probability(mean[judged], threshold, n[judged], variances, dofs,
+                                                   prior, level)
+        se = sd_shrunk / np.sqrt(n)
         share_above = np.array([s.above for s in states]) / n
         round_error = np.minimum(share_above, 1 - share_above)
         round_error = np.where(n > 1, round_error, np.nan)
         thrash = np.where(n > 1, np.array([s.flips for s in states]) / (n - 1), np.nan)
         expected = np.where(n > 1, 2 * share_above * (1 - share_above), np.nan)
         z = stats.norm.ppf(1 - alpha)
-        needed_total = np.where(distance > 0, np.ceil((z * sd / distance) ** 2), np.inf)
+        needed_total = np.where(distance > 0, np.ceil((z * sd_shrunk / distance) ** 2), np.inf)
         needed = np.maximum(needed_total - n, 0)
     too_noisy = (np.nan_to_num(wrong) > alpha) | (np.nan_to_num(round_error) > alpha)
     frame = pd.DataFrame({
-        "n": n.astype(int), "mean": mean, "sd": sd, "se": se,
+        "n": n.astype(int), "mean": mean, "sd": sd, "sd_shrunk": sd_shrunk, "se": se,
         "uncertain_fraction": np.array([s.uncertain for s in states]) / n,
         "share_above": share_above, "wrong_side_probability": wrong, "round_error_rate": round_error,
         "thrash_rate": thrash, "expected_thrash_rate": expected, "too_noisy": too_noisy,
@@ -156,6 +174,7 @@ def _key_table(states, tracker) -> pd.DataFrame:
                                 for x, n_ in zip(needed, n)],
     }, index=pd.Index([s.key for s in states], name="key", dtype=object))
     frame["reason"] = [_reason(row, alpha) for row in frame.to_dict("records")]
+    frame.attrs["noise_prior"] = prior
     if tracker.halflife:
         frame["ewma_mean"] = [s.ew_mean for s in states]
         frame["ewma_sd"] = [math.sqrt(s.ew_var) for s in states]
