@@ -28,6 +28,7 @@ from .stats.bootstrap import (
     resolve_rng,
 )
 from .stats.chains import ess_quantile
+from .stats.precision import mean_precision
 
 QUANTILES = (0.05, 0.25, 0.75, 0.95)
 MEDIAN_METHODS = ("bootstrap", "order-statistics")
@@ -218,7 +219,17 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int, med
     else:
         tau = float(integrated_time(x))
         ess = n / tau
-        ci = _t_interval(mean, sd, ess, level)
+        # the convergence verdict's standard error of the mean: the larger of Geyer's and batch
+        # means', widened along the batch-variance growth when the memory is long
+        precision = mean_precision(x, tau)
+        half = float(stats.t.ppf(0.5 + level / 2, precision.dof)) * precision.mcse
+        ci = (mean - half, mean + half)
+        if precision.long_memory:
+            notes.append(f"long memory: the variance of batch means keeps growing with their length "
+                         f"({fmt(precision.growth, 3)}x from the shortest to the longest batches), so "
+                         f"the precision of the mean is uncertain; its interval is widened "
+                         f"{fmt(precision.inflation, 3)}x along that growth, and the ESS overstates "
+                         "the information")
         ci_iid = _t_interval(mean, sd, float(n), level)
         if median_method == "bootstrap" and n * n_boot > bootstrap.EXACT_LIMIT:
             notes.append(f"{n} values: the median's interval uses order statistics and the ESS "

@@ -40,6 +40,7 @@ from .errors import InputError, check_choice
 from .stats.autocorr import integrated_time
 from .stats.bootstrap import check_level
 from .stats.history import BlockHistory, block_trend, span_blocks
+from .stats.precision import mean_precision
 from .stats.window_tests import RecentPlan, length_grid, slope_and_t
 
 STATUSES = ("improving", "degrading", "stable", "uncertain")
@@ -137,6 +138,19 @@ def short_window_inflation(g: float, n: int) -> float:
     1.59
     """
     return 1.0 / max(1.0 - LONG_RUN_BIAS * (g - 1.0) / n, 1.0 / MAX_INFLATION)
+
+
+def _memory_notes(regime: np.ndarray) -> list:
+    """A note when the current regime's noise has long memory: the window's intervals assume
+    the noise forgets within the window, and then they are too narrow."""
+    if len(regime) < 200 or np.ptp(regime) == 0:
+        return []
+    precision = mean_precision(regime, float(integrated_time(regime)))
+    if not precision.long_memory:
+        return []
+    return [f"long memory: the variance of batch means keeps growing with their length "
+            f"({fmt(precision.growth, 3)}x over the ladder), so the noise does not forget within a "
+            "window; the level's interval is too narrow and the precision of a mean is uncertain"]
 
 
 class AdaptiveWindow:
@@ -268,6 +282,7 @@ class AdaptiveWindow:
         notes = []
         if len(series) < self.min_length:
             notes.append(f"only {len(series)} points: nothing is judged before {self.min_length}")
+        notes += _memory_notes(series.values[self._regime:])
         return WindowResult(name=series.name, n=len(series), table=table, changes=changes,
                             status_counts={k: int(v) for k, v in counts.items()},
                             final_status=str(last["status"]), final_reason=str(last["reason"]),
