@@ -11,7 +11,12 @@ from scipy import stats
 from scipy.special import expit
 
 from swarmstats import InputError, quality_by, quality_metrics
-from swarmstats.stats.bootstrap import cluster_bootstrap_t, two_way_bootstrap_sums
+from swarmstats.stats.bootstrap import (
+    cluster_bootstrap_t,
+    cluster_totals,
+    jackknife_variance,
+    two_way_cluster_interval,
+)
 from tests.test_cli import run as run_cli
 
 REAL_EVENTS = "tests/fixtures/real/swarm/strict-governance-events.jsonl"
@@ -36,10 +41,10 @@ def true_gap(offset_sd, two_way, rng):
     return p[accepted].mean() - p[~accepted].mean()
 
 
-@pytest.mark.parametrize("two_way, reps", [(False, 300), (True, 120)])
+@pytest.mark.parametrize("two_way, reps", [(False, 300), (True, 300)])
 def test_clustered_intervals_cover_the_population_gap(two_way, reps):
     """Target 93-97%; measured 94.0% one way (400 draws; 65.8% when interactions are treated
-    as independent) and 96.3% two ways (300 draws)."""
+    as independent) and 95.3% two ways (300 draws)."""
     rng = np.random.default_rng(11)
     truth = true_gap(1.0, two_way, rng)
     covered = 0
@@ -68,17 +73,24 @@ def test_the_studentized_cluster_bootstrap_of_a_mean_matches_the_cluster_robust_
     assert high[0] == pytest.approx(mean + t * se, abs=0.15 * t * se)
 
 
-def test_the_two_way_bootstrap_sees_both_ways_of_dependence():
-    """Row effects only: its variance of the total matches the one-way (rows) bootstrap's;
-    column effects only: the columns'.  Either alone would miss the other."""
+def test_the_two_way_interval_of_a_mean_covers_when_rows_and_columns_both_matter():
+    """y = row effect + column effect + noise (SDs 1, 1, 1; 20 x 20 clusters, 800 values): the
+    two-way t interval covers the population mean 0 in ~95%; the one-way one (rows only) and the
+    independent one miss far more often."""
     rng = np.random.default_rng(13)
-    rows, cols = np.repeat(np.arange(30), 30), np.tile(np.arange(30), 30)
-    for effect_of in (rows, cols):
-        values = rng.normal(0, 1, 30)[effect_of] + rng.normal(0, 0.1, 900)
-        sums = two_way_bootstrap_sums(values[:, None], rows, cols, 4_000, rng)[:, 0]
-        one_way = np.bincount(effect_of, values)
-        expected = 30 * one_way.var()   # the bootstrap variance of a total of 30 cluster totals
-        assert sums.var() == pytest.approx(expected, rel=0.2)
+    reps, covered, one_way = 400, 0, 0
+    mean = lambda sums: (sums[..., 1] / sums[..., 0])[..., None]
+    for _ in range(reps):
+        rows, cols = rng.integers(0, 20, 800), rng.integers(0, 20, 800)
+        values = rng.normal(0, 1, 20)[rows] + rng.normal(0, 1, 20)[cols] + rng.normal(0, 1, 800)
+        data = np.c_[np.ones(800), values]
+        low, high, _, dof = two_way_cluster_interval(data, rows, cols, mean, 0.95)
+        covered += low[0] <= 0 <= high[0]
+        half = stats.t.ppf(0.975, 19) * np.sqrt(jackknife_variance(mean, cluster_totals(data, rows, 20)))[0]
+        one_way += abs(values.mean()) <= half
+    se = np.sqrt(0.95 * 0.05 / reps)
+    assert abs(covered / reps - 0.95) <= 3 * se and dof == 19
+    assert one_way / reps < 0.9
 
 
 def test_independent_interactions_are_unchanged_and_clusters_of_one_are_refused():

@@ -19,19 +19,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from .._result import Result, fmt
 from ..errors import InputError
 from ..stats import bootstrap
 from ..stats.bootstrap import (
-    bias_corrected_interval,
     bootstrap_sums,
     check_level,
     cluster_bootstrap_t,
     cluster_totals,
     percentile_interval,
     resolve_rng,
-    two_way_bootstrap_sums,
+    two_way_cluster_interval,
     wilson_interval,
 )
 from ..stats.permutation import lower_tail_pvalue, permuted_gaps
@@ -55,6 +55,17 @@ HARD_METRICS = (
     "hard_net_social_welfare", "acceptance_rate", "high_quality_acceptance",
     "low_quality_acceptance",
 )
+#: the range each bounded figure can take: a clustered t interval is clipped to it
+_UNIT = (0.0, 1.0)
+_SIGNED = (-1.0, 1.0)
+BOUNDS = {**{name: _UNIT for name in (
+    "toxicity", "accepted_quality", "rejected_quality", "average_quality", "toxicity_all",
+    "uncertain_fraction", "selection_saturation", "baseline_harm", "hard_toxicity",
+    "acceptance_rate", "high_quality_acceptance", "low_quality_acceptance")},
+    "quality_std": (0.0, 0.5),
+    **{name: _SIGNED for name in ("quality_gap", "quality_correlation", "hard_quality_gap",
+                                  "hard_quality_correlation")}}
+
 #: SWARM's soft-versus-hard rules (compare_soft_hard)
 TOXICITY_AGREEMENT = 0.05
 UNRELIABLE_UNCERTAIN_FRACTION = 0.3
@@ -300,13 +311,12 @@ def quality_metrics(
     clusters : array-like, or a tuple of two, optional
         Who produced each interaction, when interactions of one agent are not independent
         (each agent has its own typical quality).  One label per interaction (e.g. the
-        initiator's id): the bootstrap resamples whole agents.  A tuple ``(initiators,
-        counterparties)``: both are resampled at once (the product-weight, "pigeonhole",
-        bootstrap).  Every interval, the proportions' too, then comes from that bootstrap,
-        widened by sqrt(G/(G-1)) for G clusters (the usual small-G correction), and the
-        adverse-selection p-value is the bootstrap's share of gaps >= 0.  Without it the
-        intervals treat interactions as independent, and with 20 agents whose qualities
-        differ by 1 SD on the logit scale they cover the true gap ~45% of the time.
+        initiator's id): a studentized bootstrap over whole agents.  A tuple ``(initiators,
+        counterparties)``: both ways at once (Cameron-Gelbach-Miller's two-way variance, by
+        the jackknife, with a t interval).  Every interval, the proportions' too, then comes
+        from these, and the adverse-selection p-value is their one-sided test.  Without it
+        the intervals treat interactions as independent: with 20 agents whose qualities
+        differ by 1 SD on the logit scale they covered the population gap 66% of the time.
     tau, c_a, c_b, r_a, r_b : array-like, optional
         Per-interaction transfer, governance costs and reputation terms of the
         payoffs (0 when omitted).
@@ -344,10 +354,11 @@ def quality_metrics(
     observed_sums = columns.sum(axis=0)
     observed = _metrics_from_sums(observed_sums[None, :], payoff, swarm_compatible)
     names = SOFT_METRICS + HARD_METRICS
-    replicates = None
+    replicates = clustered = None
     if n_boot > 0 and labels:
-        low, high, replicates = _clustered_intervals(columns, labels, observed, names, n_boot, rng,
-                                                     level, payoff, swarm_compatible)
+        low, high, difference_ci, cluster_pvalue = _clustered_intervals(
+            columns, labels, observed, names, n_boot, rng, level, payoff, swarm_compatible)
+        clustered = (difference_ci, cluster_pvalue)
     elif n_boot > 0:
         replicates = _metrics_from_sums(bootstrap_sums(columns, n_boot, rng), payoff, swarm_compatible)
         low, high = percentile_interval(np.column_stack([replicates[k] for k in names]), level)
@@ -366,16 +377,16 @@ def quality_metrics(
 
     n_accepted = int(flags.sum())
     one_sided = n_accepted in (0, len(p))
-    if labels and n_boot > 0 and not one_sided:
+    if clustered is not None:
         # shuffling accept flags across agents would ignore the clustering just as the
-        # independent bootstrap does: the test is the clustered bootstrap's own, dual to its
-        # interval (rejects at alpha exactly when the one-sided upper bound lies below 0)
-        gaps = replicates["quality_gap"][np.isfinite(replicates["quality_gap"])]
-        pvalue = float((1 + np.sum(gaps >= 0)) / (1 + len(gaps))) if len(gaps) else np.nan
+        # independent bootstrap does: the test is the clustered interval's own dual
+        pvalue = np.nan if one_sided else clustered[1]
     else:
         null = permuted_gaps(p, flags, n_boot, rng) if n_boot > 0 else np.array([])
         pvalue = lower_tail_pvalue(np.nan if one_sided else float(observed["quality_gap"][0]), null)
-    comparison = _comparison(estimates, pvalue, alpha, replicates, level)
+    comparison = _comparison(estimates, pvalue, alpha, replicates, level,
+                             None if clustered is None else clustered[0],
+                             "permutation" if clustered is None else _cluster_test_name(labels))
     notes = _notes(len(p), n_accepted, swarm_compatible, estimates)
     if labels:
         notes.append(_cluster_note(labels))
@@ -416,47 +427,67 @@ def _fewest_clusters(labels: dict) -> int:
 
 def _clustered_intervals(columns, labels: dict, observed: dict, names, reps: int, rng, level: float,
                          payoff, swarm_compatible: bool):
-    """(low, high, replicates) when interactions come in clusters (see ``clusters``).
+    """(low, high, toxicity-difference interval, adverse-selection p-value) when interactions
+    come in clusters (see ``clusters``).
 
-    One way (one label per interaction): the studentized cluster bootstrap.  Two ways
-    (initiator x counterparty): the product-weight bootstrap, which already overstates the
-    variance a little, with bias-corrected percentiles."""
+    One way (one label per interaction): the studentized cluster bootstrap; the p-value is its
+    share of gaps >= 0.  Two ways (initiator x counterparty): Cameron-Gelbach-Miller's
+    two-way jackknife variance with a t interval, and the matching one-sided t test."""
     fewest = _fewest_clusters(labels)
     if fewest < 2:
         name = min(labels, key=lambda k: labels[k].max())
         raise InputError(f"clusters: every interaction has the same {name}; resampling clusters "
                          "needs at least 2 (leave clusters out to treat interactions as independent)")
+    # the soft-minus-hard toxicity rides along as one more statistic
+    columns_of = list(names) + ["toxicity_difference"]
 
     def statistic(sums):
         values = _metrics_from_sums(sums, payoff, swarm_compatible)
-        return np.column_stack([values[k] for k in names])
+        values["toxicity_difference"] = values["toxicity"] - values["hard_toxicity"]
+        return np.column_stack([values[k] for k in columns_of])
 
+    gap = columns_of.index("quality_gap")
     if len(labels) == 1:
         codes = labels["cluster"]
         low, high, table = cluster_bootstrap_t(cluster_totals(columns, codes, int(codes.max()) + 1),
                                                statistic, reps, rng, level)
+        gaps = table[:, gap][np.isfinite(table[:, gap])]
+        pvalue = float((1 + np.sum(gaps >= 0)) / (1 + len(gaps))) if len(gaps) else np.nan
     else:
-        table = statistic(two_way_bootstrap_sums(columns, labels["initiator"], labels["counterparty"],
-                                                 reps, rng))
-        low, high = bias_corrected_interval(table, np.array([observed[k][0] for k in names]), level)
-    return low, high, {name: table[:, i] for i, name in enumerate(names)}
+        low, high, se, dof = two_way_cluster_interval(columns, labels["initiator"], labels["counterparty"],
+                                                      statistic, level)
+        value = observed["quality_gap"][0]
+        pvalue = (float(stats.t.cdf(value / se[gap], dof)) if np.isfinite(value) and se[gap] > 0
+                  else np.nan)
+    bounds = np.array([BOUNDS.get(name, (-np.inf, np.inf)) for name in columns_of])
+    low, high = np.clip(low, *bounds.T), np.clip(high, *bounds.T)
+    return low[:-1], high[:-1], (float(low[-1]), float(high[-1])), pvalue
+
+
+def _cluster_test_name(labels: dict) -> str:
+    return "cluster bootstrap" if len(labels) == 1 else "two-way cluster t"
 
 
 def _cluster_note(labels: dict) -> str:
     counts = {name: int(codes.max()) + 1 for name, codes in labels.items()}
     plural = {"cluster": "clusters", "initiator": "initiators", "counterparty": "counterparties"}
     what = " x ".join(f"{count} {plural[name]}" for name, count in counts.items())
-    note = (f"intervals resample whole clusters ({what}): interactions of one agent are not "
-            "independent; the adverse-selection p-value is the clustered bootstrap's")
+    how = ("a bootstrap over whole clusters" if len(labels) == 1
+           else "a two-way cluster variance (Cameron-Gelbach-Miller, by the jackknife)")
+    note = (f"intervals and the adverse-selection test allow for clustering ({what}) by {how}: "
+            "interactions of one agent are not independent")
     if min(counts.values()) < FEW_CLUSTERS:
         note += f"; with fewer than {FEW_CLUSTERS} clusters the intervals are rough"
     return note
 
 
-def _comparison(estimates: dict, pvalue: float, alpha: float, replicates, level: float) -> dict:
+def _comparison(estimates: dict, pvalue: float, alpha: float, replicates, level: float,
+                difference_ci=None, test: str = "permutation") -> dict:
     soft, hard = estimates["toxicity"].value, estimates["hard_toxicity"].value
     difference = soft - hard
-    if replicates is not None:
+    if difference_ci is not None:
+        diff_ci = difference_ci
+    elif replicates is not None:
         low, high = percentile_interval(replicates["toxicity"] - replicates["hard_toxicity"], level)
         diff_ci = (float(low[0]), float(high[0]))
     else:
@@ -472,11 +503,11 @@ def _comparison(estimates: dict, pvalue: float, alpha: float, replicates, level:
     if not np.isfinite(gap):
         adverse = "undefined: the gap needs both accepted and rejected interactions"
     elif significant:
-        adverse = f"adverse selection: the gap is significantly below zero (permutation p = {fmt(pvalue, 3)})"
+        adverse = f"adverse selection: the gap is significantly below zero ({test} p = {fmt(pvalue, 3)})"
     elif gap < 0:
-        adverse = f"the gap is below zero but not significantly (permutation p = {fmt(pvalue, 3)})"
+        adverse = f"the gap is below zero but not significantly ({test} p = {fmt(pvalue, 3)})"
     else:
-        adverse = f"no adverse selection (gap {fmt(gap, 3)} >= 0, permutation p = {fmt(pvalue, 3)})"
+        adverse = f"no adverse selection (gap {fmt(gap, 3)} >= 0, {test} p = {fmt(pvalue, 3)})"
     saturation = estimates["selection_saturation"].value
     return {
         "toxicity_difference": Estimate(float(difference), *diff_ci),

@@ -217,34 +217,52 @@ def cluster_totals(columns: np.ndarray, codes: np.ndarray, clusters: int) -> np.
     return out
 
 
-def two_way_bootstrap_sums(columns: np.ndarray, rows: np.ndarray, cols: np.ndarray, reps: int,
-                           rng: np.random.Generator) -> np.ndarray:
-    """Column sums of ``reps`` product-weight ("pigeonhole") bootstrap resamples (reps x k).
+def jackknife_variance(statistic, totals: np.ndarray) -> np.ndarray:
+    """Delete-one-cluster jackknife variance of each statistic (m,), from cluster totals (G x k).
+
+    For a mean of G cluster values it is their variance over G (below: 5/3 / 4).
+
+    >>> totals = np.c_[np.ones(4), [1.0, 2.0, 3.0, 4.0]]
+    >>> round(float(jackknife_variance(lambda s: (s[..., 1] / s[..., 0])[..., None], totals)[0]), 6)
+    0.416667
+    """
+    clusters = totals.shape[0]
+    left_out = statistic(totals.sum(axis=0)[None, :] - totals)          # G x m
+    return (clusters - 1) / clusters * np.sum((left_out - left_out.mean(axis=0)) ** 2, axis=0)
+
+
+def two_way_cluster_interval(columns: np.ndarray, rows: np.ndarray, cols: np.ndarray, statistic,
+                             level: float):
+    """(low, high, se, dof) of each statistic when observations are clustered two ways.
 
     Each observation belongs to a row cluster (``rows``, e.g. its initiator) and a column
-    cluster (``cols``, its counterparty).  Each replicate draws multinomial weights for the
-    row clusters and, independently, for the column clusters; an observation counts
-    W_row * W_col times.  Both sources of dependence are resampled, and the variance is
-    slightly overstated rather than understated (Owen 2007, "The pigeonhole bootstrap").
-    The work is per (row, column) cell, so it costs reps x cells, not reps x n.
+    cluster (``cols``, its counterparty).  The variance is Cameron, Gelbach & Miller's (2011):
+    rows' + columns' - cells' (each a delete-one-cluster jackknife), the larger one-way
+    variance where that difference is not positive; the interval is Student's t on
+    min(G_rows, G_cols) - 1 degrees of freedom.  The product-weight ("pigeonhole") bootstrap was
+    tried first: it counts the interactions' own noise once per way and covered 98% at 95%.
 
-    >>> sums = two_way_bootstrap_sums(np.ones((6, 1)), np.array([0, 0, 1, 1, 2, 2]),
-    ...                               np.array([0, 1, 0, 1, 0, 1]), 2000, np.random.default_rng(0))
-    >>> round(float(sums.mean()), 1)   # E[W_row W_col] = 1 per observation
-    6.0
+    >>> rng = np.random.default_rng(0)
+    >>> rows, cols = np.repeat(np.arange(10), 10), np.tile(np.arange(10), 10)
+    >>> values = rng.normal(0, 1, 10)[rows] + rng.normal(0, 1, 100)
+    >>> data = np.c_[np.ones(100), values]
+    >>> low, high, se, dof = two_way_cluster_interval(data, rows, cols, lambda s: (s[..., 1] / s[..., 0])[..., None], 0.95)
+    >>> dof, bool(se[0] > values.std() / 10)          # wider than 100 independent values
+    (9, True)
     """
-    n_rows, n_cols = int(rows.max()) + 1, int(cols.max()) + 1
-    cell_index, cells = np.unique(rows * n_cols + cols, return_inverse=True)
-    totals = cluster_totals(columns, cells.ravel(), len(cell_index))
-    cell_rows, cell_cols = cell_index // n_cols, cell_index % n_cols
-    out = np.empty((reps, columns.shape[1]))
-    start = 0
-    for size in chunk_sizes(reps, len(cell_index)):
-        weights = (bootstrap_counts(rng, n_rows, size)[:, cell_rows]
-                   * bootstrap_counts(rng, n_cols, size)[:, cell_cols])
-        out[start:start + size] = weights @ totals
-        start += size
-    return out
+    def variance(codes):
+        return jackknife_variance(statistic, cluster_totals(columns, codes, int(codes.max()) + 1))
+
+    n_cols = int(cols.max()) + 1
+    _, cells = np.unique(rows * n_cols + cols, return_inverse=True)
+    by_rows, by_cols = variance(rows), variance(cols)
+    combined = by_rows + by_cols - variance(cells.ravel())
+    combined = np.where(combined > 0, combined, np.maximum(by_rows, by_cols))
+    observed = statistic(columns.sum(axis=0)[None, :])[0]
+    se = np.sqrt(combined)
+    dof = min(int(rows.max()) + 1, n_cols) - 1
+    half = stats.t.ppf(0.5 + level / 2, dof) * se
+    return observed - half, observed + half, se, dof
 
 
 def cluster_bootstrap_t(totals: np.ndarray, statistic, reps: int, rng: np.random.Generator,
