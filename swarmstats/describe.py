@@ -219,12 +219,16 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int, med
     else:
         tau = float(integrated_time(x))
         ess = n / tau
-        # the convergence verdict's standard error of the mean: the larger of Geyer's and batch
-        # means', widened along the batch-variance growth when the memory is long
+        ci = _t_interval(mean, sd, ess, level)
+        # long memory: the variance of batch means keeps growing with their length, and an
+        # interval built on g (which keeps growing with n) is far too narrow; the convergence
+        # verdict's standard error, widened along that growth, replaces it.  Otherwise the ESS
+        # interval stays: it covers 94-95% on short-memory noise, the verdict's (the larger of
+        # two estimates, on 5-20 batches) 97-98.5%
         precision = mean_precision(x, tau)
-        half = float(stats.t.ppf(0.5 + level / 2, precision.dof)) * precision.mcse
-        ci = (mean - half, mean + half)
         if precision.long_memory:
+            half = float(stats.t.ppf(0.5 + level / 2, precision.dof)) * precision.mcse
+            ci = (mean - half, mean + half)
             notes.append(f"long memory: the variance of batch means keeps growing with their length "
                          f"({fmt(precision.growth, 3)}x from the shortest to the longest batches), so "
                          f"the precision of the mean is uncertain; its interval is widened "

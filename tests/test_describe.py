@@ -104,14 +104,14 @@ def _fractional_noise(d, n, rng, reps, lags=4000):
 
 def test_long_memory_is_named_and_widens_the_interval_of_the_mean():
     """ARFIMA(0, 0.3, 0), n = 5,000: Geyer's ESS interval covered the mean 59.5% of the time;
-    with the convergence verdict's precision (batch means, widened along the growth of the
-    batch variance) it covers 80.5% and long memory is named in 55% of series (200 draws).
+    where long memory is named (55% of series), the convergence verdict's precision widened
+    along the growth of the batch variance takes over, and 78% are covered (200 draws).
     AR(0.9) noise of the same length is not called long memory."""
     rng = np.random.default_rng(31)
     reps = 60
     results = [describe(x, median_method="order-statistics") for x in _fractional_noise(0.3, 5_000, rng, reps)]
     covered = np.mean([r.ci[0] <= 0 <= r.ci[1] for r in results])
     named = np.mean([any(note.startswith("long memory") for note in r.notes) for r in results])
-    assert covered >= 0.8 - 3 * np.sqrt(0.8 * 0.2 / reps) and named >= 0.3
+    assert covered >= 0.78 - 3 * np.sqrt(0.78 * 0.22 / reps) and named >= 0.3
     short = [describe(x, median_method="order-statistics") for x in ar1(0.9, 5_000, rng, reps=30)]
     assert sum(any(note.startswith("long memory") for note in r.notes) for r in short) <= 2
