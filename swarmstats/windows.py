@@ -532,7 +532,8 @@ class AdaptiveWindow:
             # the line at the last of m points: Var = scale^2 (1/m + ((m-1)/2)^2 / Sxx) ~ 4 scale^2 / m
             end = (length - 1) / 2.0
             level = mean + slope[0] * end
-            level_half = self._z * scale * math.sqrt(1.0 / length + end * end * 12.0 / (length * (length * length - 1.0)))
+            sxx = length * (length * length - 1.0) / 12.0
+            level_half = self._z * scale * math.sqrt(1.0 / length + end * end / sxx)
         return WindowState(step=step, length=length, start=start, mean=mean, ci_low=mean - half,
                            ci_high=mean + half, slope=slope[0], slope_t=slope[1], status=status,
                            reason=reason, change=change, level=level, level_low=level - level_half,

@@ -298,7 +298,8 @@ def cluster_bootstrap_t(totals: np.ndarray, statistic, reps: int, rng: np.random
         sums = counts @ totals
         values = statistic(sums)
         with np.errstate(divide="ignore", invalid="ignore"):
-            studentized[start:start + size] = (values - observed) / _jackknife_se(statistic, sums, counts, totals)
+            errors = _jackknife_se(statistic, sums, counts, totals)
+            studentized[start:start + size] = (values - observed) / errors
         replicates[start:start + size] = values
         start += size
     low, high = bias_corrected_interval(replicates, observed, level)
