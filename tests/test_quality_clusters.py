@@ -44,7 +44,7 @@ def true_gap(offset_sd, two_way, rng):
 @pytest.mark.parametrize("two_way, reps", [(False, 300), (True, 300)])
 def test_clustered_intervals_cover_the_population_gap(two_way, reps):
     """Target 93-97%; measured 94.0% one way (400 draws; 65.8% when interactions are treated
-    as independent) and 95.3% two ways (300 draws)."""
+    as independent) and 93.5% two ways (1,200 draws)."""
     rng = np.random.default_rng(11)
     truth = true_gap(1.0, two_way, rng)
     covered = 0

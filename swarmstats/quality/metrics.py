@@ -456,8 +456,8 @@ def _clustered_intervals(columns, labels: dict, observed: dict, names, reps: int
     else:
         low, high, se, dof = two_way_cluster_interval(columns, labels["initiator"], labels["counterparty"],
                                                       statistic, level)
-        value = observed["quality_gap"][0]
-        pvalue = (float(stats.t.cdf(value / se[gap], dof)) if np.isfinite(value) and se[gap] > 0
+        centre = (low[gap] + high[gap]) / 2.0     # the bias-corrected gap the interval is built on
+        pvalue = (float(stats.t.cdf(centre / se[gap], dof)) if np.isfinite(centre) and se[gap] > 0
                   else np.nan)
     bounds = np.array([BOUNDS.get(name, (-np.inf, np.inf)) for name in columns_of])
     low, high = np.clip(low, *bounds.T), np.clip(high, *bounds.T)
