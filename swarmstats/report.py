@@ -14,6 +14,7 @@ import base64
 import html
 import io
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pandas as pd
 
@@ -23,6 +24,7 @@ from .describe import describe
 from .errors import InputError
 from .io import classify_columns, select_metric
 from .quality import quality_metrics
+from .io.outputs import REPORT_SUFFIXES, check_output, write_atomically
 from .quality._input import cluster_option
 from .regimes import RegimeDetector
 from .windows import AdaptiveWindow
@@ -134,15 +136,15 @@ class Report:
                 f"{rows}</table><div><ul>{verdicts}</ul></div></div>{image}</section>")
 
     def write(self, path: str) -> None:
-        """``.html``: the page; ``.png``: the same panels as one image."""
-        try:
-            if str(path).lower().endswith(".png"):
-                self._write_png(path)
-            else:
-                with open(path, "w", encoding="utf-8") as handle:
-                    handle.write(self.to_html())
-        except OSError as exc:
-            raise InputError(f"cannot write the report to {path}: {exc.strerror}") from None
+        """``.html``/``.htm``: the page; ``.png``: the same panels as one image.  Written whole
+        or not at all (a failure leaves an existing file as it was); any other extension is
+        an InputError."""
+        check_output(path, suffixes=REPORT_SUFFIXES, what="report")
+        if str(path).lower().endswith(".png"):
+            write_atomically(path, self._write_png)
+        else:
+            page = self.to_html()  # built before anything is written
+            write_atomically(path, lambda temporary: Path(temporary).write_text(page, encoding="utf-8"))
 
     def _write_png(self, path: str) -> None:
         import matplotlib.pyplot as plt

@@ -12,6 +12,7 @@ import traceback
 
 from .. import __version__
 from ..errors import InputError
+from ..io.outputs import PLOT_SUFFIXES, REPORT_SUFFIXES, check_output
 from . import convergence, describe, proxy, quality, regimes, report, sweep, watch, windows
 from ._common import EXIT_ERROR, EXIT_PASS, Parser, UsageError, flush_notes
 
@@ -30,6 +31,16 @@ def build_parser():
     return parser
 
 
+def _check_outputs(args) -> None:
+    """Refuse, before any work, an output (``-o``, ``--plot``) that is an input or has an
+    extension that would not be written."""
+    inputs = [getattr(args, "file", None), *(getattr(args, "paths", None) or [])]
+    if getattr(args, "output", None):
+        check_output(args.output, inputs, REPORT_SUFFIXES, what="report")
+    if getattr(args, "plot", None):
+        check_output(args.plot, inputs, PLOT_SUFFIXES, what="plot")
+
+
 def main(argv=None) -> int:
     parser = build_parser()
     debug = "--debug" in (sys.argv[1:] if argv is None else argv)
@@ -38,6 +49,7 @@ def main(argv=None) -> int:
         if args.command is None:
             parser.print_help(sys.stderr)
             return EXIT_ERROR
+        _check_outputs(args)
         code = COMMANDS[args.command].run(args)
         flush_notes()
         return code

@@ -10,6 +10,7 @@ import sys
 from .._result import jsonable
 from ..errors import InputError
 from ..io import read_log, select_metric
+from ..io.outputs import PLOT_SUFFIXES, check_output, write_atomically
 from ..io.tabular import table_roles
 
 EXIT_PASS, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
@@ -211,9 +212,8 @@ def save_figure(fig, path: str) -> None:
 
     fig.tight_layout()
     try:
-        fig.savefig(path, dpi=110)
-    except OSError as exc:
-        raise InputError(f"cannot write the plot to {path}: {exc.strerror}") from None
+        check_output(path, suffixes=PLOT_SUFFIXES, what="plot")
+        write_atomically(path, lambda temporary: fig.savefig(temporary, dpi=110))
     finally:
         plt.close(fig)
 
