@@ -203,10 +203,8 @@ class AdaptiveWindow:
         self._first_block = max(1, self.max_length // 16)
         checks = (len(self._grid) + 1) * self.horizon + 5 * self.horizon / self._first_block
         # per-test tail probability; the critical value itself depends on the window's length
-        # (Student's t with the residual degrees of freedom: sigma is estimated, and on a short
-        # window a normal quantile this far out would be badly optimistic)
+        # and autocorrelation (Student's t on the noise scale's degrees of freedom: _critical)
         self._tail = self.alpha / (2.0 * checks)
-        self.critical = float(stats.norm.isf(self._tail))
         self._z = float(stats.norm.ppf(0.5 + self.ci / 2))
         self._plans: dict = {}
         self._criticals: dict = {}

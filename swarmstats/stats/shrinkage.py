@@ -41,12 +41,14 @@ class NoisePrior:
     grid: np.ndarray
     weights: np.ndarray
 
-    def posterior(self, variances: np.ndarray, dofs: np.ndarray) -> np.ndarray:
-        """Each key's posterior weights over the grid (keys x grid)."""
-        log_like = _log_likelihood(np.asarray(variances, float), np.asarray(dofs, float), self.grid)
-        log_post = log_like + np.log(np.maximum(self.weights, 1e-300))
-        log_post -= log_post.max(axis=1, keepdims=True)
-        post = np.exp(log_post)
+    def posterior(self, variances: np.ndarray, dofs: np.ndarray, log_extra=None) -> np.ndarray:
+        """Each key's posterior weights over the grid (keys x grid); ``log_extra`` (keys x
+        grid) adds what else each key says about sigma^2, e.g. how likely its mean is."""
+        log_post = (_log_likelihood(np.asarray(variances, float), np.asarray(dofs, float), self.grid)
+                    + np.log(np.maximum(self.weights, 1e-300)))
+        if log_extra is not None:
+            log_post = log_post + log_extra
+        post = np.exp(_shifted(log_post))
         return post / post.sum(axis=1, keepdims=True)
 
 
@@ -193,7 +195,6 @@ def wrong_side_probability(means, threshold: float, n, variances, dofs,
     edges = np.r_[level.grid - half, level.grid[-1] + half]
     below_edges = np.minimum(edges, threshold)
     out = np.empty(len(means))
-    log_noise = np.log(np.maximum(noise.weights, 1e-300))
     for start in range(0, len(means), CHUNK_KEYS):
         part = slice(start, start + CHUNK_KEYS)
         x = means[part][:, None, None]
@@ -201,10 +202,7 @@ def wrong_side_probability(means, threshold: float, n, variances, dofs,
         mass = np.diff(special.ndtr((edges[None, None, :] - x) / sd), axis=2) @ level.weights
         below = np.diff(special.ndtr((below_edges[None, None, :] - x) / sd), axis=2) @ level.weights
         # P(sigma^2 | s^2, mean): the noise prior, the key's variance, and how likely its mean is
-        log_post = (_log_likelihood(variances[part], dofs[part], noise.grid) + log_noise[None, :]
-                    + np.log(np.maximum(mass, 1e-300)))
-        post = np.exp(_shifted(log_post))
-        post /= post.sum(axis=1, keepdims=True)
+        post = noise.posterior(variances[part], dofs[part], np.log(np.maximum(mass, 1e-300)))
         share_below = (post * below / np.maximum(mass, 1e-300)).sum(axis=1)
         out[part] = np.where(means[part] >= threshold, share_below, 1.0 - share_below)
     return out
