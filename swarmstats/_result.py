@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .plotting import literal_labels
+
 
 def jsonable(value: Any) -> Any:
     """Convert ``value`` to plain JSON types, with ``None`` for NaN and inf.
@@ -76,6 +78,7 @@ class Result:
     def __str__(self) -> str:
         return self.summary()
 
+    @literal_labels
     def plot(self, ax=None):
         """Draw the evidence behind this result on ``ax`` (a new figure if None)."""
         from . import plotting

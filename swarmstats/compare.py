@@ -18,6 +18,7 @@ import pandas as pd
 from ._result import Result, fmt
 from .describe import interquartile_mean
 from .errors import InputError
+from .plotting import literal_labels
 from .stats.bootstrap import check_level, chunk_sizes, percentile_interval, resolve_rng
 
 AGGREGATES = ("mean", "median", "iqm")
@@ -61,6 +62,7 @@ class CompareResult(Result):
         lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
 
+    @literal_labels
     def plot(self, ax=None):
         from .plot_distributions import plot_compare
 

@@ -19,6 +19,7 @@ from scipy import stats
 from ._result import Result, fmt
 from ._series import Series, as_series
 from .errors import InputError, check_choice
+from .plotting import literal_labels
 from .stats import bootstrap
 from .stats.autocorr import integrated_time
 from .stats.bootstrap import (
@@ -103,6 +104,7 @@ class DescribeResult(Result):
         lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
 
+    @literal_labels
     def plot(self, ax=None):
         from .plot_distributions import plot_describe
 

@@ -19,6 +19,7 @@ import numpy as np
 from ._result import Result, fmt
 from .errors import InputError, check_choice
 from .monitor import ConvergenceMonitor
+from .plotting import literal_labels, literal_text
 from .windows import AdaptiveWindow
 
 CHECKS = ("convergence", "window")
@@ -153,6 +154,7 @@ class Monitor:
         return MonitorReport(steps=self.calls, metrics=entries, stop_metric=self.stop_on,
                              should_stop=self.should_stop, skipped=dict(self._skipped))
 
+    @literal_labels
     def plot(self, ax=None):
         """Each tracked metric's series (on one Axes, or one panel per metric when ax is None)."""
         from .plotting import _axes
@@ -164,6 +166,7 @@ class Monitor:
             fig, axes = plt.subplots(len(names), 1, figsize=(9, 2.6 * len(names)), squeeze=False)
             for name, axis in zip(names, axes[:, 0]):
                 self._plot_one(name, axis)
+            literal_text(fig)  # before the layout, which renders every text
             fig.tight_layout()
             return axes[0, 0]
         ax = _axes(ax)
@@ -187,5 +190,8 @@ def _number(raw) -> float | None:
     if isinstance(raw, bool):
         return float(raw)
     if isinstance(raw, (int, float, np.integer, np.floating)):
-        return float(raw)
+        try:
+            return float(raw)
+        except OverflowError:  # an integer beyond float range: as good as infinite
+            return math.inf
     return None  # strings, lists, dicts: not a scalar metric

@@ -5,6 +5,30 @@ from __future__ import annotations
 import numpy as np
 
 
+def literal_text(figure) -> None:
+    """Draw every text of ``figure`` as written: a metric named ``$\\alpha$`` or ``a $ b $``
+    is a name, not mathtext (which could also fail to parse and abort the whole plot)."""
+    from matplotlib.text import Text
+
+    for text in figure.findobj(Text):
+        text.set_parse_math(False)
+
+
+def literal_labels(plot):
+    """Decorate a ``plot`` method: the names it drew are drawn literally (see literal_text)."""
+    import functools
+
+    @functools.wraps(plot)
+    def wrapper(*args, **kwargs):
+        ax = plot(*args, **kwargs)
+        figure = ax.get_figure() if hasattr(ax, "get_figure") else None
+        if figure is not None:
+            literal_text(figure)
+        return ax
+
+    return wrapper
+
+
 def _axes(ax):
     if ax is None:
         import matplotlib.pyplot as plt  # falls back to Agg when there is no display

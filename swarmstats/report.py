@@ -23,8 +23,9 @@ from .convergence import ConvergenceTest
 from .describe import describe
 from .errors import InputError
 from .io import classify_columns, select_metric
-from .quality import quality_metrics
 from .io.outputs import REPORT_SUFFIXES, check_output, write_atomically
+from .plotting import literal_text
+from .quality import quality_metrics
 from .quality._input import cluster_option
 from .regimes import RegimeDetector
 from .windows import AdaptiveWindow
@@ -207,6 +208,7 @@ def _palette_png(fig) -> bytes:
     import matplotlib.pyplot as plt
     from PIL import Image
 
+    literal_text(fig)
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
     plt.close(fig)
@@ -220,6 +222,7 @@ def _figure_image(fig):
     import matplotlib.pyplot as plt
     from PIL import Image
 
+    literal_text(fig)
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
     plt.close(fig)

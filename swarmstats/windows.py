@@ -37,6 +37,7 @@ from ._result import Result, fmt, plain_number
 from ._series import as_series
 from .direction import DIRECTIONS, resolve
 from .errors import InputError, check_choice
+from .plotting import literal_labels
 from .stats.autocorr import integrated_time
 from .stats.bootstrap import check_level
 from .stats.history import BlockHistory, block_trend, span_blocks
@@ -112,6 +113,7 @@ class WindowResult(Result):
         lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
 
+    @literal_labels
     def plot(self, ax=None):
         from .plot_distributions import plot_windows
 

@@ -65,6 +65,47 @@ def _watch(*args, timeout=60):
                           capture_output=True, text=True, timeout=timeout, env=env)
 
 
+def _start_watch(path, *args):
+    """A `watch` process, returned once it says it is watching (its readiness line): no test
+    waits on a timer, so a loaded machine only makes them slower, never wrong."""
+    env = {**os.environ, "MPLBACKEND": "Agg"}
+    process = subprocess.Popen([sys.executable, "-m", "swarmstats.cli", "watch", str(path), "--interval", "0.05",
+                                "--format", "json", *map(str, args)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    ready = process.stderr.readline()
+    assert "watching" in ready, ready + process.stderr.read()
+    return process
+
+
+def _events_until(process, kind):
+    """The JSON events the watch prints, up to and including the first of ``kind``."""
+    events = []
+    while True:
+        line = process.stdout.readline()
+        assert line, f"the watch ended before a {kind!r} event: {events}"
+        if line.startswith('{"event"'):
+            events.append(json.loads(line))
+            if events[-1]["event"] == kind:
+                return events
+
+
+def _stop(process, sig=None):
+    """Stop with ``sig`` (default SIGTERM); the rest of stdout's events and the final report."""
+    import signal
+
+    process.send_signal(sig or signal.SIGTERM)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 0, err
+    assert "Traceback" not in err
+    events = [json.loads(line) for line in out.splitlines() if line.startswith('{"event"')]
+    return events, json.loads(out[out.index('{\n'):])
+
+
+def _rows(start, stop, rng, level=0.5):
+    return "".join(json.dumps({"step": step, "reward/mean": level + rng.normal(0, 0.02)}) + "\n"
+                   for step in range(start, stop))
+
+
 def test_watch_follows_a_growing_file_and_reports_verdict_changes(tmp_path):
     path = tmp_path / "metrics.jsonl"
     rng = np.random.default_rng(2)
@@ -72,25 +113,67 @@ def test_watch_follows_a_growing_file_and_reports_verdict_changes(tmp_path):
                         "reward/mean": 0.2 + 0.5 * min(step, 150) / 150 + rng.normal(0, 0.02)}) + "\n"
             for step in range(600)]
     path.write_text("".join(rows[:100]))  # the rise: the first verdict is not "converged"
-    env = {**os.environ, "MPLBACKEND": "Agg"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "swarmstats.cli", "watch", str(path), "--interval", "0.1",
-         "--max-idle", "5", "--check-every", "50", "--format", "json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    first = process.stdout.readline()  # wait until it has read the file (its first verdict): no sleeping
-    assert '"event": "verdict"' in first, first
+    process = _start_watch(path, "--check-every", "50")
+    first = _events_until(process, "verdict")  # it has read the file: no sleeping
     with open(path, "a") as handle:  # then the plateau arrives while it watches
-        for row in rows[100:]:
-            handle.write(row)
-            handle.flush()
-    out, err = process.communicate(timeout=60)
-    assert process.returncode == 0, err
-    out = first + out
-    lines = [json.loads(line) for line in out.splitlines() if line.startswith('{"event"')]
-    verdicts = [event["verdict"] for event in lines if event["event"] == "verdict"]
+        handle.writelines(rows[100:])
+    events, final = _stop(process)  # the stop reads what is left before the summary
+    verdicts = [event["verdict"] for event in first + events if event["event"] == "verdict"]
     assert len(verdicts) >= 2 and verdicts[-1] == "converged"  # it changed while we watched
-    final = json.loads(out[out.index('{\n'):])
     assert final["report"]["metrics"]["reward/mean"]["n"] == 600
+
+
+def test_watch_survives_rotation_deletion_and_recreation(tmp_path):
+    """logrotate's rename + new file, then deletion and a new file: every line of every file
+    is read once, each new file from its first line (not from the old file's offset)."""
+    path, rng = tmp_path / "metrics.jsonl", np.random.default_rng(3)
+    path.write_text(_rows(0, 100, rng))
+    process = _start_watch(path)
+    _events_until(process, "verdict")
+    with open(path, "a") as handle:  # the last lines the old file gets
+        handle.write(_rows(100, 105, rng))
+    os.rename(path, tmp_path / "metrics.jsonl.1")
+    fresh = tmp_path / "fresh.jsonl"
+    fresh.write_text(_rows(105, 305, rng))
+    os.rename(fresh, path)  # a new file (a new inode), longer than the old one's offset
+    _events_until(process, "rotated")
+    os.remove(path)
+    _events_until(process, "removed")
+    fresh.write_text(_rows(305, 355, rng))
+    os.rename(fresh, path)
+    events, final = _stop(process)
+    assert final["report"]["metrics"]["reward/mean"]["n"] == 355
+    assert final["report"]["metrics"]["reward/mean"]["last_step"] == 354
+    assert (tmp_path / "metrics.jsonl.1").read_text().count("\n") == 105  # inputs are only read
+
+
+def test_watch_skips_bad_lines_with_their_numbers_and_goes_on(tmp_path):
+    path, rng = tmp_path / "metrics.jsonl", np.random.default_rng(4)
+    lines = _rows(0, 100, rng).splitlines(keepends=True)
+    lines[40] = "{oops\n"  # two writers interleaved
+    data = "".join(lines).encode()
+    data = data.replace(lines[59].encode(), b'{"step": 59, "reward/mean": "\xff\xfe"}\n')  # not UTF-8
+    path.write_bytes(data + b'{"step": 100, "reward/mean": ' + b"7" * 2_000_000 + b"}\n")  # a 2 MB line
+    result = _watch(path, "--once")
+    assert result.returncode == 0, result.stderr
+    for number, why in ((41, "not valid JSON"), (60, "not UTF-8"), (101, "longer than")):
+        assert f"line {number}: {why}" in result.stdout
+    assert "reward/mean: n 98" in result.stdout and "3 bad line(s) skipped" in result.stdout
+
+
+def test_watch_once_refuses_garbage_with_exit_2(tmp_path):
+    garbage = tmp_path / "image.jsonl"
+    garbage.write_bytes(bytes(range(256)) * 8)
+    result = _watch(garbage, "--once")
+    assert result.returncode == 2 and "no numeric metric values were read" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    result = _watch(fifo, "--once")
+    assert result.returncode == 2 and "not a regular file" in result.stderr
+    for option in (("--interval", "nan"), ("--interval", "0"), ("--max-idle", "-1")):
+        result = _watch(garbage, *option)
+        assert result.returncode == 2 and option[0] in result.stderr
 
 
 def test_watch_reads_csv_ignores_a_half_written_line_and_restarts_on_rewrite(tmp_path):
@@ -107,15 +190,12 @@ def test_watch_bad_input(tmp_path):
     assert result.returncode == 2 and "no such file" in result.stderr
 
 
-def test_watch_stops_cleanly_on_ctrl_c(tmp_path):
+def test_watch_stops_cleanly_on_ctrl_c_and_on_sigterm(tmp_path):
     import signal
+
     path = tmp_path / "metrics.jsonl"
-    path.write_text("".join(json.dumps({"step": i, "reward": 0.5}) + "\n" for i in range(30)))
-    process = subprocess.Popen([sys.executable, "-m", "swarmstats.cli", "watch", str(path), "--interval", "0.1"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    first = process.stdout.readline()  # wait until it is watching (its first verdict), never sleep
-    assert "reward" in first, first
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=30)
-    assert process.returncode == 0, err
-    assert "Traceback" not in err and "reward: n 30" in out
+    path.write_text("".join(json.dumps({"step": i, "reward": 0.5 + 0.01 * (i % 3)}) + "\n" for i in range(30)))
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        process = _start_watch(path)  # waits for its readiness line, never a timer
+        _, final = _stop(process, sig)
+        assert final["report"]["metrics"]["reward"]["n"] == 30

@@ -24,7 +24,7 @@ CASES = {
     "sb3/progress.csv": ("sb3-progress", "rollout/ep_rew_mean", {2048: 21.3, 4096: 27.9, 6144: 41.2}, None),
     "baselines/progress.csv": ("baselines-progress", "mean 100 episode reward", {1874: -3.1, 5212: -1.6}, None),
     "wandb/history.csv": ("wandb-history", "eval/reward", {1: 0.15}, None),
-    "wandb/chart.csv": ("wandb-chart", "train/reward", {0: 0.11, 50: 0.34}, "ppo-s1"),
+    "wandb/chart.csv": ("wandb-chart", "train/reward", {0: 0.11, 50: 0.34, 100: 0.41, 150: 0.45}, "ppo-s1"),
     "hf/checkpoint-30": ("trainer-state", "loss", {10: 1.92, 20: 1.64}, None),
     "hf/checkpoint-30/trainer_state.json": ("trainer-state", "eval_loss", {15: 1.71}, None),
     "lightning/version_0": ("lightning-csv", "val/reward", {99: -12.4}, None),
@@ -170,9 +170,10 @@ def test_files_are_only_read(tmp_path):
 
 def test_commands_read_every_format_and_pick_runs():
     from tests.test_cli import run
+    # two iterations: read (the metric is named) and refused as too short to analyse
     result = run("describe", FIXTURES / "ray" / "trial_00000", "--format", "csv")
-    assert result.returncode == 0, result.stderr
-    assert "env_runners/episode_return_mean" in result.stdout
+    assert result.returncode == 2 and "too few values" in result.stderr
+    assert "env_runners/episode_return_mean (2)" in result.stderr
     chart = FIXTURES / "wandb" / "chart.csv"
     grouped = run("describe", chart, "--format", "csv")
     assert grouped.returncode == 0 and "[run=ppo-s2]" in grouped.stdout and "2 runs" in grouped.stderr

@@ -165,7 +165,7 @@ def test_lightning_version_folders_are_runs(tmp_path):
     tidy = ss.read_log(logs)
     assert tidy.attrs["format"] == "lightning-csv"
     assert list(dict.fromkeys(tidy["run"])) == ["version_0", "version_1", "version_10"]
-    result = run("describe", logs, "-m", "val/reward", "--format", "csv")
+    result = run("describe", logs, "-m", "train_loss_step", "--format", "csv")
     assert result.returncode == 0 and "[run=version_10]" in result.stdout and "3 runs" in result.stderr
 
 

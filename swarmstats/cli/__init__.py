@@ -9,12 +9,23 @@ from __future__ import annotations
 
 import sys
 import traceback
+import warnings
 
 from .. import __version__
 from ..errors import InputError
 from ..io.outputs import PLOT_SUFFIXES, REPORT_SUFFIXES, check_output
-from . import convergence, describe, proxy, quality, regimes, report, sweep, watch, windows
-from ._common import EXIT_ERROR, EXIT_PASS, Parser, UsageError, flush_notes
+from . import (
+    convergence,
+    describe,
+    proxy,
+    quality,
+    regimes,
+    report,
+    sweep,
+    watch,
+    windows,
+)
+from ._common import EXIT_ERROR, EXIT_PASS, Parser, UsageError, flush_notes, one_line
 
 #: command name -> module with add_parser(commands) and run(args)
 COMMANDS = {"check-convergence": convergence, "regimes": regimes, "quality-gap": quality,
@@ -44,6 +55,13 @@ def _check_outputs(args) -> None:
 def main(argv=None) -> int:
     parser = build_parser()
     debug = "--debug" in (sys.argv[1:] if argv is None else argv)
+    with warnings.catch_warnings():
+        if not debug:  # library warnings (numpy on inf, statsmodels' tables) are not for the shell
+            warnings.simplefilter("ignore")
+        return _main(parser, argv, debug)
+
+
+def _main(parser, argv, debug: bool) -> int:
     try:
         args = parser.parse_args(argv)
         if args.command is None:
@@ -57,7 +75,8 @@ def main(argv=None) -> int:
         flush_notes(keep=False)
         if debug:
             traceback.print_exc()
-        print(f"swarmstats: error: {exc}" if isinstance(exc, InputError) else str(exc), file=sys.stderr)
+        message = f"swarmstats: error: {exc}" if isinstance(exc, InputError) else str(exc)
+        print(one_line(message), file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130

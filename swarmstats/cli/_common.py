@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
+import re
 import sys
 
 from .._result import jsonable
@@ -25,6 +27,38 @@ class Parser(argparse.ArgumentParser):
 
 class UsageError(Exception):
     pass
+
+
+# argparse types: a bad number is a usage error naming the option, never a traceback or a
+# NaN carried into a loop (``--interval nan``) or a seed numpy refuses (``--seed -1``)
+def finite(text: str) -> float:
+    """A finite number (no nan, no inf)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+    return value
+
+
+def at_least(minimum: int, why: str = ""):
+    """An integer >= ``minimum`` (``why`` says what a smaller one would break)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}{why}, got {value}")
+        return value
+
+    parse.__name__ = f"integer >= {minimum}"
+    return parse
+
+
+seed = at_least(0, " (a random seed)")
 
 
 #: the columns the commands add to a table whose rows hold several runs
@@ -53,9 +87,35 @@ def load(args):
         if metric not in frame.columns:
             available = columns.metrics + list(columns.bookkeeping)
             raise InputError(f"no metric {metric!r}; available: {', '.join(available) or '(none)'}")
+    metrics = _long_enough(frame, metrics, named=bool(args.metric))
     if not args.metric and columns.bookkeeping:
         say(f"left out {_left_out(columns)} (name one with -m to analyse it)")
     return frame, columns, metrics
+
+
+#: fewer values than this and no command has a spread, a trend or a test to offer
+MIN_VALUES = 3
+
+
+def _long_enough(frame, metrics: list, *, named: bool) -> list:
+    """The metrics with at least MIN_VALUES finite values.  A metric named with -m that is too
+    short is an error; one chosen by default is left out with a note, and if none is left the
+    log is too short to analyse (an error, not an empty "pass")."""
+    import numpy as np
+    import pandas as pd
+
+    # infinities count: the metric's reader names the row of the first one
+    counts = {m: int((~np.isnan(pd.to_numeric(frame[m], errors="coerce").to_numpy(dtype=float))).sum())
+              for m in metrics}
+    short = [m for m in metrics if counts[m] < MIN_VALUES]
+    if not short:
+        return metrics
+    described = ", ".join(f"{m} ({counts[m]})" for m in short)
+    if named or len(short) == len(metrics):
+        raise InputError(f"{frame.attrs.get('source')}: too few values to analyse: {described}; at least "
+                         f"{MIN_VALUES} are needed for a spread or a test (has the run just started?)")
+    say(f"left out {described}: fewer than {MIN_VALUES} values")
+    return [m for m in metrics if m not in short]
 
 
 #: what the command found or chose on its own; printed to stderr once it succeeded (an
@@ -68,10 +128,20 @@ def say(message: str) -> None:
     NOTES.append(f"swarmstats: {message}")
 
 
+def one_line(message: str) -> str:
+    """``message`` on one line with control characters shown as escapes: a column named with a
+    newline or a terminal escape code cannot split the error or repaint the terminal.
+
+    >>> one_line("no column 'rew\\nard'\\x1b[2J")
+    "no column 'rew\\\\nard'\\\\x1b[2J"
+    """
+    return re.sub(r"[\x00-\x08\x0a-\x1f\x7f]", lambda m: repr(m.group())[1:-1], message)
+
+
 def flush_notes(keep: bool = True) -> None:
     if keep:
         for note in NOTES:
-            print(note, file=sys.stderr)
+            print(one_line(note), file=sys.stderr)
     NOTES.clear()
 
 
@@ -210,6 +280,9 @@ def save_figure(fig, path: str) -> None:
     """Write ``fig`` to ``path`` (an InputError if it cannot be written) and close it."""
     import matplotlib.pyplot as plt
 
+    from ..plotting import literal_text
+
+    literal_text(fig)  # before the layout, which renders every text
     fig.tight_layout()
     try:
         check_output(path, suffixes=PLOT_SUFFIXES, what="plot")

@@ -20,6 +20,7 @@ from ._common import (
     add_run_option,
     announce_direction,
     dump_json,
+    finite,
     load,
     metric_runs,
     paint,
@@ -50,15 +51,15 @@ def add_parser(commands) -> None:
     check.add_argument("--step", help="column to use as the step axis (default: a column named like a step)")
     add_run_option(check)
     check.add_argument("--group", help="column naming the run/seed: per-run verdicts plus R-hat")
-    check.add_argument("--alpha", type=float, default=0.05, help="false-alarm rate of each verdict (default 0.05)")
-    check.add_argument("--tolerance", type=float,
+    check.add_argument("--alpha", type=finite, default=0.05, help="false-alarm rate of each verdict (default 0.05)")
+    check.add_argument("--tolerance", type=finite,
                        help="'converged' means the mean moves by less than this over the horizon "
                             "(metric units; default 0.75 noise SD, see --tolerance-sd)")
-    check.add_argument("--tolerance-sd", type=float, default=0.75,
+    check.add_argument("--tolerance-sd", type=finite, default=0.75,
                        help="the default tolerance in noise SDs (default 0.75)")
-    check.add_argument("--horizon", type=float,
+    check.add_argument("--horizon", type=finite,
                        help="steps ahead over which flatness is claimed (default: the span kept after the warm-up)")
-    check.add_argument("--precision", type=float, help="target half-width of the CI of the mean")
+    check.add_argument("--precision", type=finite, help="target half-width of the CI of the mean")
     add_better_option(check)
     check.add_argument("--warmup", choices=WARMUP_METHODS, default="variance", help="warm-up rule")
     check.add_argument("--input-format", choices=LOG_FORMATS, help="format of FILE (needed for odd names and stdin)")

@@ -11,7 +11,16 @@ import pandas as pd
 from ..describe import MEDIAN_METHODS, describe
 from ..errors import InputError
 from ..io import LOG_FORMATS, select_metric
-from ._common import EXIT_PASS, add_run_option, dump_json, load, parts, plot_results, run_label
+from ._common import (
+    EXIT_PASS,
+    add_run_option,
+    dump_json,
+    load,
+    parts,
+    plot_results,
+    run_label,
+    seed,
+)
 
 
 def add_parser(commands) -> None:
@@ -28,7 +37,7 @@ def add_parser(commands) -> None:
     describe.add_argument("--step", help="column to use as the step axis")
     add_run_option(describe)
     describe.add_argument("--group", help="column naming the run/seed: one description per run")
-    describe.add_argument("--seed", type=int, default=0, help="random seed of the median's bootstrap")
+    describe.add_argument("--seed", type=seed, default=0, help="random seed of the median's bootstrap")
     describe.add_argument("--median-method", choices=MEDIAN_METHODS, default="bootstrap",
                           help="interval of the median: block bootstrap (default) or order statistics "
                                "with the ESS (better under strong autocorrelation)")

@@ -9,9 +9,17 @@ from .._result import fmt
 from ..errors import InputError
 from ..io import FORMATS, read_interactions
 from ..proxy import ProxyVarianceTracker
-from ._common import EXIT_FAIL, EXIT_PASS, dump_json, new_figure, save_figure
+from ._common import (
+    EXIT_FAIL,
+    EXIT_PASS,
+    MIN_VALUES,
+    at_least,
+    dump_json,
+    finite,
+    new_figure,
+    save_figure,  #: keys listed in the text output (all of them go to JSON and CSV,
+)
 
-#: keys listed in the text output (all of them go to JSON and CSV)
 TEXT_ROWS = 50
 
 
@@ -31,12 +39,12 @@ def add_parser(commands) -> None:
     proxy.add_argument("--key", help="column naming the key (agent, policy ...); default: one key")
     proxy.add_argument("--outcome", help="column of the 0/1 outcome, for calibration")
     proxy.add_argument("--v-hat", dest="v_hat", help="column of the raw score v_hat (p = sigmoid(k v_hat))")
-    proxy.add_argument("--threshold", type=float, default=0.5, help="hard decision p >= T (default 0.5)")
-    proxy.add_argument("--band", type=float, default=0.2, help="uncertain band 0.5 +- B (default 0.2)")
-    proxy.add_argument("--alpha", type=float, default=0.1,
+    proxy.add_argument("--threshold", type=finite, default=0.5, help="hard decision p >= T (default 0.5)")
+    proxy.add_argument("--band", type=finite, default=0.2, help="uncertain band 0.5 +- B (default 0.2)")
+    proxy.add_argument("--alpha", type=finite, default=0.1,
                        help="tolerated wrong-side probability of a hard decision (default 0.1)")
-    proxy.add_argument("--halflife", type=float, help="half-life of the EWMA mean and SD, in observations")
-    proxy.add_argument("--window", type=int, help="length of the trailing window whose SD is reported")
+    proxy.add_argument("--halflife", type=finite, help="half-life of the EWMA mean and SD, in observations")
+    proxy.add_argument("--window", type=at_least(2), help="length of the trailing window whose SD is reported")
     proxy.add_argument("--nan-policy", choices=("raise", "omit"), default="raise",
                        help="rows with a missing p: an error (default) or skipped")
     proxy.add_argument("--input-format", choices=FORMATS, help="format of FILE (needed for stdin)")
@@ -58,8 +66,9 @@ def run(args) -> int:
     tracker.update_many(frame[args.p], keys=None if args.key is None else frame[args.key].to_numpy(object),
                         outcomes=None if args.outcome is None else frame[args.outcome],
                         v_hat=None if args.v_hat is None else frame[args.v_hat])
-    if len(tracker) == 0:
-        raise InputError("no scores to analyse")
+    if len(tracker) < MIN_VALUES:
+        raise InputError(f"{frame.attrs.get('source')}: {len(tracker)} score(s) of {args.p!r}; at least "
+                         f"{MIN_VALUES} are needed for a spread or a test")
     report = tracker.report()
     if args.format == "json":
         dump_json({"command": "proxy",

@@ -13,7 +13,16 @@ from ..errors import InputError
 from ..io import FORMATS, read_interactions
 from ..quality import adverse_selection_test, quality_by, quality_metrics
 from ..quality._input import as_accept_flags, as_probabilities, cluster_option
-from ._common import EXIT_FAIL, EXIT_PASS, dump_json, plot_results
+from ._common import (
+    EXIT_FAIL,
+    EXIT_PASS,
+    MIN_VALUES,
+    at_least,
+    dump_json,
+    finite,
+    plot_results,
+    seed,
+)
 
 
 def add_parser(commands) -> None:
@@ -39,11 +48,11 @@ def add_parser(commands) -> None:
                               "'auto' (default) uses initiator_id,counterparty_id (SWARM), "
                               "initiator,counterparty, agent_id or agent when present; 'none' treats "
                               "interactions as independent")
-    quality.add_argument("--threshold", type=float, default=0.5, help="hard-label threshold (default 0.5)")
-    quality.add_argument("--band", type=float, default=0.2, help="uncertain band half-width (default 0.2)")
-    quality.add_argument("--alpha", type=float, default=0.05, help="level of the adverse-selection test")
-    quality.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples and shuffles")
-    quality.add_argument("--seed", type=int, default=0, help="random seed (default 0: reproducible output)")
+    quality.add_argument("--threshold", type=finite, default=0.5, help="hard-label threshold (default 0.5)")
+    quality.add_argument("--band", type=finite, default=0.2, help="uncertain band half-width (default 0.2)")
+    quality.add_argument("--alpha", type=finite, default=0.05, help="level of the adverse-selection test")
+    quality.add_argument("--n-boot", type=at_least(100, " for a 95% interval"), default=2000, help="bootstrap resamples and shuffles")
+    quality.add_argument("--seed", type=seed, default=0, help="random seed (default 0: reproducible output)")
     quality.add_argument("--nan-policy", choices=("raise", "omit"), default="raise",
                          help="rows with a missing p or accept flag: an error (default) or dropped")
     quality.add_argument("--swarm-compatible", action="store_true",
@@ -57,6 +66,9 @@ def add_parser(commands) -> None:
 
 def run(args) -> int:
     frame = read_interactions(args.file, format=args.input_format, p=args.p, accepted=args.accepted)
+    if len(frame) < MIN_VALUES:
+        raise InputError(f"{frame.attrs.get('source')}: {len(frame)} interaction(s); at least {MIN_VALUES} "
+                         "are needed for a spread or a test")
     if args.by and args.by not in frame.columns:
         raise InputError(f"no column {args.by!r} for --by; columns are {', '.join(map(str, frame.columns))}")
     options = dict(threshold=args.threshold, band=args.band, alpha=args.alpha, n_boot=args.n_boot,
@@ -126,7 +138,7 @@ def _quality_table_text(table: pd.DataFrame, by: str) -> str:
 
 def _per_group_significance(table: pd.DataFrame, by: str, alpha: float) -> str:
     """How many groups are individually adverse, before and after Holm's correction."""
-    pvalues = table["adverse_selection_pvalue"].to_numpy(dtype=float)
+    pvalues = table["adverse_selection_pvalue"].to_numpy(dtype=finite)
     defined = np.isfinite(pvalues)
     raw = table.loc[defined & (pvalues < alpha), by].tolist()
     order = np.argsort(np.where(defined, pvalues, np.inf))

@@ -13,7 +13,18 @@ from ..errors import InputError
 from ..io import LOG_FORMATS, select_metric
 from ..regimes import MODELS, PENALTIES, OnlineRegimeDetector, RegimeDetector
 from ..regimes.offline import METHODS
-from ._common import EXIT_PASS, add_run_option, dump_json, load, parts, plot_results, run_label, say
+from ._common import (
+    EXIT_PASS,
+    add_run_option,
+    at_least,
+    dump_json,
+    finite,
+    load,
+    parts,
+    plot_results,
+    run_label,
+    say,
+)
 
 
 def add_parser(commands) -> None:
@@ -36,8 +47,8 @@ def add_parser(commands) -> None:
                               "search above), pelt, seeded, or one of ruptures' approximate searches")
     regimes.add_argument("--penalty", default="bic",
                          help="bic (default), mbic, or a number in the units of the cost")
-    regimes.add_argument("--min-size", type=int, default=5, help="shortest segment (default 5)")
-    regimes.add_argument("--min-effect", type=float, default=None,
+    regimes.add_argument("--min-size", type=at_least(1), default=5, help="shortest segment (default 5)")
+    regimes.add_argument("--min-effect", type=finite, default=None,
                          help="merge changes smaller than this many noise SDs (0: never; default 0.5 for the trend model, 1 otherwise)")
     regimes.add_argument("--online", action="store_true",
                          help="replay each metric through the online detector (BOCPD) and list its alarms")

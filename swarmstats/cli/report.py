@@ -8,8 +8,17 @@ import sys
 from ..convergence import ConvergenceTest
 from ..io import LOG_FORMATS
 from ..report import Report, build_report
-from ._common import (EXIT_PASS, add_better_option, add_run_option, announce_direction, load,
-                      metric_runs, parts, run_label)
+from ._common import (
+    EXIT_PASS,
+    add_better_option,
+    add_run_option,
+    announce_direction,
+    load,
+    metric_runs,
+    parts,
+    run_label,
+    say,
+)
 
 
 def add_parser(commands) -> None:
@@ -34,9 +43,16 @@ def add_parser(commands) -> None:
     report.add_argument("--debug", action="store_true", help="show tracebacks on errors")
 
 
+#: metric sections drawn by default: a page of 300 panels is read by no one and takes minutes
+MAX_SECTIONS = 20
+
+
 def run(args) -> int:
     frame, columns, metrics = load(args)
     metrics = args.metric or [m for m in metrics if m not in (args.p, args.accepted)]
+    if not args.metric and len(metrics) > MAX_SECTIONS:
+        say(f"{len(metrics)} metrics: the report shows the first {MAX_SECTIONS} (name others with -m)")
+        metrics = metrics[:MAX_SECTIONS]
     announce_direction(args, metrics)
     if args.group:
         sections, quality, notes = [], None, []

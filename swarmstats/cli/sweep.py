@@ -5,9 +5,18 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..errors import InputError
 from ..io import LOG_FORMATS
 from ..sweeps import BACKENDS, RegimeRules, sweep
-from ._common import EXIT_PASS, dump_json, new_figure, save_figure
+from ._common import (
+    EXIT_PASS,
+    MIN_VALUES,
+    at_least,
+    dump_json,
+    finite,
+    new_figure,
+    save_figure,
+)
 
 
 def add_parser(commands) -> None:
@@ -28,10 +37,10 @@ def add_parser(commands) -> None:
     parser.add_argument("--phase", help="numeric parameter along which to locate the collapse transition")
     parser.add_argument("--backend", choices=BACKENDS, default="local", help="local process pool or dask")
     parser.add_argument("--scheduler", help="address of a running Dask scheduler (default: a LocalCluster)")
-    parser.add_argument("--workers", type=int, help="worker processes (default: the CPU count)")
-    parser.add_argument("--cooperative", type=float, default=0.85, help="acceptance for 'cooperative'")
-    parser.add_argument("--collapse-acceptance", type=float, default=0.30, help="acceptance for 'collapse'")
-    parser.add_argument("--collapse-toxicity", type=float, default=0.50, help="toxicity for 'collapse'")
+    parser.add_argument("--workers", type=at_least(1), help="worker processes (default: the CPU count)")
+    parser.add_argument("--cooperative", type=finite, default=0.85, help="acceptance for 'cooperative'")
+    parser.add_argument("--collapse-acceptance", type=finite, default=0.30, help="acceptance for 'collapse'")
+    parser.add_argument("--collapse-toxicity", type=finite, default=0.50, help="toxicity for 'collapse'")
     parser.add_argument("--input-format", choices=LOG_FORMATS, help="format of the run files")
     parser.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
     parser.add_argument("--plot", metavar="PNG", help="collapse share against --phase (or means by setting)")
@@ -45,6 +54,7 @@ def run(args) -> int:
     result = sweep(args.paths, metrics=args.metric, by=args.by, group=args.group, backend=args.backend,
                    workers=args.workers, scheduler=args.scheduler, phase=args.phase, regime_rules=rules,
                    format=args.input_format, progress=progress)
+    _refuse_if_nothing_analysed(result)
     if args.format == "json":
         dump_json({"command": "sweep", **result.to_dict()})
     elif args.format == "csv":
@@ -56,3 +66,17 @@ def run(args) -> int:
         result.plot(ax=axes[0, 0])
         save_figure(fig, args.plot)
     return EXIT_PASS
+
+
+def _refuse_if_nothing_analysed(result) -> None:
+    """A sweep where no run could be analysed is an input error, not a pass: say why the first
+    run failed."""
+    analysed = [r for r in result.runs if r["status"] == "ok" and (
+        r.get("regime") or any(entry.get("n", 0) >= MIN_VALUES for entry in r["metrics"].values()))]
+    if analysed:
+        return
+    why = next((r["error"] for r in result.runs if r.get("error")), None)
+    if why is None:
+        short = any(r["metrics"] for r in result.runs)
+        why = f"fewer than {MIN_VALUES} values of every metric" if short else "no numeric metric in any run"
+    raise InputError(f"none of the {result.n_runs} run(s) could be analysed ({why})")

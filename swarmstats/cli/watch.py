@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import argparse
 import csv
-import io
 import json
+import math
 import os
+import signal
+import stat
 import sys
+import threading
 import time
 
 from .._result import fmt
 from ..errors import InputError
+from ..io.decoding import check_readable, loads
 from ..io.tabular import is_bookkeeping_name, step_names
 from ..live import Monitor
-from ._common import EXIT_PASS, dump_json
+from ._common import EXIT_PASS, MIN_VALUES, at_least, dump_json, finite
 
 
 def add_parser(commands) -> None:
@@ -23,17 +27,18 @@ def add_parser(commands) -> None:
         description="Follow a log that a running job appends to (JSON Lines or CSV) and print a line "
                     "whenever a metric's convergence verdict changes.  Ctrl-C stops it cleanly with "
                     "a summary.",
-        epilog="exit codes:\n  0  stopped (Ctrl-C, --once, or --max-idle reached)\n"
-               "  2  usage or input error (one line on stderr)",
+        epilog="exit codes:\n  0  stopped (Ctrl-C, SIGTERM, --once, or --max-idle reached)\n"
+               "  2  usage or input error (one line on stderr), or no metric with enough values "
+               "was read",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     watch.add_argument("file", metavar="FILE", help="a JSON Lines or CSV log being written")
     watch.add_argument("-m", "--metric", action="append", default=None,
                        help="metric to follow (repeatable; default: every numeric key)")
     watch.add_argument("--step", help="key of the step (default: step, _step, global_step, ...)")
-    watch.add_argument("--interval", type=float, default=1.0, help="seconds between polls (default 1)")
-    watch.add_argument("--max-idle", type=float, help="stop after this many seconds without new lines")
+    watch.add_argument("--interval", type=finite, default=1.0, help="seconds between polls (default 1)")
+    watch.add_argument("--max-idle", type=finite, help="stop after this many seconds without new lines")
     watch.add_argument("--once", action="store_true", help="read what is there, report, and stop")
-    watch.add_argument("--check-every", type=int, default=None,
+    watch.add_argument("--check-every", type=at_least(1), default=None,
                        help="re-check every N values (default: whenever a metric has grown by half; "
                             "each check spends part of alpha, so fewer checks stop sooner)")
     watch.add_argument("--format", choices=("text", "json"), default="text",
@@ -42,55 +47,206 @@ def add_parser(commands) -> None:
 
 
 class Follower:
-    """New complete lines of a file being appended to; a shrunk file is read again from the top
-    (a logger that rewrites its file, as SB3 does when new keys appear)."""
+    """The new complete lines of a log being appended to, as a careful ``tail -F`` reads them.
+
+    * **Rotation** (the file renamed away and a new one created, as logrotate and some
+      trainers do) is seen by the file's identity (device, inode), not its size: what the old
+      file still held is read to its end, then the new file from its first line.
+    * **Deletion**: the open file is read to its end, then the path is polled until a file
+      appears there again.
+    * **Rewrite in place** (the same file, now shorter: SB3 rewrites progress.csv when a key
+      appears) starts over from the top, and the caller starts its analysis over.
+    * **Bad lines** (not UTF-8, not JSON, a CSV row of the wrong width, the header again,
+      longer than :data:`MAX_LINE`) are skipped, counted, and reported with their line number;
+      one writer's garbage does not stop the watch.
+    """
 
     def __init__(self, path: str):
-        if os.path.isdir(path):
-            raise InputError(f"{path} is a directory; pass the log file being written")
-        if not os.path.isfile(path):
-            raise InputError(f"no such file: {path}")
+        check_readable(path, directory_ok=False)  # missing, a FIFO, a loop, a directory: exit 2
         self.path = path
-        self.offset = 0
-        self.partial = b""
-        self.header = None
+        self.skipped = 0
+        self.first_skip: str | None = None
+        self.events: list[tuple[str, str]] = []  # (kind, message) since the last call
         self.restarted = False
+        self._handle = None
+        self._identity = None
+        self._gone = False
+        self._open()
 
-    def lines(self) -> list[str]:
-        size = os.path.getsize(self.path)
-        self.restarted = size < self.offset
-        if self.restarted:
-            self.offset, self.partial, self.header = 0, b"", None
-        with open(self.path, "rb") as handle:
-            handle.seek(self.offset)
-            data = handle.read()
+    # -- the file ----------------------------------------------------------------------
+    def _open(self) -> None:
+        try:
+            handle = open(self.path, "rb")
+        except OSError as exc:
+            self._event("unreadable", f"cannot read {self.path}: {exc.strerror}; waiting")
+            return
+        info = os.fstat(handle.fileno())
+        self._close()
+        self._handle, self._identity = handle, (info.st_dev, info.st_ino)
+        self._start_over()
+
+    def _close(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+        self._handle = None
+
+    def _start_over(self) -> None:
+        self.offset, self.partial, self.header, self.line_number = 0, b"", None, 0
+        self.delimiter, self._header_lost, self._discarding = ",", None, False
+
+    def close(self) -> None:
+        self._close()
+
+    def _read_rest(self) -> bytes:
+        if self._handle is None:
+            return b""
+        self._handle.seek(self.offset)
+        data = self._handle.read()
         self.offset += len(data)
-        data = self.partial + data
-        complete, _, self.partial = data.rpartition(b"\n")  # the last line may be half written
-        if not complete and not _:
-            return []
-        return [line for line in complete.decode("utf-8-sig").split("\n") if line.strip()]
+        return data
 
+    def lines(self) -> list[tuple]:
+        """(line number, text, why) of each complete line added since the last call (see _split)."""
+        self.restarted = False
+        try:
+            info = os.stat(self.path)
+        except FileNotFoundError:
+            if not self._gone:
+                self._gone = True
+                # what the old file still held, its last line too (no newline will come)
+                out = self._split(self._read_rest(), final=True)
+                self._event("removed", f"{self.path} was removed; waiting for it to appear again")
+                return out
+            return []
+        except OSError as exc:
+            self._event("unreadable", f"cannot read {self.path}: {exc.strerror}; waiting")
+            return []
+        if not stat.S_ISREG(info.st_mode):
+            self._event("unreadable", f"{self.path} is no longer a regular file; waiting")
+            return []
+        out: list = []
+        if (info.st_dev, info.st_ino) != self._identity:
+            out = self._split(self._read_rest(), final=True)  # what the old file still got
+            self._gone = False
+            self._open()
+            if self._handle is None:
+                return out
+            self._event("rotated", f"{self.path} is a new file (rotated or recreated); reading it "
+                                   "from its first line")
+        elif info.st_size < self.offset:
+            self._start_over()
+            self.restarted = True
+        return out + self._split(self._read_rest())
+
+    def _split(self, data: bytes, final: bool = False) -> list:
+        """(line number, text, None) for each complete line, or (line number, None, why) for a
+        line that cannot be read: bad lines are reported in line order with the rest."""
+        data = self.partial + data
+        if self._discarding:  # the rest of an over-long line
+            newline = data.find(b"\n")
+            if newline < 0:
+                self.partial = b""
+                return []
+            data, self._discarding = data[newline + 1:], False
+        complete, newline, self.partial = data.rpartition(b"\n")
+        raw_lines = complete.split(b"\n") if newline else []
+        if not newline:
+            self.partial = data
+        if final and self.partial:  # the last line of a file that will get no more
+            raw_lines.append(self.partial)
+            self.partial = b""
+        out = []
+        for raw in raw_lines:
+            self.line_number += 1
+            if len(raw) > MAX_LINE:
+                out.append((self.line_number, None, f"longer than {MAX_LINE:,} bytes"))
+                continue
+            try:
+                text = raw.decode("utf-8-sig" if self.line_number == 1 else "utf-8")
+            except UnicodeDecodeError:
+                out.append((self.line_number, None, "not UTF-8 text"))
+                continue
+            if text.strip():
+                out.append((self.line_number, text.rstrip("\r"), None))
+        if len(self.partial) > MAX_LINE:  # a line still being written and already too long
+            self.line_number += 1
+            out.append((self.line_number, None, f"longer than {MAX_LINE:,} bytes"))
+            self.partial, self._discarding = b"", True
+        return out
+
+    # -- lines to records --------------------------------------------------------------
     def records(self) -> list[dict]:
         out = []
-        for line in self.lines():
+        for number, line, why in self.lines():
+            if line is None:
+                self._skip(number, why)
+                if self.header is None and self._header_lost is None:
+                    self._header_lost = number  # in a CSV this was the header: columns unknown
+                continue
             stripped = line.strip()
             if stripped.startswith("#"):
                 continue
             if stripped.startswith("{"):
                 try:
-                    record = json.loads(stripped)
-                except json.JSONDecodeError as exc:
-                    raise InputError(f"{self.path}: a line is not valid JSON ({exc.msg})") from None
+                    record = loads(self.path, stripped, line=number)
+                except InputError as exc:
+                    self._skip(number, str(exc).split(f"line {number}: ", 1)[-1])
+                    continue
                 if isinstance(record, dict):
                     out.append(_flatten(record))
+                else:
+                    self._skip(number, "not a JSON object")
                 continue
-            row = next(csv.reader(io.StringIO(line)))
-            if self.header is None:
-                self.header = [cell.strip() for cell in row]
-                continue
-            out.append(dict(zip(self.header, row)))
+            record = self._csv_row(number, line)
+            if record is not None:
+                out.append(record)
         return out
+
+    def _csv_row(self, number: int, line: str) -> dict | None:
+        if self.header is None and self._header_lost is not None:
+            self._skip(number, f"the header (line {self._header_lost}) could not be read")
+            return None
+        if self.header is None:  # the header says the separator: ',' or a locale's ';' or a tab
+            self.delimiter = next((d for d in ("\t", ";") if d in line and "," not in line), ",")
+        try:
+            row = next(csv.reader([line], delimiter=self.delimiter, strict=True))
+        except csv.Error as exc:
+            self._skip(number, f"not a CSV row ({exc})")
+            return None
+        cells = [cell.strip() for cell in row]
+        if self.header is None:
+            self.header = cells
+            return None
+        if cells == self.header:
+            self._skip(number, "the header again (two logs appended?)")
+            return None
+        if len(cells) != len(self.header):
+            self._skip(number, f"{len(cells)} fields where the header has {len(self.header)}")
+            return None
+        return dict(zip(self.header, row))
+
+    def _skip(self, number: int, why: str) -> None:
+        self.skipped += 1
+        message = f"{self.path} line {number}: {why}; skipped"
+        if self.first_skip is None:
+            self.first_skip = message
+        if self.skipped <= SHOWN_SKIPS:
+            more = " (further bad lines are counted, not shown)" if self.skipped == SHOWN_SKIPS else ""
+            self._event("skipped", message + more)
+
+    def _event(self, kind: str, message: str) -> None:
+        if kind != "unreadable" or not self.events or self.events[-1][1] != message:
+            self.events.append((kind, message))
+
+    def take_events(self) -> list:
+        events, self.events = self.events, []
+        return events
+
+
+#: a line longer than this is not a log record (a 50 MB cell); it is skipped
+MAX_LINE = 1 << 20
+#: bad lines reported one by one; after that they are only counted
+SHOWN_SKIPS = 10
 
 
 def _flatten(record: dict, prefix: str = "") -> dict:
@@ -114,45 +270,113 @@ def _numbers(record: dict, step_key: str | None) -> tuple:
                 raw = float(raw) if raw.strip() else None
             except ValueError:
                 continue
-        if raw is None or isinstance(raw, (int, float)):
+        if raw is None or (isinstance(raw, (int, float)) and not isinstance(raw, bool)):
             values[key] = raw
     return step, values
 
 
 def run(args) -> int:
-    if args.interval <= 0:
-        raise InputError(f"--interval must be positive, got {args.interval}")
+    _check_options(args)
     follower = Follower(args.file)
     monitor = Monitor(metrics=args.metric, check_every=args.check_every)
     verdicts: dict = {}
+    if not args.once:  # readiness: a caller (or a test) waits for this line, never a timer
+        print(f"swarmstats: watching {args.file} (Ctrl-C or SIGTERM stops with a summary)",
+              file=sys.stderr, flush=True)
     idle_since = time.monotonic()
     calls = 0
-    try:
-        while True:
-            records = follower.records()
-            if follower.restarted:
-                monitor = Monitor(metrics=args.metric, check_every=args.check_every)
-                verdicts = {}
-                _say(args, {"event": "restart", "message": "the file was rewritten; reading it again"})
-            for record in records:
-                step_key = args.step or next(iter(step_names(record)), None)
-                step, values = _numbers(record, step_key)
-                calls += 1
-                monitor.log(step if step is not None else calls - 1, **values)
-            if records:
-                idle_since = time.monotonic()
+
+    def feed() -> int:
+        nonlocal monitor, verdicts, calls
+        records = follower.records()
+        for kind, message in follower.take_events():
+            _say(args, {"event": kind, "message": message})
+        if follower.restarted:
+            monitor = Monitor(metrics=args.metric, check_every=args.check_every)
+            verdicts, calls = {}, 0
+            _say(args, {"event": "restart", "message": "the file was rewritten; reading it again"})
+        for record in records:
+            step_key = args.step or next(iter(step_names(record)), None)
+            step, values = _numbers(record, step_key)
+            calls += 1
+            monitor.log(step if step is not None else calls - 1, **values)
+        return len(records)
+
+    with _StopOnSignal() as stop:
+        try:
+            while not stop.requested:
+                if feed():
+                    idle_since = time.monotonic()
+                    _report_changes(args, monitor, verdicts)
+                if args.once or (args.max_idle is not None and time.monotonic() - idle_since >= args.max_idle):
+                    break
+                stop.wait(args.interval)
+            if feed():  # what was written before the stop is not lost
                 _report_changes(args, monitor, verdicts)
-            if args.once or (args.max_idle is not None and time.monotonic() - idle_since >= args.max_idle):
-                break
-            time.sleep(args.interval)
-    except KeyboardInterrupt:
-        pass  # a clean stop: the summary below
+        finally:
+            follower.close()
     report = monitor.report()
+    _refuse_if_nothing_read(args, report, follower)
     if args.format == "json":
-        dump_json({"command": "watch", "source": args.file, "report": report.to_dict()})
+        dump_json({"command": "watch", "source": args.file, "skipped_lines": follower.skipped,
+                   "report": report.to_dict()})
     else:
         print(report.summary())
+        if follower.skipped:
+            print(f"  {follower.skipped} bad line(s) skipped (the first: {follower.first_skip})")
     return EXIT_PASS
+
+
+def _check_options(args) -> None:
+    """Numbers a loop depends on: NaN or a negative interval would spin or never sleep."""
+    if not (math.isfinite(args.interval) and args.interval > 0):
+        raise InputError(f"--interval must be a positive number of seconds, got {args.interval}")
+    if args.max_idle is not None and not (math.isfinite(args.max_idle) and args.max_idle >= 0):
+        raise InputError(f"--max-idle must be a number of seconds >= 0, got {args.max_idle}")
+    if args.check_every is not None and args.check_every < 1:
+        raise InputError(f"--check-every must be at least 1, got {args.check_every}")
+
+
+def _refuse_if_nothing_read(args, report, follower: Follower) -> None:
+    """Nothing analysable at the stop is an input error (exit 2), not an empty "pass"."""
+    if any(entry["n"] >= MIN_VALUES for entry in report.metrics.values()):
+        return
+    if not report.metrics:
+        why = f"; {follower.skipped} bad line(s), the first: {follower.first_skip}" if follower.skipped else ""
+        raise InputError(f"{args.file}: no numeric metric values were read{why}")
+    counts = ", ".join(f"{name} ({entry['n']})" for name, entry in report.metrics.items())
+    raise InputError(f"{args.file}: too few values to analyse: {counts}; at least {MIN_VALUES} are needed")
+
+
+class _StopOnSignal:
+    """Ctrl-C (SIGINT) and SIGTERM (``kill``, a scheduler's stop, a container shutting down)
+    end the watch between two polls, never in the middle of one: the lines already read are
+    all analysed, the file is read once more, and the summary is printed (exit 0).  Only the
+    main thread may install handlers; elsewhere the defaults stay."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self):
+        self._event = threading.Event()
+        self._previous = {}
+
+    @property
+    def requested(self) -> bool:
+        return self._event.is_set()
+
+    def wait(self, seconds: float) -> None:
+        self._event.wait(seconds)  # a signal sets the event: no waiting out the interval
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            for number in self.SIGNALS:
+                self._previous[number] = signal.signal(number, lambda *_: self._event.set())
+        return self
+
+    def __exit__(self, *exc):
+        for number, handler in self._previous.items():
+            signal.signal(number, handler)
+        return False
 
 
 def _report_changes(args, monitor: Monitor, verdicts: dict) -> None:

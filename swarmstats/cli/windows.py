@@ -10,7 +10,19 @@ import pandas as pd
 from .._result import fmt
 from ..io import LOG_FORMATS, select_metric
 from ..windows import STATUSES, AdaptiveWindow
-from ._common import EXIT_PASS, add_better_option, add_run_option, announce_direction, dump_json, load, parts, plot_results, run_label
+from ._common import (
+    EXIT_PASS,
+    add_better_option,
+    add_run_option,
+    announce_direction,
+    at_least,
+    dump_json,
+    finite,
+    load,
+    parts,
+    plot_results,
+    run_label,
+)
 
 
 def add_parser(commands) -> None:
@@ -26,13 +38,13 @@ def add_parser(commands) -> None:
                          help="metric column (repeatable; default: every metric column)")
     windows.add_argument("--step", help="column to use as the step axis")
     add_run_option(windows)
-    windows.add_argument("--min-length", type=int, default=20, help="shortest window judged (default 20)")
-    windows.add_argument("--max-length", type=int, default=500, help="longest window (default 500)")
-    windows.add_argument("--precision", type=float,
+    windows.add_argument("--min-length", type=at_least(2), default=20, help="shortest window judged (default 20)")
+    windows.add_argument("--max-length", type=at_least(2), default=500, help="longest window (default 500)")
+    windows.add_argument("--precision", type=finite,
                          help="target half-width of the mean's interval (default: a quarter noise SD)")
-    windows.add_argument("--alpha", type=float, default=0.05,
+    windows.add_argument("--alpha", type=finite, default=0.05,
                          help="bound on any false change or trend call per --horizon steps (default 0.05)")
-    windows.add_argument("--horizon", type=int, default=10_000,
+    windows.add_argument("--horizon", type=at_least(1), default=10_000,
                          help="steps over which alpha is spent (default 10000)")
     add_better_option(windows)
     windows.add_argument("--summary", action="store_true", help="one summary per metric instead of every step")

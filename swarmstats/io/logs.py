@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from .decoding import check_readable
 from .formats import mlflow, sb3, swarm_logs, tensorboard, trainers, wandb
 from .formats._table import AXES, LogTable, check_repeated_header
 from .tabular import FORMATS as TABLE_FORMATS
@@ -32,6 +33,8 @@ from .tabular import (
     parse_json,
     read_path,
     read_table,
+    refuse_binary,
+    refuse_binary_file,
     table_roles,
 )
 
@@ -124,6 +127,7 @@ def _melt(frame: pd.DataFrame, metrics: list, *, step, run, wall_time) -> pd.Dat
 def _load(source, format: str | None) -> LogTable:
     if isinstance(source, (str, os.PathLike)) and source != "-":
         path = os.fspath(source)
+        check_readable(path)
         if os.path.isdir(path):
             return _directory(path, format)
         if format == "tensorboard" or os.path.basename(path).startswith(tensorboard.PREFIX):
@@ -133,15 +137,16 @@ def _load(source, format: str | None) -> LogTable:
     name, data = _read_head(source)
     if not data or data.isspace():
         raise InputError(f"{name} is empty")
-    if b"\x00" in data[:8192]:
-        raise InputError(f"{name} does not look like a text log (it contains binary data)")
+    refuse_binary(name, data[:HEAD_BYTES])
+    if len(data) >= HEAD_BYTES and isinstance(source, (str, os.PathLike)) and source != "-":
+        refuse_binary_file(os.fspath(source))
     return _file(name, data, format, source)
 
 
 def _read_head(source) -> tuple[str, bytes]:
     """A path's first 64 KiB (enough to sniff; a big CSV is then parsed by pandas from the
     path), or the whole of a stream."""
-    if isinstance(source, (str, os.PathLike)) and source != "-" and os.path.isfile(os.fspath(source)):
+    if isinstance(source, (str, os.PathLike)) and source != "-":
         return read_path(os.fspath(source), HEAD_BYTES)
     return _read_bytes(source)
 
@@ -280,8 +285,7 @@ def _directory(path: str, format: str | None) -> LogTable:
     if monitors and format in (None, "monitor"):
         files = []
         for file in monitors:
-            with open(file, "rb") as handle:
-                files.append((file, handle.read()))
+            files.append(read_path(file))
         return sb3.read_monitor(files, path)
     if format in (None, "mlflow") and mlflow.is_run_folder(path):
         return mlflow.read_run_folder(path)

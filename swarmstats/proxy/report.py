@@ -11,9 +11,16 @@ import pandas as pd
 from scipy import stats
 
 from .._result import Result, fmt, jsonable
+from ..plotting import literal_labels
 from ..regimes.cusum import CusumDetector
 from ..stats.bootstrap import wilson_interval
-from ..stats.calibration import auc, brier_score, calibration_errors, log_loss, reliability_bins
+from ..stats.calibration import (
+    auc,
+    brier_score,
+    calibration_errors,
+    log_loss,
+    reliability_bins,
+)
 from ..stats.shrinkage import fit_mean_prior, fit_noise_prior, wrong_side_probability
 
 #: squared errors are averaged over blocks of this many outcomes before the drift check, so
@@ -81,6 +88,7 @@ class ProxyReport(Result):
         lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
 
+    @literal_labels
     def plot(self, ax=None, kind: str = "keys"):
         """``kind="keys"``: per-key means with intervals against the threshold;
         ``"reliability"``: the reliability diagram (needs outcomes)."""

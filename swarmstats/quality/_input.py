@@ -13,13 +13,27 @@ _FALSE = {"false", "f", "no", "n", "0", "0.0", "rejected", "reject"}
 
 
 def as_probabilities(p, *, argname: str = "p") -> np.ndarray:
-    """Float64 copy of ``p`` (1-D); NaN kept for the caller's NaN policy."""
-    if isinstance(p, (pd.Series, pd.Index)):
-        p = p.to_numpy(dtype=float, na_value=np.nan) if p.dtype != object else p.to_numpy()
+    """Float64 copy of ``p`` (1-D); NaN kept for the caller's NaN policy.
+
+    >>> as_probabilities(["0.5", None, 1]).tolist()
+    [0.5, nan, 1.0]
+    >>> as_probabilities(["0.5", "high"])
+    Traceback (most recent call last):
+    ...
+    swarmstats.errors.InputError: p: expected numbers in [0, 1]; 'high' (position 1) is not a number
+    """
+    original = p
     try:
+        if isinstance(p, (pd.Series, pd.Index)):
+            numeric = pd.api.types.is_numeric_dtype(p.dtype) and not pd.api.types.is_bool_dtype(p.dtype)
+            p = p.to_numpy(dtype=float, na_value=np.nan) if numeric else p.to_numpy(dtype=object)
         values = np.asarray(p, dtype=float)
     except (TypeError, ValueError):
-        raise InputError(f"{argname}: expected numbers in [0, 1]; some values are not numbers") from None
+        cells = pd.Series(np.asarray(original, dtype=object).ravel())
+        bad = pd.to_numeric(cells, errors="coerce").isna() & cells.notna()
+        where = int(np.flatnonzero(bad.to_numpy())[0]) if bad.any() else 0
+        raise InputError(f"{argname}: expected numbers in [0, 1]; {cells.iloc[where]!r} (position {where}) "
+                         "is not a number") from None
     if values.ndim != 1:
         values = values.ravel() if values.ndim == 2 and 1 in values.shape else values
     if values.ndim != 1:

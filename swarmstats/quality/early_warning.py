@@ -17,6 +17,7 @@ import pandas as pd
 
 from .._result import Result, fmt, plain_number
 from ..errors import InputError, check_choice
+from ..plotting import literal_labels
 
 RULES = ("swarm", "interval")
 DIRECTIONS = ("above", "below")
@@ -50,6 +51,7 @@ class EarlyWarningResult(Result):
         return (f"early warning at epoch {self.first_alarm}: {condition} held from epoch "
                 f"{self.streak_start}; {len(self.alarms)} alarm(s) in all")
 
+    @literal_labels
     def plot(self, ax=None):
         from ..plot_distributions import plot_early_warning
 

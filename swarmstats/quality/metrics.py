@@ -23,6 +23,7 @@ from scipy import stats
 
 from .._result import Result, fmt
 from ..errors import InputError
+from ..plotting import literal_labels
 from ..stats import bootstrap
 from ..stats.bootstrap import (
     bootstrap_sums,
@@ -162,6 +163,7 @@ class QualityReport(Result):
         lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
 
+    @literal_labels
     def plot(self, ax=None):
         from ..plot_distributions import plot_quality
 

@@ -12,6 +12,7 @@ from scipy import stats
 from .._result import Result, fmt, plain_number
 from .._series import as_series
 from ..errors import InputError, check_choice
+from ..plotting import literal_labels
 from .costs import COSTS, LevelOrTrendCost, SegmentCost
 from .noise import noise_scale
 from .pelt import pelt
@@ -92,6 +93,7 @@ class RegimeResult(Result):
         lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
 
+    @literal_labels
     def plot(self, ax=None):
         from ..plotting import _axes, plot_series
 

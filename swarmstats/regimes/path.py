@@ -15,6 +15,7 @@ import pandas as pd
 from .._result import Result, fmt
 from .._series import as_series
 from ..errors import InputError
+from ..plotting import literal_labels
 from .offline import RegimeDetector
 from .pelt import pelt
 
@@ -39,6 +40,7 @@ class RegimePath(Result):
                          f"[{fmt(row['penalty_low'])}, {fmt(row['penalty_high'])}], cost {fmt(row['cost'])}")
         return "\n".join(lines)
 
+    @literal_labels
     def plot(self, ax=None):
         from ..plotting import _axes
 

@@ -10,11 +10,12 @@ import pandas as pd
 
 from .._result import Result, fmt, jsonable
 from ..errors import InputError
+from ..plotting import literal_labels
 from .aggregate import by_setting
 from .analyse import RegimeRules, SweepOptions, analyse_run, classify_regime
 from .backends import BACKENDS, run_all
 from .phase import critical_value, midpoint_rule
-from .runs import RunSpec, discover
+from .runs import RunSpec, discover, links_out
 
 CHECKS = ("convergence", "regimes", "describe")
 
@@ -65,6 +66,7 @@ class SweepResult(Result):
                          "runs": self.runs, "table": self.table, "phase": self.phase,
                          "notes": self.notes})
 
+    @literal_labels
     def plot(self, ax=None):
         from ..plot_distributions import plot_sweep
 
@@ -97,7 +99,7 @@ def sweep(runs, *, checks=CHECKS, metrics=None, by=None, group: str | None = Non
                            regime_rules=regime_rules or RegimeRules())
     show = sys.stderr.isatty() if progress is None else progress
     results = run_all(specs, options, backend=backend, workers=workers, scheduler=scheduler, progress=show)
-    notes = []
+    notes = links_out(specs)
     for name in by:
         missing = sum(1 for r in results if name not in r["params"])
         if missing:

@@ -81,7 +81,8 @@ def discover(paths, *, group: str | None = None, format: str | None = None) -> l
         paths = [paths]
     expanded = []
     for path in map(os.fspath, paths):
-        matches = sorted(glob.glob(path)) if any(ch in path for ch in "*?[") else [path]
+        # '**' crosses folders, as in the shell with globstar
+        matches = sorted(glob.glob(path, recursive=True)) if any(ch in path for ch in "*?[") else [path]
         if not matches:
             raise InputError(f"no file matches {path!r}")
         expanded += matches
@@ -113,6 +114,20 @@ def discover(paths, *, group: str | None = None, format: str | None = None) -> l
     if not runs:
         raise InputError("the sweep has no runs")
     return runs
+
+
+def links_out(specs) -> list:
+    """Notes for runs reached through a symlink that leads out of the folder holding it (the
+    sweep reads them, but a reader of its result should know they live elsewhere)."""
+    notes = []
+    for spec in specs:
+        if spec.path is None or not os.path.islink(spec.path):
+            continue
+        target = os.path.realpath(spec.path)
+        home = os.path.realpath(os.path.dirname(os.path.abspath(spec.path)))
+        if os.path.commonpath([target, home]) != home:
+            notes.append(f"{spec.name} is a symlink to {target}, outside {home}")
+    return notes
 
 
 def _runs_in_one_file(path: str, format: str | None) -> list:

@@ -64,6 +64,23 @@ def numeric_frame(frame: pd.DataFrame, name: str, keep=()) -> pd.DataFrame:
     return pd.DataFrame(out, index=frame.index)
 
 
+def numeric_axis(series: pd.Series, name: str, column: str) -> np.ndarray:
+    """An axis column (step, epoch) as floats; a cell that is not a number is an error naming
+    it (missing cells stay NaN and are dropped by the callers).
+
+    >>> numeric_axis(pd.Series([0, "1", None]), "log.json", "step")
+    array([ 0.,  1., nan])
+    """
+    values = pd.to_numeric(series.map(lambda v: v if isinstance(v, (int, float, str)) or v is None else "?"),
+                           errors="coerce")
+    bad = values.isna() & series.notna()
+    if bad.any():
+        row = int(np.flatnonzero(bad.to_numpy())[0])
+        raise InputError(f"{name}: {column!r} is not a number at data row {row + 1} "
+                         f"({series.iloc[row]!r})")
+    return values.to_numpy(dtype=float)
+
+
 def check_repeated_header(frame: pd.DataFrame, name: str) -> None:
     """A row equal to the header means two logs were appended (or a header rewritten
     mid-file): refuse rather than read strings as numbers."""

@@ -41,6 +41,9 @@ def read_monitor(files: list[tuple[str, bytes]], source: str) -> LogTable:
             raise InputError(f"{name}: a monitor file needs columns r, l, t (missing {', '.join(missing)})")
         check_repeated_header(frame, name)
         frame = numeric_frame(frame, name)
+        text = [c for c in ("r", "l", "t") if c not in frame.columns]
+        if text:
+            raise InputError(f"{name}: the monitor column(s) {', '.join(text)} hold no numbers")
         frame["wall_time"] = float(header["t_start"]) + frame["t"]
         parts.append(frame)
     if not parts:

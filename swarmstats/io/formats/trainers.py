@@ -7,7 +7,13 @@ import numpy as np
 import pandas as pd
 
 from ...errors import InputError
-from ._table import LogTable, check_repeated_header, numeric_frame, sparse_to_wide
+from ._table import (
+    LogTable,
+    check_repeated_header,
+    numeric_axis,
+    numeric_frame,
+    sparse_to_wide,
+)
 
 #: keys of the final summary entry of a trainer_state.json log_history
 HF_SUMMARY_KEYS = {"train_runtime", "total_flos", "train_samples_per_second"}
@@ -38,8 +44,9 @@ def read_trainer_state(payload, name: str) -> LogTable:
     frame = pd.json_normalize(rows, sep="/")
     if "step" not in frame:
         raise InputError(f"{name}: log_history entries have no 'step'")
+    step = pd.Series(numeric_axis(frame["step"], name, "step"), index=frame.index)
     numbers = numeric_frame(frame.drop(columns=["step"]), name)
-    tidy = _tidy(numbers.drop(columns=[c for c in ("epoch",) if c in numbers]), frame["step"])
+    tidy = _tidy(numbers.drop(columns=[c for c in ("epoch",) if c in numbers]), step)
     notes = ["the final training-summary entry is not a data point"] if len(rows) < len(
         payload["log_history"]) else []
     return LogTable(sparse_to_wide(tidy), "trainer-state", name, notes)
