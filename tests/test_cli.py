@@ -232,7 +232,7 @@ def test_regimes_options_and_bad_input(regime_log, tmp_path):
     merged_off = json.loads(run("regimes", regime_log, "-m", "reward", "--penalty", "0.001",
                                 "--min-effect", "0", "--format", "json").stdout)
     assert len(merged_off["results"][0]["changepoints"]) > 2
-    for args, message in ([["--penalty", "aic"], "--penalty"], [["--min-size", "0"], "min_size"],
+    for args, message in ([["--penalty", "aic"], "--penalty"], [["--min-size", "0"], "--min-size"],
                           [["-m", "nope"], "available: reward, loss"]):
         result = run("regimes", regime_log, *args)
         assert result.returncode == 2 and message in result.stderr

@@ -192,7 +192,7 @@ def test_band_and_threshold_edges_are_strict_like_swarm():
     ([0.2, 0.3, 0.4], [1, 0], "same length"),
     ([0.2, float("nan")], [1, 0], "nan_policy='omit'"),
     ([], [], "empty"),
-    (["a", "b"], [1, 0], "not numbers"),
+    (["a", "b"], [1, 0], "'a' .position 0. is not a number"),
 ])
 def test_bad_input_is_one_clear_error(p, accepted, message):
     with pytest.raises(InputError, match=message):

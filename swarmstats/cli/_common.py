@@ -98,18 +98,16 @@ MIN_VALUES = 3
 
 
 def _long_enough(frame, metrics: list, *, named: bool) -> list:
-    """The metrics with at least MIN_VALUES finite values.  A metric named with -m that is too
+    """The metrics with at least MIN_VALUES values.  A metric named with -m that is too
     short is an error; one chosen by default is left out with a note, and if none is left the
     log is too short to analyse (an error, not an empty "pass")."""
-    import numpy as np
-    import pandas as pd
-
-    # infinities count: the metric's reader names the row of the first one
-    counts = {m: int((~np.isnan(pd.to_numeric(frame[m], errors="coerce").to_numpy(dtype=float))).sum())
-              for m in metrics}
+    # every present cell counts: a word or an infinity is then named by the metric's reader
+    counts = {m: int(frame[m].notna().sum()) for m in metrics}
     short = [m for m in metrics if counts[m] < MIN_VALUES]
     if not short:
         return metrics
+    if named and counts[short[0]] == 0:
+        raise InputError(f"metric {short[0]!r} has no values (every cell is empty)")
     described = ", ".join(f"{m} ({counts[m]})" for m in short)
     if named or len(short) == len(metrics):
         raise InputError(f"{frame.attrs.get('source')}: too few values to analyse: {described}; at least "

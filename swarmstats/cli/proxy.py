@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+import pandas as pd
+
 from .._result import fmt
 from ..errors import InputError
 from ..io import FORMATS, read_interactions
@@ -66,8 +68,9 @@ def run(args) -> int:
     tracker.update_many(frame[args.p], keys=None if args.key is None else frame[args.key].to_numpy(object),
                         outcomes=None if args.outcome is None else frame[args.outcome],
                         v_hat=None if args.v_hat is None else frame[args.v_hat])
-    if len(tracker) < MIN_VALUES:
-        raise InputError(f"{frame.attrs.get('source')}: {len(tracker)} score(s) of {args.p!r}; at least "
+    scores = int(pd.to_numeric(frame[args.p], errors="coerce").notna().sum())  # validated above
+    if scores < MIN_VALUES:
+        raise InputError(f"{frame.attrs.get('source')}: {scores} score(s) of {args.p!r}; at least "
                          f"{MIN_VALUES} are needed for a spread or a test")
     report = tracker.report()
     if args.format == "json":

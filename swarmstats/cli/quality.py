@@ -66,9 +66,6 @@ def add_parser(commands) -> None:
 
 def run(args) -> int:
     frame = read_interactions(args.file, format=args.input_format, p=args.p, accepted=args.accepted)
-    if len(frame) < MIN_VALUES:
-        raise InputError(f"{frame.attrs.get('source')}: {len(frame)} interaction(s); at least {MIN_VALUES} "
-                         "are needed for a spread or a test")
     if args.by and args.by not in frame.columns:
         raise InputError(f"no column {args.by!r} for --by; columns are {', '.join(map(str, frame.columns))}")
     options = dict(threshold=args.threshold, band=args.band, alpha=args.alpha, n_boot=args.n_boot,
@@ -81,6 +78,9 @@ def run(args) -> int:
     clusters, _ = cluster_option(frame, used or None)
     overall = quality_metrics(frame[args.p], frame[args.accepted], random_state=args.seed,
                               clusters=clusters, **options)
+    if overall.n < MIN_VALUES:  # checked after the columns were validated: their errors say more
+        raise InputError(f"{frame.attrs.get('source')}: {overall.n} interaction(s); at least {MIN_VALUES} "
+                         "are needed for a spread or a test")
     table = test = None
     if args.by:
         table = quality_by(frame, args.by, p=args.p, accepted=args.accepted, random_state=args.seed + 1,
@@ -138,7 +138,7 @@ def _quality_table_text(table: pd.DataFrame, by: str) -> str:
 
 def _per_group_significance(table: pd.DataFrame, by: str, alpha: float) -> str:
     """How many groups are individually adverse, before and after Holm's correction."""
-    pvalues = table["adverse_selection_pvalue"].to_numpy(dtype=finite)
+    pvalues = table["adverse_selection_pvalue"].to_numpy(dtype=float)
     defined = np.isfinite(pvalues)
     raw = table.loc[defined & (pvalues < alpha), by].tolist()
     order = np.argsort(np.where(defined, pvalues, np.inf))

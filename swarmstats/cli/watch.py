@@ -280,9 +280,6 @@ def run(args) -> int:
     follower = Follower(args.file)
     monitor = Monitor(metrics=args.metric, check_every=args.check_every)
     verdicts: dict = {}
-    if not args.once:  # readiness: a caller (or a test) waits for this line, never a timer
-        print(f"swarmstats: watching {args.file} (Ctrl-C or SIGTERM stops with a summary)",
-              file=sys.stderr, flush=True)
     idle_since = time.monotonic()
     calls = 0
 
@@ -303,6 +300,9 @@ def run(args) -> int:
         return len(records)
 
     with _StopOnSignal() as stop:
+        if not args.once:  # readiness, once a stop is handled: callers (and tests) wait for this line
+            print(f"swarmstats: watching {args.file} (Ctrl-C or SIGTERM stops with a summary)",
+                  file=sys.stderr, flush=True)
         try:
             while not stop.requested:
                 if feed():
