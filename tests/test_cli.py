@@ -122,6 +122,7 @@ def _bad_files(tmp_path):
     (tmp_path / "cells.csv").write_text("step,reward\n0,0.5\n1,oops\n2,0.6\n")
     (tmp_path / "blank.csv").write_text("step,reward,loss\n0,,1\n1,,2\n")
     (tmp_path / "ragged.csv").write_text("step,reward\n0,1\n1,2,3\n")
+    (tmp_path / "textstep.csv").write_text("step,reward\n" + "".join(f"s{i},0.{i}\n" for i in range(9)))
     return tmp_path
 
 
@@ -135,6 +136,7 @@ def _bad_files(tmp_path):
     ("cells.csv", [], "non-numeric value 'oops'"),
     ("blank.csv", ["-m", "reward"], "no values"),
     ("ragged.csv", [], "malformed row"),
+    ("textstep.csv", ["--step", "step"], "the step column 'step' is not numeric ('s0' at data row 1)"),
     ("header.csv", ["--alpha", "2"], "alpha"),
 ])
 def test_bad_input_is_one_line_on_stderr_and_exit_2(tmp_path, name, extra, message):

@@ -462,6 +462,11 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None) 
                          "drop or fix it (a diverged run has no convergence to check)")
     if step is not None:
         index = pd.to_numeric(frame[step], errors="coerce")
+        words = index.isna() & frame[step].notna()
+        if words.any():  # else every row would be dropped and the metric called empty
+            row = int(np.flatnonzero(words.to_numpy())[0])
+            raise InputError(f"the step column {step!r} is not numeric ({frame[step].iloc[row]!r} at data "
+                             f"row {row + 1}); choose another step column")
         # the axis' name is its unit in sentences: a reader may say what its 'step' counts
         unit = frame.attrs.get("step_unit") if step == "step" else None
         values = pd.Series(values.to_numpy(), index=pd.Index(index.to_numpy(), name=unit or step), name=metric)
