@@ -23,3 +23,74 @@ def test_interactive_examples_in_the_docs_print_what_they_show(page):
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
     runner.run(test)
     assert runner.failures == 0, f"{runner.failures} example(s) in docs/{page} print something else"
+
+
+# --- every other block runs as written, against the bundled data ------------------------------
+
+ROOT = DOCS.parent
+PAGES_AND_README = [ROOT / "README.md"] + sorted(DOCS.glob("*.md"))
+#: a block whose first line says so is a template (a trainer, a live log, a sweep to make first)
+TEMPLATE = "# template"
+
+
+def _blocks(path: Path, language: str) -> list:
+    text = path.read_text(encoding="utf-8")
+    blocks = re.findall(rf"```{language}\n(.*?)```", text, flags=re.S)
+    return [b for b in blocks if ">>>" not in b and not b.lstrip().startswith(TEMPLATE)]
+
+
+@pytest.fixture
+def in_a_scratch_folder(tmp_path, monkeypatch):
+    """Run where the bundled data is at examples/data, and anything written is thrown away."""
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    return tmp_path
+
+
+@pytest.mark.parametrize("path", [p for p in PAGES_AND_README if _blocks(p, "python")],
+                         ids=lambda p: p.name)
+def test_every_python_block_runs_as_written(path, in_a_scratch_folder):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    namespace: dict = {}  # the blocks of a page run in order, as a reader pastes them
+    for number, block in enumerate(_blocks(path, "python"), start=1):
+        try:
+            exec(compile(block, f"{path.name}, python block {number}", "exec"), namespace)
+        finally:
+            plt.close("all")
+
+
+def _commands(block: str) -> list:
+    """The swarmstats invocations on a shell block's lines (after '&&' or ';', before a pipe,
+    a redirection, '||' or a comment)."""
+    import shlex
+
+    found = []
+    for line in block.splitlines():
+        for part in re.split(r"&&|;", line.split(" #")[0]):
+            part = re.split(r"\|\||\||>", part)[0].strip()
+            if part.startswith("swarmstats "):
+                found.append(shlex.split(part)[1:])
+    return found
+
+
+SHELL_COMMANDS = [(path.name, argv) for path in PAGES_AND_README
+                  for block in _blocks(path, "bash") for argv in _commands(block)]
+
+
+@pytest.mark.parametrize("page, argv", SHELL_COMMANDS, ids=lambda value: (
+    value if isinstance(value, str) else " ".join(value)[:60]))
+def test_every_shell_command_runs_on_the_bundled_data(page, argv, in_a_scratch_folder, capsys):
+    """Exit 0 or 1 (a verdict): never 2, a usage or input error in the docs."""
+    from swarmstats.cli import main
+
+    code = main(argv)
+    assert code in (0, 1), f"docs/{page}: swarmstats {' '.join(argv)} exits {code}: {capsys.readouterr().err}"
+
+
+def test_the_shell_commands_were_found():
+    assert len(SHELL_COMMANDS) >= 15
