@@ -87,6 +87,9 @@ def plot_result(result, ax=None):
         return plot_warmup(result, ax)
     if isinstance(result, TrendResult):
         return plot_trend(result, ax)
+    drawn = _plot_test(result, ax)
+    if drawn is not None:
+        return drawn
     ax.text(0.5, 0.5, result.summary(), ha="center", va="center", wrap=True,
             transform=ax.transAxes)
     ax.set_axis_off()
@@ -132,3 +135,45 @@ def plot_trend(result, ax):
     ax.set_xlabel("step")
     ax.legend(loc="best", fontsize=8)
     return ax
+
+
+def _plot_test(result, ax):
+    """The stationarity diagnostics and the selection test: the statistic against its
+    reference, not the summary's words.  None for a result drawn elsewhere."""
+    from .quality.selection_test import SelectionTestResult
+    from .stationarity import GewekeResult, HeidelbergerWelchResult, VarianceStabilityResult
+
+    if isinstance(result, GewekeResult) and result.segment_z:
+        ax.plot(result.starts, result.segment_z, "o", color="C0", label="Geweke z")
+        for bound in (-1.96, 1.96):
+            ax.axhline(bound, color="C3", linestyle="--", linewidth=1)
+        ax.set_xlabel("first point kept")
+        ax.set_ylabel("z (first vs last window)")
+        ax.set_title(result.summary(), fontsize=9)
+        return ax
+    if isinstance(result, HeidelbergerWelchResult) and result.statistics:
+        ax.plot(result.starts, result.statistics, "o-", color="C0", label="bridge statistic")
+        ax.axhline(result.critical, color="C3", linestyle="--", linewidth=1, label="critical value")
+        if result.stationary:
+            ax.axvline(result.start, color="C2", linewidth=1, label="stationary from here")
+        ax.set_xlabel("points discarded")
+        ax.set_ylabel("Cramer-von Mises statistic")
+        ax.legend(fontsize=8)
+        ax.set_title(result.summary(), fontsize=9)
+        return ax
+    if isinstance(result, VarianceStabilityResult) and result.squares:
+        squares = np.asarray(result.squares)
+        half = len(squares) // 2
+        ax.bar(np.arange(len(squares)), squares, color=["C0"] * half + ["C1"] * (len(squares) - half))
+        ax.set_xlabel("block of the second half")
+        ax.set_ylabel("mean squared deviation")
+        ax.set_title(result.summary(), fontsize=9)
+        return ax
+    if isinstance(result, SelectionTestResult) and result.null:
+        ax.hist(result.null, bins=50, color="C0", alpha=0.6, label="permutation null")
+        ax.axvline(result.statistic, color="C3", linewidth=2, label=f"observed {result.statistic:.3g}")
+        ax.set_xlabel("quality gap")
+        ax.legend(fontsize=8)
+        ax.set_title(result.summary(), fontsize=9)
+        return ax
+    return None

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+from scipy import optimize, stats
 
 from ._result import Result, fmt
 from ._series import as_series
@@ -33,6 +33,10 @@ class GewekeResult(Result):
     last_mean: float
     first: float
     last: float
+    #: coda's geweke.plot: z again with the first 0, 1/2K, 2/2K ... of the first half dropped
+    starts: tuple = ()
+    segment_z: tuple = ()
+    _private_fields = ("starts", "segment_z")
 
     def summary(self) -> str:
         return (f"Geweke: first {self.first:.0%} mean {fmt(self.first_mean)} vs last "
@@ -57,8 +61,15 @@ def geweke(y, *, first: float = 0.1, last: float = 0.5, nan_policy: str = "raise
     head = values[: max(2, int(np.floor(first * n)))]
     tail = values[n - max(2, int(np.floor(last * n))):]
     z = geweke_z(values, first, last) if np.ptp(values) > 0 else 0.0
+    starts = [k * (n // 2) // GEWEKE_SEGMENTS for k in range(GEWEKE_SEGMENTS)]
+    segment_z = [geweke_z(values[s:], first, last) if np.ptp(values[s:]) > 0 else 0.0 for s in starts]
     return GewekeResult(z=z, pvalue=float(2 * stats.norm.sf(abs(z))), first_mean=float(head.mean()),
-                        last_mean=float(tail.mean()), first=first, last=last)
+                        last_mean=float(tail.mean()), first=first, last=last, starts=tuple(starts),
+                        segment_z=tuple(float(v) for v in segment_z))
+
+
+#: segments of coda's Geweke plot (its default, nbins = 20)
+GEWEKE_SEGMENTS = 20
 
 
 @dataclass(frozen=True)
@@ -72,6 +83,11 @@ class HeidelbergerWelchResult(Result):
     halfwidth_passed: bool
     eps: float
     absolute: bool
+    #: every start tried (0%, 10%, ... 50% discarded), its bridge statistic, and the critical value
+    starts: tuple = ()
+    statistics: tuple = ()
+    critical: float = float("nan")
+    _private_fields = ("starts", "statistics", "critical")
 
     def summary(self) -> str:
         if not self.stationary:
@@ -105,10 +121,13 @@ def heidelberger_welch(y, *, alpha: float = 0.05, eps: float = 0.1, absolute: bo
     spectrum, _ = ar_spectrum0(values[n // 2:])
     statistic, pvalue, start = float("nan"), 0.0, 0
     stationary = False
+    tried, statistics = [], []
     for fraction in (0.0, 0.1, 0.2, 0.3, 0.4, 0.5):
         start = int(np.floor(fraction * n))
         statistic = bridge_statistic(values[start:], spectrum) if spectrum > 0 else 0.0
         pvalue = 1.0 - cramer_von_mises_cdf(statistic)
+        tried.append(start)
+        statistics.append(float(statistic))
         if pvalue > alpha:
             stationary = True
             break
@@ -120,7 +139,9 @@ def heidelberger_welch(y, *, alpha: float = 0.05, eps: float = 0.1, absolute: bo
     return HeidelbergerWelchResult(
         stationary=stationary, start=start if stationary else n, statistic=float(statistic),
         pvalue=float(pvalue), mean=mean, halfwidth=halfwidth,
-        halfwidth_passed=bool(stationary and halfwidth <= target), eps=eps, absolute=absolute)
+        halfwidth_passed=bool(stationary and halfwidth <= target), eps=eps, absolute=absolute,
+        starts=tuple(tried), statistics=tuple(statistics),
+        critical=float(optimize.brentq(lambda q: cramer_von_mises_cdf(q) - (1 - alpha), 1e-6, 50)))
 
 
 @dataclass(frozen=True)
@@ -130,6 +151,9 @@ class VarianceStabilityResult(Result):
     pvalue: float
     stable: bool
     alpha: float
+    #: the squared deviations of the second half (around its mean), in 20 block means
+    squares: tuple = ()
+    _private_fields = ("squares",)
 
     def summary(self) -> str:
         state = "stable" if self.stable else "not stable"
@@ -151,6 +175,8 @@ def variance_stability(y, *, alpha: float = 0.05, nan_policy: str = "raise") -> 
     """
     values = as_series(y, nan_policy=nan_policy, min_length=16).values
     outcome = variance_shift(values)
+    half = values[len(values) // 2:]
+    blocks = np.array_split((half - half.mean()) ** 2, min(20, len(half)))
     return VarianceStabilityResult(ratio=outcome.estimate, statistic=outcome.statistic,
                                    pvalue=outcome.pvalue, stable=bool(outcome.pvalue >= alpha),
-                                   alpha=alpha)
+                                   alpha=alpha, squares=tuple(float(b.mean()) for b in blocks))

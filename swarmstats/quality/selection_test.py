@@ -33,6 +33,9 @@ class SelectionTestResult(Result):
     n_groups: int
     n_groups_used: int
     n_perm: int
+    #: the permutation null of the statistic (what the p-value counts against)
+    null: tuple = ()
+    _private_fields = ("null",)
 
     def summary(self) -> str:
         where = "" if self.n_groups == 1 else f" (mean over {self.n_groups_used} of {self.n_groups} groups)"
@@ -88,4 +91,5 @@ def adverse_selection_test(p, accepted, *, groups=None, alternative: str = "less
         pvalue = lower_tail_pvalue(-statistic, -null)
     else:
         pvalue = min(1.0, 2 * min(lower_tail_pvalue(statistic, null), lower_tail_pvalue(-statistic, -null)))
-    return SelectionTestResult(statistic, pvalue, alternative, n_groups, len(observed), n_perm)
+    return SelectionTestResult(statistic, pvalue, alternative, n_groups, len(observed), n_perm,
+                               null=tuple(null.tolist()))
