@@ -264,3 +264,15 @@ def test_the_readme_sample_output_is_what_the_command_prints():
     assert printed.returncode == 1
     table = printed.stdout.split("\n\n", 1)[0].strip().splitlines()
     assert [line.rstrip() for line in shown] == [line.rstrip() for line in table]
+
+
+def test_every_command_accepts_the_shared_options():
+    """--debug and --no-color are declared once and accepted by every command (--no-color used
+    to exit 2 on all but check-convergence)."""
+    from swarmstats.cli import COMMANDS, build_parser
+
+    parser = build_parser()
+    for name in COMMANDS:
+        argv = [name, "log.csv", "--no-color", "--debug"] + (["-o", "r.html"] if name == "report" else [])
+        args = parser.parse_args(argv)
+        assert args.no_color and args.debug

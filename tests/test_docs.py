@@ -94,3 +94,27 @@ def test_every_shell_command_runs_on_the_bundled_data(page, argv, in_a_scratch_f
 
 def test_the_shell_commands_were_found():
     assert len(SHELL_COMMANDS) >= 15
+
+
+def test_the_cli_page_lists_exactly_the_options_each_command_accepts():
+    """docs/cli.md's synopses are checked against the parser, so they cannot drift from --help.
+    The options every command shares (--debug, --no-color) are documented once, not per synopsis."""
+    from swarmstats.cli import COMMANDS, build_parser
+
+    text = (DOCS / "cli.md").read_text(encoding="utf-8")
+    commands = build_parser()._subparsers._group_actions[0].choices
+    shared = {"--debug", "--no-color", "--help"}
+    drift = []
+    for name in COMMANDS:
+        synopsis = re.search(rf"```\n(swarmstats {name} .*?)```", text, flags=re.S)
+        assert synopsis, f"docs/cli.md has no synopsis block for {name}"
+        documented = set(re.findall(r"--[a-z][a-z-]*", synopsis.group(1))) - shared
+        documented |= {"--metric"} if re.search(r"\[-m ", synopsis.group(1)) else set()
+        documented |= {"--output"} if re.search(r" -o ", synopsis.group(1)) else set()
+        accepted = {option for action in commands[name]._actions for option in action.option_strings
+                    if option.startswith("--")} - shared
+        if documented != accepted:
+            drift.append(f"{name}: missing from docs {sorted(accepted - documented)}, "
+                         f"not accepted {sorted(documented - accepted)}")
+    assert not drift, "\n".join(drift)
+    assert all(option in text for option in ("--debug", "--no-color"))

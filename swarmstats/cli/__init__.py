@@ -25,7 +25,15 @@ from . import (
     watch,
     windows,
 )
-from ._common import EXIT_ERROR, EXIT_PASS, Parser, UsageError, flush_notes, one_line
+from ._common import (
+    EXIT_ERROR,
+    EXIT_PASS,
+    Parser,
+    UsageError,
+    add_shared_options,
+    flush_notes,
+    one_line,
+)
 
 #: command name -> module with add_parser(commands) and run(args)
 COMMANDS = {"check-convergence": convergence, "regimes": regimes, "quality-gap": quality,
@@ -37,8 +45,9 @@ def build_parser():
     parser = Parser(prog="swarmstats", description="Honest statistics for noisy reward and score series.")
     parser.add_argument("--version", action="version", version=f"swarmstats {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for module in COMMANDS.values():
+    for name, module in COMMANDS.items():
         module.add_parser(commands)
+        add_shared_options(commands.choices[name])
     return parser
 
 

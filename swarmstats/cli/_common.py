@@ -143,6 +143,29 @@ def flush_notes(keep: bool = True) -> None:
     NOTES.clear()
 
 
+# Option groups declared once: every command spells and explains them the same way.
+def add_input_format_option(parser, formats, what: str = "FILE") -> None:
+    parser.add_argument("--input-format", choices=formats, help=f"format of {what} (needed for odd names and stdin)")
+
+
+def add_output_options(parser, *, formats=("text", "json", "csv"), plot: str | None = None) -> None:
+    """``--format`` and, with ``plot`` (what the image shows), ``--plot``."""
+    parser.add_argument("--format", choices=formats, default="text", help="output format")
+    if plot is not None:
+        parser.add_argument("--plot", metavar="PNG", help=f"also draw {plot} into this image (.png, .pdf, .svg)")
+
+
+def add_exit_zero_option(parser, failing: str) -> None:
+    parser.add_argument("--exit-zero", action="store_true", help=f"report only: exit 0 even {failing} (still 2 on errors)")
+
+
+def add_shared_options(parser) -> None:
+    """What every command accepts (declared here once, added to each by the CLI)."""
+    shared = parser.add_argument_group("every command")
+    shared.add_argument("--no-color", action="store_true", help="no colour (NO_COLOR is honoured too)")
+    shared.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+
+
 def add_better_option(parser) -> None:
     parser.add_argument("--better", choices=("auto", "higher", "lower"), default="auto",
                         help="which direction is an improvement (default auto: lower for a loss, "

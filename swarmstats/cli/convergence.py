@@ -17,6 +17,9 @@ from ._common import (
     EXIT_FAIL,
     EXIT_PASS,
     add_better_option,
+    add_exit_zero_option,
+    add_input_format_option,
+    add_output_options,
     add_run_option,
     announce_direction,
     dump_json,
@@ -62,13 +65,9 @@ def add_parser(commands) -> None:
     check.add_argument("--precision", type=finite, help="target half-width of the CI of the mean")
     add_better_option(check)
     check.add_argument("--warmup", choices=WARMUP_METHODS, default="variance", help="warm-up rule")
-    check.add_argument("--input-format", choices=LOG_FORMATS, help="format of FILE (needed for odd names and stdin)")
-    check.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
-    check.add_argument("--plot", metavar="PNG", help="also draw the evidence into this PNG file")
-    check.add_argument("--exit-zero", action="store_true",
-                       help="report only: exit 0 even if a metric has not converged (2 on errors)")
-    check.add_argument("--no-color", action="store_true", help="no colour (NO_COLOR is honoured too)")
-    check.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    add_input_format_option(check, LOG_FORMATS)
+    add_output_options(check, plot="the evidence")
+    add_exit_zero_option(check, "if a metric has not converged")
 
 
 

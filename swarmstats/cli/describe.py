@@ -13,6 +13,8 @@ from ..errors import InputError
 from ..io import LOG_FORMATS, select_metric
 from ._common import (
     EXIT_PASS,
+    add_input_format_option,
+    add_output_options,
     add_run_option,
     dump_json,
     load,
@@ -41,10 +43,8 @@ def add_parser(commands) -> None:
     describe.add_argument("--median-method", choices=MEDIAN_METHODS, default="bootstrap",
                           help="interval of the median: block bootstrap (default) or order statistics "
                                "with the ESS (better under strong autocorrelation)")
-    describe.add_argument("--input-format", choices=LOG_FORMATS, help="format of FILE (needed for stdin)")
-    describe.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
-    describe.add_argument("--plot", metavar="PNG", help="also draw each distribution into this PNG")
-    describe.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    add_input_format_option(describe, LOG_FORMATS)
+    add_output_options(describe, plot="each distribution")
 
 
 def run(args) -> int:

@@ -15,11 +15,15 @@ from ._common import (
     EXIT_FAIL,
     EXIT_PASS,
     MIN_VALUES,
+    #: keys listed in the text output (all of them go to JSON and CSV,
+    add_exit_zero_option,
+    add_input_format_option,
+    add_output_options,
     at_least,
     dump_json,
     finite,
     new_figure,
-    save_figure,  #: keys listed in the text output (all of them go to JSON and CSV,
+    save_figure,
 )
 
 TEXT_ROWS = 50
@@ -49,12 +53,9 @@ def add_parser(commands) -> None:
     proxy.add_argument("--window", type=at_least(2), help="length of the trailing window whose SD is reported")
     proxy.add_argument("--nan-policy", choices=("raise", "omit"), default="raise",
                        help="rows with a missing p: an error (default) or skipped")
-    proxy.add_argument("--input-format", choices=FORMATS, help="format of FILE (needed for stdin)")
-    proxy.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
-    proxy.add_argument("--plot", metavar="PNG",
-                       help="per-key means against the threshold (and the reliability diagram)")
-    proxy.add_argument("--exit-zero", action="store_true", help="report only: exit 0 even if too noisy")
-    proxy.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    add_input_format_option(proxy, FORMATS)
+    add_output_options(proxy, plot="per-key means against the threshold (and the reliability diagram)")
+    add_exit_zero_option(proxy, "if a key is too noisy")
 
 
 def run(args) -> int:

@@ -17,6 +17,9 @@ from ._common import (
     EXIT_FAIL,
     EXIT_PASS,
     MIN_VALUES,
+    add_exit_zero_option,
+    add_input_format_option,
+    add_output_options,
     at_least,
     dump_json,
     finite,
@@ -57,11 +60,9 @@ def add_parser(commands) -> None:
                          help="rows with a missing p or accept flag: an error (default) or dropped")
     quality.add_argument("--swarm-compatible", action="store_true",
                          help="report SWARM's 0.0 for figures undefined on an empty side")
-    quality.add_argument("--input-format", choices=FORMATS, help="format of FILE (needed for stdin)")
-    quality.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
-    quality.add_argument("--plot", metavar="PNG", help="also draw the distributions of p into this PNG")
-    quality.add_argument("--exit-zero", action="store_true", help="report only: exit 0 even if adverse")
-    quality.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    add_input_format_option(quality, FORMATS)
+    add_output_options(quality, plot="the distributions of p")
+    add_exit_zero_option(quality, "if selection is adverse")
 
 
 def run(args) -> int:

@@ -15,6 +15,8 @@ from ..regimes import MODELS, PENALTIES, OnlineRegimeDetector, RegimeDetector
 from ..regimes.offline import METHODS
 from ._common import (
     EXIT_PASS,
+    add_input_format_option,
+    add_output_options,
     add_run_option,
     at_least,
     dump_json,
@@ -52,10 +54,8 @@ def add_parser(commands) -> None:
                          help="merge changes smaller than this many noise SDs (0: never; default 0.5 for the trend model, 1 otherwise)")
     regimes.add_argument("--online", action="store_true",
                          help="replay each metric through the online detector (BOCPD) and list its alarms")
-    regimes.add_argument("--input-format", choices=LOG_FORMATS, help="format of FILE (needed for stdin)")
-    regimes.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
-    regimes.add_argument("--plot", metavar="PNG", help="also draw the series, segments and changes")
-    regimes.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    add_input_format_option(regimes, LOG_FORMATS)
+    add_output_options(regimes, plot="the series, segments and changes")
 
 
 def run(args) -> int:

@@ -11,6 +11,7 @@ from ..report import Report, build_report
 from ._common import (
     EXIT_PASS,
     add_better_option,
+    add_input_format_option,
     add_run_option,
     announce_direction,
     load,
@@ -39,8 +40,7 @@ def add_parser(commands) -> None:
     add_better_option(report)
     report.add_argument("--p", default="p", help="column of p for the quality panel (default p)")
     report.add_argument("--accepted", default="accepted", help="column of the accept flag (default accepted)")
-    report.add_argument("--input-format", choices=LOG_FORMATS, help="format of FILE (needed for stdin)")
-    report.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    add_input_format_option(report, LOG_FORMATS)
 
 
 #: metric sections drawn by default: a page of 300 panels is read by no one and takes minutes

@@ -11,6 +11,8 @@ from ..sweeps import BACKENDS, RegimeRules, sweep
 from ._common import (
     EXIT_PASS,
     MIN_VALUES,
+    add_input_format_option,
+    add_output_options,
     at_least,
     dump_json,
     finite,
@@ -41,10 +43,8 @@ def add_parser(commands) -> None:
     parser.add_argument("--cooperative", type=finite, default=0.85, help="acceptance for 'cooperative'")
     parser.add_argument("--collapse-acceptance", type=finite, default=0.30, help="acceptance for 'collapse'")
     parser.add_argument("--collapse-toxicity", type=finite, default=0.50, help="toxicity for 'collapse'")
-    parser.add_argument("--input-format", choices=LOG_FORMATS, help="format of the run files")
-    parser.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
-    parser.add_argument("--plot", metavar="PNG", help="collapse share against --phase (or means by setting)")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    add_input_format_option(parser, LOG_FORMATS, "the run files")
+    add_output_options(parser, plot="collapse share against --phase (or means by setting)")
 
 
 def run(args) -> int:

@@ -43,7 +43,6 @@ def add_parser(commands) -> None:
                             "each check spends part of alpha, so fewer checks stop sooner)")
     watch.add_argument("--format", choices=("text", "json"), default="text",
                        help="json: one JSON object per verdict change, then the final report")
-    watch.add_argument("--debug", action="store_true", help="show tracebacks on errors")
 
 
 class Follower:

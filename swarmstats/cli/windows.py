@@ -13,6 +13,8 @@ from ..windows import STATUSES, AdaptiveWindow
 from ._common import (
     EXIT_PASS,
     add_better_option,
+    add_input_format_option,
+    add_output_options,
     add_run_option,
     announce_direction,
     at_least,
@@ -48,10 +50,8 @@ def add_parser(commands) -> None:
                          help="steps over which alpha is spent (default 10000)")
     add_better_option(windows)
     windows.add_argument("--summary", action="store_true", help="one summary per metric instead of every step")
-    windows.add_argument("--input-format", choices=LOG_FORMATS, help="format of FILE (needed for stdin)")
-    windows.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
-    windows.add_argument("--plot", metavar="PNG", help="series, window span and status over time")
-    windows.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    add_input_format_option(windows, LOG_FORMATS)
+    add_output_options(windows, plot="series, window span and status over time")
 
 
 def run(args) -> int:
