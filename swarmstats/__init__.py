@@ -43,7 +43,6 @@ from .regimes import (
     detect_regimes,
     regime_path,
 )
-from .sweeps import RegimeRules, SweepResult, sweep
 from .stationarity import (
     GewekeResult,
     HeidelbergerWelchResult,
@@ -52,6 +51,7 @@ from .stationarity import (
     heidelberger_welch,
     variance_stability,
 )
+from .sweeps import RegimeRules, SweepResult, sweep
 from .trend import TrendResult, trend_test
 from .warmup import WarmupResult, detect_warmup
 from .windows import AdaptiveWindow, WindowResult, WindowState

@@ -36,11 +36,17 @@ from ._series import Series, as_runs, as_series, is_multi_run
 from .direction import DIRECTIONS, movement, resolve
 from .errors import InputError, check_choice
 from .stats import chains as _chains
-from .stats.stationarity import geweke_z
 from .stats.flatness import flatness_bound
 from .stats.precision import mean_precision
-from .stats.verdict import (ROUNDING, continued_drift, kept_trend, late_change, settle_cut,
-                            variance_shift)
+from .stats.stationarity import geweke_z
+from .stats.verdict import (
+    ROUNDING,
+    continued_drift,
+    kept_trend,
+    late_change,
+    settle_cut,
+    variance_shift,
+)
 from .warmup import WARMUP_METHODS, warmup_of_values
 
 __all__ = [

@@ -14,6 +14,11 @@ class InputError(SwarmstatsError, ValueError):
     """The input cannot be analysed as given (wrong shape, type, column, NaN ...)."""
 
 
+class NoValues(InputError):
+    """A metric with no value at all (every cell empty): in a log of several runs, a run that
+    never logged it, which callers skip rather than report."""
+
+
 def check_choice(name: str, value, choices) -> None:
     """Raise InputError unless ``value`` is one of ``choices``, naming the argument.
 

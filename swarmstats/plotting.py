@@ -141,7 +141,11 @@ def _plot_test(result, ax):
     """The stationarity diagnostics and the selection test: the statistic against its
     reference, not the summary's words.  None for a result drawn elsewhere."""
     from .quality.selection_test import SelectionTestResult
-    from .stationarity import GewekeResult, HeidelbergerWelchResult, VarianceStabilityResult
+    from .stationarity import (
+        GewekeResult,
+        HeidelbergerWelchResult,
+        VarianceStabilityResult,
+    )
 
     if isinstance(result, GewekeResult) and result.segment_z:
         ax.plot(result.starts, result.segment_z, "o", color="C0", label="Geweke z")

@@ -10,7 +10,7 @@ import re
 import sys
 
 from .._result import jsonable
-from ..errors import InputError
+from ..errors import InputError, NoValues
 from ..io import read_log, select_metric
 from ..io.outputs import PLOT_SUFFIXES, check_output, write_atomically
 from ..io.tabular import table_roles
@@ -255,9 +255,7 @@ def metric_runs(frame, metric: str, step, args) -> list:
     for key, part in parts(frame, args):
         try:
             series = select_metric(part, metric, step=step)
-        except InputError as exc:
-            if "has no values" not in str(exc):
-                raise
+        except NoValues:  # a run that never logged this metric
             continue
         runs.append(series.rename(run_label(metric, key, args)))
     return runs

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ..describe import MEDIAN_METHODS, describe
-from ..errors import InputError
+from ..errors import InputError, NoValues
 from ..io import LOG_FORMATS, select_metric
 from ._common import (
     EXIT_PASS,
@@ -55,8 +55,8 @@ def run(args) -> int:
         for key, part in parts(frame, args):
             try:
                 series = select_metric(part, metric, step=columns.step)
-            except InputError as exc:
-                if args.group and "has no values" in str(exc):
+            except NoValues:
+                if args.group:
                     continue  # a run that never logged this metric
                 raise
             results.append(describe(series, random_state=rng, name=run_label(metric, key, args),

@@ -89,8 +89,7 @@ def run(args) -> int:
 
 
 def _text(report) -> str:
-    head = report.summary().splitlines()
-    lines = [head[0], "  key             n       mean    sd      wrong-side  flips (noise)  verdict"]
+    lines = [report.headline(), "  key             n       mean    sd      wrong-side  flips (noise)  verdict"]
     for key, row in report.table.head(TEXT_ROWS).iterrows():
         flips = f"{fmt(row['thrash_rate'], 2)} ({fmt(row['expected_thrash_rate'], 2)})"
         verdict = "TOO NOISY" if row["too_noisy"] else "ok"
@@ -98,8 +97,7 @@ def _text(report) -> str:
                      f"{fmt(row['wrong_side_probability'], 2):<10}  {flips:<13}  {verdict}: {row['reason']}")
     if len(report.table) > TEXT_ROWS:
         lines.append(f"  ... {len(report.table) - TEXT_ROWS} more key(s) (--format csv lists all)")
-    lines += [line for line in head[1:] if not line.startswith("  ") or line.lstrip().startswith(
-        ("calibration", "prediction", "recalibration", "note"))]
+    lines += report.detail_lines()
     verdict = {"too_noisy": "TOO NOISY: some keys cannot be hard-thresholded reliably",
                "ok": "every key is clear of the threshold",
                "insufficient_data": "too few observations per key to judge"}[report.verdict]

@@ -15,7 +15,7 @@ import time
 
 from .._result import fmt
 from ..errors import InputError
-from ..io.decoding import check_readable, loads
+from ..io.decoding import BadJSON, check_readable, loads
 from ..io.tabular import is_bookkeeping_name, step_names
 from ..live import Monitor
 from ._common import EXIT_PASS, MIN_VALUES, at_least, dump_json, finite
@@ -188,8 +188,8 @@ class Follower:
             if stripped.startswith("{"):
                 try:
                     record = loads(self.path, stripped, line=number)
-                except InputError as exc:
-                    self._skip(number, str(exc).split(f"line {number}: ", 1)[-1])
+                except BadJSON as exc:
+                    self._skip(number, exc.reason)
                     continue
                 if isinstance(record, dict):
                     out.append(_flatten(record))

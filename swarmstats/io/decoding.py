@@ -77,20 +77,28 @@ def loads(name: str, text: str, *, line: int | None = None):
     >>> loads("log.json", "[" * 100_000 + "]" * 100_000)
     Traceback (most recent call last):
     ...
-    swarmstats.errors.InputError: log.json: JSON nested too deeply (hundreds of levels); is this a log?
+    swarmstats.io.decoding.BadJSON: log.json: JSON nested too deeply (hundreds of levels); is this a log?
     """
     where = f"{name}: line {line}" if line is not None else name
     try:
-        value = json.loads(text, parse_int=_integer)
+        return json.loads(text, parse_int=_integer)
     except json.JSONDecodeError as exc:
         at = f"line {exc.lineno}: " if line is None else ""
-        raise InputError(f"{where}: not valid JSON ({at}{exc.msg})") from None
+        reason = f"not valid JSON ({at}{exc.msg})"
     except RecursionError:
-        raise InputError(f"{where}: JSON nested too deeply (hundreds of levels); is this a log?") from None
+        reason = "JSON nested too deeply (hundreds of levels); is this a log?"
     except _TooLong as exc:
-        raise InputError(f"{where}: a number with {exc.args[0]} digits (more than {MAX_INT_DIGITS}); "
-                         "is this a log?") from None
-    return value
+        reason = f"a number with {exc.args[0]} digits (more than {MAX_INT_DIGITS}); is this a log?"
+    raise BadJSON(f"{where}: {reason}", reason)
+
+
+class BadJSON(InputError):
+    """Text that is not a JSON document swarmstats reads; ``reason`` is the message without
+    the file and line (a log follower reports it with its own line number)."""
+
+    def __init__(self, message: str, reason: str):
+        super().__init__(message)
+        self.reason = reason
 
 
 class _TooLong(ValueError):

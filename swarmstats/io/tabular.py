@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
+from ..errors import InputError, NoValues
 from .decoding import (
     check_header_width,
     check_readable,
@@ -475,7 +475,7 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None) 
         values = pd.Series(values.to_numpy(), name=metric)
     values = values.dropna()
     if values.empty:
-        raise InputError(f"metric {metric!r} has no values (every cell is empty)")
+        raise NoValues(f"metric {metric!r} has no values (every cell is empty)")
     return values
 
 

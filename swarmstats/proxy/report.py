@@ -66,14 +66,24 @@ class ProxyReport(Result):
         return self.table
 
     def summary(self) -> str:
-        lines = [f"{self.n_keys} key(s); {self.n_too_noisy} too noisy for a hard decision at "
-                 f"p >= {fmt(self.threshold)} (tolerated wrong-side probability {fmt(self.alpha)})"]
+        lines = [self.headline()]
         for key, row in self.table.head(10).iterrows():
             flag = "TOO NOISY" if row["too_noisy"] else "ok"
             lines.append(f"  {str(key):<14} n {int(row['n']):<6} mean {fmt(row['mean'], 3):<6} "
                          f"sd {fmt(row['sd'], 3):<6} {flag:<9} {row['reason']}")
         if len(self.table) > 10:
             lines.append(f"  ... {len(self.table) - 10} more key(s)")
+        return "\n".join(lines + self.detail_lines())
+
+    def headline(self) -> str:
+        """The first line of the summary: keys, how many are too noisy, at what threshold."""
+        return (f"{self.n_keys} key(s); {self.n_too_noisy} too noisy for a hard decision at "
+                f"p >= {fmt(self.threshold)} (tolerated wrong-side probability {fmt(self.alpha)})")
+
+    def detail_lines(self) -> list:
+        """Calibration, prediction error, recalibration and notes, each an indented line (the
+        command line prints them under its own key table)."""
+        lines = []
         if self.calibration:
             c = self.calibration
             lines.append(f"  calibration on {c['n_outcomes']} outcomes: Brier {fmt(c['brier'], 3)}, "
@@ -85,8 +95,7 @@ class ProxyReport(Result):
             lines.append(f"  recalibration: k {fmt(r['k'], 3)} [{fmt(r['k_low'], 3)}, {fmt(r['k_high'], 3)}], "
                          f"intercept {fmt(r['intercept'], 3)} [{fmt(r['intercept_low'], 3)}, "
                          f"{fmt(r['intercept_high'], 3)}]; {r['message']}")
-        lines += [f"  note: {note}" for note in self.notes]
-        return "\n".join(lines)
+        return lines + [f"  note: {note}" for note in self.notes]
 
     @literal_labels
     def plot(self, ax=None, kind: str = "keys"):
