@@ -145,18 +145,21 @@ def flush_notes(keep: bool = True) -> None:
 
 # Option groups declared once: every command spells and explains them the same way.
 def add_input_format_option(parser, formats, what: str = "FILE") -> None:
-    parser.add_argument("--input-format", choices=formats, help=f"format of {what} (needed for odd names and stdin)")
+    parser.add_argument("--input-format", choices=formats,
+                        help=f"format of {what} (needed for odd names and stdin)")
 
 
 def add_output_options(parser, *, formats=("text", "json", "csv"), plot: str | None = None) -> None:
     """``--format`` and, with ``plot`` (what the image shows), ``--plot``."""
     parser.add_argument("--format", choices=formats, default="text", help="output format")
     if plot is not None:
-        parser.add_argument("--plot", metavar="PNG", help=f"also draw {plot} into this image (.png, .pdf, .svg)")
+        parser.add_argument("--plot", metavar="PNG",
+                            help=f"also draw {plot} into this image (.png, .pdf, .svg)")
 
 
 def add_exit_zero_option(parser, failing: str) -> None:
-    parser.add_argument("--exit-zero", action="store_true", help=f"report only: exit 0 even {failing} (still 2 on errors)")
+    parser.add_argument("--exit-zero", action="store_true",
+                        help=f"report only: exit 0 even {failing} (still 2 on errors)")
 
 
 def add_shared_options(parser) -> None:
@@ -268,8 +271,18 @@ def run_label(name: str, run, args) -> str:
     return f"{name} [{run}]" if args.group == RUN and "=" in str(run) else f"{name} [{args.group}={run}]"
 
 
-def dump_json(payload) -> None:
-    json.dump(jsonable({"schema_version": 1, **payload}), sys.stdout, indent=2, allow_nan=False)
+#: the version of the JSON every command prints (bump it when a key changes meaning)
+SCHEMA_VERSION = 1
+
+
+def dump_json(command: str, payload: dict, frame=None) -> None:
+    """The one JSON envelope: ``schema_version``, ``command``, ``input`` (the log read, when
+    there is one), then the command's own keys.  Strict JSON: no NaN (null instead)."""
+    envelope = {"schema_version": SCHEMA_VERSION, "command": command}
+    if frame is not None:
+        envelope["input"] = {"source": frame.attrs.get("source"), "format": frame.attrs.get("format"),
+                             "rows": int(len(frame))}
+    json.dump(jsonable({**envelope, **payload}), sys.stdout, indent=2, allow_nan=False)
     sys.stdout.write("\n")
 
 

@@ -114,14 +114,9 @@ def _rows(results):
 def _render(args, frame, results, passed):
     out = sys.stdout
     if args.format == "json":
-        payload = {
-            "schema_version": 1, "command": "check-convergence",
-            "input": {"source": frame.attrs.get("source"), "format": frame.attrs.get("format"),
-                      "rows": int(len(frame))},
-            "verdict": "converged" if passed else _worst(results), "passed": passed,
-            "results": [r.to_dict() for r in results],
-        }
-        dump_json(payload)
+        verdict = "converged" if passed else _worst(results)
+        dump_json("check-convergence", {"verdict": verdict, "passed": passed,
+                                        "results": [r.to_dict() for r in results]}, frame)
         return
     table = pd.DataFrame(_rows(results))
     if args.format == "csv":

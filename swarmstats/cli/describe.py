@@ -64,10 +64,7 @@ def run(args) -> int:
     if not results:
         raise InputError("no values to describe")
     if args.format == "json":
-        dump_json({"command": "describe",
-                    "input": {"source": frame.attrs.get("source"), "format": frame.attrs.get("format"),
-                              "rows": int(len(frame))},
-                    "results": [r.to_dict() for r in results]})
+        dump_json("describe", {"results": [r.to_dict() for r in results]}, frame)
     elif args.format == "csv":
         pd.DataFrame([r.to_row() for r in results]).to_csv(sys.stdout, index=False)
     else:

@@ -75,10 +75,7 @@ def run(args) -> int:
                          f"{MIN_VALUES} are needed for a spread or a test")
     report = tracker.report()
     if args.format == "json":
-        dump_json({"command": "proxy",
-                   "input": {"source": frame.attrs.get("source"), "format": frame.attrs.get("format"),
-                             "rows": int(len(frame))},
-                   "passed": not report.too_noisy, **report.to_dict()})
+        dump_json("proxy", {"passed": not report.too_noisy, **report.to_dict()}, frame)
     elif args.format == "csv":
         report.table.reset_index().to_csv(sys.stdout, index=False)
     else:

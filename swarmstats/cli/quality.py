@@ -93,12 +93,9 @@ def run(args) -> int:
         pvalue = overall.comparison["adverse_selection_pvalue"]
     adverse = bool(np.isfinite(pvalue) and pvalue < args.alpha)
     if args.format == "json":
-        dump_json({"command": "quality-gap",
-                    "input": {"source": frame.attrs.get("source"), "format": frame.attrs.get("format"),
-                              "rows": int(len(frame))},
-                    "adverse_selection": adverse, "passed": not adverse, "overall": overall.to_dict(),
-                    "by": None if table is None else {"column": args.by, "rows": table,
-                                                      "test": test.to_dict()}})
+        by = None if table is None else {"column": args.by, "rows": table, "test": test.to_dict()}
+        dump_json("quality-gap", {"adverse_selection": adverse, "passed": not adverse,
+                                  "overall": overall.to_dict(), "by": by}, frame)
     elif args.format == "csv":
         (overall.to_frame() if table is None else table).to_csv(sys.stdout, index=False)
     else:

@@ -81,11 +81,7 @@ def run(args) -> int:
                for metric in metrics for key, part in parts(frame, args)]
     out = sys.stdout
     if args.format == "json":
-        payload = {"schema_version": 1, "command": "regimes",
-                   "input": {"source": frame.attrs.get("source"), "format": frame.attrs.get("format"),
-                             "rows": int(len(frame))},
-                   "results": [r.to_dict() for r in results]}
-        dump_json(payload)
+        dump_json("regimes", {"results": [r.to_dict() for r in results]}, frame)
     elif args.format == "csv":
         tables = [r.segments.assign(metric=r.name) for r in results]
         table = pd.concat(tables, ignore_index=True)
@@ -117,10 +113,8 @@ def _online(args, frame, columns, metrics) -> int:
     table = pd.DataFrame(rows, columns=["metric", "alarm_step", "change_step", "delay"])
     table["delay"] = table["delay"].astype("Int64")
     if args.format == "json":
-        payload = {"schema_version": 1, "command": "regimes", "mode": "online",
-                   "input": {"source": frame.attrs.get("source"), "rows": int(len(frame))},
-                   "alarms": table.dropna(subset=["alarm_step"]).to_dict("records")}
-        dump_json(payload)
+        dump_json("regimes", {"mode": "online",
+                              "alarms": table.dropna(subset=["alarm_step"]).to_dict("records")}, frame)
     elif args.format == "csv":
         table.to_csv(sys.stdout, index=False)
     else:

@@ -56,7 +56,7 @@ def run(args) -> int:
                    format=args.input_format, progress=progress)
     _refuse_if_nothing_analysed(result)
     if args.format == "json":
-        dump_json({"command": "sweep", **result.to_dict()})
+        dump_json("sweep", result.to_dict())
     elif args.format == "csv":
         result.table.to_csv(sys.stdout, index=False)
     else:

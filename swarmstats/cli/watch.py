@@ -317,8 +317,8 @@ def run(args) -> int:
     report = monitor.report()
     _refuse_if_nothing_read(args, report, follower)
     if args.format == "json":
-        dump_json({"command": "watch", "source": args.file, "skipped_lines": follower.skipped,
-                   "report": report.to_dict()})
+        dump_json("watch", {"source": args.file, "skipped_lines": follower.skipped,
+                            "report": report.to_dict()})
     else:
         print(report.summary())
         if follower.skipped:

@@ -63,14 +63,11 @@ def run(args) -> int:
     results = [window.fit(select_metric(part, metric, step=columns.step), name=run_label(metric, key, args))
                for metric in metrics for key, part in parts(frame, args)]
     if args.format == "json":
-        payload = {"command": "windows",
-                   "input": {"source": frame.attrs.get("source"), "format": frame.attrs.get("format"),
-                             "rows": int(len(frame))},
-                   "results": [r.to_dict() for r in results]}
+        entries = [r.to_dict() for r in results]
         if not args.summary:
-            for entry, result in zip(payload["results"], results):
+            for entry, result in zip(entries, results):
                 entry["table"] = result.table
-        dump_json(payload)
+        dump_json("windows", {"results": entries}, frame)
     elif args.format == "csv":
         if args.summary:
             pd.DataFrame([_summary_row(r) for r in results]).to_csv(sys.stdout, index=False)
