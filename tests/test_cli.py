@@ -276,3 +276,16 @@ def test_every_command_accepts_the_shared_options():
         argv = [name, "log.csv", "--no-color", "--debug"] + (["-o", "r.html"] if name == "report" else [])
         args = parser.parse_args(argv)
         assert args.no_color and args.debug
+
+
+def test_the_old_seed_option_still_works_and_says_its_new_name(tmp_path, capsys):
+    from swarmstats.cli import main
+
+    path = tmp_path / "log.csv"
+    path.write_text("step,reward\n" + "".join(f"{i},{0.5 + 0.01 * (i % 7)}\n" for i in range(60)))
+    assert main(["describe", str(path), "--seed", "3", "--format", "json"]) == 0
+    old = capsys.readouterr()
+    assert "--seed is renamed --random-seed" in old.err
+    assert main(["describe", str(path), "--random-seed", "3", "--format", "json"]) == 0
+    new = capsys.readouterr()
+    assert new.out == old.out and "renamed" not in new.err

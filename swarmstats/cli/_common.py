@@ -61,6 +61,25 @@ def at_least(minimum: int, why: str = ""):
 seed = at_least(0, " (a random seed)")
 
 
+class _Renamed(argparse.Action):
+    """An old option spelling that still works for one release, with a note saying the new one."""
+
+    def __init__(self, option_strings, dest, new: str, **kwargs):
+        self.new = new
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if option_string != self.new:
+            say(f"{option_string} is renamed {self.new} (the old name goes in the next release)")
+        setattr(namespace, self.dest, values)
+
+
+def add_random_seed_option(parser, help: str) -> None:
+    """``--random-seed`` (``--seed`` until the next release: it read like the run column 'seed')."""
+    parser.add_argument("--random-seed", "--seed", dest="random_seed", type=seed, default=0, metavar="S",
+                        action=_Renamed, new="--random-seed", help=help)
+
+
 #: the columns the commands add to a table whose rows hold several runs
 RUN, CONFIG = "run", "config of run"
 

@@ -15,13 +15,13 @@ from ._common import (
     EXIT_PASS,
     add_input_format_option,
     add_output_options,
+    add_random_seed_option,
     add_run_option,
     dump_json,
     load,
     parts,
     plot_results,
     run_label,
-    seed,
 )
 
 
@@ -39,7 +39,7 @@ def add_parser(commands) -> None:
     describe.add_argument("--step", help="column to use as the step axis")
     add_run_option(describe)
     describe.add_argument("--group", help="column naming the run/seed: one description per run")
-    describe.add_argument("--seed", type=seed, default=0, help="random seed of the median's bootstrap")
+    add_random_seed_option(describe, "random seed of the median's bootstrap (default 0)")
     describe.add_argument("--median-method", choices=MEDIAN_METHODS, default="bootstrap",
                           help="interval of the median: block bootstrap (default) or order statistics "
                                "with the ESS (better under strong autocorrelation)")
@@ -50,7 +50,7 @@ def add_parser(commands) -> None:
 def run(args) -> int:
     frame, columns, metrics = load(args)
     results = []
-    rng = np.random.default_rng(args.seed)
+    rng = np.random.default_rng(args.random_seed)
     for metric in metrics:
         for key, part in parts(frame, args):
             try:

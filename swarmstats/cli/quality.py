@@ -20,11 +20,11 @@ from ._common import (
     add_exit_zero_option,
     add_input_format_option,
     add_output_options,
+    add_random_seed_option,
     at_least,
     dump_json,
     finite,
     plot_results,
-    seed,
 )
 
 
@@ -55,7 +55,7 @@ def add_parser(commands) -> None:
     quality.add_argument("--band", type=finite, default=0.2, help="uncertain band half-width (default 0.2)")
     quality.add_argument("--alpha", type=finite, default=0.05, help="level of the adverse-selection test")
     quality.add_argument("--n-boot", type=at_least(100, " for a 95% interval"), default=2000, help="bootstrap resamples and shuffles")
-    quality.add_argument("--seed", type=seed, default=0, help="random seed (default 0: reproducible output)")
+    add_random_seed_option(quality, "random seed (default 0: reproducible output)")
     quality.add_argument("--nan-policy", choices=("raise", "omit"), default="raise",
                          help="rows with a missing p or accept flag: an error (default) or dropped")
     quality.add_argument("--swarm-compatible", action="store_true",
@@ -77,17 +77,17 @@ def run(args) -> int:
     if args.nan_policy == "omit":
         frame = _complete_rows(frame, [args.p, args.accepted] + ([args.by] if args.by else []) + list(used))
     clusters, _ = cluster_option(frame, used or None)
-    overall = quality_metrics(frame[args.p], frame[args.accepted], random_state=args.seed,
+    overall = quality_metrics(frame[args.p], frame[args.accepted], random_state=args.random_seed,
                               clusters=clusters, **options)
     if overall.n < MIN_VALUES:  # checked after the columns were validated: their errors say more
         raise InputError(f"{frame.attrs.get('source')}: {overall.n} interaction(s); at least {MIN_VALUES} "
                          "are needed for a spread or a test")
     table = test = None
     if args.by:
-        table = quality_by(frame, args.by, p=args.p, accepted=args.accepted, random_state=args.seed + 1,
+        table = quality_by(frame, args.by, p=args.p, accepted=args.accepted, random_state=args.random_seed + 1,
                            clusters=used or None, **options)
         test = adverse_selection_test(frame[args.p], frame[args.accepted], groups=frame[args.by],
-                                      n_perm=max(args.n_boot, 1), random_state=args.seed + 2)
+                                      n_perm=max(args.n_boot, 1), random_state=args.random_seed + 2)
         pvalue = test.pvalue
     else:
         pvalue = overall.comparison["adverse_selection_pvalue"]
