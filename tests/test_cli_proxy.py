@@ -102,3 +102,20 @@ def test_missing_scores_can_be_skipped(tmp_path):
     result = run("proxy", path, "--key", "agent", "--nan-policy", "omit", "--format", "json")
     assert result.returncode == 0, result.stderr
     assert {row["key"]: row["n"] for row in json.loads(result.stdout)["table"]} == {"a": 2, "b": 2}
+
+
+def test_the_tolerated_wrong_side_probability_has_its_own_name(tmp_path, capsys):
+    """--alpha is a significance level everywhere else; proxy's tolerance is --max-wrong-side
+    (--alpha still works for a release, with a note)."""
+    from swarmstats.cli import main
+
+    path = tmp_path / "scores.csv"
+    rng = np.random.default_rng(5)
+    pd.DataFrame({"agent": np.repeat(["a", "b"], 40), "p": np.r_[rng.uniform(0.4, 0.6, 40),
+                                                                  rng.uniform(0.8, 0.9, 40)]}).to_csv(path, index=False)
+    main(["proxy", str(path), "--key", "agent", "--max-wrong-side", "0.3", "--format", "json"])
+    new = capsys.readouterr()
+    main(["proxy", str(path), "--key", "agent", "--alpha", "0.3", "--format", "json"])
+    old = capsys.readouterr()
+    assert json.loads(new.out)["alpha"] == 0.3 and new.out == old.out
+    assert "--alpha is renamed --max-wrong-side" in old.err and "renamed" not in new.err

@@ -61,7 +61,7 @@ def at_least(minimum: int, why: str = ""):
 seed = at_least(0, " (a random seed)")
 
 
-class _Renamed(argparse.Action):
+class Renamed(argparse.Action):
     """An old option spelling that still works for one release, with a note saying the new one."""
 
     def __init__(self, option_strings, dest, new: str, **kwargs):
@@ -77,7 +77,7 @@ class _Renamed(argparse.Action):
 def add_random_seed_option(parser, help: str) -> None:
     """``--random-seed`` (``--seed`` until the next release: it read like the run column 'seed')."""
     parser.add_argument("--random-seed", "--seed", dest="random_seed", type=seed, default=0, metavar="S",
-                        action=_Renamed, new="--random-seed", help=help)
+                        action=Renamed, new="--random-seed", help=help)
 
 
 #: the columns the commands add to a table whose rows hold several runs

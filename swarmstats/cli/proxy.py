@@ -15,6 +15,7 @@ from ._common import (
     EXIT_FAIL,
     EXIT_PASS,
     MIN_VALUES,
+    Renamed,
     #: keys listed in the text output (all of them go to JSON and CSV,
     add_exit_zero_option,
     add_input_format_option,
@@ -47,7 +48,9 @@ def add_parser(commands) -> None:
     proxy.add_argument("--v-hat", dest="v_hat", help="column of the raw score v_hat (p = sigmoid(k v_hat))")
     proxy.add_argument("--threshold", type=finite, default=0.5, help="hard decision p >= T (default 0.5)")
     proxy.add_argument("--band", type=finite, default=0.2, help="uncertain band 0.5 +- B (default 0.2)")
-    proxy.add_argument("--alpha", type=finite, default=0.1,
+    # not --alpha: everywhere else that is a significance level (default 0.05)
+    proxy.add_argument("--max-wrong-side", "--alpha", dest="max_wrong_side", type=finite, default=0.1,
+                       metavar="P", action=Renamed, new="--max-wrong-side",
                        help="tolerated wrong-side probability of a hard decision (default 0.1)")
     proxy.add_argument("--halflife", type=finite, help="half-life of the EWMA mean and SD, in observations")
     proxy.add_argument("--window", type=at_least(2), help="length of the trailing window whose SD is reported")
@@ -59,7 +62,7 @@ def add_parser(commands) -> None:
 
 
 def run(args) -> int:
-    tracker = ProxyVarianceTracker(threshold=args.threshold, band=args.band, alpha=args.alpha,
+    tracker = ProxyVarianceTracker(threshold=args.threshold, band=args.band, alpha=args.max_wrong_side,
                                    halflife=args.halflife, window=args.window, nan_policy=args.nan_policy)
     frame = read_interactions(args.file, format=args.input_format, p=args.p, accepted=None)
     for option, column in (("--key", args.key), ("--outcome", args.outcome), ("--v-hat", args.v_hat)):
@@ -98,7 +101,7 @@ def _text(report) -> str:
     verdict = {"too_noisy": "TOO NOISY: some keys cannot be hard-thresholded reliably",
                "ok": "every key is clear of the threshold",
                "insufficient_data": "too few observations per key to judge"}[report.verdict]
-    lines.append(f"\n{verdict} (alpha = {report.alpha})")
+    lines.append(f"\n{verdict} (tolerated wrong-side probability {report.alpha})")
     return "\n".join(lines)
 
 
