@@ -139,10 +139,7 @@ def read_path(path: str, limit: int | None = None) -> tuple[str, bytes]:
 
 def refuse_binary(name: str, data: bytes) -> None:
     """A NUL byte anywhere in what was read (not only the first 8 KiB): not a text log."""
-    if b"\x00" in data:
-        where = data.index(b"\x00")
-        raise InputError(f"{name} does not look like a text log (it contains binary data: a NUL "
-                         f"byte at offset {where:,})")
+    _refuse_nul_at(name, data.find(b"\x00"))
 
 
 def refuse_binary_file(path: str) -> None:
@@ -155,8 +152,12 @@ def refuse_binary_file(path: str) -> None:
             where = -1 if is_utf16(view[:4096]) else view.find(b"\x00")  # UTF-16 is transcoded
     except (OSError, ValueError):
         return  # an empty or unmappable file: the readers say what is wrong with it
+    _refuse_nul_at(path, where)
+
+
+def _refuse_nul_at(name: str, where: int) -> None:
     if where >= 0:
-        raise InputError(f"{path} does not look like a text log (it contains binary data: a NUL "
+        raise InputError(f"{name} does not look like a text log (it contains binary data: a NUL "
                          f"byte at offset {where:,})")
 
 
