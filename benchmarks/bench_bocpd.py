@@ -26,7 +26,7 @@ def main():
     detector.update_many(x[1000:100_000])
     late = per_step(detector, x[100_000:])
     print(f"BOCPD per step: {early * 1e6:.0f} us at t=1,000, {late * 1e6:.0f} us at t=100,000 "
-          f"({detector.state().active_run_lengths} active run lengths) -> ratio {late / early:.2f}  "
+          f"({detector.state.active_run_lengths} active run lengths) -> ratio {late / early:.2f}  "
           "[target: <= 2]")
     cusum = CusumDetector(mean=0.0, sd=1.0)
     print(f"CUSUM per step: {per_step(cusum, x[:100_000]) * 1e6:.1f} us")

@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ._base import Estimator
 from ._result import Result, fmt
 from ._series import Series, as_runs, as_series, is_multi_run
 from .direction import DIRECTIONS, movement, resolve
@@ -163,7 +164,7 @@ class MultiRunConvergenceResult(Result):
         return "\n".join(lines)
 
 
-class ConvergenceTest:
+class ConvergenceTest(Estimator):
     """Configure once, then ``fit(y)`` any number of series.
 
     Parameters (keyword-only)
@@ -232,6 +233,7 @@ class ConvergenceTest:
         self.rhat_threshold = rhat_threshold
         self.nan_policy = nan_policy
         self.better = better
+        self._validate()
 
     def _validate(self):
         if not 0 < self.alpha < 1:

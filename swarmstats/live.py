@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._base import Estimator
 from ._result import Result, fmt
 from .errors import InputError, check_choice
 from .monitor import ConvergenceMonitor
@@ -48,7 +49,7 @@ class MonitorReport(Result):
         return "\n".join(lines)
 
 
-class Monitor:
+class Monitor(Estimator):
     """Track metrics as they are logged and decide when to stop.
 
     Parameters (keyword-only)
@@ -79,25 +80,49 @@ class Monitor:
 
     def __init__(self, *, metrics=None, checks=("convergence",), stop_on: str | None = None,
                  min_steps: int = 100, confirmations: int = 1, **convergence_options):
-        if isinstance(checks, str):
-            checks = (checks,)
-        for check in checks:
-            check_choice("checks", check, CHECKS)
         self.metrics = None if metrics is None else [str(m) for m in metrics]
-        self.checks = tuple(checks)
-        self.stop_on = stop_on if stop_on is not None else (self.metrics[0] if self.metrics else None)
-        self.min_steps = int(min_steps)
-        self.confirmations = int(confirmations)
-        if self.confirmations < 1:
-            raise InputError(f"confirmations must be >= 1, got {confirmations!r}")
-        self._options = convergence_options
-        ConvergenceMonitor(**convergence_options)  # validate the options now, not at the first log
+        self.checks = (checks,) if isinstance(checks, str) else tuple(checks)
+        self.stop_on = stop_on
+        self.min_steps = min_steps
+        self.confirmations = confirmations
+        # validates the options now, not at the first log; each metric gets a clone
+        self._template = ConvergenceMonitor(**convergence_options)
+        self._validate()
+        self.reset()
+
+    def _validate(self) -> None:
+        for check in self.checks:
+            check_choice("checks", check, CHECKS)
+        for name in ("min_steps", "confirmations"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+                raise InputError(f"{name} must be a positive integer, got {value!r}")
+
+    def get_params(self) -> dict:
+        template = self._template.get_params()
+        defaults = ConvergenceMonitor._parameter_defaults()
+        passed = {name: value for name, value in template.items() if value is not defaults[name]}
+        return {**{name: getattr(self, name) for name in self._parameter_names()}, **passed}
+
+    @classmethod
+    def _parameter_defaults(cls) -> dict:
+        return {**super()._parameter_defaults(), **ConvergenceMonitor._parameter_defaults()}
+
+    def reset(self) -> None:
+        """Forget every logged value; the configuration stays."""
         self._streams: dict = {}
         self._windows: dict = {}
         self._window_states: dict = {}
         self._steps: dict = {}
         self._skipped: dict = {}
         self.calls = 0
+
+    @property
+    def stop_metric(self) -> str | None:
+        """The metric whose convergence sets ``should_stop``."""
+        if self.stop_on is not None:
+            return self.stop_on
+        return self.metrics[0] if self.metrics else None
 
     def log(self, step, **metrics) -> None:
         """Record the values logged at ``step`` (None and non-finite values are skipped)."""
@@ -113,7 +138,7 @@ class Monitor:
                 continue
             stream = self._streams.get(name)
             if stream is None:
-                stream = self._streams[name] = ConvergenceMonitor(**self._options)
+                stream = self._streams[name] = self._template.clone()
                 self._steps[name] = []
                 if "window" in self.checks:
                     self._windows[name] = AdaptiveWindow()
@@ -126,7 +151,7 @@ class Monitor:
     def should_stop(self) -> bool:
         """True once the stop metric has converged at ``confirmations`` consecutive checks
         (and has at least ``min_steps`` values)."""
-        name = self.stop_on
+        name = self.stop_metric
         stream = self._streams.get(name) if name is not None else None
         if stream is None or stream.n < self.min_steps:
             return False
@@ -143,7 +168,7 @@ class Monitor:
     def report(self) -> MonitorReport:
         entries = {}
         for name, stream in self._streams.items():
-            state = stream.state()
+            state = stream.state
             entry = {"n": state.n, "mean": state.mean, "sd": state.sd, "verdict": state.verdict,
                      "converged": state.converged, "last_step": self._steps[name][-1]}
             last = self._window_states.get(name)
@@ -151,7 +176,7 @@ class Monitor:
                 entry.update(window_status=last.status, window_length=last.length,
                              window_reason=last.reason)
             entries[name] = entry
-        return MonitorReport(steps=self.calls, metrics=entries, stop_metric=self.stop_on,
+        return MonitorReport(steps=self.calls, metrics=entries, stop_metric=self.stop_metric,
                              should_stop=self.should_stop, skipped=dict(self._skipped))
 
     @literal_labels
@@ -176,7 +201,7 @@ class Monitor:
 
     def _plot_one(self, name: str, ax) -> None:
         stream = self._streams[name]
-        ax.plot(self._steps[name], stream.values, lw=0.8, label=f"{name} ({stream.state().verdict})")
+        ax.plot(self._steps[name], stream.values, lw=0.8, label=f"{name} ({stream.state.verdict})")
         ax.legend(fontsize=7)
         ax.set_xlabel("step")
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
+from ._base import CallableState, OnlineEstimator, Trace
 from ._result import Result, fmt
 from .convergence import ConvergenceResult, ConvergenceTest
 from .errors import InputError
@@ -36,7 +37,7 @@ _ZETA = float(special.zeta(SPENDING_EXPONENT))
 
 
 @dataclass(frozen=True)
-class MonitorState(Result):
+class MonitorState(CallableState, Result):
     """What ``update`` returns: the running figures and the latest verdict."""
 
     n: int
@@ -51,7 +52,7 @@ class MonitorState(Result):
                 f"verdict at {self.checked_at}: {self.verdict}")
 
 
-class ConvergenceMonitor:
+class ConvergenceMonitor(OnlineEstimator):
     """Streaming convergence checks with the :class:`ConvergenceTest` rules.
 
     Parameters
@@ -83,94 +84,103 @@ class ConvergenceMonitor:
 
     def __init__(self, *, growth: float = 0.5, check_every: int | None = None,
                  first_check: int = 100, anytime: bool = True, **test_options):
-        if not growth > 0:
-            raise InputError(f"growth must be positive, got {growth!r}")
-        if check_every is not None and int(check_every) < 1:
-            raise InputError(f"check_every must be a positive integer, got {check_every!r}")
-        self.test = ConvergenceTest(**test_options)
-        self.test._validate()
-        self.anytime = bool(anytime)
-        self.growth = float(growth)
-        self.check_every = None if check_every is None else int(check_every)
-        self._buffer = np.empty(1024)
-        self._n = 0
+        self.growth = growth
+        self.check_every = check_every
+        self.first_check = first_check
+        self.anytime = anytime
+        self.test = ConvergenceTest(**test_options)  # validates the test's own options
+        self._validate()
+        self._start_stream()
+
+    def _validate(self) -> None:
+        if not (isinstance(self.growth, (int, float)) and self.growth > 0):
+            raise InputError(f"growth must be positive, got {self.growth!r}")
+        for name in ("check_every", "first_check"):
+            value = getattr(self, name)
+            if value is None and name == "check_every":
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+                raise InputError(f"{name} must be a positive integer, got {value!r}")
+
+    # parameters: this class's four and every ConvergenceTest option passed through
+    def get_params(self) -> dict:
+        return {**{name: getattr(self, name) for name in self._parameter_names()},
+                **self.test.get_params()}
+
+    @classmethod
+    def _parameter_defaults(cls) -> dict:
+        return {**super()._parameter_defaults(), **ConvergenceTest._parameter_defaults()}
+
+    def _start_stream(self) -> None:
+        self._buffer = Trace(1024)
         self._count = 0  # values folded into the running moments
         self._shift = 0.0
         self._mean = 0.0
         self._m2 = 0.0
-        if int(first_check) < 1:
-            raise InputError(f"first_check must be a positive integer, got {first_check!r}")
-        self.first_check = int(first_check)
-        self._next_check = max(self.test.min_points, self.first_check)
+        self._next_check = max(self.test.min_points, int(self.first_check))
         self._last: ConvergenceResult | None = None
         self._checked_at = 0
         self.history: list[tuple[int, str]] = []
 
     @property
     def n(self) -> int:
-        return self._n
+        return len(self._buffer)
 
     @property
     def values(self) -> np.ndarray:
-        return self._buffer[: self._n]
+        return self._buffer.values
 
     def update(self, x: float) -> MonitorState:
         x = float(x)
         if not math.isfinite(x):
             raise InputError(f"x: expected a finite number, got {x!r}")
-        self._append(np.array([x]))
+        self._buffer.append(x)
         self._welford(x)
-        if self._n >= self._next_check:
-            self._check(self._n)
-        return self.state()
+        if self.n >= self._next_check:
+            self._check(self.n)
+        return self.state
 
     def update_many(self, xs) -> MonitorState:
         xs = np.asarray(xs, dtype=np.float64).ravel()
         if not np.all(np.isfinite(xs)):
             bad = int(np.flatnonzero(~np.isfinite(xs))[0])
             raise InputError(f"xs: non-finite value at position {bad}")
-        self._append(xs)
+        self._buffer.extend(xs)
         for x in xs:  # Welford per value, so the moments match a loop of update() exactly
             self._welford(x)
-        while self._next_check <= self._n:
+        while self._next_check <= self.n:
             self._check(self._next_check)
-        return self.state()
+        return self.state
 
     @property
     def last_result(self) -> ConvergenceResult | None:
-        """The verdict of the latest scheduled check (what ``state()`` reports)."""
+        """The verdict of the latest scheduled check (what ``state`` reports)."""
         return self._last
 
     def result(self) -> ConvergenceResult:
         """The full verdict on everything seen so far, computed now if the
         latest scheduled check is older (the schedule itself is not changed)."""
-        if self._last is not None and self._checked_at == self._n:
+        if self._last is not None and self._checked_at == self.n:
             return self._last
+        if self.n == 0:
+            raise InputError("no values yet: update() the monitor before asking for its result")
         # an unscheduled look: it may not spend more than the next scheduled one would
-        self.test.equivalence_alpha = self.look_alpha(len(self.history) + 1)
-        return self.test.fit(self.values.copy())
+        return self._look(self.n, len(self.history) + 1)
 
+    @property
     def state(self) -> MonitorState:
+        """The running figures and the verdict of the latest scheduled check."""
         verdict = self._last.verdict if self._last is not None else "insufficient_data"
-        sd = math.sqrt(self._m2 / (self._n - 1)) if self._n > 1 else float("nan")
-        return MonitorState(n=self._n, mean=self._shift + self._mean if self._n else float("nan"), sd=sd,
+        sd = math.sqrt(self._m2 / (self.n - 1)) if self.n > 1 else float("nan")
+        return MonitorState(n=self.n, mean=self._shift + self._mean if self.n else float("nan"), sd=sd,
                             verdict=verdict, converged=verdict == "converged",
                             checked_at=self._checked_at)
 
     @property
     def converged(self) -> bool:
-        return self.state().converged
+        return self.state.converged
 
     # -- internals -------------------------------------------------------------
-    def _append(self, xs: np.ndarray) -> None:
-        needed = self._n + len(xs)
-        if needed > len(self._buffer):
-            grown = np.empty(max(needed, 2 * len(self._buffer)))
-            grown[: self._n] = self._buffer[: self._n]
-            self._buffer = grown
-        self._buffer[self._n : needed] = xs
-        self._n = needed
-
     def _welford(self, x: float) -> None:
         # Welford on data shifted by the first value: x - shift is exact near the
         # shift, so a large offset (1e9 + noise) costs no precision in the moments.
@@ -183,14 +193,19 @@ class ConvergenceMonitor:
         self._m2 += delta * (x - self._mean)
 
     def look_alpha(self, look: int) -> float:
-        """The level of the flatness claim at the ``look``-th check (1-based)."""
+        """The level of the flatness claim at the ``look``-th check (1-based): the test's
+        ``equivalence_alpha`` (default its ``alpha``) spent over the looks."""
+        level = self.test.equivalence_alpha if self.test.equivalence_alpha is not None else self.test.alpha
         if not self.anytime:
-            return self.test.alpha
-        return self.test.alpha * look ** -SPENDING_EXPONENT / _ZETA
+            return level
+        return level * look ** -SPENDING_EXPONENT / _ZETA
+
+    def _look(self, length: int, look: int) -> ConvergenceResult:
+        test = self.test.clone(equivalence_alpha=self.look_alpha(look))
+        return test.fit(self._buffer.values[:length].copy())
 
     def _check(self, length: int) -> None:
-        self.test.equivalence_alpha = self.look_alpha(len(self.history) + 1)
-        self._last = self.test.fit(self._buffer[:length].copy())
+        self._last = self._look(length, len(self.history) + 1)
         self._checked_at = length
         self.history.append((length, self._last.verdict))
         if self.check_every is not None:

@@ -22,7 +22,7 @@ def test_monitor_matches_the_streaming_check_and_stops_on_convergence():
         reference.update(value)
         if stopped_at is None and monitor.should_stop:
             stopped_at = step
-    assert monitor.report().metrics["reward"]["verdict"] == reference.state().verdict
+    assert monitor.report().metrics["reward"]["verdict"] == reference.state.verdict
     assert "loss" not in monitor.report().metrics  # only the chosen metrics are tracked
     assert stopped_at is not None and stopped_at > 300  # not while it is still rising
 

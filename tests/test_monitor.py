@@ -17,7 +17,7 @@ def test_update_many_equals_a_loop_of_update():
     batched = ss.ConvergenceMonitor()
     for chunk in np.array_split(x, 7):
         batched.update_many(chunk)
-    assert looped.state() == batched.state()
+    assert looped.state == batched.state
     assert looped.history == batched.history
 
 
@@ -55,8 +55,15 @@ def test_alpha_is_spent_over_the_looks():
     assert levels[0] == pytest.approx(0.05 / 2.6123753486854883)
     assert ss.ConvergenceMonitor(anytime=False).look_alpha(50) == 0.05
     monitor.update_many(np.random.default_rng(6).normal(size=1000))
-    # the last scheduled check ran its flatness bound at the level of its look
-    assert monitor.test.equivalence_alpha == pytest.approx(monitor.look_alpha(len(monitor.history)))
+    # the last scheduled check ran its flatness bound at the level of its look (and the
+    # monitor's own test keeps the level it was configured with)
+    length = monitor.history[-1][0]
+    at_its_level = ss.ConvergenceTest(alpha=0.05, equivalence_alpha=monitor.look_alpha(len(monitor.history)))
+    expected = at_its_level.fit(monitor.values[:length].copy())
+    assert monitor.last_result.change_bound == pytest.approx(expected.change_bound)
+    assert monitor.last_result.change_bound != pytest.approx(
+        ss.ConvergenceTest(alpha=0.05).fit(monitor.values[:length].copy()).change_bound)
+    assert monitor.test.equivalence_alpha is None
 
 
 def test_fixed_cadence_and_bad_input():

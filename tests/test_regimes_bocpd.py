@@ -43,8 +43,8 @@ def test_update_many_equals_a_loop_and_pruning_bounds_the_state():
         a.update(value)
     b.update_many(x[:1234])
     b.update_many(x[1234:])
-    assert a.state() == b.state() and a.alarms == b.alarms
-    assert a.state().active_run_lengths < 400
+    assert a.state == b.state and a.alarms == b.alarms
+    assert a.state.active_run_lengths < 400
 
 
 def test_bad_configuration():

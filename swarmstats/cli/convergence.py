@@ -75,7 +75,6 @@ def run(args) -> int:
     test = ConvergenceTest(alpha=args.alpha, tolerance=args.tolerance, tolerance_sd=args.tolerance_sd,
                            horizon=args.horizon, precision=args.precision, warmup=args.warmup,
                            better=args.better)
-    test._validate()
     frame, columns, metrics = load(args)
     if args.format == "text":  # machine formats keep stderr for errors
         announce_direction(args, metrics)

@@ -73,7 +73,6 @@ def run(args) -> int:
             say(f"--penalty {args.penalty} is for a fixed-scale cost: using --model mean")
     detector = RegimeDetector(model=model, penalty=penalty, min_size=args.min_size,
                               min_effect=args.min_effect, method=args.method)
-    detector._validate()
     frame, columns, metrics = load(args)
     if args.online:
         return _online(args, frame, columns, metrics)

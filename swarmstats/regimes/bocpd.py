@@ -156,7 +156,7 @@ class OnlineRegimeDetector:
         if self.reference is None:
             self._buffer.append(x)
             if len(self._buffer) < self.warmup:
-                return self.state()
+                return self.state
             warm = np.asarray(self._buffer)
             self.reference = estimate_reference(warm, clip=2.0)
             self._reset()
@@ -174,7 +174,7 @@ class OnlineRegimeDetector:
             self.alarms.append((self.n - 1, change))
             self._last_change = change
             self._alarm_now = True
-        return self.state()
+        return self.state
 
     def _map_run(self) -> int:
         return int(self.run[np.argmax(self.log_prob)])
@@ -182,7 +182,7 @@ class OnlineRegimeDetector:
     def update_many(self, xs) -> OnlineRegimeState:
         for x in np.asarray(xs, dtype=np.float64).ravel():
             self.update(x)
-        return self.state()
+        return self.state
 
     @property
     def change_probability(self) -> float:

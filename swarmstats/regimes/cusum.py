@@ -167,7 +167,7 @@ class CusumDetector:
                 self.reference = estimate_reference(np.asarray(self._buffer))
                 self._buffer = []
                 self._upper_zero = self._lower_zero = index
-            return self.state()
+            return self.state
         z = self.reference.innovation(x, previous)
         self.upper = max(0.0, self.upper + z - self.k)
         self.lower = max(0.0, self.lower - z - self.k)
@@ -183,12 +183,12 @@ class CusumDetector:
             self.upper = self.lower = 0.0
             self._upper_zero = self._lower_zero = index
             self.reference = self._given
-        return self.state()
+        return self.state
 
     def update_many(self, xs) -> CusumState:
         for x in np.asarray(xs, dtype=np.float64).ravel():
             self.update(x)
-        return self.state()
+        return self.state
 
     def state(self) -> CusumState:
         change = self.alarms[-1][1] if self._alarm_now else None

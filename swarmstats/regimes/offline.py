@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._base import Estimator
 from .._result import Result, fmt, plain_number
 from .._series import as_series
 from ..errors import InputError, check_choice
@@ -116,7 +117,7 @@ class RegimeResult(Result):
         return ax
 
 
-class RegimeDetector:
+class RegimeDetector(Estimator):
     """Penalised changepoint detection (exact PELT) with practical-size merging.
 
     Parameters (keyword-only)
@@ -169,6 +170,7 @@ class RegimeDetector:
         self.min_size = min_size
         self.min_effect = min_effect
         self.nan_policy = nan_policy
+        self._validate()
 
     def _validate(self):
         check_choice("model", self.model, MODELS)

@@ -69,7 +69,6 @@ def regime_path(y, penalties=None, **detector_options) -> RegimePath:
     [100, 200]
     """
     detector = RegimeDetector(**{"model": "mean", **detector_options})
-    detector._validate()
     if detector.model in ("kernel", "trend"):
         raise InputError(f"regime_path needs one of the fixed-scale likelihood costs: model 'mean' (the default "
                          f"here), 'meanvar' or 'linear', not {detector.model!r}")
