@@ -17,9 +17,9 @@ import pandas as pd
 
 from ._result import Result, fmt
 from .describe import interquartile_mean
-from .errors import InputError
+from .errors import InputError, check_level
 from .plotting import literal_labels
-from .stats.bootstrap import check_level, chunk_sizes, percentile_interval, resolve_rng
+from .stats.bootstrap import chunk_sizes, percentile_interval, resolve_rng
 
 AGGREGATES = ("mean", "median", "iqm")
 PROFILE_POINTS = 101

@@ -35,7 +35,7 @@ from ._base import Estimator
 from ._result import Result, fmt
 from ._series import Series, as_runs, as_series, is_multi_run
 from .direction import DIRECTIONS, movement, resolve
-from .errors import InputError, check_choice
+from .errors import InputError, check_choice, is_real
 from .stats import chains as _chains
 from .stats.flatness import flatness_bound
 from .stats.precision import mean_precision
@@ -248,7 +248,7 @@ class ConvergenceTest(Estimator):
             raise InputError(f"max_warmup must be in (0, 1), got {self.max_warmup!r}")
         for name in ("tolerance", "tolerance_sd", "horizon", "precision"):
             value = getattr(self, name)
-            if value is not None and not (_is_number(value) and math.isfinite(value) and value > 0):
+            if value is not None and not (is_real(value) and math.isfinite(value) and value > 0):
                 raise InputError(f"{name} must be a positive number, got {value!r}")
         if int(self.min_points) < 5:
             raise InputError(f"min_points must be at least 5, got {self.min_points!r}")
@@ -511,10 +511,6 @@ def _safe_geweke(kept: np.ndarray) -> float:
     if len(kept) < 20:
         return float("nan")
     return geweke_z(kept)
-
-
-def _is_number(value) -> bool:
-    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
 
 
 def _standard_scale(values: np.ndarray) -> tuple[float, float]:

@@ -18,13 +18,12 @@ from scipy import stats
 
 from ._result import Result, fmt
 from ._series import Series, as_series
-from .errors import InputError, check_choice
+from .errors import InputError, check_choice, check_level
 from .plotting import literal_labels
 from .stats import bootstrap
 from .stats.autocorr import integrated_time
 from .stats.bootstrap import (
     block_bootstrap_indices,
-    check_level,
     chunk_sizes,
     resolve_rng,
 )

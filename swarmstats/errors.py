@@ -30,3 +30,58 @@ def check_choice(name: str, value, choices) -> None:
     """
     if value not in choices:
         raise InputError(f"{name} must be one of {tuple(choices)}, got {value!r}")
+
+
+# -- parameter checks shared by every estimator's _validate ------------------------------------
+
+def is_real(value) -> bool:
+    """A real number (not a bool, not a string), NaN and inf included.
+
+    >>> is_real(2), is_real(2.5), is_real(True), is_real("2")
+    (True, True, False, False)
+    """
+    import numbers
+
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def check_positive(name: str, value) -> None:
+    """Raise InputError unless ``value`` is a finite number above 0, naming the argument."""
+    if not (is_real(value) and value == value and value > 0 and value != float("inf")):
+        raise InputError(f"{name} must be a positive number, got {value!r}")
+
+
+def check_count(name: str, value, minimum: int = 1) -> None:
+    """Raise InputError unless ``value`` is an integer >= ``minimum``, naming the argument.
+
+    >>> check_count("lag", 0, minimum=0)
+    >>> check_count("horizon", 2.5)
+    Traceback (most recent call last):
+    ...
+    swarmstats.errors.InputError: horizon must be an integer >= 1, got 2.5
+    """
+    import numbers
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        raise InputError(f"{name} must be an integer >= {minimum}, got {value!r}")
+
+
+def check_level(level, name: str = "ci") -> float:
+    """A probability strictly between 0 and 1 (a confidence or significance level)."""
+    if not is_real(level):
+        raise InputError(f"{name} must be a number between 0 and 1, got {level!r}")
+    level = float(level)
+    if not 0 < level < 1:
+        raise InputError(f"{name} must be strictly between 0 and 1 (e.g. 0.95), got {level}")
+    return level
+
+
+def finite_number(x, name: str = "x") -> float:
+    """``x`` as a float, or InputError when it is not a finite number."""
+    try:
+        value = float(x)
+    except (TypeError, ValueError):
+        raise InputError(f"{name}: expected a finite number, got {x!r}") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise InputError(f"{name}: expected a finite number, got {x!r}")
+    return value

@@ -36,10 +36,9 @@ from scipy import stats
 from ._result import Result, fmt, plain_number
 from ._series import as_series
 from .direction import DIRECTIONS, resolve
-from .errors import InputError, check_choice
+from .errors import InputError, check_choice, check_level
 from .plotting import literal_labels
 from .stats.autocorr import integrated_time
-from .stats.bootstrap import check_level
 from .stats.history import BlockHistory, block_trend, span_blocks
 from .stats.precision import mean_precision
 from .stats.window_tests import RecentPlan, length_grid, slope_and_t

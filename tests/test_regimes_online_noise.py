@@ -21,7 +21,7 @@ def test_cusum_false_alarms_stay_within_the_promised_rate():
     # points per kind: at the promised rate ~20 alarms in all; measured 6-7 per kind (before:
     # 80 normal, 1,280 AR(0.5), 1,460 t(3)).  Poisson(20.5) exceeds 32 with probability < 1%.
     rng = np.random.default_rng(170)
-    promised = 40 * 10_000 / CusumDetector().arl
+    promised = 40 * 10_000 / CusumDetector().target_arl
     for kind, streams in _streams(rng, 10_000, 40).items():
         alarms = 0
         for y in streams:

@@ -22,12 +22,11 @@ import pandas as pd
 from scipy import stats
 
 from .._result import Result, fmt
-from ..errors import InputError
+from ..errors import InputError, check_level
 from ..plotting import literal_labels
 from ..stats import bootstrap
 from ..stats.bootstrap import (
     bootstrap_sums,
-    check_level,
     cluster_bootstrap_t,
     cluster_totals,
     percentile_interval,

@@ -11,11 +11,12 @@ Also :func:`regime_path`: every optimal segmentation over a penalty range
 """
 
 from . import metrics
-from .bocpd import OnlineRegimeDetector, OnlineRegimeState
-from .cusum import CusumDetector, CusumState
+from .bocpd import OnlineRegimeDetector, OnlineRegimeResult, OnlineRegimeState
+from .cusum import CusumDetector, CusumResult, CusumState
 from .offline import MODELS, PENALTIES, RegimeDetector, RegimeResult, detect_regimes
 from .path import RegimePath, regime_path
 
 __all__ = ["detect_regimes", "RegimeDetector", "RegimeResult", "MODELS", "PENALTIES",
            "regime_path", "RegimePath",
-           "OnlineRegimeDetector", "OnlineRegimeState", "CusumDetector", "CusumState", "metrics"]
+           "OnlineRegimeDetector", "OnlineRegimeState", "OnlineRegimeResult", "CusumDetector",
+           "CusumState", "CusumResult", "metrics"]

@@ -25,15 +25,18 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import gammaln, logsumexp
 
+from .._base import CallableState, OnlineEstimator, Trace
 from .._result import Result, fmt
-from ..errors import InputError
+from ..errors import InputError, check_count, check_level, finite_number, is_real
 from .reference import Reference, estimate_reference
 
-__all__ = ["OnlineRegimeDetector", "OnlineRegimeState"]
+__all__ = ["OnlineRegimeDetector", "OnlineRegimeState", "OnlineRegimeResult"]
 
 
 @dataclass(frozen=True)
-class OnlineRegimeState(Result):
+class OnlineRegimeState(CallableState, Result):
+    """The detector after one update (see :class:`OnlineRegimeDetector`)."""
+
     n: int
     run_length: int  # most probable run length
     change_probability: float  # P(a change in the last `lag` points)
@@ -48,11 +51,35 @@ class OnlineRegimeState(Result):
                 f"{self.run_length}, P(recent change) {fmt(self.change_probability, 3)}")
 
 
-class OnlineRegimeDetector:
+@dataclass(frozen=True)
+class OnlineRegimeResult(Result):
+    """A stream's BOCPD: the alarms, and the most probable run length and the change
+    probability at every point (for the plot)."""
+
+    n: int
+    alarms: list  # {"index": alarm index, "start": estimated start of the change}
+    threshold: float
+    expected_run: float
+    reference_points: int  # points the in-control reference was learnt from (0 when given)
+    _run_length: np.ndarray | None = None
+    _change_probability: np.ndarray | None = None
+    _values: np.ndarray | None = None
+
+    def summary(self) -> str:
+        if not self.alarms:
+            return (f"BOCPD over {self.n} points: no alarm (P(recent change) never above "
+                    f"{fmt(self.threshold, 3)})")
+        starts = ", ".join(str(alarm["start"]) for alarm in self.alarms[:10])
+        more = f" and {len(self.alarms) - 10} more" if len(self.alarms) > 10 else ""
+        return (f"BOCPD over {self.n} points: {len(self.alarms)} alarm(s), changes estimated to start "
+                f"at {starts}{more} (alarm when P(recent change) > {fmt(self.threshold, 3)})")
+
+
+class OnlineRegimeDetector(OnlineEstimator):
     """Streaming regime-change detector (BOCPD, Normal-Gamma, constant hazard).
 
-    Parameters
-    ----------
+    Parameters (keyword-only)
+    -------------------------
     expected_run : float, default 250
         Prior mean segment length (hazard 1 / expected_run).
     threshold : float, default 0.9
@@ -69,6 +96,12 @@ class OnlineRegimeDetector:
         or heavy-tailed noise does not read as a change.
     prune : float, default 1e-4
         Run lengths with less posterior mass are dropped.
+    mean, sd : float, optional
+        A known in-control reference instead of the learnt one.
+
+    ``result()`` gives the alarms with the most probable run length and the change
+    probability at every point (its plot draws them); ``fit(y)`` does the same for a
+    whole series.
 
     >>> detector = OnlineRegimeDetector(mean=0.0, sd=1.0)
     >>> rng = np.random.default_rng(0)
@@ -80,24 +113,39 @@ class OnlineRegimeDetector:
     def __init__(self, *, expected_run: float = 250.0, threshold: float = 0.9, lag: int = 5,
                  warmup: int = 100, prune: float = 1e-4, mean: float | None = None,
                  sd: float | None = None):
-        if not expected_run > 1:
-            raise InputError(f"expected_run must be > 1, got {expected_run!r}")
-        if not 0 < threshold < 1:
-            raise InputError(f"threshold must be in (0, 1), got {threshold!r}")
-        if int(lag) < 0:
-            raise InputError(f"lag must be >= 0, got {lag!r}")
-        if sd is not None and not sd > 0:
-            raise InputError(f"sd must be positive, got {sd!r}")
-        if int(warmup) < 5 and (mean is None or sd is None):
-            raise InputError(f"warmup must be at least 5 to set the prior, got {warmup!r}")
-        self.log_hazard = -math.log(expected_run)
-        self.log_survive = math.log1p(-1.0 / expected_run)
-        self.threshold, self.lag, self.prune = threshold, int(lag), prune
-        self.warmup = int(warmup)
+        self.expected_run = expected_run
+        self.threshold = threshold
+        self.lag = lag
+        self.warmup = warmup
+        self.prune = prune
+        self.mean = mean
+        self.sd = sd
+        self._validate()
+        self._log_hazard = -math.log(expected_run)
+        self._log_survive = math.log1p(-1.0 / expected_run)
+        self._start_stream()
+
+    def _validate(self) -> None:
+        if not (is_real(self.expected_run) and 1 < self.expected_run < math.inf):
+            raise InputError(f"expected_run must be a number of points above 1, got {self.expected_run!r}")
+        check_level(self.threshold, "threshold")
+        check_count("lag", self.lag, minimum=0)
+        check_count("warmup", self.warmup)
+        if self.warmup < 5 and (self.mean is None or self.sd is None):
+            raise InputError(f"warmup must be at least 5 to set the prior, got {self.warmup!r}")
+        check_level(self.prune, "prune")
+        for name in ("mean", "sd"):
+            value = getattr(self, name)
+            if value is not None and not (is_real(value) and math.isfinite(value)):
+                raise InputError(f"{name} must be a finite number, got {value!r}")
+        if self.sd is not None and not self.sd > 0:
+            raise InputError(f"sd must be positive, got {self.sd!r}")
+
+    def _start_stream(self) -> None:
         self.reference: Reference | None = None
-        if mean is not None and sd is not None:
-            self.reference = Reference(mean=float(mean), persistence=0.0, scale=float(sd), points=0,
-                                       bound=math.inf)
+        if self.mean is not None and self.sd is not None:
+            self.reference = Reference(mean=float(self.mean), persistence=0.0, scale=float(self.sd),
+                                       points=0, bound=math.inf)
         self._previous: float | None = None
         self._buffer: list[float] = []
         self.n = 0
@@ -105,6 +153,7 @@ class OnlineRegimeDetector:
         self._last_change = -(10**18)  # estimated start of the last reported change
         self._alarm_now = False
         self._start = 0  # index of the first point the posterior has seen
+        self._trace = {name: Trace() for name in ("run_length", "change_probability", "values")}
         if self.reference is not None:
             self._reset()
 
@@ -112,51 +161,51 @@ class OnlineRegimeDetector:
     def _reset(self):
         # the model sees standardised innovations: a weak Normal-Gamma prior around 0 with
         # unit scale (kappa 1, alpha 2, beta = alpha), so the prior predictive has their scale
-        self._mu0, self._kappa0, self._alpha0, self._beta0 = 0.0, 1.0, 2.0, 2.0
-        self.run = np.zeros(1, dtype=np.int64)
-        self.log_prob = np.zeros(1)
-        self.mu = np.array([self._mu0])
-        self.kappa = np.array([self._kappa0])
-        self.alpha = np.array([self._alpha0])
-        self.beta = np.array([self._beta0])
+        self._mu0, self._kappa0, self._shape0, self._rate0 = 0.0, 1.0, 2.0, 2.0
+        self._run = np.zeros(1, dtype=np.int64)
+        self._log_prob = np.zeros(1)
+        self._mu = np.array([self._mu0])
+        self._kappa = np.array([self._kappa0])
+        self._shape = np.array([self._shape0])
+        self._rate = np.array([self._rate0])
 
     def _step(self, x: float) -> None:
-        dof = 2.0 * self.alpha
-        scale2 = self.beta * (self.kappa + 1.0) / (self.alpha * self.kappa)
+        dof = 2.0 * self._shape
+        scale2 = self._rate * (self._kappa + 1.0) / (self._shape * self._kappa)
         log_pred = (gammaln((dof + 1) / 2) - gammaln(dof / 2) - 0.5 * np.log(dof * np.pi * scale2)
-                    - (dof + 1) / 2 * np.log1p((x - self.mu) ** 2 / (dof * scale2)))
-        joint = self.log_prob + log_pred
-        change = logsumexp(joint) + self.log_hazard
-        log_prob = np.concatenate([[change], joint + self.log_survive])
+                    - (dof + 1) / 2 * np.log1p((x - self._mu) ** 2 / (dof * scale2)))
+        joint = self._log_prob + log_pred
+        change = logsumexp(joint) + self._log_hazard
+        log_prob = np.concatenate([[change], joint + self._log_survive])
         log_prob -= logsumexp(log_prob)
         # statistics: each run grows by x; a new run (length 0) starts from the prior
-        kappa_new = self.kappa + 1.0
-        beta = self.beta + self.kappa * (x - self.mu) ** 2 / (2.0 * kappa_new)
-        self.mu = np.concatenate([[self._mu0], (self.kappa * self.mu + x) / kappa_new])
-        self.kappa = np.concatenate([[self._kappa0], kappa_new])
-        self.alpha = np.concatenate([[self._alpha0], self.alpha + 0.5])
-        self.beta = np.concatenate([[self._beta0], beta])
-        self.run = np.concatenate([[0], self.run + 1])
+        kappa_new = self._kappa + 1.0
+        beta = self._rate + self._kappa * (x - self._mu) ** 2 / (2.0 * kappa_new)
+        self._mu = np.concatenate([[self._mu0], (self._kappa * self._mu + x) / kappa_new])
+        self._kappa = np.concatenate([[self._kappa0], kappa_new])
+        self._shape = np.concatenate([[self._shape0], self._shape + 0.5])
+        self._rate = np.concatenate([[self._rate0], beta])
+        self._run = np.concatenate([[0], self._run + 1])
         keep = log_prob >= math.log(self.prune)
         keep[np.argmax(log_prob)] = True
         if not keep.all():
-            self.run, self.mu, self.kappa = self.run[keep], self.mu[keep], self.kappa[keep]
-            self.alpha, self.beta = self.alpha[keep], self.beta[keep]
+            self._run, self._mu, self._kappa = self._run[keep], self._mu[keep], self._kappa[keep]
+            self._shape, self._rate = self._shape[keep], self._rate[keep]
             log_prob = log_prob[keep] - logsumexp(log_prob[keep])
-        self.log_prob = log_prob
+        self._log_prob = log_prob
 
     # -- streaming protocol ------------------------------------------------------
     def update(self, x: float) -> OnlineRegimeState:
-        x = float(x)
-        if not math.isfinite(x):
-            raise InputError(f"x: expected a finite number, got {x!r}")
+        """Add one value; returns the state after it."""
+        x = finite_number(x, "x")
+        self._trace["values"].append(x)
         self.n += 1
         self._alarm_now = False
         previous, self._previous = self._previous, x
         if self.reference is None:
             self._buffer.append(x)
             if len(self._buffer) < self.warmup:
-                return self.state
+                return self._record(self.state)
             warm = np.asarray(self._buffer)
             self.reference = estimate_reference(warm, clip=2.0)
             self._reset()
@@ -174,15 +223,15 @@ class OnlineRegimeDetector:
             self.alarms.append((self.n - 1, change))
             self._last_change = change
             self._alarm_now = True
-        return self.state
+        return self._record(self.state)
+
+    def _record(self, state: OnlineRegimeState) -> OnlineRegimeState:
+        self._trace["run_length"].append(state.run_length)
+        self._trace["change_probability"].append(state.change_probability)
+        return state
 
     def _map_run(self) -> int:
-        return int(self.run[np.argmax(self.log_prob)])
-
-    def update_many(self, xs) -> OnlineRegimeState:
-        for x in np.asarray(xs, dtype=np.float64).ravel():
-            self.update(x)
-        return self.state
+        return int(self._run[np.argmax(self._log_prob)])
 
     @property
     def change_probability(self) -> float:
@@ -193,9 +242,11 @@ class OnlineRegimeDetector:
         newest = self.n - 1 - run
         if run >= self.n - self._start or newest <= self._last_change + self.lag:
             return 0.0  # the most probable run is the whole stream, or an already reported change
-        return float(np.exp(logsumexp(self.log_prob[self.run <= run + self.lag])))
+        return float(np.exp(logsumexp(self._log_prob[self._run <= run + self.lag])))
 
+    @property
     def state(self) -> OnlineRegimeState:
+        """The most probable run length, the change probability, the alarms so far."""
         if self.reference is None:
             return OnlineRegimeState(n=self.n, run_length=self.n, change_probability=0.0, alarm=False,
                                      change_index=None, active_run_lengths=0, alarms=tuple(self.alarms))
@@ -203,4 +254,16 @@ class OnlineRegimeDetector:
             n=self.n, run_length=self._map_run(),
             change_probability=self.change_probability, alarm=self._alarm_now,
             change_index=self.alarms[-1][1] if self._alarm_now else None,
-            active_run_lengths=int(len(self.run)), alarms=tuple(self.alarms))
+            active_run_lengths=int(len(self._run)), alarms=tuple(self.alarms))
+
+    def result(self) -> OnlineRegimeResult:
+        """The alarms, with the run length and change probability at every point so far."""
+        given = self.mean is not None and self.sd is not None
+        learnt = 0 if given or self.reference is None else int(self.reference.points)
+        return OnlineRegimeResult(
+            n=self.n, alarms=[{"index": index, "start": start} for index, start in self.alarms],
+            threshold=float(self.threshold), expected_run=float(self.expected_run),
+            reference_points=learnt,
+            _run_length=self._trace["run_length"].values.copy(),
+            _change_probability=self._trace["change_probability"].values.copy(),
+            _values=self._trace["values"].values.copy())

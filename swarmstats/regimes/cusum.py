@@ -21,11 +21,19 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize
 
+from .._base import CallableState, OnlineEstimator, Trace
 from .._result import Result, fmt
-from ..errors import InputError
+from ..errors import (
+    InputError,
+    check_count,
+    check_level,
+    check_positive,
+    finite_number,
+    is_real,
+)
 from .reference import Reference, estimate_reference
 
-__all__ = ["CusumDetector", "CusumState", "cusum_threshold", "cusum_arl"]
+__all__ = ["CusumDetector", "CusumState", "CusumResult", "cusum_threshold", "cusum_arl"]
 
 
 def cusum_arl(h: float, k: float, shift: float = 0.0) -> float:
@@ -79,7 +87,9 @@ def cusum_threshold(arl: float, k: float, reference_points: int | None = None) -
 
 
 @dataclass(frozen=True)
-class CusumState(Result):
+class CusumState(CallableState, Result):
+    """The detector after one update (see :class:`CusumDetector`)."""
+
     n: int
     upper: float
     lower: float
@@ -93,11 +103,36 @@ class CusumState(Result):
                 f"S- {fmt(self.lower, 3)}; {len(self.alarms)} alarm(s)")
 
 
-class CusumDetector:
+@dataclass(frozen=True)
+class CusumResult(Result):
+    """A stream's CUSUM: the alarms, the threshold, and the sums at every point (for the plot)."""
+
+    n: int
+    alarms: list  # {"index": alarm index, "start": estimated start of the change}
+    threshold: float  # h, in standardised units
+    allowance: float  # k = shift / 2
+    arl: float
+    reference_points: int  # points the in-control reference was learnt from (0 when given)
+    _upper: np.ndarray | None = None
+    _lower: np.ndarray | None = None
+    _values: np.ndarray | None = None
+
+    def summary(self) -> str:
+        if not self.alarms:
+            head = f"CUSUM over {self.n} points: no alarm (threshold h = {fmt(self.threshold, 3)})"
+        else:
+            starts = ", ".join(str(alarm["start"]) for alarm in self.alarms[:10])
+            more = f" and {len(self.alarms) - 10} more" if len(self.alarms) > 10 else ""
+            head = (f"CUSUM over {self.n} points: {len(self.alarms)} alarm(s), changes estimated to "
+                    f"start at {starts}{more} (threshold h = {fmt(self.threshold, 3)})")
+        return head + f"; in-control ARL {fmt(self.arl, 3)}"
+
+
+class CusumDetector(OnlineEstimator):
     """Streaming two-sided CUSUM whose threshold comes from a false-alarm target.
 
-    Parameters
-    ----------
+    Parameters (keyword-only)
+    -------------------------
     shift : float, default 1.0
         The shift to detect fastest, in noise SDs (k = shift / 2).
     arl : float, optional
@@ -105,14 +140,21 @@ class CusumDetector:
         ``alpha`` and ``horizon`` as ARL0 = -horizon / ln(1 - alpha), the ARL
         that keeps the probability of any false alarm in ``horizon`` points at
         ``alpha`` (defaults 0.05 and 1000: ARL0 ~ 19,500, h ~ 8.7).
+    alpha : float, default 0.05
+        The probability of any false alarm in ``horizon`` points (a significance level).
+    horizon : int, default 1000
     mean, sd : float, optional
         In-control reference.  When not both given, it is learnt from the
         first ``warmup`` (100) points, and again after every alarm: level, AR(1)
         persistence and innovation scale, winsorised (:mod:`.reference`), with
         h raised for the error of an estimate from ``warmup`` points.
+    warmup : int, default 100
     autocorr_time : float, default 1
         Only with a given ``mean`` and ``sd``: their noise's g; sd is multiplied
         by sqrt(autocorr_time).  A learnt reference whitens instead.
+
+    ``result()`` gives the alarms and the sums S+ and S- at every point (its plot
+    draws them against the threshold); ``fit(y)`` does the same for a whole series.
 
     >>> detector = CusumDetector(arl=500, mean=0.0, sd=1.0)
     >>> state = detector.update_many(np.r_[np.zeros(50), np.full(20, 2.0)])
@@ -123,26 +165,45 @@ class CusumDetector:
     def __init__(self, *, shift: float = 1.0, arl: float | None = None, alpha: float = 0.05,
                  horizon: int = 1000, mean: float | None = None, sd: float | None = None,
                  warmup: int = 100, autocorr_time: float = 1.0):
-        if not shift > 0:
-            raise InputError(f"shift must be positive, got {shift!r}")
-        if arl is None:
-            if not 0 < alpha < 1 or horizon < 1:
-                raise InputError("alpha must be in (0, 1) and horizon a positive integer")
-            arl = -horizon / math.log1p(-alpha)
-        if sd is not None and not sd > 0:
-            raise InputError(f"sd must be positive, got {sd!r}")
-        if int(warmup) < 5 and (mean is None or sd is None):
-            raise InputError(f"warmup must be at least 5 to estimate the reference, got {warmup!r}")
+        self.shift = shift
+        self.arl = arl
+        self.alpha = alpha
+        self.horizon = horizon
+        self.mean = mean
+        self.sd = sd
+        self.warmup = warmup
+        self.autocorr_time = autocorr_time
+        self._validate()
         self.k = shift / 2.0
-        self.arl = float(arl)
-        self.warmup = int(warmup)
         given = mean is not None and sd is not None
-        self.h = cusum_threshold(self.arl, self.k, None if given else self.warmup)
+        self.target_arl = float(arl) if arl is not None else -horizon / math.log1p(-alpha)
+        self.h = cusum_threshold(self.target_arl, self.k, None if given else int(warmup))
         self._given = None
         if given:
             inflated = float(sd) * math.sqrt(max(float(autocorr_time), 1.0))
             self._given = Reference(mean=float(mean), persistence=0.0, scale=inflated, points=0,
                                     bound=math.inf)
+        self._start_stream()
+
+    def _validate(self) -> None:
+        check_positive("shift", self.shift)
+        if self.arl is not None and not (is_real(self.arl) and self.arl > 1):
+            raise InputError(f"arl must be a number of points above 1, got {self.arl!r}")
+        check_level(self.alpha, "alpha")
+        check_count("horizon", self.horizon)
+        for name in ("mean", "sd"):
+            value = getattr(self, name)
+            if value is not None and not (is_real(value) and math.isfinite(value)):
+                raise InputError(f"{name} must be a finite number, got {value!r}")
+        if self.sd is not None and not self.sd > 0:
+            raise InputError(f"sd must be positive, got {self.sd!r}")
+        check_count("warmup", self.warmup)
+        if self.warmup < 5 and (self.mean is None or self.sd is None):
+            raise InputError(f"warmup must be at least 5 to estimate the reference, got {self.warmup!r}")
+        if not (is_real(self.autocorr_time) and self.autocorr_time >= 1):
+            raise InputError(f"autocorr_time must be a number >= 1, got {self.autocorr_time!r}")
+
+    def _start_stream(self) -> None:
         self.reference: Reference | None = self._given
         self._previous: float | None = None
         self._buffer: list[float] = []
@@ -151,12 +212,13 @@ class CusumDetector:
         self._upper_zero = self._lower_zero = 0  # last index where each sum was 0
         self.alarms: list[tuple[int, int]] = []  # (alarm index, estimated change index)
         self._alarm_now = False
-
+        self._reference_points = 0
+        self._trace = {name: Trace() for name in ("upper", "lower", "values")}
 
     def update(self, x: float) -> CusumState:
-        x = float(x)
-        if not math.isfinite(x):
-            raise InputError(f"x: expected a finite number, got {x!r}")
+        """Add one value; returns the state after it."""
+        x = finite_number(x, "x")
+        self._trace["values"].append(x)
         index = self.n
         self.n += 1
         self._alarm_now = False
@@ -165,8 +227,10 @@ class CusumDetector:
             self._buffer.append(x)
             if len(self._buffer) >= self.warmup:
                 self.reference = estimate_reference(np.asarray(self._buffer))
+                self._reference_points = len(self._buffer)
                 self._buffer = []
                 self._upper_zero = self._lower_zero = index
+            self._record()
             return self.state
         z = self.reference.innovation(x, previous)
         self.upper = max(0.0, self.upper + z - self.k)
@@ -175,6 +239,7 @@ class CusumDetector:
             self._upper_zero = index
         if self.lower == 0.0:
             self._lower_zero = index
+        self._record()  # the sums as they stood when the alarm was raised
         if self.upper > self.h or self.lower > self.h:
             start = (self._upper_zero if self.upper > self.h else self._lower_zero) + 1
             self.alarms.append((index, start))
@@ -185,12 +250,22 @@ class CusumDetector:
             self.reference = self._given
         return self.state
 
-    def update_many(self, xs) -> CusumState:
-        for x in np.asarray(xs, dtype=np.float64).ravel():
-            self.update(x)
-        return self.state
+    def _record(self) -> None:
+        self._trace["upper"].append(self.upper)
+        self._trace["lower"].append(self.lower)
 
+    @property
     def state(self) -> CusumState:
+        """The sums now, whether the last value raised an alarm, and every alarm so far."""
         change = self.alarms[-1][1] if self._alarm_now else None
         return CusumState(n=self.n, upper=self.upper, lower=self.lower, alarm=self._alarm_now,
                           change_index=change, alarms=tuple(self.alarms))
+
+    def result(self) -> CusumResult:
+        """The alarms and the sums at every point seen so far."""
+        return CusumResult(
+            n=self.n, alarms=[{"index": index, "start": start} for index, start in self.alarms],
+            threshold=self.h, allowance=self.k, arl=self.target_arl,
+            reference_points=0 if self._given is not None else self._reference_points,
+            _upper=self._trace["upper"].values.copy(), _lower=self._trace["lower"].values.copy(),
+            _values=self._trace["values"].values.copy())

@@ -36,17 +36,6 @@ def resolve_rng(random_state) -> np.random.Generator:
     )
 
 
-def check_level(level, name: str = "ci") -> float:
-    """A confidence level strictly between 0 and 1."""
-    try:
-        level = float(level)
-    except (TypeError, ValueError):
-        raise InputError(f"{name} must be a number between 0 and 1, got {level!r}") from None
-    if not 0 < level < 1:
-        raise InputError(f"{name} must be strictly between 0 and 1 (e.g. 0.95), got {level}")
-    return level
-
-
 def chunk_sizes(reps: int, items: int):
     """Split ``reps`` replicates into chunks whose reps x items matrix stays small."""
     per_chunk = max(1, CHUNK_ENTRIES // max(items, 1))
