@@ -34,7 +34,7 @@ for _ in range(rounds):
         mean_flips[agent] += agent in last_mean and soft != last_mean[agent]
         last_hard[agent], last_mean[agent] = hard, soft
 
-report = tracker.report()
+report = tracker.result()
 print(report.summary())
 print()
 print(f"{'agent':<16} {'true p':>6}  {'hard flips':>10}  {'mean-decision flips':>19}")

@@ -141,7 +141,7 @@ class Monitor(Estimator):
                 stream = self._streams[name] = self._template.clone()
                 self._steps[name] = []
                 if "window" in self.checks:
-                    self._windows[name] = AdaptiveWindow()
+                    self._windows[name] = AdaptiveWindow(keep_states=False)
             stream.update(value)
             self._steps[name].append(step)
             if name in self._windows:

@@ -33,10 +33,18 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ._base import OnlineEstimator, Trace
 from ._result import Result, fmt, plain_number
 from ._series import as_series
 from .direction import DIRECTIONS, resolve
-from .errors import InputError, check_choice, check_level
+from .errors import (
+    InputError,
+    check_choice,
+    check_count,
+    check_level,
+    check_positive,
+    finite_number,
+)
 from .plotting import literal_labels
 from .stats.autocorr import integrated_time
 from .stats.history import BlockHistory, block_trend, span_blocks
@@ -154,7 +162,7 @@ def _memory_notes(regime: np.ndarray) -> list:
             "window; the level's interval is too narrow and the precision of a mean is uncertain"]
 
 
-class AdaptiveWindow:
+class AdaptiveWindow(OnlineEstimator):
     """An evaluation window that adapts to noise, trends and changes (see module docstring).
 
     Parameters (keyword-only)
@@ -178,6 +186,10 @@ class AdaptiveWindow:
         score is "improving".  ``"auto"`` guesses from the name given to :meth:`fit`
         (:func:`swarmstats.direction.better_direction`: loss, error, KL, toxicity ...
         are lower-is-better) and is "higher" for a nameless stream.
+    keep_states : bool, default True
+        Keep every state for :meth:`result` (what :meth:`fit` reports).  False keeps the
+        memory at O(max_length) for an endless live stream; ``update`` and ``state`` work
+        the same, ``result()`` is then unavailable.
 
     Examples
     --------
@@ -189,7 +201,8 @@ class AdaptiveWindow:
     """
 
     def __init__(self, *, min_length: int = 20, max_length: int = 500, precision: float | None = None,
-                 alpha: float = 0.05, horizon: int = 10_000, ci: float = 0.95, better: str = "auto"):
+                 alpha: float = 0.05, horizon: int = 10_000, ci: float = 0.95, better: str = "auto",
+                 keep_states: bool = True):
         self.min_length = min_length
         self.max_length = max_length
         self.precision = precision
@@ -197,8 +210,8 @@ class AdaptiveWindow:
         self.horizon = horizon
         self.ci = ci
         self.better = better
+        self.keep_states = keep_states
         self._validate()
-        self.direction = resolve(better, None)  # which way is "improving"; fit() uses the name
         self._grid = length_grid(self.max_length)
         # the grid and the whole window, every step; the history's spans at every block
         self._first_block = max(1, self.max_length // 16)
@@ -209,27 +222,28 @@ class AdaptiveWindow:
         self._z = float(stats.norm.ppf(0.5 + self.ci / 2))
         self._plans: dict = {}
         self._criticals: dict = {}
-        self.reset()
+        self._start_stream()
 
     def _validate(self) -> None:
         for name in ("min_length", "max_length", "horizon"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or int(value) != value or value < 1:
-                raise InputError(f"{name} must be a positive integer, got {value!r}")
+            check_count(name, getattr(self, name))
         if self.min_length < 10:
             raise InputError(f"min_length must be at least 10 (noise cannot be judged on fewer), "
                              f"got {self.min_length}")
         if self.max_length < 2 * self.min_length:
             raise InputError(f"max_length ({self.max_length}) must be at least twice min_length "
                              f"({self.min_length})")
-        if self.precision is not None and not (np.isfinite(self.precision) and self.precision > 0):
-            raise InputError(f"precision must be a positive number, got {self.precision!r}")
+        if self.precision is not None:
+            check_positive("precision", self.precision)
         check_level(self.alpha, "alpha")
         check_level(self.ci, "ci")
         check_choice("better", self.better, ("auto",) + DIRECTIONS)
+        if not isinstance(self.keep_states, bool):
+            raise InputError(f"keep_states must be True or False, got {self.keep_states!r}")
 
-    def reset(self) -> None:
-        """Forget every update."""
+    def _start_stream(self, name: str | None = None) -> None:
+        self.name = name
+        self.direction = resolve(self.better, name)  # which way is "improving"
         self._buffer = np.empty(2 * self.max_length)
         self._base = 0          # stream index of buffer[0]
         self._used = 0          # filled part of the buffer
@@ -242,52 +256,91 @@ class AdaptiveWindow:
         self._history = BlockHistory(self._first_block, start=0)  # the regime, in block means
         self._long = None       # the history's current trend, judged when a block completes
         self._long_stale = False
+        self._last: WindowState | None = None
+        self._states: list = []  # every state, for result() (keep_states)
+        self._values = Trace()
+        self._steps: Trace | None = None  # the step axis, once a step is given
 
     # -- updating ---------------------------------------------------------------------------------
 
-    def update(self, x) -> WindowState:
-        """Add one value; returns the window state after it."""
-        try:
-            value = float(x)
-        except (TypeError, ValueError):
-            raise InputError(f"x must be a number, got {x!r}") from None
-        if not math.isfinite(value):
-            raise InputError(f"x must be finite, got {x!r}")
+    def update(self, x, *, step=None) -> WindowState:
+        """Add one value (logged at ``step``, default its index); returns the window state after it."""
+        value = finite_number(x, "x")
+        if step is not None and self._steps is None:
+            if self.n:
+                raise InputError("step: give a step with every value or with none (the first "
+                                 f"{self.n} values had none)")
+            self._steps = Trace()
+        if self._steps is not None:
+            if step is None:
+                raise InputError("step: this stream's values came with steps; give one here too")
+            self._steps.append(finite_number(step, "step"))
         self._append(value)
-        return self._state(self.n - 1, self.n - 1)
+        if self._steps is None:
+            state = self._state(self.n - 1, self.n - 1)
+        else:
+            steps = self._steps.values
+            state = self._state(self.n - 1, plain_number(steps[-1]), steps)
+        self._last = state
+        if self.keep_states:
+            self._states.append(state)
+            self._values.append(value)
+        return state
 
-    def update_many(self, xs) -> list:
-        """Add many values in order; the same states as a loop of :meth:`update`."""
-        values = as_series(xs, argname="xs").values
-        return [self.update(value) for value in values]
+    def update_many(self, xs, *, steps=None) -> WindowState:
+        """Add many values in order (with their ``steps``); the last state, as a loop of
+        :meth:`update` leaves it."""
+        values = np.asarray(as_series(xs, argname="xs", min_length=1).values)
+        if steps is not None:
+            steps = np.asarray(steps, dtype=np.float64).ravel()
+            if len(steps) != len(values):
+                raise InputError(f"steps: expected {len(values)} steps, one per value, got {len(steps)}")
+        for i, value in enumerate(values):
+            self.update(value, step=None if steps is None else steps[i])
+        return self._last
+
+    @property
+    def state(self) -> WindowState | None:
+        """The window after the latest update (None before the first)."""
+        return self._last
 
     def fit(self, y, *, name: str | None = None) -> WindowResult:
-        """Run a fresh window over a whole series; one table row per point."""
+        """Run a fresh window over a whole series; one table row per point.
+
+        A pandas Series' index is the step axis; ``name`` (or the Series' name) sets the
+        direction when ``better="auto"``.  The stream in progress on this window is left as it is.
+        """
         series = as_series(y, min_length=1, name=name)
-        self.reset()
-        self.direction = resolve(self.better, series.name)
-        steps = series.steps if series.steps is not None else np.arange(len(series))
-        rows = []
-        for i, value in enumerate(series.values):
-            self._append(float(value))
-            state = self._state(i, plain_number(steps[i]), steps)
-            rows.append(state.__dict__)
-        table = pd.DataFrame(rows)
-        table.insert(1, "value", series.values)
+        fresh = self.clone(keep_states=True)
+        fresh._start_stream(series.name)
+        fresh.update_many(series.values, steps=series.steps)
+        return fresh.result()
+
+    def result(self) -> WindowResult:
+        """Every state since the start (or the last :meth:`reset`) as a table, and its summary."""
+        if not self.keep_states:
+            raise InputError("result() needs the window's states: this window was made with "
+                             "keep_states=False, which keeps only its memory of max_length values")
+        if not self.n:
+            raise InputError("no values yet: update() the window before asking for its result")
+        values = self._values.values.copy()
+        table = pd.DataFrame([state.__dict__ for state in self._states])
+        table.insert(1, "value", values)
         counts = table["status"].value_counts().to_dict()
-        changes = [{**change, "step": plain_number(steps[change["step"]]),
-                    "start": plain_number(steps[change["start"]])} for change in self.changes]
-        last = table.iloc[-1]
+        label = ((lambda i: plain_number(self._steps.values[i])) if self._steps is not None
+                 else (lambda i: int(i)))
+        changes = [{**change, "step": label(change["step"]), "start": label(change["start"])}
+                   for change in self.changes]
         notes = []
-        if len(series) < self.min_length:
-            notes.append(f"only {len(series)} points: nothing is judged before {self.min_length}")
-        notes += _memory_notes(series.values[self._regime:])
-        return WindowResult(name=series.name, n=len(series), table=table, changes=changes,
+        if self.n < self.min_length:
+            notes.append(f"only {self.n} points: nothing is judged before {self.min_length}")
+        notes += _memory_notes(values[self._regime:])
+        return WindowResult(name=self.name, n=self.n, table=table, changes=changes,
                             status_counts={k: int(v) for k, v in counts.items()},
-                            final_status=str(last["status"]), final_reason=str(last["reason"]),
+                            final_status=self._last.status, final_reason=self._last.reason,
                             min_length=self.min_length, max_length=self.max_length,
                             precision=self.precision, alpha=self.alpha, notes=notes,
-                            better=self.direction, _values=series.values)
+                            better=self.direction, _values=values)
 
     def _append(self, value: float) -> None:
         if self._used == len(self._buffer):

@@ -117,5 +117,5 @@ def test_the_tolerated_wrong_side_probability_has_its_own_name(tmp_path, capsys)
     new = capsys.readouterr()
     main(["proxy", str(path), "--key", "agent", "--alpha", "0.3", "--format", "json"])
     old = capsys.readouterr()
-    assert json.loads(new.out)["alpha"] == 0.3 and new.out == old.out
+    assert json.loads(new.out)["max_wrong_side"] == 0.3 and new.out == old.out
     assert "--alpha is renamed --max-wrong-side" in old.err and "renamed" not in new.err

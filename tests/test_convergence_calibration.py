@@ -19,8 +19,7 @@ import swarmstats as ss
 from .conftest import binomial_upper
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from scenarios import (STATIONARY, ar1, late_drop, learning_curve,  # noqa: E402
-                       seeds_case, stationary)
+from scenarios import STATIONARY, ar1, late_drop, learning_curve, seeds_case, stationary  # noqa: E402
 
 TEST = ss.ConvergenceTest()
 

@@ -52,7 +52,7 @@ def test_update_many_equals_a_loop_of_update_and_numpy():
     _same_state(loop, batch)
     frame = pd.DataFrame({"key": pd.Series(keys, dtype=object), "p": p})
     expected = frame.groupby("key", dropna=False, sort=False)["p"].agg(["count", "mean", "var"])
-    table = batch.report().table
+    table = batch.result().table
     for key, row in expected.iterrows():
         key = None if (isinstance(key, float) and np.isnan(key)) else key
         assert table.loc[[key], "mean"].iloc[0] == pytest.approx(row["mean"], rel=1e-12)
@@ -75,7 +75,8 @@ def test_a_million_updates_near_one_half_without_cancellation():
     p = 0.5 + rng.normal(0, 1e-4, 1_000_000)
     tracker = ProxyVarianceTracker()
     _loop(tracker, p)
-    batch = ProxyVarianceTracker().update_many(p)
+    batch = ProxyVarianceTracker()
+    assert batch.update_many(p) is batch[None] is batch.state  # the last key's state
     mean = math.fsum(p) / len(p)
     m2 = math.fsum((p - mean) ** 2)  # accurate reference: exact sums of the centred squares
     for state in (tracker[None], batch[None]):
@@ -93,8 +94,7 @@ def test_wrong_side_probability_is_calibrated():
     keys, obs = 20_000, 10
     truth = rng.uniform(0.3, 0.7, keys)
     p = np.clip(np.repeat(truth, obs) + rng.normal(0, 0.08, keys * obs), 0, 1)
-    tracker = ProxyVarianceTracker().update_many(p, keys=np.repeat(np.arange(keys), obs))
-    table = tracker.report().table.sort_index()
+    table = ProxyVarianceTracker().fit(p, keys=np.repeat(np.arange(keys), obs)).table.sort_index()
     q = table["wrong_side_probability"].to_numpy()
     wrong = (table["mean"].to_numpy() >= 0.5) != (truth >= 0.5)
     edges = [0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5]
@@ -112,7 +112,7 @@ def test_thrash_near_the_threshold_is_flagged_and_a_clear_agent_is_not():
     tracker = ProxyVarianceTracker(threshold=0.5)
     tracker.update_many(np.clip(0.52 + rng.normal(0, 0.15, 400), 0, 1), keys=["close"] * 400)
     tracker.update_many(np.clip(0.80 + rng.normal(0, 0.15, 400), 0, 1), keys=["clear"] * 400)
-    table = tracker.report().table
+    table = tracker.result().table
     close, clear = table.loc["close"], table.loc["clear"]
     assert close["too_noisy"] and not clear["too_noisy"]
     assert close["thrash_rate"] > 0.4 and clear["thrash_rate"] < 0.1
@@ -120,14 +120,14 @@ def test_thrash_near_the_threshold_is_flagged_and_a_clear_agent_is_not():
     assert close["thrash_rate"] == pytest.approx(close["expected_thrash_rate"], abs=0.08)
     assert "minority side" in close["reason"]
     assert table.index[0] == "close"  # worst first
-    assert tracker.report().verdict == "too_noisy"
+    assert tracker.result().verdict == "too_noisy"
 
 
 def test_observations_needed_settles_the_mean_decision():
     rng = np.random.default_rng(4)
-    tracker = ProxyVarianceTracker(alpha=0.1)
+    tracker = ProxyVarianceTracker(max_wrong_side=0.1)
     tracker.update_many(0.53 + rng.normal(0, 0.15, 20), keys=["k"] * 20)
-    row = tracker.report().table.loc["k"]
+    row = tracker.result().table.loc["k"]
     needed = row["n"] + row["observations_needed"]
     # z_{0.9} sd / |mean - t| squared, the n at which the mean's wrong-side probability ~ alpha
     assert needed == math.ceil((1.2815515655446004 * row["sd"] / abs(row["mean"] - 0.5)) ** 2)
@@ -136,7 +136,7 @@ def test_observations_needed_settles_the_mean_decision():
 def test_calibration_metrics_on_swarms_worked_batch():
     tracker = ProxyVarianceTracker()
     tracker.update_many([0.9, 0.8, 0.3, 0.6, 0.2], outcomes=[1, 0, 0, 1, 0])
-    c = tracker.report().calibration
+    c = tracker.result().calibration
     assert c["brier"] == pytest.approx(0.188)
     assert c["log_loss"] == pytest.approx(0.561089, abs=1e-6)
     assert c["ece"] == pytest.approx(0.36)
@@ -158,7 +158,7 @@ def test_auc_matches_the_pair_count_with_ties():
 def test_reliability_table_keeps_empty_bins_like_swarm():
     tracker = ProxyVarianceTracker()
     tracker.update_many([0.05, 0.95, 1.0], outcomes=[0, 1, 1])
-    table = tracker.report().reliability
+    table = tracker.result().reliability
     assert len(table) == 10 and table["count"].sum() == 3
     empty = table[table["count"] == 0].iloc[0]
     assert empty["mean_p"] == pytest.approx((empty["bin_low"] + empty["bin_high"]) / 2)
@@ -172,8 +172,7 @@ def test_delta_method_and_recalibration_recover_k():
     v = rng.uniform(-1, 1, n)
     p = special.expit(2.0 * v)                          # the proxy uses k = 2
     y = (rng.uniform(size=n) < special.expit(1.2 * v)).astype(float)   # truth: k = 1.2
-    tracker = ProxyVarianceTracker().update_many(p, keys=np.zeros(n), outcomes=y, v_hat=v)
-    report = tracker.report()
+    report = ProxyVarianceTracker().fit(p, keys=np.zeros(n), outcomes=y, v_hat=v)
     r = report.recalibration
     assert report.temperature == pytest.approx(2.0, rel=1e-9)  # read back from (v_hat, p)
     assert r["k_low"] < 1.2 < r["k_high"] and r["k_high"] < 2.0
@@ -182,7 +181,7 @@ def test_delta_method_and_recalibration_recover_k():
     small = ProxyVarianceTracker(k=2.0)
     v_small = 0.3 + rng.normal(0, 0.01, 5000)
     small.update_many(special.expit(2.0 * v_small), v_hat=v_small)
-    row = small.report().table.iloc[0]
+    row = small.result().table.iloc[0]
     assert row["delta_sd"] == pytest.approx(row["sd"], rel=0.01)
 
 
@@ -190,11 +189,11 @@ def test_error_drift_is_detected_and_stable_outcomes_raise_no_alarm():
     rng = np.random.default_rng(7)
     p = rng.uniform(0.05, 0.95, 4000)
     calibrated = (rng.uniform(size=4000) < p).astype(float)
-    stable = ProxyVarianceTracker().update_many(p, outcomes=calibrated).report()
+    stable = ProxyVarianceTracker().fit(p, outcomes=calibrated)
     assert stable.calibration["drift"]["checked"] and not stable.calibration["drift"]["alarm"]
     flipped = calibrated.copy()
     flipped[2000:] = (rng.uniform(size=2000) < 1 - p[2000:]).astype(float)  # the proxy breaks
-    drifting = ProxyVarianceTracker().update_many(p, outcomes=flipped).report()
+    drifting = ProxyVarianceTracker().fit(p, outcomes=flipped)
     drift = drifting.calibration["drift"]
     assert drift["alarm"] and 2000 <= drift["first_alarm_outcome"] <= 2600
 
@@ -207,7 +206,7 @@ def test_report_is_json_safe_and_plots():
     p = rng.uniform(size=300)
     tracker = ProxyVarianceTracker(halflife=10, window=20)
     tracker.update_many(p, keys=rng.choice(["a", "b"], 300), outcomes=(rng.uniform(size=300) < p))
-    report = tracker.report()
+    report = tracker.result()
     payload = report.to_dict()
     json.dumps(payload, allow_nan=False)
     assert {row["key"] for row in payload["table"]} == {"a", "b"}
@@ -222,14 +221,14 @@ def test_one_observation_and_constant_keys_have_defined_answers():
     tracker.update(0.7, key="once")
     for _ in range(5):
         tracker.update(0.55, key="constant")
-    report = tracker.report()
+    report = tracker.result()
     assert report.table.loc["once", "too_noisy"] == False  # noqa: E712 - numpy bool
     assert "only one observation" in report.table.loc["once", "reason"]
     assert report.table.loc["constant", "wrong_side_probability"] == 0.0
     assert report.verdict == "ok"
     only = ProxyVarianceTracker()
     only.update(0.3)
-    assert only.report().verdict == "insufficient_data"
+    assert only.result().verdict == "insufficient_data"
 
 
 @pytest.mark.parametrize("call,message", [
@@ -259,7 +258,8 @@ def test_nan_policy_omit_skips_missing_scores():
 
 
 @pytest.mark.parametrize("kwargs,message", [
-    ({"threshold": 1.0}, "threshold"), ({"band": 0.6}, "band"), ({"alpha": 0.7}, "alpha"),
+    ({"threshold": 1.0}, "threshold"), ({"band": 0.6}, "band"), ({"max_wrong_side": 0.7}, "max_wrong_side"),
+    ({"alpha": 0.7}, "max_wrong_side"), ({"beta": 0.1}, "no parameter 'beta'"),
     ({"halflife": 0}, "halflife"), ({"window": 1}, "window"), ({"k": -1}, "k must"),
     ({"nan_policy": "drop"}, "nan_policy"),
 ])
@@ -268,16 +268,27 @@ def test_bad_options(kwargs, message):
         ProxyVarianceTracker(**kwargs)
 
 
+def test_alpha_still_sets_the_tolerance_for_a_release():
+    with pytest.warns(DeprecationWarning, match="renamed max_wrong_side"):
+        old = ProxyVarianceTracker(alpha=0.2)
+    assert old.max_wrong_side == 0.2 and old.clone().max_wrong_side == 0.2
+    with pytest.warns(DeprecationWarning, match="renamed result"):
+        old.update_many([0.3, 0.6, 0.7])
+        assert old.report().max_wrong_side == 0.2
+
+
 def test_integer_keys_keep_first_appearance_order_and_state():
     rng = np.random.default_rng(9)
     keys = rng.choice([5, 2, 900, 13], size=3000)
     p = rng.uniform(size=3000)
-    batch = ProxyVarianceTracker(window=5).update_many(p, keys=keys)
+    batch = ProxyVarianceTracker(window=5)
+    batch.update_many(p, keys=keys)
     loop = _loop(ProxyVarianceTracker(window=5), p, keys.tolist())
     assert batch.keys == loop.keys == list(dict.fromkeys(keys.tolist()))
     _same_state(loop, batch)
     # large or negative integers go through hashing and give the same state
-    shifted = ProxyVarianceTracker(window=5).update_many(p, keys=keys - 10**12)
+    shifted = ProxyVarianceTracker(window=5)
+    shifted.update_many(p, keys=keys - 10**12)
     assert [k + 10**12 for k in shifted.keys] == batch.keys
 
 
@@ -293,7 +304,7 @@ def test_keys_with_three_to_five_scores_are_calibrated_by_borrowing_from_all_key
     noise = rng.uniform(0.05, 0.3, keys)
     owner = np.repeat(np.arange(keys), counts)
     scores = np.clip(quality[owner] + rng.normal(size=owner.size) * noise[owner], 0, 1)
-    table = ProxyVarianceTracker().update_many(scores, keys=owner).report().table.sort_index()
+    table = ProxyVarianceTracker().fit(scores, keys=owner).table.sort_index()
     predicted = table["wrong_side_probability"].to_numpy()
     wrong = (table["mean"].to_numpy() >= 0.5) != (quality >= 0.5)
     few = counts <= 5

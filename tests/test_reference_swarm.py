@@ -105,7 +105,7 @@ def test_calibration_metrics_equal_swarm():
                         *rng.uniform(size=20)], size=n)
         y = (rng.uniform(size=n) < p).astype(int)
         interactions = [SoftInteraction(p=float(a), ground_truth=int(2 * b - 1)) for a, b in zip(p, y)]
-        ours = ProxyVarianceTracker().update_many(p, outcomes=y).report()
+        ours = ProxyVarianceTracker().fit(p, outcomes=y)
         c = ours.calibration
         assert c["brier"] == pytest.approx(metrics.brier_score(interactions), abs=1e-12)
         assert c["log_loss"] == pytest.approx(metrics.log_loss(interactions), abs=1e-12)

@@ -10,7 +10,12 @@ import pandas as pd
 import pytest
 
 import swarmstats as ss
-from swarmstats.sweeps import RegimeRules, classify_regime, critical_value, midpoint_rule
+from swarmstats.sweeps import (
+    RegimeRules,
+    classify_regime,
+    critical_value,
+    midpoint_rule,
+)
 from swarmstats.sweeps.runs import discover, path_params
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))

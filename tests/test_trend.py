@@ -7,7 +7,12 @@ from hypothesis import strategies as st
 
 import swarmstats as ss
 from swarmstats.errors import InputError
-from swarmstats.stats.trend import SlopeSelector, hac_ols_slope, kendall_s, mann_kendall_variance
+from swarmstats.stats.trend import (
+    SlopeSelector,
+    hac_ols_slope,
+    kendall_s,
+    mann_kendall_variance,
+)
 
 from .conftest import ar1
 

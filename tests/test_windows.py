@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 
-from swarmstats import AdaptiveWindow, InputError
+from swarmstats import AdaptiveWindow, InputError, WindowState
 from tests.conftest import ar1
 
 
@@ -62,10 +62,13 @@ def test_streaming_equals_batch():
     table = AdaptiveWindow(max_length=200).fit(y).table
     loop = AdaptiveWindow(max_length=200)
     states = [loop.update(value) for value in y]
-    many = AdaptiveWindow(max_length=200).update_many(y)
+    batched = AdaptiveWindow(max_length=200)
+    last = batched.update_many(y)
+    assert _same(last, states[-1]) and batched.state is last
+    many = batched.result().table
     assert len(states) == len(many) == len(table)
-    for row, state, other in zip(table.to_dict("records"), states, many):
-        assert _same(state, other)
+    for row, state, other in zip(table.to_dict("records"), states, many.to_dict("records")):
+        assert _same(state, WindowState(**{k: v for k, v in other.items() if k != "value"}))
         for field in ("length", "status", "reason", "change", "start"):
             assert row[field] == getattr(state, field), field
         for field in ("mean", "ci_low", "ci_high", "slope", "slope_t"):

@@ -62,7 +62,7 @@ def add_parser(commands) -> None:
 
 
 def run(args) -> int:
-    tracker = ProxyVarianceTracker(threshold=args.threshold, band=args.band, alpha=args.max_wrong_side,
+    tracker = ProxyVarianceTracker(threshold=args.threshold, band=args.band, max_wrong_side=args.max_wrong_side,
                                    halflife=args.halflife, window=args.window, nan_policy=args.nan_policy)
     frame = read_interactions(args.file, format=args.input_format, p=args.p, accepted=None)
     for option, column in (("--key", args.key), ("--outcome", args.outcome), ("--v-hat", args.v_hat)):
@@ -76,7 +76,7 @@ def run(args) -> int:
     if scores < MIN_VALUES:
         raise InputError(f"{frame.attrs.get('source')}: {scores} score(s) of {args.p!r}; at least "
                          f"{MIN_VALUES} are needed for a spread or a test")
-    report = tracker.report()
+    report = tracker.result()
     if args.format == "json":
         dump_json("proxy", {"passed": not report.too_noisy, **report.to_dict()}, frame)
     elif args.format == "csv":
@@ -101,7 +101,7 @@ def _text(report) -> str:
     verdict = {"too_noisy": "TOO NOISY: some keys cannot be hard-thresholded reliably",
                "ok": "every key is clear of the threshold",
                "insufficient_data": "too few observations per key to judge"}[report.verdict]
-    lines.append(f"\n{verdict} (tolerated wrong-side probability {report.alpha})")
+    lines.append(f"\n{verdict} (tolerated wrong-side probability {report.max_wrong_side})")
     return "\n".join(lines)
 
 

@@ -45,7 +45,7 @@ class ProxyReport(Result):
     n_too_noisy: int
     threshold: float
     band: float
-    alpha: float
+    max_wrong_side: float
     table: pd.DataFrame
     calibration: dict | None = None
     reliability: pd.DataFrame | None = None
@@ -78,7 +78,7 @@ class ProxyReport(Result):
     def headline(self) -> str:
         """The first line of the summary: keys, how many are too noisy, at what threshold."""
         return (f"{self.n_keys} key(s); {self.n_too_noisy} too noisy for a hard decision at "
-                f"p >= {fmt(self.threshold)} (tolerated wrong-side probability {fmt(self.alpha)})")
+                f"p >= {fmt(self.threshold)} (tolerated wrong-side probability {fmt(self.max_wrong_side)})")
 
     def detail_lines(self) -> list:
         """Calibration, prediction error, recalibration and notes, each an indented line (the
@@ -108,7 +108,7 @@ class ProxyReport(Result):
 
 def build_report(tracker) -> ProxyReport:
     states = list(tracker._keys.values())
-    threshold, alpha = tracker.threshold, tracker.alpha
+    threshold, alpha = tracker.threshold, tracker.max_wrong_side
     notes = []
     table = _key_table(states, tracker)
     labelled = tracker.labelled()
@@ -141,13 +141,13 @@ def build_report(tracker) -> ProxyReport:
                      "(empirical Bayes): a key with few scores is judged with what the others say "
                      "about how noisy and how spread keys are; sd is its own, sd_shrunk the one used")
     return ProxyReport(verdict=verdict, n_keys=len(table), n_too_noisy=n_noisy, threshold=threshold,
-                       band=tracker.band, alpha=alpha, table=table, calibration=calibration,
+                       band=tracker.band, max_wrong_side=alpha, table=table, calibration=calibration,
                        reliability=reliability, recalibration=recalibration,
                        temperature=tracker.temperature(), notes=notes)
 
 
 def _key_table(states, tracker) -> pd.DataFrame:
-    threshold, alpha = tracker.threshold, tracker.alpha
+    threshold, alpha = tracker.threshold, tracker.max_wrong_side
     n = np.array([s.n for s in states], dtype=float)
     mean = np.array([s.mean for s in states])
     m2 = np.array([s.m2 for s in states])

@@ -14,14 +14,16 @@ Observations with outcomes (and v_hat) are kept for calibration at report time.
 from __future__ import annotations
 
 import math
+import warnings
 from collections import deque
 
 import numpy as np
 import pandas as pd
 from scipy import signal
 
+from .._base import OnlineEstimator
 from .._series import check_nan_policy
-from ..errors import InputError
+from ..errors import InputError, check_count, check_positive, is_real
 from ..quality._input import as_accept_flags, as_probabilities
 
 
@@ -56,7 +58,7 @@ class KeyState:
         return f"KeyState(key={self.key!r}, n={self.n}, mean={self.mean:.6g}, sd={self.sd:.6g})"
 
 
-class ProxyVarianceTracker:
+class ProxyVarianceTracker(OnlineEstimator):
     """Track how noisy a proxy score is, per key, and whether hard decisions on it thrash.
 
     Parameters (keyword-only)
@@ -65,9 +67,10 @@ class ProxyVarianceTracker:
         The hard decision is p >= threshold.
     band : float, default 0.2
         "Uncertain" means 0.5 - band < p < 0.5 + band (SWARM's label band).
-    alpha : float, default 0.1
+    max_wrong_side : float, default 0.1
         The wrong-side probability a hard decision may carry; above it a key is
-        ``too_noisy``.
+        ``too_noisy``.  (Called ``alpha`` before 0.2, which still works for one
+        release with a warning: it is a tolerance, not a significance level.)
     halflife : float, optional
         Half-life (in observations) of the exponentially weighted mean and SD.
     window : int, optional
@@ -85,16 +88,17 @@ class ProxyVarianceTracker:
     ...     state = tracker.update(p, key="agent_1")
     >>> state.n, round(state.mean, 3), state.flips
     (6, 0.497, 5)
-    >>> tracker.report().table.loc["agent_1", "too_noisy"]
+    >>> tracker.result().table.loc["agent_1", "too_noisy"]
     np.True_
     """
 
-    def __init__(self, *, threshold: float = 0.5, band: float = 0.2, alpha: float = 0.1,
+    def __init__(self, *, threshold: float = 0.5, band: float = 0.2, max_wrong_side: float = 0.1,
                  halflife: float | None = None, window: int | None = None, k: float | None = None,
-                 nan_policy: str = "raise"):
-        self.threshold = float(threshold)
-        self.band = float(band)
-        self.alpha = float(alpha)
+                 nan_policy: str = "raise", **renamed):
+        max_wrong_side = _renamed_alpha(renamed, max_wrong_side)
+        self.threshold = threshold
+        self.band = band
+        self.max_wrong_side = max_wrong_side
         self.halflife = halflife
         self.window = window
         self.k = k
@@ -102,7 +106,11 @@ class ProxyVarianceTracker:
         self._validate()
         self._ew_weight = 1.0 - 0.5 ** (1.0 / halflife) if halflife else 0.0
         self._band_low, self._band_high = 0.5 - self.band, 0.5 + self.band
+        self._start_stream()
+
+    def _start_stream(self) -> None:
         self._keys: dict = {}
+        self._last_key = _NO_KEY
         # observations with an outcome: p, outcome, key code, v_hat (NaN if absent)
         self._labelled: list = []
         self._labelled_chunks: list = []
@@ -110,19 +118,29 @@ class ProxyVarianceTracker:
         self._k_sums = [0.0, 0.0]
 
     def _validate(self) -> None:
+        for name in ("threshold", "band", "max_wrong_side"):
+            if not is_real(getattr(self, name)):
+                raise InputError(f"{name} must be a number, got {getattr(self, name)!r}")
         if not 0 < self.threshold < 1:
             raise InputError(f"threshold must lie strictly between 0 and 1, got {self.threshold}")
         if not 0 <= self.band <= 0.5:
             raise InputError(f"band must lie in [0, 0.5], got {self.band}")
-        if not 0 < self.alpha < 0.5:
-            raise InputError(f"alpha must lie in (0, 0.5), got {self.alpha}")
-        if self.halflife is not None and not (np.isfinite(self.halflife) and self.halflife > 0):
-            raise InputError(f"halflife must be a positive number of observations, got {self.halflife!r}")
-        if self.window is not None and (int(self.window) != self.window or self.window < 2):
-            raise InputError(f"window must be an integer >= 2, got {self.window!r}")
-        if self.k is not None and not 0 < float(self.k) <= 100:
+        if not 0 < self.max_wrong_side < 0.5:
+            raise InputError(f"max_wrong_side must lie in (0, 0.5), got {self.max_wrong_side}")
+        if self.halflife is not None:
+            check_positive("halflife", self.halflife)
+        if self.window is not None:
+            check_count("window", self.window, minimum=2)
+        if self.k is not None and not (is_real(self.k) and 0 < self.k <= 100):
             raise InputError(f"k must lie in (0, 100], got {self.k!r}")
         check_nan_policy(self.nan_policy)
+
+    @property
+    def alpha(self) -> float:
+        """Deprecated name of :attr:`max_wrong_side`."""
+        warnings.warn("ProxyVarianceTracker.alpha is renamed max_wrong_side (a tolerated wrong-side "
+                      "probability, not a significance level)", DeprecationWarning, stacklevel=2)
+        return self.max_wrong_side
 
     # -- one observation -------------------------------------------------------------------------
 
@@ -171,6 +189,7 @@ class ProxyVarianceTracker:
         if outcome is not None:
             self._labelled.append((p, _one_outcome(outcome), key,
                                    math.nan if v_hat is None else float(v_hat)))
+        self._last_key = key
         return state
 
     def _add_v_hat(self, state: KeyState, p: float, v_hat) -> None:
@@ -187,8 +206,9 @@ class ProxyVarianceTracker:
 
     # -- many observations -----------------------------------------------------------------------
 
-    def update_many(self, p, keys=None, outcomes=None, v_hat=None) -> "ProxyVarianceTracker":
-        """Add many observations in order; the same state as a loop of :meth:`update`.
+    def update_many(self, p, keys=None, outcomes=None, v_hat=None) -> KeyState | None:
+        """Add many observations in order; the same state as a loop of :meth:`update`, and
+        the same return value: the state of the key of the last observation kept.
 
         ``keys``, ``outcomes`` and ``v_hat`` are arrays of the same length as
         ``p`` (``outcomes`` may hold missing values for unlabelled observations).
@@ -221,7 +241,7 @@ class ProxyVarianceTracker:
             flags = None if flags is None else flags[finite]
             v = None if v is None else v[finite]
         if len(values) == 0:
-            return self
+            return self.state
         if keys is None:
             codes, uniques = np.zeros(len(values), dtype=np.intp), [None]
         else:
@@ -236,7 +256,8 @@ class ProxyVarianceTracker:
                 self._labelled_chunks.append((
                     values[labelled], flags[labelled], key_objects[codes[labelled]],
                     np.full(int(labelled.sum()), np.nan) if v is None else v[labelled]))
-        return self
+        self._last_key = uniques[codes[-1]]
+        return self.state
 
     def _merge(self, values, codes, uniques, v) -> None:
         """Group statistics of one batch, merged into each key's state (Chan et al.)."""
@@ -363,11 +384,29 @@ class ProxyVarianceTracker:
         product, square = self._k_sums
         return product / square if square > 0 else math.nan
 
-    def report(self):
+    @property
+    def state(self) -> KeyState | None:
+        """The state of the key of the latest observation (None before the first)."""
+        return None if self._last_key is _NO_KEY else self._keys[self._last_key]
+
+    def result(self):
         """The per-key table, the verdict and (with outcomes) calibration: a ProxyReport."""
         from .report import build_report
 
         return build_report(self)
+
+    def report(self):
+        """Deprecated name of :meth:`result`."""
+        warnings.warn("ProxyVarianceTracker.report() is renamed result()", DeprecationWarning,
+                      stacklevel=2)
+        return self.result()
+
+    def fit(self, p, keys=None, outcomes=None, v_hat=None):
+        """The result of replaying these observations on a fresh clone (this tracker's own
+        stream is left as it is)."""
+        fresh = self.clone()
+        fresh.update_many(p, keys=keys, outcomes=outcomes, v_hat=v_hat)
+        return fresh.result()
 
 
 class _NoneKey:
@@ -414,3 +453,19 @@ def _one_outcome(outcome) -> float:
         hint = "; SWARM's ground_truth is +1/-1: pass (ground_truth + 1) / 2" if value == -1.0 else ""
         raise InputError(f"outcome must be 0 or 1 (or a boolean), got {outcome!r}{hint}")
     return value
+
+
+_NO_KEY = object()  # no observation yet (None is a valid key)
+
+
+def _renamed_alpha(renamed: dict, max_wrong_side: float) -> float:
+    """``alpha=`` still sets max_wrong_side for one release; any other unknown name is an error."""
+    alpha = renamed.pop("alpha", None)
+    if renamed:
+        raise InputError(f"ProxyVarianceTracker has no parameter {sorted(renamed)[0]!r}")
+    if alpha is None:
+        return max_wrong_side
+    warnings.warn("ProxyVarianceTracker(alpha=...) is renamed max_wrong_side=... (a tolerated "
+                  "wrong-side probability, not a significance level); alpha will be removed in the "
+                  "next release", DeprecationWarning, stacklevel=3)
+    return alpha
