@@ -37,8 +37,13 @@ from .quality import (
 )
 from .regimes import (
     CusumDetector,
+    CusumResult,
+    CusumState,
     OnlineRegimeDetector,
+    OnlineRegimeResult,
+    OnlineRegimeState,
     RegimeDetector,
+    RegimePath,
     RegimeResult,
     detect_regimes,
     regime_path,
@@ -67,7 +72,8 @@ __all__ = [
     "check_convergence", "ConvergenceTest", "ConvergenceResult", "MultiRunConvergenceResult",
     "VERDICTS", "ConvergenceMonitor", "MonitorState",
     "detect_regimes", "RegimeDetector", "RegimeResult", "OnlineRegimeDetector", "CusumDetector",
-    "regime_path",
+    "OnlineRegimeState", "OnlineRegimeResult", "CusumState", "CusumResult",
+    "regime_path", "RegimePath",
     "quality_metrics", "QualityReport", "Estimate", "PayoffConfig", "quality_by",
     "adverse_selection_test", "SelectionTestResult", "early_warning", "EarlyWarningResult",
     "sigmoid", "inverse_sigmoid", "swarm_proxy",

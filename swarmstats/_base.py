@@ -28,7 +28,7 @@ import numpy as np
 
 from .errors import InputError
 
-__all__ = ["Estimator", "OnlineEstimator", "CallableState", "Trace"]
+__all__ = ["Estimator", "OnlineEstimator", "CallableState", "Trace", "as_floats"]
 
 
 class Estimator:
@@ -98,7 +98,7 @@ class OnlineEstimator(Estimator):
 
     def update_many(self, xs):
         """Add many values in order; returns the last state (the same as a loop of ``update``)."""
-        for x in _values(xs):
+        for x in as_floats(xs):
             self.update(x)
         return self.state
 
@@ -168,7 +168,7 @@ class Trace:
         self._data = grown
 
 
-def _values(xs) -> np.ndarray:
+def as_floats(xs) -> np.ndarray:
     """``xs`` as a flat float array, with a clear error for what is not numbers."""
     try:
         values = np.asarray(xs, dtype=np.float64).ravel()

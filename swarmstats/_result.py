@@ -6,7 +6,7 @@ Results are frozen dataclasses of plain fields.  This base gives them:
   frames become lists of records); the CLI's ``--format json`` prints it;
 * ``to_frame()`` - a one-row (or per-item) pandas table;
 * ``summary()`` - short human text, also what ``str(result)`` shows;
-* ``plot(ax=None)`` - a matplotlib view of the evidence, imported lazily.
+* ``plot(ax=None)`` - a matplotlib view of the evidence (:mod:`swarmstats.plots`, imported lazily).
 """
 
 from __future__ import annotations
@@ -17,8 +17,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-
-from .plotting import literal_labels
 
 
 def jsonable(value: Any) -> Any:
@@ -78,12 +76,12 @@ class Result:
     def __str__(self) -> str:
         return self.summary()
 
-    @literal_labels
-    def plot(self, ax=None):
-        """Draw the evidence behind this result on ``ax`` (a new figure if None)."""
-        from . import plotting
+    def plot(self, ax=None, **options):
+        """Draw the evidence behind this result on ``ax`` (a new figure if None); returns the
+        Axes.  The drawing lives in :mod:`swarmstats.plots`, one module per family."""
+        from .plots import draw
 
-        return plotting.plot_result(self, ax=ax)
+        return draw(self, ax, **options)
 
 
 def plain_number(value) -> int | float:

@@ -18,7 +18,6 @@ import pandas as pd
 from ._result import Result, fmt
 from .describe import interquartile_mean
 from .errors import InputError, check_level
-from .plotting import literal_labels
 from .stats.bootstrap import chunk_sizes, percentile_interval, resolve_rng
 
 AGGREGATES = ("mean", "median", "iqm")
@@ -61,13 +60,6 @@ class CompareResult(Result):
                          f"[{fmt(row['low'], 3)}, {fmt(row['high'], 3)}]")
         lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
-
-    @literal_labels
-    def plot(self, ax=None):
-        from .plot_distributions import plot_compare
-
-        return plot_compare(self, ax)
-
 
 def _as_scores(scores, name: str) -> np.ndarray:
     if isinstance(scores, pd.Series):

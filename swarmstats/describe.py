@@ -19,7 +19,6 @@ from scipy import stats
 from ._result import Result, fmt
 from ._series import Series, as_series
 from .errors import InputError, check_choice, check_level
-from .plotting import literal_labels
 from .stats import bootstrap
 from .stats.autocorr import integrated_time
 from .stats.bootstrap import (
@@ -102,13 +101,6 @@ class DescribeResult(Result):
         ]
         lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
-
-    @literal_labels
-    def plot(self, ax=None):
-        from .plot_distributions import plot_describe
-
-        return plot_describe(self, ax)
-
 
 def _sds(value: float) -> str:
     """"2.1 SDs above the mean": a percentage of a mean near or below zero means nothing."""

@@ -20,7 +20,6 @@ from ._base import Estimator
 from ._result import Result, fmt
 from .errors import InputError, check_choice
 from .monitor import ConvergenceMonitor
-from .plotting import literal_labels, literal_text
 from .windows import AdaptiveWindow
 
 CHECKS = ("convergence", "window")
@@ -179,31 +178,11 @@ class Monitor(Estimator):
         return MonitorReport(steps=self.calls, metrics=entries, stop_metric=self.stop_metric,
                              should_stop=self.should_stop, skipped=dict(self._skipped))
 
-    @literal_labels
     def plot(self, ax=None):
         """Each tracked metric's series (on one Axes, or one panel per metric when ax is None)."""
-        from .plotting import _axes
+        from .plots.live import plot_monitor
 
-        names = list(self._streams)
-        if ax is None and len(names) > 1:
-            import matplotlib.pyplot as plt
-
-            fig, axes = plt.subplots(len(names), 1, figsize=(9, 2.6 * len(names)), squeeze=False)
-            for name, axis in zip(names, axes[:, 0]):
-                self._plot_one(name, axis)
-            literal_text(fig)  # before the layout, which renders every text
-            fig.tight_layout()
-            return axes[0, 0]
-        ax = _axes(ax)
-        for name in names:
-            self._plot_one(name, ax)
-        return ax
-
-    def _plot_one(self, name: str, ax) -> None:
-        stream = self._streams[name]
-        ax.plot(self._steps[name], stream.values, lw=0.8, label=f"{name} ({stream.state.verdict})")
-        ax.legend(fontsize=7)
-        ax.set_xlabel("step")
+        return plot_monitor(self, ax)
 
 
 def _number(raw) -> float | None:

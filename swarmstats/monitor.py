@@ -23,10 +23,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
-from ._base import CallableState, OnlineEstimator, Trace
+from ._base import CallableState, OnlineEstimator, Trace, as_floats
 from ._result import Result, fmt
 from .convergence import ConvergenceResult, ConvergenceTest
-from .errors import InputError
+from .errors import InputError, finite_number
 
 __all__ = ["ConvergenceMonitor", "MonitorState"]
 
@@ -131,9 +131,7 @@ class ConvergenceMonitor(OnlineEstimator):
         return self._buffer.values
 
     def update(self, x: float) -> MonitorState:
-        x = float(x)
-        if not math.isfinite(x):
-            raise InputError(f"x: expected a finite number, got {x!r}")
+        x = finite_number(x, "x")
         self._buffer.append(x)
         self._welford(x)
         if self.n >= self._next_check:
@@ -141,7 +139,7 @@ class ConvergenceMonitor(OnlineEstimator):
         return self.state
 
     def update_many(self, xs) -> MonitorState:
-        xs = np.asarray(xs, dtype=np.float64).ravel()
+        xs = as_floats(xs)
         if not np.all(np.isfinite(xs)):
             bad = int(np.flatnonzero(~np.isfinite(xs))[0])
             raise InputError(f"xs: non-finite value at position {bad}")

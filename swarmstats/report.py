@@ -24,7 +24,7 @@ from .describe import describe
 from .errors import InputError
 from .io import classify_columns, select_metric
 from .io.outputs import REPORT_SUFFIXES, check_output, write_atomically
-from .plotting import literal_text
+from .plots import literal_text
 from .quality import quality_metrics
 from .quality._input import cluster_option
 from .regimes import RegimeDetector

@@ -45,7 +45,6 @@ from .errors import (
     check_positive,
     finite_number,
 )
-from .plotting import literal_labels
 from .stats.autocorr import integrated_time
 from .stats.history import BlockHistory, block_trend, span_blocks
 from .stats.precision import mean_precision
@@ -119,13 +118,6 @@ class WindowResult(Result):
                          f"({fmt(change['shift_sds'], 2)} noise SDs)")
         lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
-
-    @literal_labels
-    def plot(self, ax=None):
-        from .plot_distributions import plot_windows
-
-        return plot_windows(self, ax)
-
 
 #: the bias of the long-run variance sigma^2 g estimated on a window of n points (residuals
 #: of a quadratic, Geyer's sequence): E[estimate] ~ truth * (1 - LONG_RUN_BIAS * (g - 1) / n),

@@ -9,26 +9,117 @@ import swarmstats as ss
 matplotlib.use("Agg")
 
 
-@pytest.mark.parametrize("make", [
-    lambda y: ss.check_convergence(y),
-    lambda y: ss.check_convergence(np.vstack([y, y[::-1]])),
-    lambda y: ss.detect_warmup(y),
-    lambda y: ss.trend_test(y),
-    lambda y: ss.geweke(y),
-    lambda y: ss.heidelberger_welch(y),
-    lambda y: ss.variance_stability(y),
-    lambda y: ss.describe(y, random_state=0),
-    lambda y: ss.compare_runs(y[:20], y[20:45], random_state=0),
-    lambda y: ss.quality_metrics(1 / (1 + np.exp(-y)), y > 0.5, random_state=0),
-    lambda y: ss.early_warning(y[:30], level=0.5, consecutive=2),
-    lambda y: ss.adverse_selection_test(1 / (1 + np.exp(-y)), y > 0.5, n_perm=199, random_state=0),
-])
-def test_plot_draws_the_evidence_not_the_summary_text(make):
+def _series():
+    return np.r_[np.linspace(2, 0, 50), np.zeros(250)] + np.random.default_rng(0).normal(size=300)
+
+
+def _shifted():
+    rng = np.random.default_rng(1)
+    return np.r_[rng.normal(0, 1, 200), rng.normal(3, 1, 100)]
+
+
+def _monitor_report():
+    monitor = ss.Monitor(check_every=100)
+    for step, value in enumerate(_series()):
+        monitor.log(step, reward=value, loss=-value)
+    return monitor.report()
+
+
+def _sweep(tmp_path):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
+    from make_example_sweep import write_sweep
+
+    write_sweep(str(tmp_path), [0.0, 0.3, 0.5], 2)
+    return ss.sweep(str(tmp_path / "adv=*" / "seed=*" / "epochs.csv"), by=["adv"], phase="adv",
+                    metrics=["toxicity_rate"], workers=1, progress=False)
+
+
+def _p(y):
+    return 1 / (1 + np.exp(-y))
+
+
+#: one way to make every result type; the test below fails when a type is missing here
+EXAMPLES = {
+    ss.ConvergenceResult: lambda tmp: ss.check_convergence(_series()),
+    ss.MultiRunConvergenceResult: lambda tmp: ss.check_convergence(np.vstack([_series(), _series()[::-1]])),
+    ss.WarmupResult: lambda tmp: ss.detect_warmup(_series()),
+    ss.TrendResult: lambda tmp: ss.trend_test(_series()),
+    ss.GewekeResult: lambda tmp: ss.geweke(_series()),
+    ss.HeidelbergerWelchResult: lambda tmp: ss.heidelberger_welch(_series()),
+    ss.VarianceStabilityResult: lambda tmp: ss.variance_stability(_series()),
+    ss.DescribeResult: lambda tmp: ss.describe(_series(), random_state=0),
+    ss.CompareResult: lambda tmp: ss.compare_runs(_series()[:20], _series()[20:45], random_state=0),
+    ss.QualityReport: lambda tmp: ss.quality_metrics(_p(_series()), _series() > 0.5, random_state=0),
+    ss.EarlyWarningResult: lambda tmp: ss.early_warning(_series()[:30], level=0.5, consecutive=2),
+    ss.SelectionTestResult: lambda tmp: ss.adverse_selection_test(_p(_series()), _series() > 0.5, n_perm=199,
+                                                                  random_state=0),
+    ss.RegimeResult: lambda tmp: ss.detect_regimes(_shifted()),
+    ss.RegimePath: lambda tmp: ss.regime_path(_shifted()),
+    ss.CusumResult: lambda tmp: ss.CusumDetector().fit(_shifted()),
+    ss.CusumState: lambda tmp: ss.CusumDetector().update_many(_shifted()),
+    ss.OnlineRegimeResult: lambda tmp: ss.OnlineRegimeDetector().fit(_shifted()),
+    ss.OnlineRegimeState: lambda tmp: ss.OnlineRegimeDetector().update_many(_shifted()),
+    ss.WindowResult: lambda tmp: ss.AdaptiveWindow().fit(_shifted()),
+    ss.ProxyReport: lambda tmp: ss.ProxyVarianceTracker().fit(_p(_series()), keys=np.arange(300) % 4),
+    ss.MonitorState: lambda tmp: ss.ConvergenceMonitor().update_many(_series()),
+    ss.MonitorReport: lambda tmp: _monitor_report(),
+    ss.SweepResult: _sweep,
+}
+
+
+def _all_result_types():
+    import importlib
+    import pkgutil
+
+    for module in pkgutil.walk_packages(ss.__path__, "swarmstats."):
+        if ".integrations." not in module.name and not module.name.endswith("__main__"):
+            importlib.import_module(module.name)
+
+    def subclasses(cls):
+        for sub in cls.__subclasses__():
+            yield sub
+            yield from subclasses(sub)
+
+    return set(subclasses(ss._result.Result))
+
+
+def test_every_result_type_has_an_example_and_a_plotter():
+    from swarmstats.plots import plotter_for
+
+    types = _all_result_types()
+    assert types <= set(EXAMPLES), f"no example for {sorted(t.__name__ for t in types - set(EXAMPLES))}"
+    assert all(plotter_for(cls) is not None for cls in types)
+
+
+@pytest.mark.parametrize("cls", list(EXAMPLES), ids=[cls.__name__ for cls in EXAMPLES])
+def test_plot_draws_the_evidence_not_the_summary_text(cls, tmp_path):
     import matplotlib.pyplot as plt
 
-    y = np.r_[np.linspace(2, 0, 50), np.zeros(250)] + np.random.default_rng(0).normal(size=300)
-    ax = make(y).plot()
+    result = EXAMPLES[cls](tmp_path)
+    assert type(result) is cls
+    ax = result.plot()
     assert ax.lines or ax.collections or ax.patches  # marks, not only words on a blank Axes
+    plt.close(ax.figure)
+
+
+def test_online_detectors_draw_their_traces_against_the_threshold():
+    import matplotlib.pyplot as plt
+
+    result = ss.CusumDetector().fit(_shifted())
+    ax = result.plot()
+    upper = ax.lines[0].get_ydata()
+    assert len(result.alarms) >= 1 and upper.max() > result.threshold  # the sum crossed h
+    assert sorted(line.get_ydata()[0] for line in ax.lines[2:4]) == pytest.approx(
+        [-result.threshold, result.threshold])
+    plt.close(ax.figure)
+    bocpd = ss.OnlineRegimeDetector().fit(_shifted())
+    ax = bocpd.plot()
+    assert bocpd.alarms and abs(bocpd.alarms[0]["start"] - 200) <= 5
+    run_length = bocpd._run_length
+    assert run_length[195] > 90 and run_length[bocpd.alarms[0]["index"]] < 15  # the sawtooth drops
     plt.close(ax.figure)
 
 

@@ -331,7 +331,7 @@ def save_figure(fig, path: str) -> None:
     """Write ``fig`` to ``path`` (an InputError if it cannot be written) and close it."""
     import matplotlib.pyplot as plt
 
-    from ..plotting import literal_text
+    from ..plots import literal_text
 
     literal_text(fig)  # before the layout, which renders every text
     fig.tight_layout()

@@ -11,7 +11,6 @@ import pandas as pd
 from scipy import stats
 
 from .._result import Result, fmt, jsonable
-from ..plotting import literal_labels
 from ..regimes.cusum import CusumDetector
 from ..stats.bootstrap import wilson_interval
 from ..stats.calibration import (
@@ -96,15 +95,6 @@ class ProxyReport(Result):
                          f"intercept {fmt(r['intercept'], 3)} [{fmt(r['intercept_low'], 3)}, "
                          f"{fmt(r['intercept_high'], 3)}]; {r['message']}")
         return lines + [f"  note: {note}" for note in self.notes]
-
-    @literal_labels
-    def plot(self, ax=None, kind: str = "keys"):
-        """``kind="keys"``: per-key means with intervals against the threshold;
-        ``"reliability"``: the reliability diagram (needs outcomes)."""
-        from ..plot_distributions import plot_proxy_keys, plot_reliability
-
-        return plot_reliability(self, ax) if kind == "reliability" else plot_proxy_keys(self, ax)
-
 
 def build_report(tracker) -> ProxyReport:
     states = list(tracker._keys.values())

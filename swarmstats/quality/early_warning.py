@@ -17,7 +17,6 @@ import pandas as pd
 
 from .._result import Result, fmt, plain_number
 from ..errors import InputError, check_choice
-from ..plotting import literal_labels
 
 RULES = ("swarm", "interval")
 DIRECTIONS = ("above", "below")
@@ -50,13 +49,6 @@ class EarlyWarningResult(Result):
             return f"no early warning: {condition} never held"
         return (f"early warning at epoch {self.first_alarm}: {condition} held from epoch "
                 f"{self.streak_start}; {len(self.alarms)} alarm(s) in all")
-
-    @literal_labels
-    def plot(self, ax=None):
-        from ..plot_distributions import plot_early_warning
-
-        return plot_early_warning(self, ax)
-
 
 def early_warning(values, *, metric: str = "quality_gap", level: float = 0.15, consecutive: int = 3,
                   direction: str = "above", rule: str = "swarm", lower=None, upper=None, steps=None,

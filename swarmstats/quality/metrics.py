@@ -23,7 +23,6 @@ from scipy import stats
 
 from .._result import Result, fmt
 from ..errors import InputError, check_level
-from ..plotting import literal_labels
 from ..stats import bootstrap
 from ..stats.bootstrap import (
     bootstrap_sums,
@@ -161,13 +160,6 @@ class QualityReport(Result):
             lines.append("  labels may be unreliable: more than 30% of p lie inside the uncertain band")
         lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
-
-    @literal_labels
-    def plot(self, ax=None):
-        from ..plot_distributions import plot_quality
-
-        return plot_quality(self, ax)
-
 
 def _columns(p, accepted, threshold, band, payoff: PayoffConfig, extras) -> np.ndarray:
     a = accepted.astype(float)

@@ -44,6 +44,7 @@ class OnlineRegimeState(CallableState, Result):
     change_index: int | None  # where the alarming change is estimated to start
     active_run_lengths: int
     alarms: tuple
+    threshold: float = float("nan")  # an alarm when change_probability exceeds it
 
     def summary(self) -> str:
         state = f"ALARM (change from {self.change_index})" if self.alarm else "no alarm"
@@ -249,12 +250,14 @@ class OnlineRegimeDetector(OnlineEstimator):
         """The most probable run length, the change probability, the alarms so far."""
         if self.reference is None:
             return OnlineRegimeState(n=self.n, run_length=self.n, change_probability=0.0, alarm=False,
-                                     change_index=None, active_run_lengths=0, alarms=tuple(self.alarms))
+                                     change_index=None, active_run_lengths=0, alarms=tuple(self.alarms),
+                                     threshold=float(self.threshold))
         return OnlineRegimeState(
             n=self.n, run_length=self._map_run(),
             change_probability=self.change_probability, alarm=self._alarm_now,
             change_index=self.alarms[-1][1] if self._alarm_now else None,
-            active_run_lengths=int(len(self._run)), alarms=tuple(self.alarms))
+            active_run_lengths=int(len(self._run)), alarms=tuple(self.alarms),
+            threshold=float(self.threshold))
 
     def result(self) -> OnlineRegimeResult:
         """The alarms, with the run length and change probability at every point so far."""

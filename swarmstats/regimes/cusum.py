@@ -96,6 +96,7 @@ class CusumState(CallableState, Result):
     alarm: bool
     change_index: int | None  # estimated start of the change that raised the alarm
     alarms: tuple
+    threshold: float = float("nan")  # h: an alarm when either sum exceeds it
 
     def summary(self) -> str:
         state = f"ALARM (change from {self.change_index})" if self.alarm else "in control"
@@ -259,7 +260,7 @@ class CusumDetector(OnlineEstimator):
         """The sums now, whether the last value raised an alarm, and every alarm so far."""
         change = self.alarms[-1][1] if self._alarm_now else None
         return CusumState(n=self.n, upper=self.upper, lower=self.lower, alarm=self._alarm_now,
-                          change_index=change, alarms=tuple(self.alarms))
+                          change_index=change, alarms=tuple(self.alarms), threshold=self.h)
 
     def result(self) -> CusumResult:
         """The alarms and the sums at every point seen so far."""

@@ -13,7 +13,6 @@ from .._base import Estimator
 from .._result import Result, fmt, plain_number
 from .._series import as_series
 from ..errors import InputError, check_choice
-from ..plotting import literal_labels
 from .costs import COSTS, LevelOrTrendCost, SegmentCost
 from .noise import noise_scale
 from .pelt import pelt
@@ -93,29 +92,6 @@ class RegimeResult(Result):
                      f"min_effect {self.min_effect}" + (f", {self.merged} merged" if self.merged else ""))
         lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
-
-    @literal_labels
-    def plot(self, ax=None):
-        from ..plotting import _axes, plot_series
-
-        ax = _axes(ax)
-        steps = self._steps
-        plot_series(ax, steps, self._values, lw=0.8, color="0.4", label=self.name or "series")
-        for row in self.segments.to_dict("records"):
-            span = steps[row["start"] : row["end"]]
-            if row.get("sloped"):
-                centre = span.mean()
-                line = row["mean"] + row["slope"] * (span[[0, -1]] - centre)
-                ax.plot(span[[0, -1]], line, color="C3", lw=2)
-                continue
-            ax.hlines(row["mean"], span[0], span[-1], color="C3", lw=2)
-            ax.fill_between(span[[0, -1]], row["ci_low"], row["ci_high"], color="C3", alpha=0.15)
-        for point in self.changepoints:
-            ax.axvline(steps[point], color="C0", ls="--", lw=1)
-        ax.set_title(self.summary().splitlines()[0], fontsize=9)
-        ax.set_xlabel("step")
-        return ax
-
 
 class RegimeDetector(Estimator):
     """Penalised changepoint detection (exact PELT) with practical-size merging.
@@ -484,6 +460,7 @@ def _boundary_effect(left, right, difference):
     (signed like the difference of means)."""
     if not (left.get("sloped") or right.get("sloped")):
         return difference
+
     def at(row, where):
         slope = row["slope"] if row.get("sloped") and np.isfinite(row["slope"]) else 0.0
         centre = (row["start_step"] + row["end_step"]) / 2

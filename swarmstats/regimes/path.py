@@ -15,7 +15,6 @@ import pandas as pd
 from .._result import Result, fmt
 from .._series import as_series
 from ..errors import InputError
-from ..plotting import literal_labels
 from .offline import RegimeDetector
 from .pelt import pelt
 
@@ -39,19 +38,6 @@ class RegimePath(Result):
             lines.append(f"  {row['n_changepoints']:>3} changes for penalties "
                          f"[{fmt(row['penalty_low'])}, {fmt(row['penalty_high'])}], cost {fmt(row['cost'])}")
         return "\n".join(lines)
-
-    @literal_labels
-    def plot(self, ax=None):
-        from ..plotting import _axes
-
-        ax = _axes(ax)
-        ax.plot(self.table["n_changepoints"], self.table["cost"], marker="o")
-        ax.axvline(len(self.chosen), color="C3", ls="--", label="elbow")
-        ax.set_xlabel("number of changes")
-        ax.set_ylabel("unpenalised cost")
-        ax.legend(fontsize=8)
-        return ax
-
 
 def regime_path(y, penalties=None, **detector_options) -> RegimePath:
     """Every distinct optimal segmentation for penalties in ``penalties = (low, high)``.

@@ -10,7 +10,6 @@ import pandas as pd
 
 from .._result import Result, fmt, jsonable
 from ..errors import InputError
-from ..plotting import literal_labels
 from .aggregate import by_setting
 from .analyse import RegimeRules, SweepOptions, analyse_run, classify_regime
 from .backends import BACKENDS, run_all
@@ -65,13 +64,6 @@ class SweepResult(Result):
         return jsonable({"n_runs": self.n_runs, "n_failed": self.n_failed, "by": self.by,
                          "runs": self.runs, "table": self.table, "phase": self.phase,
                          "notes": self.notes})
-
-    @literal_labels
-    def plot(self, ax=None):
-        from ..plot_distributions import plot_sweep
-
-        return plot_sweep(self, ax)
-
 
 def sweep(runs, *, checks=CHECKS, metrics=None, by=None, group: str | None = None,
           backend: str = "local", workers: int | None = None, scheduler: str | None = None,

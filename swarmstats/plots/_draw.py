@@ -1,0 +1,80 @@
+"""Drawing helpers shared by every plot module: literal text, an Axes, long series drawn fast."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+
+def literal_text(figure) -> None:
+    """Draw every text of ``figure`` as written: a metric named ``$\\alpha$`` or ``a $ b $``
+    is a name, not mathtext (which could also fail to parse and abort the whole plot)."""
+    from matplotlib.text import Text
+
+    for text in figure.findobj(Text):
+        text.set_parse_math(False)
+
+
+def literal_labels(plot):
+    """Decorate a ``plot`` method: the names it drew are drawn literally (see literal_text)."""
+
+    @functools.wraps(plot)
+    def wrapper(*args, **kwargs):
+        ax = plot(*args, **kwargs)
+        figure = ax.get_figure() if hasattr(ax, "get_figure") else None
+        if figure is not None:
+            literal_text(figure)
+        return ax
+
+    return wrapper
+
+
+def axes(ax=None):
+    """``ax``, or the Axes of a new figure (Agg when there is no display)."""
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(8, 4))
+    return ax
+
+
+#: above this many points a series is drawn from per-bucket minima and maxima
+DRAWN_POINTS = 4000
+
+
+def downsample(x, y, buckets: int = DRAWN_POINTS // 2):
+    """(x, y) to draw: unchanged when short; else the minimum and the maximum of each of
+    ``buckets`` equal slices, in order, so spikes and dips stay visible while a million-point
+    line costs a few thousand segments.  The numbers behind a plot always use every point.
+
+    >>> x, y = downsample(np.arange(10_000), np.sin(np.arange(10_000)), buckets=100)
+    >>> len(x), float(y.max()) > 0.99, float(y.min()) < -0.99
+    (200, True, True)
+    """
+    x, y = np.asarray(x), np.asarray(y, dtype=float)
+    n = len(y)
+    if n <= 2 * buckets:
+        return x, y
+    edges = np.linspace(0, n, buckets + 1).astype(int)
+    arg_low = np.array([s + int(np.argmin(y[s:e])) for s, e in zip(edges[:-1], edges[1:])])
+    arg_high = np.array([s + int(np.argmax(y[s:e])) for s, e in zip(edges[:-1], edges[1:])])
+    first = np.minimum(arg_low, arg_high)
+    second = np.maximum(arg_low, arg_high)
+    order = np.column_stack([first, second]).ravel()
+    return x[order], y[order]
+
+
+def plot_series(ax, x, y, **kwargs):
+    """``ax.plot`` of a series, down-sampled (extremes kept) when it is long."""
+    return ax.plot(*downsample(x, y), **kwargs)
+
+
+def bins(values: np.ndarray, lo: float | None = None, hi: float | None = None) -> np.ndarray:
+    """Histogram edges: sqrt(n) bins, 10 to 60 of them."""
+    lo = float(np.min(values)) if lo is None else lo
+    hi = float(np.max(values)) if hi is None else hi
+    if hi <= lo:
+        hi = lo + 1.0
+    count = int(np.clip(np.sqrt(len(values)), 10, 60))
+    return np.linspace(lo, hi, count + 1)

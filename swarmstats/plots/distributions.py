@@ -1,0 +1,51 @@
+"""Distributions: a series described, runs compared."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._result import fmt
+from ..compare import CompareResult
+from ..describe import DescribeResult
+from . import plotter
+from ._draw import bins
+
+
+@plotter(DescribeResult)
+def plot_describe(result, ax):
+    """Histogram of the values with the mean and its interval, median, IQM,
+    the 5-95% range, the lower-tail CVaR and the peak."""
+    values = result._values
+    ax.hist(values, bins=bins(values), density=True, color="0.75", label=f"values (n = {result.n})")
+    ax.axvspan(result.ci[0], result.ci[1], color="C0", alpha=0.25,
+               label=f"mean {fmt(result.mean)}, {result.ci_level:.0%} CI (ESS {fmt(result.ess, 3)})")
+    ax.axvline(result.mean, color="C0", lw=2)
+    ax.axvline(result.median, color="C1", lw=1.5, label=f"median {fmt(result.median)}")
+    ax.axvline(result.iqm, color="C4", lw=1.5, ls=":", label=f"IQM {fmt(result.iqm)}")
+    q = result.quantiles
+    ax.axvline(q["q05"], color="0.3", lw=1, ls="--", label="5% / 95% quantiles")
+    ax.axvline(q["q95"], color="0.3", lw=1, ls="--")
+    ax.axvline(result.cvar, color="C3", lw=1.5, ls="-.", label=f"CVaR {result.cvar_tail:.0%} {fmt(result.cvar)}")
+    ax.axvline(result.maximum, color="C2", lw=1.5, label=f"peak {fmt(result.maximum)}")
+    sds = result.peak_gap_sd  # in SDs: a percentage of a mean near or below zero means nothing
+    gap = "" if not np.isfinite(sds) else f": the peak is {fmt(sds, 3)} SDs above the mean"
+    ax.set_title(f"{result.name or 'series'}{gap}", fontsize=9)
+    ax.set_xlabel(result.name or "value")
+    ax.set_ylabel("density")
+    ax.legend(fontsize=7)
+    return ax
+
+
+@plotter(CompareResult)
+def plot_compare(result, ax):
+    """Performance profiles: share of runs above each score, with bootstrap bands."""
+    for i, (name, part) in enumerate(result.profile.groupby("name", sort=False)):
+        colour = f"C{i}"
+        ax.plot(part["threshold"], part["fraction"], color=colour, lw=2, label=name)
+        ax.fill_between(part["threshold"], part["low"], part["high"], color=colour, alpha=0.2)
+    ax.set_xlabel("score threshold")
+    ax.set_ylabel("share of runs scoring above")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_title(f"performance profiles ({result.ci_level:.0%} stratified bootstrap bands)", fontsize=9)
+    ax.legend(fontsize=8)
+    return ax

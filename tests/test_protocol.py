@@ -1,0 +1,233 @@
+"""The estimator protocol, checked once for every estimator (river's check_estimator is the model).
+
+Every class configured by keyword-only parameters: get_params / clone / repr round-trip, positional
+arguments refused, a bad parameter -> InputError naming it.  Every streaming class besides: update_many
+equals a loop of update (the same last state and the same result), ``state`` is what the last update
+returned, fit(y) equals a replay on a fresh clone followed by result() and leaves a stream in progress
+alone, reset() forgets the stream.
+"""
+
+import dataclasses
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import swarmstats
+from swarmstats import (
+    AdaptiveWindow,
+    ConvergenceMonitor,
+    ConvergenceTest,
+    CusumDetector,
+    InputError,
+    Monitor,
+    OnlineRegimeDetector,
+    ProxyVarianceTracker,
+    RegimeDetector,
+)
+from swarmstats._base import Estimator, OnlineEstimator
+
+
+def _level_shift(rng, n=400):
+    return np.r_[rng.normal(0, 1, n // 2), rng.normal(2.5, 1, n - n // 2)]
+
+
+def _scores(rng, n=400):
+    return np.clip(0.5 + 0.2 * rng.standard_normal(n), 0, 1)
+
+
+#: (estimator with non-default parameters, data maker, a bad parameter and its value)
+ONLINE = [
+    (ConvergenceMonitor(check_every=60, first_check=40, tolerance_sd=0.5), _level_shift, ("growth", -1.0)),
+    (AdaptiveWindow(min_length=15, max_length=120), _level_shift, ("min_length", 5)),
+    (CusumDetector(shift=2.0, warmup=50), _level_shift, ("shift", 0.0)),
+    (OnlineRegimeDetector(expected_run=100.0, warmup=50), _level_shift, ("threshold", 1.5)),
+    (ProxyVarianceTracker(threshold=0.55, window=10), _scores, ("band", 0.9)),
+]
+BATCH = [
+    (ConvergenceTest(alpha=0.01, tolerance=0.2), ("max_warmup", 1.5)),
+    (RegimeDetector(model="mean", min_size=8), ("min_size", 0)),
+    (Monitor(metrics=["reward"], min_steps=50, check_every=100), ("confirmations", 0)),
+]
+ALL = [(estimator, bad) for estimator, _, bad in ONLINE] + BATCH
+
+
+def _ids(cases):
+    return [type(case[0]).__name__ for case in cases]
+
+
+def comparable(value):
+    """A value as plain data, NaN-safe, for equality: results by to_dict (plus their tables),
+    states by their fields, live objects by their attributes."""
+    if value is None:
+        return None
+    if isinstance(value, swarmstats._result.Result):
+        out = value.to_dict()
+        frame = value.to_frame()
+        return (out, frame.to_dict("list"))
+    if dataclasses.is_dataclass(value):
+        return swarmstats._result.jsonable(value)
+    names = getattr(type(value), "__slots__", None) or list(vars(value))
+    return {name: _plain(getattr(value, name)) for name in names}
+
+
+def _plain(item):
+    return list(item) if hasattr(item, "__iter__") and not isinstance(item, str) else item
+
+
+def assert_same(a, b):
+    a, b = comparable(a), comparable(b)
+    assert _nan_equal(a, b), (a, b)
+
+
+def _nan_equal(a, b) -> bool:
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_nan_equal(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_nan_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and isinstance(b, float):
+        # vectorised merges (Chan's formula) agree with a loop to rounding, not bit for bit
+        return (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+    return a == b
+
+
+def _loop(estimator, values):
+    return [estimator.update(value) for value in values]
+
+
+# -- every estimator ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("estimator,bad", ALL, ids=_ids(ALL))
+def test_parameters_round_trip_through_get_params_clone_and_repr(estimator, bad):
+    params = estimator.get_params()
+    twin = estimator.clone()
+    assert type(twin) is type(estimator) and twin is not estimator
+    assert _nan_equal(twin.get_params(), params)
+    namespace = {name: getattr(swarmstats, name) for name in swarmstats.__all__}
+    rebuilt = eval(repr(estimator), namespace)
+    assert _nan_equal(rebuilt.get_params(), params)
+    assert "=" in repr(estimator)  # the non-default parameters are shown
+
+
+@pytest.mark.parametrize("estimator,bad", ALL, ids=_ids(ALL))
+def test_parameters_are_keyword_only(estimator, bad):
+    first = next(iter(estimator.get_params().values()))
+    with pytest.raises(TypeError):
+        type(estimator)(first)
+
+
+@pytest.mark.parametrize("estimator,bad", ALL, ids=_ids(ALL))
+def test_a_bad_parameter_is_an_input_error_naming_it(estimator, bad):
+    name, value = bad
+    with pytest.raises(InputError, match=name):
+        type(estimator)(**{**estimator.get_params(), name: value})
+    with pytest.raises(InputError, match=name):
+        estimator.clone(**{name: value})
+    with pytest.raises(InputError, match="no parameter"):
+        estimator.clone(not_a_parameter=1)
+
+
+def test_every_streaming_class_is_on_the_list():
+    def subclasses(cls):
+        for sub in cls.__subclasses__():
+            yield sub
+            yield from subclasses(sub)
+
+    listed = {type(estimator) for estimator, _, _ in ONLINE}
+    assert set(subclasses(OnlineEstimator)) <= listed
+    public = {getattr(swarmstats, name) for name in swarmstats.__all__}
+    estimators = {cls for cls in public if isinstance(cls, type) and issubclass(cls, Estimator)}
+    assert estimators <= listed | {type(estimator) for estimator, _ in BATCH}
+
+
+# -- every streaming estimator -----------------------------------------------------------------
+
+@pytest.mark.parametrize("estimator,make,bad", ONLINE, ids=_ids(ONLINE))
+def test_update_many_equals_a_loop_of_update(estimator, make, bad):
+    values = make(np.random.default_rng(1))
+    looped = estimator.clone()
+    states = _loop(looped, values)
+    assert_same(looped.state, states[-1])
+    batched = estimator.clone()
+    last = batched.update_many(values)
+    assert_same(last, states[-1])
+    assert_same(batched.state, last)
+    assert_same(batched.result(), looped.result())
+    # in pieces too
+    pieces = estimator.clone()
+    for part in np.array_split(values, 7):
+        pieces.update_many(part)
+    assert_same(pieces.result(), looped.result())
+
+
+@pytest.mark.parametrize("estimator,make,bad", ONLINE, ids=_ids(ONLINE))
+def test_fit_is_a_replay_on_a_fresh_clone(estimator, make, bad):
+    rng = np.random.default_rng(2)
+    values, other = make(rng), make(rng)
+    replayed = estimator.clone()
+    replayed.update_many(values)
+    in_progress = estimator.clone()
+    in_progress.update_many(other[:150])
+    before = comparable(in_progress.result())
+    assert_same(in_progress.fit(values), replayed.result())
+    # the stream in progress is untouched and goes on from where it was
+    assert _nan_equal(comparable(in_progress.result()), before)
+    in_progress.update_many(other[150:])
+    whole = estimator.clone()
+    whole.update_many(other)
+    assert_same(in_progress.result(), whole.result())
+
+
+@pytest.mark.parametrize("estimator,make,bad", ONLINE, ids=_ids(ONLINE))
+def test_reset_forgets_the_stream_and_keeps_the_parameters(estimator, make, bad):
+    rng = np.random.default_rng(3)
+    values = make(rng)
+    used = estimator.clone()
+    used.update_many(make(rng))
+    used.reset()
+    assert _nan_equal(used.get_params(), estimator.get_params())
+    used.update_many(values)
+    fresh = estimator.clone()
+    fresh.update_many(values)
+    assert_same(used.result(), fresh.result())
+
+
+@pytest.mark.parametrize("estimator,make,bad", ONLINE, ids=_ids(ONLINE))
+def test_results_are_results(estimator, make, bad):
+    fitted = estimator.fit(make(np.random.default_rng(4)))
+    assert isinstance(fitted, swarmstats._result.Result)
+    assert fitted.summary() and isinstance(fitted.to_frame(), pd.DataFrame)
+    swarmstats._result.jsonable(fitted.to_dict())
+
+
+@pytest.mark.parametrize("estimator,make,bad", ONLINE, ids=_ids(ONLINE))
+def test_a_non_number_is_an_input_error(estimator, make, bad):
+    with pytest.raises(InputError):
+        estimator.clone().update(float("nan") if not isinstance(estimator, ProxyVarianceTracker) else 1.5)
+    with pytest.raises(InputError):
+        estimator.clone().update("abc")
+
+
+@pytest.mark.parametrize("cls", [ConvergenceMonitor, CusumDetector, OnlineRegimeDetector])
+def test_the_old_state_call_still_works_with_a_warning(cls):
+    detector = cls()
+    detector.update_many(np.random.default_rng(5).normal(size=30))
+    with pytest.warns(DeprecationWarning, match="property"):
+        assert detector.state() == detector.state
+
+
+def test_the_trainer_monitor_resets_and_clones_unfitted():
+    rng = np.random.default_rng(6)
+    values = rng.normal(size=300)
+    used = Monitor(metrics=["reward"], check_every=100)
+    for step, value in enumerate(rng.normal(size=200)):
+        used.log(step, reward=value)
+    twin = used.clone()
+    assert twin.report().steps == 0 and twin.report().metrics == {}
+    used.reset()
+    for monitor in (used, twin):
+        for step, value in enumerate(values):
+            monitor.log(step, reward=value)
+    assert_same(used.report(), twin.report())
+    assert_same(used.result("reward"), twin.result("reward"))
