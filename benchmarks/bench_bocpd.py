@@ -7,8 +7,8 @@ t ~ 100,000 on one stationary stream (target: ratio <= 2).  Also the CUSUM's cos
 import time
 
 import numpy as np
-
 from _timing import machine
+
 from swarmstats.regimes import CusumDetector, OnlineRegimeDetector
 
 

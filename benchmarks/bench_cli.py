@@ -12,9 +12,9 @@ import tempfile
 
 import numpy as np
 import pandas as pd
+from _timing import machine, median_time
 from scipy.signal import lfilter
 
-from _timing import machine, median_time
 from swarmstats.cli import main as cli_main
 
 

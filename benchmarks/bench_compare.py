@@ -13,9 +13,9 @@ the benchmark adapts that one decorator call before importing arch; nothing else
 import argparse
 
 import numpy as np
+from _timing import machine, median_time, report
 
 import swarmstats as ss
-from _timing import machine, median_time, report
 
 
 def import_rliable():
@@ -68,8 +68,8 @@ def main():
         print(f"  {name}: {row[name]:.4f}; 95% CI ours [{row[name + '_low']:.4f}, {row[name + '_high']:.4f}]"
               f", rliable [{low:.4f}, {high:.4f}]")
     # time the intervals of the three aggregates alone (no profile, no second set)
+    from swarmstats._kernels.bootstrap import percentile_interval
     from swarmstats.compare import _bootstrap, aggregates
-    from swarmstats.stats.bootstrap import percentile_interval
 
     def ours_intervals():
         return percentile_interval(_bootstrap(aggregates, x, args.reps, np.random.default_rng(0)), 0.95)

@@ -9,10 +9,10 @@ import argparse
 import warnings
 
 import numpy as np
+from _timing import machine, median_time, report
 from scipy.signal import lfilter
 
 import swarmstats as ss
-from _timing import machine, median_time, report
 
 
 def main():

@@ -10,9 +10,9 @@ import statistics
 import time
 
 import numpy as np
+from _timing import machine
 
 from swarmstats import Monitor
-from _timing import machine
 
 
 def main():

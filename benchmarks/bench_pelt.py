@@ -11,8 +11,8 @@ import argparse
 import time
 
 import numpy as np
-
 from _timing import machine, median_time, report
+
 from swarmstats.regimes.costs import MeanCost
 from swarmstats.regimes.pelt import pelt
 

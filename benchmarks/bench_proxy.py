@@ -14,9 +14,9 @@ import time
 
 import numpy as np
 import pandas as pd
+from _timing import machine, median_time
 
 from swarmstats import ProxyVarianceTracker
-from _timing import machine, median_time
 
 
 def per_call(function, values, keys, repeats=5):

@@ -11,9 +11,9 @@ SWARM's objects is not timed.
 import argparse
 
 import numpy as np
+from _timing import machine, median_time, report
 
 import swarmstats as ss
-from _timing import machine, median_time, report
 
 
 def main():

@@ -13,9 +13,9 @@ import tempfile
 
 import numpy as np
 import pandas as pd
-
 from _timing import machine, median_time
 from bench_cli import write_log
+
 from swarmstats.io import read_log
 
 

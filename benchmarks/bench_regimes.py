@@ -9,9 +9,9 @@ import argparse
 import time
 
 import numpy as np
-
 from _timing import machine, median_time
 from bench_pelt import piecewise
+
 from swarmstats import detect_regimes
 from swarmstats.regimes.costs import LevelOrTrendCost
 from swarmstats.regimes.pelt import pelt

@@ -13,11 +13,11 @@ import time
 
 import numpy as np
 import pandas as pd
+from _timing import machine
 from scipy.signal import lfilter
 
-from _timing import machine
+from swarmstats.html_report import build_report
 from swarmstats.io import read_log
-from swarmstats.report import build_report
 
 
 def main():

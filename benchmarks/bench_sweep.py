@@ -14,10 +14,10 @@ import time
 
 import numpy as np
 import pandas as pd
+from _timing import machine
 from scipy.signal import lfilter
 
 import swarmstats as ss
-from _timing import machine
 
 
 def write_runs(folder: str, runs: int, steps: int) -> str:

@@ -8,9 +8,9 @@ Target: >= 100x faster at n = 10,000.  Our call computes more (Sen's CI, HAC slo
 import argparse
 
 import numpy as np
+from _timing import machine, median_time, report
 
 import swarmstats as ss
-from _timing import machine, median_time, report
 
 
 def main():

@@ -13,10 +13,10 @@ import time
 import warnings
 
 import numpy as np
+from _timing import machine, median_time, report
 from scipy.signal import lfilter
 
 import swarmstats as ss
-from _timing import machine, median_time, report
 
 
 def clean_series(n: int, seed: int = 0, kind: str = "step", phi: float = 0.5) -> np.ndarray:

@@ -19,10 +19,10 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.test_windows import alarm_onsets, fixed_window_status, oscillating  # noqa: E402
+from _timing import machine  # noqa: E402
 
 from swarmstats import AdaptiveWindow  # noqa: E402
-from _timing import machine  # noqa: E402
+from tests.test_windows import alarm_onsets, fixed_window_status, oscillating  # noqa: E402
 
 
 def adwin_alarms(x):

@@ -11,9 +11,17 @@ import argparse
 import time
 
 import numpy as np
+from scenarios import (
+    STATIONARY,
+    ar1,
+    arfima,
+    late_drop,
+    learning_curve,
+    seeds_case,
+    stationary,
+)
 
 import swarmstats as ss
-from scenarios import STATIONARY, ar1, arfima, late_drop, learning_curve, seeds_case, stationary
 
 
 def rate(hits, reps):

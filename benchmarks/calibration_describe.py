@@ -7,9 +7,9 @@ docs/describe.md and docs/quality.md), printed with binomial standard errors.
 import argparse
 
 import numpy as np
+from calibration import ar1, rate
 
 import swarmstats as ss
-from calibration import ar1, rate
 
 
 def main():

@@ -13,10 +13,10 @@ import argparse
 import time
 
 import numpy as np
-
 from scenarios import ar1, garch, learning_curve
+
 from swarmstats import detect_regimes
-from swarmstats.regimes.metrics import f1_score
+from swarmstats.regimes.scoring import f1_score
 
 
 def rate(hits, reps):

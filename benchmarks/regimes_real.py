@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from swarmstats import detect_regimes
-from swarmstats.regimes.metrics import covering, f1_score
+from swarmstats.regimes.scoring import covering, f1_score
 
 
 def read_tcpd(root: Path) -> dict:

@@ -6,26 +6,35 @@
 'converged'
 """
 
+from ._base import renamed_names
 from .compare import CompareResult, compare_runs
-from .convergence import (
+from .convergence.stationarity import (
+    GewekeResult,
+    HeidelbergerWelchResult,
+    VarianceStabilityResult,
+    geweke,
+    heidelberger_welch,
+    variance_stability,
+)
+from .convergence.trend import TrendResult, trend_test
+from .convergence.verdict import (
     VERDICTS,
     ConvergenceResult,
     ConvergenceTest,
     MultiRunConvergenceResult,
     check_convergence,
 )
+from .convergence.warmup import WarmupResult, detect_warmup
 from .describe import DescribeResult, describe
 from .diagnostics import acf, ess, integrated_autocorr_time, mcse, rhat
 from .errors import InputError, SwarmstatsError
 from .io import read_log, read_table
-from .live import Monitor, MonitorReport
-from .monitor import ConvergenceMonitor, MonitorState
-from .proxy import KeyState, ProxyReport, ProxyVarianceTracker
+from .proxy import KeyState, ProxyResult, ProxyVarianceTracker
 from .quality import (
     EarlyWarningResult,
     Estimate,
     PayoffConfig,
-    QualityReport,
+    QualityResult,
     SelectionTestResult,
     adverse_selection_test,
     early_warning,
@@ -48,17 +57,9 @@ from .regimes import (
     detect_regimes,
     regime_path,
 )
-from .stationarity import (
-    GewekeResult,
-    HeidelbergerWelchResult,
-    VarianceStabilityResult,
-    geweke,
-    heidelberger_welch,
-    variance_stability,
-)
+from .streaming.convergence_monitor import ConvergenceMonitor, MonitorState
+from .streaming.monitor import Monitor, MonitorReport
 from .sweeps import RegimeRules, SweepResult, sweep
-from .trend import TrendResult, trend_test
-from .warmup import WarmupResult, detect_warmup
 from .windows import AdaptiveWindow, WindowResult, WindowState
 
 __version__ = "0.1.0"
@@ -74,12 +75,17 @@ __all__ = [
     "detect_regimes", "RegimeDetector", "RegimeResult", "OnlineRegimeDetector", "CusumDetector",
     "OnlineRegimeState", "OnlineRegimeResult", "CusumState", "CusumResult",
     "regime_path", "RegimePath",
-    "quality_metrics", "QualityReport", "Estimate", "PayoffConfig", "quality_by",
+    "quality_metrics", "QualityResult", "Estimate", "PayoffConfig", "quality_by",
     "adverse_selection_test", "SelectionTestResult", "early_warning", "EarlyWarningResult",
     "sigmoid", "inverse_sigmoid", "swarm_proxy",
     "describe", "DescribeResult", "compare_runs", "CompareResult",
-    "ProxyVarianceTracker", "ProxyReport", "KeyState",
+    "ProxyVarianceTracker", "ProxyResult", "KeyState",
     "AdaptiveWindow", "WindowResult", "WindowState",
     "sweep", "SweepResult", "RegimeRules",
     "read_table", "read_log", "Monitor", "MonitorReport", "InputError", "SwarmstatsError",
 ]
+
+
+# the results' old names, for one release
+__getattr__ = renamed_names("swarmstats", {"ProxyReport": lambda: ProxyResult,
+                                           "QualityReport": lambda: QualityResult})

@@ -28,7 +28,7 @@ import numpy as np
 
 from .errors import InputError
 
-__all__ = ["Estimator", "OnlineEstimator", "CallableState", "Trace", "as_floats"]
+__all__ = ["Estimator", "OnlineEstimator", "CallableState", "Trace", "as_floats", "renamed_names"]
 
 
 class Estimator:
@@ -166,6 +166,31 @@ class Trace:
         grown = np.empty(max(needed, 2 * len(self._data)))
         grown[:self._n] = self._data[:self._n]
         self._data = grown
+
+
+def renamed_names(module: str, renames: dict):
+    """A module ``__getattr__`` serving old names for one release: ``renames`` maps each old
+    name to a callable returning the new object (imported lazily, so no cycle is created).
+
+    >>> import swarmstats
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     swarmstats.ProxyReport is swarmstats.ProxyResult
+    True
+    >>> str(caught[0].message)
+    'swarmstats.ProxyReport is renamed ProxyResult; the old name will be removed in the next release'
+    """
+
+    def __getattr__(name: str):
+        if name not in renames:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        new = renames[name]()
+        warnings.warn(f"{module}.{name} is renamed {new.__name__.rsplit('.', 1)[-1]}; the old name will be removed in the "
+                      "next release", DeprecationWarning, stacklevel=2)
+        return new
+
+    return __getattr__
 
 
 def as_floats(xs) -> np.ndarray:

@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ._input.random_state import resolve_rng
+from ._kernels.bootstrap import chunk_sizes, percentile_interval
 from ._result import Result, fmt
 from .describe import interquartile_mean
 from .errors import InputError, check_level
-from .stats.bootstrap import chunk_sizes, percentile_interval, resolve_rng
 
 AGGREGATES = ("mean", "median", "iqm")
 PROFILE_POINTS = 101

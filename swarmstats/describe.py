@@ -16,18 +16,18 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
-from ._result import Result, fmt
-from ._series import Series, as_series
-from .errors import InputError, check_choice, check_level
-from .stats import bootstrap
-from .stats.autocorr import integrated_time
-from .stats.bootstrap import (
+from ._input.random_state import resolve_rng
+from ._input.series import Series, as_series
+from ._kernels import bootstrap
+from ._kernels.autocorr import integrated_time
+from ._kernels.bootstrap import (
     block_bootstrap_indices,
     chunk_sizes,
-    resolve_rng,
 )
-from .stats.chains import ess_quantile
-from .stats.precision import mean_precision
+from ._kernels.chains import ess_quantile
+from ._kernels.precision import mean_precision
+from ._result import Result, fmt
+from .errors import InputError, check_choice, check_level
 
 QUANTILES = (0.05, 0.25, 0.75, 0.95)
 MEDIAN_METHODS = ("bootstrap", "order-statistics")

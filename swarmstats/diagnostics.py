@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._series import as_runs, as_series
+from ._input.series import as_runs, as_series
+from ._kernels import chains as _chains
+from ._kernels.autocorr import autocorrelation, floor_tau, integrated_time, sokal_tau
 from .errors import InputError, check_choice
-from .stats import chains as _chains
-from .stats.autocorr import autocorrelation, floor_tau, integrated_time, sokal_tau
 
 __all__ = ["acf", "integrated_autocorr_time", "ess", "rhat", "mcse"]
 

@@ -34,8 +34,12 @@ import pandas as pd
 from scipy import stats
 
 from ._base import OnlineEstimator, Trace
+from ._input.series import as_series
+from ._kernels.autocorr import integrated_time
+from ._kernels.history import BlockHistory, block_trend, span_blocks
+from ._kernels.precision import mean_precision
+from ._kernels.window_tests import RecentPlan, length_grid, slope_and_t
 from ._result import Result, fmt, plain_number
-from ._series import as_series
 from .direction import DIRECTIONS, resolve
 from .errors import (
     InputError,
@@ -45,10 +49,6 @@ from .errors import (
     check_positive,
     finite_number,
 )
-from .stats.autocorr import integrated_time
-from .stats.history import BlockHistory, block_trend, span_blocks
-from .stats.precision import mean_precision
-from .stats.window_tests import RecentPlan, length_grid, slope_and_t
 
 STATUSES = ("improving", "degrading", "stable", "uncertain")
 #: the default precision, in noise SDs: the window grows until the mean is known to +-0.25 sigma

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import swarmstats as ss
-from swarmstats.stats.autocorr import (
+from swarmstats._kernels.autocorr import (
     ar_spectrum0,
     autocovariance,
     geyer_tau,

@@ -231,3 +231,21 @@ def test_the_trainer_monitor_resets_and_clones_unfitted():
             monitor.log(step, reward=value)
     assert_same(used.report(), twin.report())
     assert_same(used.result("reward"), twin.result("reward"))
+
+
+def test_old_paths_and_names_still_work_for_a_release_with_a_warning():
+    import importlib
+    import sys
+
+    for module, name in (("swarmstats.report", "build_report"), ("swarmstats.plotting", "downsample")):
+        sys.modules.pop(module, None)
+        with pytest.warns(DeprecationWarning, match="renamed"):
+            assert callable(getattr(importlib.import_module(module), name))
+    with pytest.warns(DeprecationWarning, match="renamed scoring"):
+        from swarmstats.regimes import metrics
+    assert metrics.f1_score is swarmstats.regimes.scoring.f1_score
+    for old, new in (("ProxyReport", "ProxyResult"), ("QualityReport", "QualityResult")):
+        with pytest.warns(DeprecationWarning, match=f"renamed {new}"):
+            assert getattr(swarmstats, old) is getattr(swarmstats, new)
+    with pytest.raises(AttributeError):
+        swarmstats.NotAName  # noqa: B018

@@ -145,7 +145,7 @@ def test_calibration_metrics_on_swarms_worked_batch():
 
 
 def test_auc_matches_the_pair_count_with_ties():
-    from swarmstats.stats.calibration import auc
+    from swarmstats._kernels.calibration import auc
     rng = np.random.default_rng(5)
     p = rng.integers(0, 5, 200) / 4  # many ties
     y = (rng.uniform(size=200) < 0.4).astype(float)

@@ -344,7 +344,7 @@ def test_early_warning_reads_quality_by_tables_and_rejects_bad_input(epochs):
 # --- large batches: the normal limits of the bootstrap and of the shuffles -----------------------
 
 def test_permutation_sd_is_the_exact_sd_of_the_shuffled_gap():
-    from swarmstats.stats.permutation import permutation_sd, permuted_gaps
+    from swarmstats._kernels.permutation import permutation_sd, permuted_gaps
     rng = np.random.default_rng(21)
     p = rng.uniform(size=40)
     accepted = np.arange(40) < 15
@@ -355,7 +355,7 @@ def test_permutation_sd_is_the_exact_sd_of_the_shuffled_gap():
 
 
 def test_normal_limit_intervals_agree_with_exact_resampling(monkeypatch):
-    from swarmstats.stats import bootstrap
+    from swarmstats._kernels import bootstrap
     rng = np.random.default_rng(22)
     p = rng.beta(2, 2, 6000)
     accepted = rng.uniform(size=6000) < p

@@ -11,7 +11,7 @@ from scipy import stats
 from scipy.special import expit
 
 from swarmstats import InputError, quality_by, quality_metrics
-from swarmstats.stats.bootstrap import (
+from swarmstats._kernels.bootstrap import (
     cluster_bootstrap_t,
     cluster_totals,
     jackknife_variance,

@@ -127,7 +127,7 @@ def test_calibration_metrics_equal_swarm():
 def test_calibration_bin_edges_differ_from_swarm_only_where_its_rounding_moves_them():
     from swarm.metrics.soft_metrics import SoftMetrics
 
-    from swarmstats.stats.calibration import reliability_bins
+    from swarmstats._kernels.calibration import reliability_bins
 
     # SWARM compares p with b * 0.1: 3 * 0.1 = 0.30000000000000004 > 0.3, so p = 0.3 lands in
     # [0.2, 0.3); we compare with b / 10 and keep it in [0.3, 0.4), as the definition says

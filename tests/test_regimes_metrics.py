@@ -3,7 +3,7 @@
 import pytest
 
 from swarmstats.errors import InputError
-from swarmstats.regimes.metrics import covering, f1_score
+from swarmstats.regimes.scoring import covering, f1_score
 
 
 def test_worked_example():

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from swarmstats.errors import InputError
-from swarmstats.regimes.metrics import f1_score
 from swarmstats.regimes.offline import detect_regimes
+from swarmstats.regimes.scoring import f1_score
 
 from .conftest import ar1
 

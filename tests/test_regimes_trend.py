@@ -10,8 +10,8 @@ import pytest
 from swarmstats.errors import InputError
 from swarmstats.regimes import detect_regimes, regime_path
 from swarmstats.regimes.costs import LevelOrTrendCost
-from swarmstats.regimes.metrics import f1_score
 from swarmstats.regimes.pelt import pelt
+from swarmstats.regimes.scoring import f1_score
 from swarmstats.regimes.whitened import broken_stick, seasonal_cycle
 
 from .conftest import ar1

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 import swarmstats as ss
-from swarmstats._series import as_runs, as_series
+from swarmstats._input.series import as_runs, as_series
 from swarmstats.errors import InputError
 
 

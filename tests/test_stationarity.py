@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import swarmstats as ss
-from swarmstats.stats.stationarity import cramer_von_mises_cdf
+from swarmstats._kernels.stationary_tests import cramer_von_mises_cdf
 
 from .conftest import ar1, binomial_upper
 

@@ -6,13 +6,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import swarmstats as ss
-from swarmstats.errors import InputError
-from swarmstats.stats.trend import (
+from swarmstats._kernels.mann_kendall import (
     SlopeSelector,
     hac_ols_slope,
     kendall_s,
     mann_kendall_variance,
 )
+from swarmstats.errors import InputError
 
 from .conftest import ar1
 

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 import swarmstats as ss
+from swarmstats._kernels.truncation import mser_curve
 from swarmstats.errors import InputError
-from swarmstats.stats.warmup import mser_curve
 
 from .conftest import ar1
 
@@ -98,8 +98,8 @@ def test_bad_arguments():
 
 
 def test_all_origins_zero_crossing_curve_equals_per_origin_estimates():
-    from swarmstats.stats.autocorr import zero_crossing_tau
-    from swarmstats.stats.warmup import zero_crossing_ess_all_origins
+    from swarmstats._kernels.autocorr import zero_crossing_tau
+    from swarmstats._kernels.truncation import zero_crossing_ess_all_origins
 
     y = ar1(0.6, 400, np.random.default_rng(12)) + 3.0 * (np.arange(400) < 40)
     curve = zero_crossing_ess_all_origins(y, 200)
@@ -114,7 +114,7 @@ def test_zero_crossing_mode_reproduces_pymbar(phi):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         timeseries = pytest.importorskip("pymbar.timeseries")
-    from swarmstats.stats.autocorr import zero_crossing_tau
+    from swarmstats._kernels.autocorr import zero_crossing_tau
 
     for seed in range(3):
         y = ar1(phi, 1500, np.random.default_rng(seed)) + 4.0 * (np.arange(1500) < 80)

@@ -7,8 +7,8 @@ import pytest
 
 import swarmstats
 from swarmstats import AdaptiveWindow
-from swarmstats.stats.autocorr import integrated_time
-from swarmstats.stats.history import BlockHistory, block_trend, span_blocks
+from swarmstats._kernels.autocorr import integrated_time
+from swarmstats._kernels.history import BlockHistory, block_trend, span_blocks
 from swarmstats.windows import short_window_inflation
 from tests.conftest import ar1, binomial_upper
 

@@ -9,10 +9,10 @@ import sys
 import pandas as pd
 
 from .._result import fmt
-from ..convergence import ConvergenceTest
+from ..convergence.verdict import ConvergenceTest
+from ..convergence.warmup import WARMUP_METHODS
 from ..errors import InputError
 from ..io import LOG_FORMATS, select_metric
-from ..warmup import WARMUP_METHODS
 from ._common import (
     EXIT_FAIL,
     EXIT_PASS,

@@ -8,11 +8,11 @@ import sys
 import numpy as np
 import pandas as pd
 
+from .._input.interactions import as_accept_flags, as_probabilities, cluster_option
 from .._result import fmt
 from ..errors import InputError
 from ..io import FORMATS, read_interactions
 from ..quality import adverse_selection_test, quality_by, quality_metrics
-from ..quality._input import as_accept_flags, as_probabilities, cluster_option
 from ._common import (
     EXIT_FAIL,
     EXIT_PASS,

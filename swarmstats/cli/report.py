@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..convergence import ConvergenceTest
+from ..convergence.verdict import ConvergenceTest
+from ..html_report import Report, build_report
 from ..io import LOG_FORMATS
-from ..report import Report, build_report
 from ._common import (
     EXIT_PASS,
     add_better_option,

@@ -17,7 +17,7 @@ from .._result import fmt
 from ..errors import InputError
 from ..io.decoding import BadJSON, check_readable, loads
 from ..io.tabular import is_bookkeeping_name, step_names
-from ..live import Monitor
+from ..streaming.monitor import Monitor
 from ._common import EXIT_PASS, MIN_VALUES, at_least, dump_json, finite
 
 

@@ -29,7 +29,7 @@ def require(module: str, extra: str):
 
 def monitor_for(monitor, options: dict):
     """The Monitor to use: the one given, or a new one from ``options``."""
-    from ..live import Monitor
+    from ..streaming.monitor import Monitor
 
     if monitor is not None and options:
         raise TypeError("pass either monitor= or Monitor options, not both")

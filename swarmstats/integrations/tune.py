@@ -13,7 +13,7 @@ def stopper(metric: str, *, step: str = "training_iteration", **monitor_options)
         tuner = tune.Tuner(trainable, run_config=tune.RunConfig(stop=stopper("score")))
     """
     tune = require("ray.tune", "ray")
-    from ..live import Monitor
+    from ..streaming.monitor import Monitor
 
     class SwarmstatsStopper(tune.Stopper):
         """Stops each trial when its metric has converged (``.monitors`` by trial id)."""

@@ -24,7 +24,7 @@ __all__ = ["draw", "plotter", "plotter_for", "downsample", "plot_series", "liter
 
 #: the modules that register plotters, imported on the first plot
 FAMILIES = ("convergence", "stationarity", "regimes", "windows", "quality", "proxy",
-            "distributions", "sweeps", "live")
+            "distributions", "sweeps", "streaming")
 
 _PLOTTERS: dict = {}
 _loaded = False

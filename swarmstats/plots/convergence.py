@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..convergence import ConvergenceResult, MultiRunConvergenceResult
-from ..trend import TrendResult
-from ..warmup import WarmupResult
+from ..convergence.trend import TrendResult
+from ..convergence.verdict import ConvergenceResult, MultiRunConvergenceResult
+from ..convergence.warmup import WarmupResult
 from . import plotter
 from ._draw import plot_series
 

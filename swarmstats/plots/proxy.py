@@ -6,11 +6,11 @@ import numpy as np
 
 from .._result import fmt
 from ..errors import check_choice
-from ..proxy.report import ProxyReport
+from ..proxy.result import ProxyResult
 from . import plotter
 
 
-@plotter(ProxyReport)
+@plotter(ProxyResult)
 def plot_proxy(report, ax, kind: str = "keys"):
     """``kind="keys"``: per-key means with intervals against the threshold;
     ``"reliability"``: the reliability diagram (needs outcomes)."""

@@ -6,13 +6,13 @@ import numpy as np
 
 from .._result import fmt
 from ..quality.early_warning import EarlyWarningResult
-from ..quality.metrics import QualityReport
+from ..quality.metrics import QualityResult
 from ..quality.selection_test import SelectionTestResult
 from . import plotter
 from ._draw import bins
 
 
-@plotter(QualityReport)
+@plotter(QualityResult)
 def plot_quality(report, ax):
     """Densities of p for accepted and rejected interactions, their means with
     intervals, the threshold and the uncertain band."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..stationarity import (
+from ..convergence.stationarity import (
     GewekeResult,
     HeidelbergerWelchResult,
     VarianceStabilityResult,

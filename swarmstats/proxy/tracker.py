@@ -22,9 +22,9 @@ import pandas as pd
 from scipy import signal
 
 from .._base import OnlineEstimator
-from .._series import check_nan_policy
+from .._input.interactions import as_accept_flags, as_probabilities
+from .._input.series import check_nan_policy
 from ..errors import InputError, check_count, check_positive, is_real
-from ..quality._input import as_accept_flags, as_probabilities
 
 
 class KeyState:
@@ -390,10 +390,10 @@ class ProxyVarianceTracker(OnlineEstimator):
         return None if self._last_key is _NO_KEY else self._keys[self._last_key]
 
     def result(self):
-        """The per-key table, the verdict and (with outcomes) calibration: a ProxyReport."""
-        from .report import build_report
+        """The per-key table, the verdict and (with outcomes) calibration: a ProxyResult."""
+        from .result import build_result
 
-        return build_report(self)
+        return build_result(self)
 
     def report(self):
         """Deprecated name of :meth:`result`."""

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._series import check_nan_policy
+from .._input.interactions import as_accept_flags, as_probabilities, cluster_option
+from .._input.random_state import resolve_rng
+from .._input.series import check_nan_policy
 from ..errors import InputError
-from ..stats.bootstrap import resolve_rng
-from ._input import as_accept_flags, as_probabilities, cluster_option
 from .metrics import quality_metrics
 
 

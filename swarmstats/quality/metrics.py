@@ -21,20 +21,20 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._result import Result, fmt
-from ..errors import InputError, check_level
-from ..stats import bootstrap
-from ..stats.bootstrap import (
+from .._input.interactions import interaction_arrays
+from .._input.random_state import resolve_rng
+from .._kernels import bootstrap
+from .._kernels.bootstrap import (
     bootstrap_sums,
     cluster_bootstrap_t,
     cluster_totals,
     percentile_interval,
-    resolve_rng,
     two_way_cluster_interval,
     wilson_interval,
 )
-from ..stats.permutation import lower_tail_pvalue, permuted_gaps
-from ._input import interaction_arrays
+from .._kernels.permutation import lower_tail_pvalue, permuted_gaps
+from .._result import Result, fmt
+from ..errors import InputError, check_level
 from .payoff import PayoffConfig
 
 #: the columns whose sums every metric is computed from
@@ -85,7 +85,7 @@ class Estimate:
 
 
 @dataclass(frozen=True)
-class QualityReport(Result):
+class QualityResult(Result):
     """Soft and hard selection metrics of one batch (see :func:`quality_metrics`).
 
     ``soft`` and ``hard`` map metric names to :class:`Estimate`; ``comparison``
@@ -273,7 +273,7 @@ def quality_metrics(
     c_b=None,
     r_a=None,
     r_b=None,
-) -> QualityReport:
+) -> QualityResult:
     """Soft and hard quality-gap metrics of a batch of interactions, each with an interval.
 
     Parameters
@@ -391,7 +391,7 @@ def quality_metrics(
     if not labels and n_boot * len(p) > bootstrap.EXACT_LIMIT:
         notes.append(f"{len(p)} interactions: the bootstrap sums and the shuffled gaps are drawn from "
                      "their normal limits (exact resampling would cost n x n_boot draws)")
-    return QualityReport(
+    return QualityResult(
         n=len(p), n_accepted=n_accepted, n_rejected=len(p) - n_accepted, threshold=threshold,
         band=band, ci_level=level, n_boot=n_boot, swarm_compatible=bool(swarm_compatible),
         soft={k: estimates[k] for k in SOFT_METRICS}, hard={k: estimates[k] for k in HARD_METRICS},

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._input.interactions import interaction_arrays
+from .._input.random_state import resolve_rng
+from .._kernels.permutation import gap_of_sums, lower_tail_pvalue, permuted_gaps
 from .._result import Result, fmt
 from ..errors import InputError, check_choice
-from ..stats.bootstrap import resolve_rng
-from ..stats.permutation import gap_of_sums, lower_tail_pvalue, permuted_gaps
-from ._input import interaction_arrays
 
 ALTERNATIVES = ("less", "greater", "two-sided")
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import ndimage
 
-from ..stats.autocorr import integrated_time
-from ..stats.robust import robust_centre_scale
+from .._kernels.autocorr import integrated_time
+from .._kernels.robust import robust_centre_scale
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ import pandas as pd
 from scipy import stats
 
 from .._base import Estimator
+from .._input.series import as_series
 from .._result import Result, fmt, plain_number
-from .._series import as_series
 from ..errors import InputError, check_choice
 from .costs import COSTS, LevelOrTrendCost, SegmentCost
 from .noise import noise_scale

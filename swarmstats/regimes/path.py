@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .._input.series import as_series
 from .._result import Result, fmt
-from .._series import as_series
 from ..errors import InputError
 from .offline import RegimeDetector
 from .pelt import pelt

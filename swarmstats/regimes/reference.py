@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..stats.robust import robust_centre_scale
+from .._kernels.robust import robust_centre_scale
 
 #: innovations are clipped at this many robust SDs (BOCPD, which also learns the spread and
 #: reads a burst of large values as a change of it, clips at 2: t(3) streams then raise 0.4

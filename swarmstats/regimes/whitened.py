@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import ndimage
 
-from ..stats.autocorr import autocovariance
-from ..stats.robust import robust_centre_scale
+from .._kernels.autocorr import autocovariance
+from .._kernels.robust import robust_centre_scale
 from .costs import LevelOrTrendCost
 
 #: persistence values tried; 1.0 is a random walk (a level is then a jump)

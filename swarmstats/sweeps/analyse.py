@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .._result import jsonable
-from ..convergence import ConvergenceTest
+from ..convergence.verdict import ConvergenceTest
 from ..describe import describe
 from ..errors import SwarmstatsError
 from ..io import classify_columns, read_log, select_metric

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..stats.bootstrap import percentile_interval, resolve_rng
+from .._input.random_state import resolve_rng
+from .._kernels.bootstrap import percentile_interval
 
 RIDGE = 1e-4
 

@@ -13,27 +13,10 @@ import warnings
 import numpy as np
 from scipy import stats
 
-from ..errors import InputError
-
 #: entries of the largest replicate-by-item matrix built at once (~32 MB of int64)
 CHUNK_ENTRIES = 4_000_000
 #: above this many replicate x item draws, resampled sums come from their normal limit
 EXACT_LIMIT = 25_000_000
-
-
-def resolve_rng(random_state) -> np.random.Generator:
-    """A Generator from None (fresh entropy), an int seed or a Generator.
-
-    >>> int(resolve_rng(3).integers(10)) == int(resolve_rng(3).integers(10))
-    True
-    """
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    if random_state is None or isinstance(random_state, (int, np.integer)):
-        return np.random.default_rng(random_state)
-    raise InputError(
-        f"random_state must be None, an int or a numpy Generator, got {type(random_state).__name__}"
-    )
 
 
 def chunk_sizes(reps: int, items: int):

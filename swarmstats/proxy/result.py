@@ -1,4 +1,4 @@
-"""ProxyReport: the per-key noise table, the verdict and, with outcomes, calibration."""
+"""ProxyResult: the per-key noise table, the verdict and, with outcomes, calibration."""
 
 from __future__ import annotations
 
@@ -10,17 +10,17 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._result import Result, fmt, jsonable
-from ..regimes.cusum import CusumDetector
-from ..stats.bootstrap import wilson_interval
-from ..stats.calibration import (
+from .._kernels.bootstrap import wilson_interval
+from .._kernels.calibration import (
     auc,
     brier_score,
     calibration_errors,
     log_loss,
     reliability_bins,
 )
-from ..stats.shrinkage import fit_mean_prior, fit_noise_prior, wrong_side_probability
+from .._kernels.shrinkage import fit_mean_prior, fit_noise_prior, wrong_side_probability
+from .._result import Result, fmt, jsonable
+from ..regimes.cusum import CusumDetector
 
 #: squared errors are averaged over blocks of this many outcomes before the drift check, so
 #: the CUSUM sees near-normal values instead of a two-point distribution
@@ -32,7 +32,7 @@ RECALIBRATION_MIN = 20
 
 
 @dataclass(frozen=True)
-class ProxyReport(Result):
+class ProxyResult(Result):
     """Per-key noise of a proxy score and whether hard decisions on it can be trusted.
 
     ``table`` is indexed by key, worst first; ``verdict`` is "too_noisy" when
@@ -96,7 +96,7 @@ class ProxyReport(Result):
                          f"{fmt(r['intercept_high'], 3)}]; {r['message']}")
         return lines + [f"  note: {note}" for note in self.notes]
 
-def build_report(tracker) -> ProxyReport:
+def build_result(tracker) -> ProxyResult:
     states = list(tracker._keys.values())
     threshold, alpha = tracker.threshold, tracker.max_wrong_side
     notes = []
@@ -130,7 +130,7 @@ def build_report(tracker) -> ProxyReport:
         notes.append(f"each key's noise and mean borrow strength from all {judged} judged keys "
                      "(empirical Bayes): a key with few scores is judged with what the others say "
                      "about how noisy and how spread keys are; sd is its own, sd_shrunk the one used")
-    return ProxyReport(verdict=verdict, n_keys=len(table), n_too_noisy=n_noisy, threshold=threshold,
+    return ProxyResult(verdict=verdict, n_keys=len(table), n_too_noisy=n_noisy, threshold=threshold,
                        band=tracker.band, max_wrong_side=alpha, table=table, calibration=calibration,
                        reliability=reliability, recalibration=recalibration,
                        temperature=tracker.temperature(), notes=notes)

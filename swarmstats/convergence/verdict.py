@@ -6,13 +6,13 @@ The verdict, for one run:
    series has converged (nothing moves) and says so, with defined numbers.
 2. The values are standardised (so 1e-300-sized data behave like 1-sized data),
    the warm-up is found (:func:`~swarmstats.detect_warmup`) and set aside.
-3. Four batch-means tests (see :mod:`swarmstats.stats.verdict`), each at
+3. Four batch-means tests (see :mod:`swarmstats._kernels.verdict_tests`), each at
    alpha / 4 (Bonferroni), so a stationary series is called ``not_converged``
    at most alpha of the time: a trend after the warm-up, a drift across the
    whole run that the kept part continues, a change at the end of the run
    (the last 5, 10 or 20%), and a change of the trailing variance.
 4. ``converged`` needs more than "no test rejected": the equivalence bound of
-   :mod:`swarmstats.stats.flatness` must show the projected change over the
+   :mod:`swarmstats._kernels.flatness` must show the projected change over the
    next ``horizon`` steps (default: as many as were kept) within
    +-``tolerance`` (default: 0.75 noise SD).  A significant trend or late
    change fails the check, unless ``tolerance`` was given and the bound shows
@@ -31,16 +31,13 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._base import Estimator
-from ._result import Result, fmt
-from ._series import Series, as_runs, as_series, is_multi_run
-from .direction import DIRECTIONS, movement, resolve
-from .errors import InputError, check_choice, is_real
-from .stats import chains as _chains
-from .stats.flatness import flatness_bound
-from .stats.precision import mean_precision
-from .stats.stationarity import geweke_z
-from .stats.verdict import (
+from .._base import Estimator
+from .._input.series import Series, as_runs, as_series, is_multi_run
+from .._kernels import chains as _chains
+from .._kernels.flatness import flatness_bound
+from .._kernels.precision import mean_precision
+from .._kernels.stationary_tests import geweke_z
+from .._kernels.verdict_tests import (
     ROUNDING,
     continued_drift,
     kept_trend,
@@ -48,6 +45,9 @@ from .stats.verdict import (
     settle_cut,
     variance_shift,
 )
+from .._result import Result, fmt
+from ..direction import DIRECTIONS, movement, resolve
+from ..errors import InputError, check_choice, is_real
 from .warmup import WARMUP_METHODS, warmup_of_values
 
 __all__ = [

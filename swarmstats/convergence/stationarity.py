@@ -14,12 +14,12 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, stats
 
-from ._result import Result, fmt
-from ._series import as_series
-from .errors import InputError
-from .stats.autocorr import ar_spectrum0
-from .stats.stationarity import bridge_statistic, cramer_von_mises_cdf, geweke_z
-from .stats.verdict import variance_shift
+from .._input.series import as_series
+from .._kernels.autocorr import ar_spectrum0
+from .._kernels.stationary_tests import bridge_statistic, cramer_von_mises_cdf, geweke_z
+from .._kernels.verdict_tests import variance_shift
+from .._result import Result, fmt
+from ..errors import InputError
 
 __all__ = ["geweke", "heidelberger_welch", "variance_stability",
            "GewekeResult", "HeidelbergerWelchResult", "VarianceStabilityResult"]

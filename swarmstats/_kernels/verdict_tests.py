@@ -29,7 +29,7 @@ import numpy as np
 from scipy import stats
 
 from .autocorr import block_means, integrated_time
-from .stationarity import batch_count, batch_level_shift, batch_slope, pooled_shift
+from .stationary_tests import batch_count, batch_level_shift, batch_slope, pooled_shift
 
 #: Batches of squared deviations are this many of their integrated times long: the squares
 #: of a volatility-clustering series decay slowly from a small first autocorrelation.

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._series import check_nan_policy
 from ..errors import InputError
+from .series import check_nan_policy
 
 _TRUE = {"true", "t", "yes", "y", "1", "1.0", "accepted", "accept"}
 _FALSE = {"false", "f", "no", "n", "0", "0.0", "rejected", "reject"}

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._base import Estimator
-from ._result import Result, fmt
-from .errors import InputError, check_choice
-from .monitor import ConvergenceMonitor
-from .windows import AdaptiveWindow
+from .._base import Estimator
+from .._result import Result, fmt
+from ..errors import InputError, check_choice
+from ..windows import AdaptiveWindow
+from .convergence_monitor import ConvergenceMonitor
 
 CHECKS = ("convergence", "window")
 
@@ -180,7 +180,7 @@ class Monitor(Estimator):
 
     def plot(self, ax=None):
         """Each tracked metric's series (on one Axes, or one panel per metric when ax is None)."""
-        from .plots.live import plot_monitor
+        from ..plots.streaming import plot_monitor
 
         return plot_monitor(self, ax)
 

@@ -9,11 +9,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
-from ._result import Result, fmt
-from ._series import as_series
-from .errors import InputError, check_choice
-from .stats.autocorr import autocorrelation, floor_tau, geyer_tau
-from .stats.trend import (
+from .._input.series import as_series
+from .._kernels.autocorr import autocorrelation, floor_tau, geyer_tau
+from .._kernels.mann_kendall import (
     SlopeSelector,
     hac_ols_slope,
     kendall_s,
@@ -21,6 +19,8 @@ from .stats.trend import (
     tie_group_sizes,
     tied_pairs,
 )
+from .._result import Result, fmt
+from ..errors import InputError, check_choice
 
 __all__ = ["trend_test", "TrendResult"]
 

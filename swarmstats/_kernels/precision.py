@@ -30,7 +30,7 @@ import numpy as np
 from scipy import stats
 
 from .autocorr import block_means
-from .stationarity import batch_count
+from .stationary_tests import batch_count
 
 #: Batches for the mean are this many integrated times long (at least 5 of them): Geyer's g
 #: is biased low when n / g is small, and batches of 5 g then leave the means correlated.

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._result import plain_number
-from .errors import InputError, check_choice
+from .._result import plain_number
+from ..errors import InputError, check_choice
 
 NAN_POLICIES = ("raise", "omit")
 

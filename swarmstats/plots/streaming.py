@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._result import fmt
-from ..live import MonitorReport
-from ..monitor import MonitorState
+from ..streaming.convergence_monitor import MonitorState
+from ..streaming.monitor import MonitorReport
 from . import plotter
 from ._draw import literal_text, plot_series
 

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
-from ._base import CallableState, OnlineEstimator, Trace, as_floats
-from ._result import Result, fmt
-from .convergence import ConvergenceResult, ConvergenceTest
-from .errors import InputError, finite_number
+from .._base import CallableState, OnlineEstimator, Trace, as_floats
+from .._result import Result, fmt
+from ..convergence.verdict import ConvergenceResult, ConvergenceTest
+from ..errors import InputError, finite_number
 
 __all__ = ["ConvergenceMonitor", "MonitorState"]
 

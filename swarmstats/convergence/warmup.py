@@ -6,11 +6,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._result import Result, plain_number
-from ._series import as_series
-from .errors import InputError, check_choice
-from .stats.autocorr import block_means
-from .stats.warmup import (
+from .._input.series import as_series
+from .._kernels.autocorr import block_means
+from .._kernels.truncation import (
     bartlett_mean_variance,
     leading_outliers,
     mser_curve,
@@ -18,6 +16,8 @@ from .stats.warmup import (
     suffix_stats,
     zero_crossing_ess_all_origins,
 )
+from .._result import Result, plain_number
+from ..errors import InputError, check_choice
 
 __all__ = ["detect_warmup", "WarmupResult", "WARMUP_METHODS"]
 

@@ -1,0 +1,258 @@
+"""A one-page report: every metric's evidence on one self-contained HTML page (or one PNG).
+
+For each metric: the series with its warm-up and convergence interval, the regimes, the
+adaptive window's status, the distribution, the verdict with its reasons and the key numbers;
+where ``p`` and ``accepted`` columns exist, the soft-versus-hard quality panel.  Every figure
+is the results' own ``plot()`` (one visual style, set here), every number is computed on all
+points, and long series are drawn from per-bucket extremes.  Images are embedded as base64
+PNG: the page needs no network and no other file.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from ._input.interactions import cluster_option
+from ._result import fmt
+from .convergence.verdict import ConvergenceTest
+from .describe import describe
+from .errors import InputError
+from .io import classify_columns, select_metric
+from .io.outputs import REPORT_SUFFIXES, check_output, write_atomically
+from .plots import literal_text
+from .quality import quality_metrics
+from .regimes import RegimeDetector
+from .windows import AdaptiveWindow
+
+#: one look for every figure of the report
+STYLE = {"figure.dpi": 100, "font.size": 9, "axes.titlesize": 9, "axes.labelsize": 9,
+         "axes.grid": True, "grid.alpha": 0.25, "legend.fontsize": 7, "legend.framealpha": 0.8,
+         "axes.spines.top": False, "axes.spines.right": False}
+VERDICT_COLOURS = {"converged": "#2e7d32", "not_converged": "#c62828", "insufficient_data": "#ef6c00"}
+
+
+@dataclass
+class MetricSection:
+    name: str
+    convergence: object
+    regimes: object
+    window: object
+    distribution: object
+
+
+@dataclass
+class Report:
+    """The analyses behind the page; ``to_html()`` / ``write(path)`` render it."""
+
+    source: str
+    sections: list
+    quality: object | None = None
+    notes: list = field(default_factory=list)
+    across_runs: list = field(default_factory=list)  # one line per metric when the log holds several runs
+
+    # -- figures ------------------------------------------------------------------------------
+
+    def metric_figure(self, section: MetricSection):
+        """Series panels (convergence, regimes, window status) beside the distribution."""
+        import matplotlib.pyplot as plt
+
+        with plt.rc_context(STYLE):
+            fig = plt.figure(figsize=(11, 7.2))
+            grid = fig.add_gridspec(3, 3, width_ratios=[1, 1, 0.9], hspace=0.55, wspace=0.3)
+            series = [fig.add_subplot(grid[i, :2]) for i in range(3)]
+            section.convergence.plot(ax=series[0])
+            section.regimes.plot(ax=series[1])
+            section.window.plot(ax=series[2])
+            section.distribution.plot(ax=fig.add_subplot(grid[:, 2]))
+            for ax in fig.axes:  # the page states the verdict and reasons in full
+                title = ax.get_title()
+                ax.set_title(title if len(title) <= 70 else title[:67] + "...")
+        return fig
+
+    def quality_figure(self):
+        import matplotlib.pyplot as plt
+
+        with plt.rc_context(STYLE):
+            fig, ax = plt.subplots(figsize=(8, 3.6))
+            self.quality.plot(ax=ax)
+        return fig
+
+    # -- rendering ----------------------------------------------------------------------------
+
+    def to_html(self) -> str:
+        parts = [_HEAD.format(title=html.escape(f"swarmstats report: {self.source}"))]
+        parts.append(f"<h1>swarmstats report</h1><p class='source'>{html.escape(str(self.source))}</p>")
+        parts.append("<nav><ul>" + "".join(
+            f"<li><a href='#{_anchor(s.name)}'>{html.escape(s.name)}</a> "
+            f"{_badge(s.convergence.verdict)}</li>" for s in self.sections)
+            + ("<li><a href='#quality'>selection quality</a></li>" if self.quality else "") + "</ul></nav>")
+        if self.across_runs:
+            parts.append("<section id='across-runs'><h2>Across runs</h2><ul>" + "".join(
+                f"<li>{html.escape(line)}</li>" for line in self.across_runs) + "</ul></section>")
+        for section in self.sections:
+            parts.append(self._section_html(section))
+        if self.quality is not None:
+            parts.append(self._quality_html())
+        if self.notes:
+            parts.append("<section><h2>Notes</h2><ul>" + "".join(
+                f"<li>{html.escape(n)}</li>" for n in self.notes) + "</ul></section>")
+        parts.append("<footer>made by swarmstats; every number uses every point, long series are "
+                     "drawn from per-bucket extremes</footer></body></html>")
+        return "\n".join(parts)
+
+    def _section_html(self, section: MetricSection) -> str:
+        c, d, w = section.convergence, section.distribution, section.window
+        reasons = "".join(f"<li>{html.escape(r)}</li>" for r in c.reasons)
+        rows = [("verdict", _badge(c.verdict)), ("points", str(c.n)), ("warm-up", str(c.warmup)),
+                ("mean after warm-up", f"{fmt(c.mean)} [{fmt(c.ci[0])}, {fmt(c.ci[1])}]"),
+                ("effective sample size", fmt(c.ess)),
+                ("median / IQM", f"{fmt(d.median)} / {fmt(d.iqm)}"),
+                ("peak (step)", f"{fmt(d.maximum)} ({d.maximum_step}), "
+                                f"{'n/a' if d.peak_gap_sd != d.peak_gap_sd else fmt(d.peak_gap_sd, 3)} SDs above the mean"),
+                ("regime changes", str(len(section.regimes.changepoints))),
+                ("window now", f"{html.escape(w.final_status)}: {html.escape(w.final_reason)}")]
+        table = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
+        image = _embed(self.metric_figure(section), f"{section.name}: series, regimes, window, distribution")
+        return (f"<section id='{_anchor(section.name)}'><h2>{html.escape(section.name)}</h2>"
+                f"<div class='facts'><table>{table}</table><div><h3>Why</h3><ul>{reasons}</ul></div></div>"
+                f"{image}</section>")
+
+    def _quality_html(self) -> str:
+        q = self.quality
+        rows = "".join(f"<tr><th>{html.escape(name)}</th><td>{e}</td><td>{q.hard[hard]}</td></tr>"
+                       for name, hard in (("toxicity", "hard_toxicity"), ("quality_gap", "hard_quality_gap"),
+                                          ("spread", "hard_spread"))
+                       for e in [q.soft[name]])
+        verdicts = "".join(f"<li>{html.escape(str(v))}</li>" for v in
+                           (q.comparison["adverse_selection_verdict"], q.comparison["toxicity_verdict"]))
+        image = _embed(self.quality_figure(), "selection quality: densities of p by decision")
+        return (f"<section id='quality'><h2>Selection quality (soft vs hard)</h2>"
+                f"<div class='facts'><table><tr><th></th><th>soft [95% CI]</th><th>hard [95% CI]</th></tr>"
+                f"{rows}</table><div><ul>{verdicts}</ul></div></div>{image}</section>")
+
+    def write(self, path: str) -> None:
+        """``.html``/``.htm``: the page; ``.png``: the same panels as one image.  Written whole
+        or not at all (a failure leaves an existing file as it was); any other extension is
+        an InputError."""
+        check_output(path, suffixes=REPORT_SUFFIXES, what="report")
+        if str(path).lower().endswith(".png"):
+            write_atomically(path, self._write_png)
+        else:
+            page = self.to_html()  # built before anything is written
+            write_atomically(path, lambda temporary: Path(temporary).write_text(page, encoding="utf-8"))
+
+    def _write_png(self, path: str) -> None:
+        import matplotlib.pyplot as plt
+        from PIL import Image
+
+        images = []
+        for section in self.sections:
+            images.append(_figure_image(self.metric_figure(section)))
+        if self.quality is not None:
+            images.append(_figure_image(self.quality_figure()))
+        width = max(image.width for image in images)
+        canvas = Image.new("RGB", (width, sum(image.height for image in images)), "white")
+        top = 0
+        for image in images:
+            canvas.paste(image, (0, top))
+            top += image.height
+        canvas.save(path)
+        plt.close("all")
+
+
+def build_report(frame: pd.DataFrame, *, metrics=None, step: str | None = None,
+                 p: str = "p", accepted: str = "accepted", source: str | None = None,
+                 better: str = "auto") -> Report:
+    """Analyse every metric of a wide log frame (and p / accepted when present); ``better``
+    is each metric's good direction ("auto": guessed from its name)."""
+    columns = classify_columns(frame, step=step)
+    quality_columns = {p, accepted} & set(frame.columns) == {p, accepted}
+    names = list(metrics) if metrics else [m for m in columns.metrics
+                                           if not (quality_columns and m in (p, accepted))]
+    if not names and not quality_columns:
+        raise InputError("nothing to report: no numeric metric column")
+    sections = []
+    for name in names:
+        series = select_metric(frame, name, step=columns.step)
+        sections.append(MetricSection(
+            name=name, convergence=ConvergenceTest(better=better).fit(series, name=name),
+            regimes=RegimeDetector().fit(series, name=name),
+            window=AdaptiveWindow(better=better).fit(series, name=name),
+            distribution=describe(series, name=name, random_state=0)))
+    quality = None
+    notes = []
+    if quality_columns:
+        clusters, used = cluster_option(frame, "auto")
+        quality = quality_metrics(frame[p], frame[accepted], random_state=0, nan_policy="omit",
+                                  clusters=clusters)
+        notes.append(f"selection quality from the {p!r} and {accepted!r} columns"
+                     + (f", resampling whole agents ({', '.join(used)})" if used else ""))
+    return Report(source=source or frame.attrs.get("source", "log"), sections=sections, quality=quality,
+                  notes=notes)
+
+
+def _embed(fig, alt: str) -> str:
+    data = base64.b64encode(_palette_png(fig)).decode("ascii")
+    return f"<img alt='{html.escape(alt)}' src='data:image/png;base64,{data}'>"
+
+
+def _palette_png(fig) -> bytes:
+    """The figure as a 256-colour PNG (then closed): plots use few colours, so every line
+    and band survives while the page is about a third of a true-colour one."""
+    import matplotlib.pyplot as plt
+    from PIL import Image
+
+    literal_text(fig)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
+    plt.close(fig)
+    image = Image.open(io.BytesIO(buffer.getvalue())).convert("RGB")
+    out = io.BytesIO()
+    image.quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(out, format="png", optimize=True)
+    return out.getvalue()
+
+
+def _figure_image(fig):
+    import matplotlib.pyplot as plt
+    from PIL import Image
+
+    literal_text(fig)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
+    plt.close(fig)
+    buffer.seek(0)
+    return Image.open(buffer).convert("RGB")
+
+
+def _anchor(name: str) -> str:
+    return "metric-" + "".join(ch if ch.isalnum() else "-" for ch in name)
+
+
+def _badge(verdict: str) -> str:
+    colour = VERDICT_COLOURS.get(verdict, "#555")
+    return f"<span class='badge' style='background:{colour}'>{html.escape(verdict.replace('_', ' '))}</span>"
+
+
+_HEAD = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+body {{ font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto; max-width: 1150px;
+       color: #222; padding: 0 1em; }}
+h1 {{ margin-bottom: 0.1em; }} .source {{ color: #666; margin-top: 0; }}
+nav ul {{ list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 1.2em; }}
+section {{ border-top: 1px solid #ddd; margin-top: 1.5em; padding-top: 0.5em; }}
+.facts {{ display: flex; gap: 2em; flex-wrap: wrap; }}
+table {{ border-collapse: collapse; font-size: 0.9em; }}
+th {{ text-align: left; padding: 0.2em 0.8em 0.2em 0; color: #444; font-weight: 600; }}
+td {{ padding: 0.2em 0.8em 0.2em 0; }}
+.badge {{ color: white; border-radius: 0.6em; padding: 0.05em 0.6em; font-size: 0.85em; }}
+img {{ max-width: 100%; margin-top: 0.8em; }}
+footer {{ color: #888; font-size: 0.8em; margin-top: 2em; }}
+</style></head><body>"""
