@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+import pandas as pd
 from scipy import stats
 
 from ._input.random_state import resolve_rng
@@ -68,6 +69,10 @@ class DescribeResult(Result):
     notes: list = field(default_factory=list)
     _values: np.ndarray | None = None
     _steps: np.ndarray | None = None
+
+    def to_frame(self) -> pd.DataFrame:
+        """The one-row table the CLI prints (:meth:`to_row`)."""
+        return pd.DataFrame([self.to_row()])
 
     def to_row(self) -> dict:
         """A flat record for tables (one row per metric or group)."""

@@ -163,6 +163,38 @@ def flush_notes(keep: bool = True) -> None:
 
 
 # Option groups declared once: every command spells and explains them the same way.
+#: what FILE may be, for every command that reads a log
+LOG_FILE = "log file (CSV, TSV, JSON Lines, JSON list, any log read_log knows) or - for stdin"
+USAGE_ERROR = "usage or input error (one line on stderr; --debug shows the traceback)"
+
+
+def add_command(commands, name: str, *, help: str, description: str, exits: dict | None = None,
+                note: str | None = None):
+    """A command's parser, its exit codes listed in the epilog (after ``note``): ``exits`` says
+    what 0 (and 1) mean for it; 2 is a usage or input error unless ``exits`` says more."""
+    codes = {0: "success", 2: USAGE_ERROR, **(exits or {})}
+    epilog = "exit codes:\n" + "\n".join(f"  {code}  {text}" for code, text in sorted(codes.items()))
+    if note:
+        epilog = f"{note}\n\n{epilog}"
+    return commands.add_parser(name, help=help, description=description, epilog=epilog,
+                               formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def add_log_options(parser, *, file: str = LOG_FILE,
+                    metric: str = "metric column (repeatable; default: every metric column)",
+                    step: str = "column to use as the step axis (default: a column named like a step)",
+                    runs: bool = True, group: str | None = None) -> None:
+    """FILE, which metrics (``-m``), the step axis, and - for logs of several runs - ``--run``
+    and (with ``group``, what a run gets) ``--group``."""
+    parser.add_argument("file", metavar="FILE", help=file)
+    parser.add_argument("-m", "--metric", action="append", default=None, help=metric)
+    parser.add_argument("--step", help=step)
+    if runs:
+        add_run_option(parser)
+    if group is not None:
+        parser.add_argument("--group", help=f"column naming the run/seed: {group}")
+
+
 def add_input_format_option(parser, formats, what: str = "FILE") -> None:
     parser.add_argument("--input-format", choices=formats,
                         help=f"format of {what} (needed for odd names and stdin)")
@@ -303,6 +335,37 @@ def dump_json(command: str, payload: dict, frame=None) -> None:
                              "rows": int(len(frame))}
     json.dump(jsonable({**envelope, **payload}), sys.stdout, indent=2, allow_nan=False)
     sys.stdout.write("\n")
+
+
+def render(args, command: str, results, *, frame=None, payload=None, table=None, text=None) -> None:
+    """Print ``results`` in the format asked for: the one place output formats are decided.
+
+    json - the envelope around ``payload()`` (default ``{"results": [each to_dict()]}``);
+    csv - ``table()`` (default: every result's ``to_frame()``, stacked, ``metric`` first);
+    text - ``text()`` (default: every summary, a blank line between)."""
+    if args.format == "json":
+        dump_json(command, payload() if payload else {"results": [r.to_dict() for r in results]}, frame)
+    elif args.format == "csv":
+        (table() if table else stacked_frames(results)).to_csv(sys.stdout, index=False)
+    elif text is not None:
+        text()
+    else:
+        print("\n\n".join(r.summary() for r in results))
+
+
+def stacked_frames(results, frame_of=None):
+    """Every result's table (``to_frame()`` unless ``frame_of`` says otherwise) in one frame,
+    tagged by the result's name in a first ``metric`` column when the table lacks one."""
+    import pandas as pd
+
+    frames = []
+    for result in results:
+        part = (frame_of or (lambda r: r.to_frame()))(result)
+        if "metric" not in part.columns:
+            part = part.assign(metric=getattr(result, "name", None))
+        frames.append(part)
+    table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    return table[["metric", *[c for c in table.columns if c != "metric"]]] if len(table.columns) else table
 
 
 def use_color(args) -> bool:

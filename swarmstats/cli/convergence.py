@@ -17,43 +17,38 @@ from ._common import (
     EXIT_FAIL,
     EXIT_PASS,
     add_better_option,
+    add_command,
     add_exit_zero_option,
     add_input_format_option,
+    add_log_options,
     add_output_options,
-    add_run_option,
     announce_direction,
-    dump_json,
     finite,
     load,
     metric_runs,
     paint,
     parts,
     plot_results,
+    render,
+    stacked_frames,
     use_color,
 )
 
-_EPILOG = """"converged" means shown flat: the mean moves by less than the tolerance over the horizon,
+_NOTE = """"converged" means shown flat: the mean moves by less than the tolerance over the horizon,
 at the 95% level - not merely "no test rejected".  Too little data to show either is
-insufficient_data, with how many more steps would settle it.
-
-exit codes:
-  0  every metric converged (shown flat)
-  1  at least one metric did not converge, or had too little data to tell
-  2  usage or input error (one line on stderr; --debug shows the traceback)"""
+insufficient_data, with how many more steps would settle it."""
 
 
 def add_parser(commands) -> None:
-    check = commands.add_parser(
-        "check-convergence", help="has each metric converged? (a CI gate: exit 1 if not)",
+    check = add_command(
+        commands, "check-convergence", help="has each metric converged? (a CI gate: exit 1 if not)",
         description="Has each metric converged, or is it still changing? One row per metric "
-                    "(per run with --group).", epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    check.add_argument("file", metavar="FILE", help="log file (CSV, TSV, JSON Lines, JSON list) or - for stdin")
-    check.add_argument("-m", "--metric", action="append", default=None,
-                       help="metric column to check (repeatable; default: every metric column)")
-    check.add_argument("--step", help="column to use as the step axis (default: a column named like a step)")
-    add_run_option(check)
-    check.add_argument("--group", help="column naming the run/seed: per-run verdicts plus R-hat")
+                    "(per run with --group).",
+        exits={0: "every metric converged (shown flat)",
+               1: "at least one metric did not converge, or had too little data to tell"},
+        note=_NOTE)
+    add_log_options(check, metric="metric column to check (repeatable; default: every metric column)",
+                    group="per-run verdicts plus R-hat")
     check.add_argument("--alpha", type=finite, default=0.05, help="false-alarm rate of each verdict (default 0.05)")
     check.add_argument("--tolerance", type=finite,
                        help="'converged' means the mean moves by less than this over the horizon "
@@ -100,27 +95,15 @@ def run(args) -> int:
     return EXIT_PASS if passed or args.exit_zero else EXIT_FAIL
 
 
-def _rows(results):
-    rows = []
-    for result in results:
-        if hasattr(result, "runs"):
-            rows.extend(run.to_row() for run in result.runs)
-        else:
-            rows.append(result.to_row())
-    return rows
-
-
 def _render(args, frame, results, passed):
+    render(args, "check-convergence", results, frame=frame, text=lambda: _text(args, results, passed),
+           payload=lambda: {"verdict": "converged" if passed else _worst(results), "passed": passed,
+                            "results": [r.to_dict() for r in results]})
+
+
+def _text(args, results, passed) -> None:
     out = sys.stdout
-    if args.format == "json":
-        verdict = "converged" if passed else _worst(results)
-        dump_json("check-convergence", {"verdict": verdict, "passed": passed,
-                                        "results": [r.to_dict() for r in results]}, frame)
-        return
-    table = pd.DataFrame(_rows(results))
-    if args.format == "csv":
-        table.to_csv(out, index=False)
-        return
+    table = stacked_frames(results)
     color = use_color(args)
     for result in results:
         if hasattr(result, "runs"):
@@ -149,7 +132,7 @@ def _github(args, frame, results) -> None:
     lines = [f"### swarmstats check-convergence: `{source}`", "",
              "| metric | verdict | warm-up | mean [95% CI] | ESS | reason |",
              "|---|---|---|---|---|---|"]
-    for row in _rows(results):
+    for row in stacked_frames(results).to_dict("records"):
         lines.append(f"| {row['metric']} | {row['verdict']} | {row['warmup']} | "
                      f"{fmt(row['mean'])} [{fmt(row['ci_low'])}, {fmt(row['ci_high'])}] | "
                      f"{fmt(row['ess'], 4)} | {row['reason']} |")

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
-import sys
-
 import pandas as pd
 
 from .._result import fmt
@@ -12,18 +9,19 @@ from ..errors import InputError
 from ..io import FORMATS, read_interactions
 from ..proxy import ProxyVarianceTracker
 from ._common import (
+    #: keys listed in the text output (all of them go to JSON and CSV,
     EXIT_FAIL,
     EXIT_PASS,
     MIN_VALUES,
     Renamed,
-    #: keys listed in the text output (all of them go to JSON and CSV,
+    add_command,
     add_exit_zero_option,
     add_input_format_option,
     add_output_options,
     at_least,
-    dump_json,
     finite,
     new_figure,
+    render,
     save_figure,
 )
 
@@ -31,15 +29,14 @@ TEXT_ROWS = 50
 
 
 def add_parser(commands) -> None:
-    proxy = commands.add_parser(
-        "proxy", help="is each key's proxy score too noisy for a hard decision? (exit 1 if any is)",
+    proxy = add_command(
+        commands, "proxy", help="is each key's proxy score too noisy for a hard decision? (exit 1 if any is)",
         description="Per key (agent, policy, checkpoint ...): the noise of the proxy score p, the "
                     "probability that a hard decision at the threshold is on the wrong side, how "
                     "often it would flip between rounds against what noise alone explains, and "
                     "with outcomes the calibration of p (Brier, log loss, ECE, AUC, reliability).",
-        epilog="exit codes:\n  0  no key is too noisy for a hard decision\n"
-               "  1  at least one key is too noisy\n  2  usage or input error (one line on stderr)",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        exits={0: "no key is too noisy for a hard decision",
+               1: "at least one key is too noisy"})
     proxy.add_argument("file", metavar="FILE",
                        help="scores table (CSV/TSV/JSONL), SWARM history JSON or event JSONL, or -")
     proxy.add_argument("--p", default="p", help="column of the score p (default p)")
@@ -77,12 +74,8 @@ def run(args) -> int:
         raise InputError(f"{frame.attrs.get('source')}: {scores} score(s) of {args.p!r}; at least "
                          f"{MIN_VALUES} are needed for a spread or a test")
     report = tracker.result()
-    if args.format == "json":
-        dump_json("proxy", {"passed": not report.too_noisy, **report.to_dict()}, frame)
-    elif args.format == "csv":
-        report.table.reset_index().to_csv(sys.stdout, index=False)
-    else:
-        print(_text(report))
+    render(args, "proxy", [report], frame=frame, table=report.to_frame, text=lambda: print(_text(report)),
+           payload=lambda: {"passed": not report.too_noisy, **report.to_dict()})
     if args.plot:
         _plot(report, args.plot)
     return EXIT_FAIL if report.too_noisy and not args.exit_zero else EXIT_PASS

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
-import sys
-
 import numpy as np
 import pandas as pd
 
@@ -17,28 +14,27 @@ from ._common import (
     EXIT_FAIL,
     EXIT_PASS,
     MIN_VALUES,
+    add_command,
     add_exit_zero_option,
     add_input_format_option,
     add_output_options,
     add_random_seed_option,
     at_least,
-    dump_json,
     finite,
     plot_results,
+    render,
 )
 
 
 def add_parser(commands) -> None:
-    quality = commands.add_parser(
-        "quality-gap", help="is selection working? soft and hard quality-gap metrics (exit 1 if adverse)",
+    quality = add_command(
+        commands, "quality-gap", help="is selection working? soft and hard quality-gap metrics (exit 1 if adverse)",
         description="Soft and hard selection metrics of interactions scored by p = P(beneficial) and "
                     "accepted or rejected: quality gap E[p|accepted] - E[p|rejected], toxicity, "
                     "spread, saturation, welfare, each with an interval; a permutation test of "
                     "adverse selection (gap < 0).",
-        epilog="exit codes:\n  0  no significant adverse selection\n"
-               "  1  the gap is significantly below zero (adverse selection)\n"
-               "  2  usage or input error (one line on stderr)",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        exits={0: "no significant adverse selection",
+               1: "the gap is significantly below zero (adverse selection)"})
     quality.add_argument("file", metavar="FILE",
                          help="interaction table (CSV/TSV/JSONL), SWARM history JSON or event JSONL, or -")
     quality.add_argument("--p", default="p", help="column of p (default p)")
@@ -92,13 +88,12 @@ def run(args) -> int:
     else:
         pvalue = overall.comparison["adverse_selection_pvalue"]
     adverse = bool(np.isfinite(pvalue) and pvalue < args.alpha)
-    if args.format == "json":
+
+    def payload():
         by = None if table is None else {"column": args.by, "rows": table, "test": test.to_dict()}
-        dump_json("quality-gap", {"adverse_selection": adverse, "passed": not adverse,
-                                  "overall": overall.to_dict(), "by": by}, frame)
-    elif args.format == "csv":
-        (overall.to_frame() if table is None else table).to_csv(sys.stdout, index=False)
-    else:
+        return {"adverse_selection": adverse, "passed": not adverse, "overall": overall.to_dict(), "by": by}
+
+    def text():
         print(overall.summary())
         if table is not None:
             print()
@@ -108,6 +103,9 @@ def run(args) -> int:
         verdict = ("ADVERSE SELECTION: the gap is significantly below zero" if adverse
                    else "no significant adverse selection")
         print(f"\n{verdict} (alpha = {args.alpha})")
+
+    render(args, "quality-gap", [overall], frame=frame, payload=payload, text=text,
+           table=lambda: overall.to_frame() if table is None else table)
     if args.plot:
         plot_results([overall], args.plot)
     return EXIT_FAIL if adverse and not args.exit_zero else EXIT_PASS

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
-import sys
-
 import numpy as np
 import pandas as pd
 
@@ -15,32 +12,27 @@ from ..regimes import MODELS, PENALTIES, OnlineRegimeDetector, RegimeDetector
 from ..regimes.offline import METHODS
 from ._common import (
     EXIT_PASS,
+    add_command,
     add_input_format_option,
+    add_log_options,
     add_output_options,
-    add_run_option,
     at_least,
-    dump_json,
     finite,
     load,
     parts,
     plot_results,
+    render,
     run_label,
     say,
 )
 
 
 def add_parser(commands) -> None:
-    regimes = commands.add_parser(
-        "regimes", help="where do regimes change, and how much? (offline changepoints)",
+    regimes = add_command(
+        commands, "regimes", help="where do regimes change, and how much? (offline changepoints)",
         description="Regime changes in each metric: segments with their means and the changes "
-                    "with their strength in noise SDs.",
-        epilog="exit codes:\n  0  success\n  2  usage or input error (one line on stderr)",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    regimes.add_argument("file", metavar="FILE", help="log file (CSV, TSV, JSON Lines, JSON list) or - for stdin")
-    regimes.add_argument("-m", "--metric", action="append", default=None,
-                         help="metric column (repeatable; default: every metric column)")
-    regimes.add_argument("--step", help="column to use as the step axis")
-    add_run_option(regimes)
+                    "with their strength in noise SDs.")
+    add_log_options(regimes)
     regimes.add_argument("--model", choices=MODELS, default=None,
                          help="segment model (default trend: levels or lines in AR(1) noise; "
                               "mean when --penalty is mbic or a number)")
@@ -78,18 +70,8 @@ def run(args) -> int:
         return _online(args, frame, columns, metrics)
     results = [detector.fit(select_metric(part, metric, step=columns.step), name=run_label(metric, key, args))
                for metric in metrics for key, part in parts(frame, args)]
-    out = sys.stdout
-    if args.format == "json":
-        dump_json("regimes", {"results": [r.to_dict() for r in results]}, frame)
-    elif args.format == "csv":
-        tables = [r.segments.assign(metric=r.name) for r in results]
-        table = pd.concat(tables, ignore_index=True)
-        table[["metric", *[c for c in table.columns if c != "metric"]]].to_csv(out, index=False)
-    else:
-        for result in results:
-            print(result.summary(), file=out)
-            print(_segments_text(result), file=out)
-            print(file=out)
+    render(args, "regimes", results, frame=frame,
+           text=lambda: print("\n\n".join(f"{r.summary()}\n{_segments_text(r)}" for r in results)))
     if args.plot:
         plot_results(results, args.plot)
     return EXIT_PASS
@@ -111,13 +93,14 @@ def _online(args, frame, columns, metrics) -> int:
             rows.append({"metric": metric, "alarm_step": None, "change_step": None, "delay": None})
     table = pd.DataFrame(rows, columns=["metric", "alarm_step", "change_step", "delay"])
     table["delay"] = table["delay"].astype("Int64")
-    if args.format == "json":
-        dump_json("regimes", {"mode": "online",
-                              "alarms": table.dropna(subset=["alarm_step"]).to_dict("records")}, frame)
-    elif args.format == "csv":
-        table.to_csv(sys.stdout, index=False)
-    else:
-        for metric in dict.fromkeys(table["metric"]):
+    render(args, "regimes", [], frame=frame, table=lambda: table, text=lambda: _alarms_text(table),
+           payload=lambda: {"mode": "online",
+                            "alarms": table.dropna(subset=["alarm_step"]).to_dict("records")})
+    return EXIT_PASS
+
+
+def _alarms_text(table) -> None:
+    for metric in dict.fromkeys(table["metric"]):
             part = table[(table["metric"] == metric) & table["alarm_step"].notna()]
             if part.empty:
                 print(f"{metric}: no alarm (online, BOCPD)")
@@ -126,7 +109,6 @@ def _online(args, frame, columns, metrics) -> int:
             for row in part.to_dict("records"):
                 print(f"  alarm at step {plain_number(row['alarm_step'])}: change from step "
                       f"{plain_number(row['change_step'])} ({int(row['delay'])} points later)")
-    return EXIT_PASS
 
 
 def _segments_text(result) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from ..convergence.verdict import ConvergenceTest
@@ -11,6 +10,7 @@ from ..io import LOG_FORMATS
 from ._common import (
     EXIT_PASS,
     add_better_option,
+    add_command,
     add_input_format_option,
     add_run_option,
     announce_direction,
@@ -23,14 +23,13 @@ from ._common import (
 
 
 def add_parser(commands) -> None:
-    report = commands.add_parser(
-        "report", help="one self-contained HTML page (or PNG) with every metric's evidence",
+    report = add_command(
+        commands, "report", help="one self-contained HTML page (or PNG) with every metric's evidence",
         description="For each metric: the series with warm-up, regimes and adaptive-window status, "
                     "the convergence verdict with its reasons, the distribution; the soft-versus-"
                     "hard quality panel where p and accepted columns exist.  Images are embedded: "
                     "the page needs no network.",
-        epilog="exit codes:\n  0  the report was written\n  2  usage or input error (one line on stderr)",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        exits={0: "the report was written"})
     report.add_argument("file", metavar="FILE", help="log file or run folder (any format read_log reads)")
     report.add_argument("-o", "--output", required=True, help="report.html, or report.png for one image")
     report.add_argument("-m", "--metric", action="append", default=None, help="metric (repeatable)")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from ..errors import InputError
@@ -11,27 +10,26 @@ from ..sweeps import BACKENDS, RegimeRules, sweep
 from ._common import (
     EXIT_PASS,
     MIN_VALUES,
+    add_command,
     add_input_format_option,
     add_output_options,
     at_least,
-    dump_json,
     finite,
     new_figure,
+    render,
     save_figure,
 )
 
 
 def add_parser(commands) -> None:
-    parser = commands.add_parser(
-        "sweep", help="analyse every run of a sweep (locally or on Dask) and summarise by setting",
+    parser = add_command(
+        commands, "sweep", help="analyse every run of a sweep (locally or on Dask) and summarise by setting",
         description="Each run (a file, a run folder, or a group of one long file) gets its "
                     "convergence verdict, regimes and description per metric, and SWARM's regime "
                     "call; runs that fail are reported and the rest analysed.  --by groups runs by "
                     "parameters (key=value path segments, params.json, constant columns) with "
                     "across-seed intervals; --phase finds where collapse begins.",
-        epilog="exit codes:\n  0  the sweep ran (failed runs are reported, not fatal)\n"
-               "  2  usage or input error (one line on stderr)",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        exits={0: "the sweep ran (failed runs are reported, not fatal)"})
     parser.add_argument("paths", metavar="PATH", nargs="+", help="log files, globs or directories of runs")
     parser.add_argument("-m", "--metric", action="append", default=None, help="metric (repeatable)")
     parser.add_argument("--group", help="split one long file into runs by this column")
@@ -55,12 +53,8 @@ def run(args) -> int:
                    workers=args.workers, scheduler=args.scheduler, phase=args.phase, regime_rules=rules,
                    format=args.input_format, progress=progress)
     _refuse_if_nothing_analysed(result)
-    if args.format == "json":
-        dump_json("sweep", result.to_dict())
-    elif args.format == "csv":
-        result.table.to_csv(sys.stdout, index=False)
-    else:
-        print(result.summary())
+    render(args, "sweep", [result], payload=result.to_dict, table=result.to_frame,
+           text=lambda: print(result.summary()))
     if args.plot:
         fig, axes = new_figure(1, 1, (8, 4))
         result.plot(ax=axes[0, 0])

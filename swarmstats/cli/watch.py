@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 import math
@@ -18,19 +17,17 @@ from ..errors import InputError
 from ..io.decoding import BadJSON, check_readable, loads
 from ..io.tabular import is_bookkeeping_name, step_names
 from ..streaming.monitor import Monitor
-from ._common import EXIT_PASS, MIN_VALUES, at_least, dump_json, finite
+from ._common import EXIT_PASS, MIN_VALUES, add_command, at_least, dump_json, finite
 
 
 def add_parser(commands) -> None:
-    watch = commands.add_parser(
-        "watch", help="follow a growing log (e.g. prime-rl metrics.jsonl) and print verdict changes",
+    watch = add_command(
+        commands, "watch", help="follow a growing log (e.g. prime-rl metrics.jsonl) and print verdict changes",
         description="Follow a log that a running job appends to (JSON Lines or CSV) and print a line "
                     "whenever a metric's convergence verdict changes.  Ctrl-C stops it cleanly with "
                     "a summary.",
-        epilog="exit codes:\n  0  stopped (Ctrl-C, SIGTERM, --once, or --max-idle reached)\n"
-               "  2  usage or input error (one line on stderr), or no metric with enough values "
-               "was read",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        exits={0: "stopped (Ctrl-C, SIGTERM, --once, or --max-idle reached)",
+               2: "usage or input error (one line on stderr), or no metric with enough values was read"})
     watch.add_argument("file", metavar="FILE", help="a JSON Lines or CSV log being written")
     watch.add_argument("-m", "--metric", action="append", default=None,
                        help="metric to follow (repeatable; default: every numeric key)")

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
-import sys
-
 import pandas as pd
 
 from .._result import fmt
@@ -13,33 +10,28 @@ from ..windows import STATUSES, AdaptiveWindow
 from ._common import (
     EXIT_PASS,
     add_better_option,
+    add_command,
     add_input_format_option,
+    add_log_options,
     add_output_options,
-    add_run_option,
     announce_direction,
     at_least,
-    dump_json,
     finite,
     load,
     parts,
     plot_results,
+    render,
     run_label,
 )
 
 
 def add_parser(commands) -> None:
-    windows = commands.add_parser(
-        "windows", help="adaptive evaluation windows: improving, degrading, stable or uncertain at each step",
+    windows = add_command(
+        commands, "windows", help="adaptive evaluation windows: improving, degrading, stable or uncertain at each step",
         description="At every step, the window that answers 'where is this score now?': cut at a "
                     "change, kept to a trend's span, grown until the mean is known to --precision. "
-                    "Prints the per-step status table (or its summary with --summary).",
-        epilog="exit codes:\n  0  success\n  2  usage or input error (one line on stderr)",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    windows.add_argument("file", metavar="FILE", help="log file (CSV, TSV, JSON Lines, JSON list) or -")
-    windows.add_argument("-m", "--metric", action="append", default=None,
-                         help="metric column (repeatable; default: every metric column)")
-    windows.add_argument("--step", help="column to use as the step axis")
-    add_run_option(windows)
+                    "Prints the per-step status table (or its summary with --summary).")
+    add_log_options(windows)
     windows.add_argument("--min-length", type=at_least(2), default=20, help="shortest window judged (default 20)")
     windows.add_argument("--max-length", type=at_least(2), default=500, help="longest window (default 500)")
     windows.add_argument("--precision", type=finite,
@@ -62,25 +54,23 @@ def run(args) -> int:
     announce_direction(args, metrics)
     results = [window.fit(select_metric(part, metric, step=columns.step), name=run_label(metric, key, args))
                for metric in metrics for key, part in parts(frame, args)]
-    if args.format == "json":
+
+    def payload():
         entries = [r.to_dict() for r in results]
         if not args.summary:
             for entry, result in zip(entries, results):
                 entry["table"] = result.table
-        dump_json("windows", {"results": entries}, frame)
-    elif args.format == "csv":
-        if args.summary:
-            pd.DataFrame([_summary_row(r) for r in results]).to_csv(sys.stdout, index=False)
-        else:
-            tables = [r.table.assign(metric=r.name) for r in results]
-            table = pd.concat(tables, ignore_index=True)
-            table[["metric", *[c for c in table.columns if c != "metric"]]].to_csv(sys.stdout, index=False)
-    else:
+        return {"results": entries}
+
+    def text():
         for result in results:
             print(result.summary())
             if not args.summary:
                 print(_table_text(result))
             print()
+
+    summary_rows = (lambda: pd.DataFrame([_summary_row(r) for r in results])) if args.summary else None
+    render(args, "windows", results, frame=frame, payload=payload, table=summary_rows, text=text)
     if args.plot:
         plot_results(results, args.plot)
     return EXIT_PASS

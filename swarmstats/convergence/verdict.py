@@ -121,6 +121,10 @@ class ConvergenceResult(Result):
             )
         return "\n".join(lines)
 
+    def to_frame(self) -> pd.DataFrame:
+        """The one-row table the CLI prints (:meth:`to_row`)."""
+        return pd.DataFrame([self.to_row()])
+
     def to_row(self) -> dict:
         """The one-line table row the CLI prints."""
         return {

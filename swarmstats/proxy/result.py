@@ -62,7 +62,8 @@ class ProxyResult(Result):
         return out
 
     def to_frame(self) -> pd.DataFrame:
-        return self.table
+        """One row per key (the key a column, worst first)."""
+        return self.table.reset_index()
 
     def summary(self) -> str:
         lines = [self.headline()]

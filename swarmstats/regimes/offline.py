@@ -64,6 +64,10 @@ class RegimeResult(Result):
     _values: np.ndarray = field(default=None, repr=False)
     _steps: np.ndarray = field(default=None, repr=False)
 
+    def to_frame(self) -> pd.DataFrame:
+        """One row per segment."""
+        return self.segments
+
     @property
     def n_regimes(self) -> int:
         return len(self.changepoints) + 1
