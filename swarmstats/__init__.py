@@ -27,7 +27,7 @@ from .convergence.verdict import (
 from .convergence.warmup import WarmupResult, detect_warmup
 from .describe import DescribeResult, describe
 from .diagnostics import acf, ess, integrated_autocorr_time, mcse, rhat
-from .errors import InputError, SwarmstatsError
+from .errors import InputError, MissingDependency, SwarmstatsError
 from .io import read_log, read_table
 from .proxy import KeyState, ProxyResult, ProxyVarianceTracker
 from .quality import (
@@ -83,6 +83,7 @@ __all__ = [
     "AdaptiveWindow", "WindowResult", "WindowState",
     "sweep", "SweepResult", "RegimeRules",
     "read_table", "read_log", "Monitor", "MonitorReport", "InputError", "SwarmstatsError",
+    "MissingDependency",
 ]
 
 

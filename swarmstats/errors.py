@@ -14,6 +14,26 @@ class InputError(SwarmstatsError, ValueError):
     """The input cannot be analysed as given (wrong shape, type, column, NaN ...)."""
 
 
+class MissingDependency(SwarmstatsError, ImportError):
+    """An optional dependency (a trainer, a log reader, a backend) is not installed; the
+    message names the extra that installs it.  The command line exits 2 on it."""
+
+
+def require(module: str, extra: str, needed_for: str):
+    """Import ``module`` or raise :class:`MissingDependency` with the install hint.
+
+    >>> require("math", "none", "arithmetic").sqrt(4.0)
+    2.0
+    """
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise MissingDependency(f"{needed_for} needs {module.split('.')[0]}: "
+                                f"pip install 'swarmstats[{extra}]'") from None
+
+
 class NoValues(InputError):
     """A metric with no value at all (every cell empty): in a log of several runs, a run that
     never logged it, which callers skip rather than report."""

@@ -186,3 +186,33 @@ def test_commands_read_every_format_and_pick_runs():
     assert wrong.returncode == 2 and "ppo-s1" in wrong.stderr
     runs_table = run("check-convergence", FIXTURES / "wandb" / "runs.csv")
     assert runs_table.returncode == 2 and "runs table" in runs_table.stderr
+
+
+def test_every_registered_format_has_a_case_and_reads_its_fixture_as_itself():
+    """The registry is the one list of formats: each offered format is exercised above (or is
+    read from a path, like TensorBoard), and the format named by each case is registered."""
+    from swarmstats.io.formats import registry
+
+    cased = {case[0] for case in CASES.values()}
+    offered = set(registry.names())
+    assert offered - cased <= {"tensorboard"}
+    assert cased <= offered
+    assert [fmt.name for fmt in registry.REGISTRY if not fmt.offered] == ["wandb-runs"]
+    # the header tests are tried in the registry's order; a table none recognises is generic
+    assert registry.sniff_table(["step", "reward"], "log.csv") is None
+    assert registry.sniff_table(["Step", "ppo-s1 - train/reward"], "chart.csv").name == "wandb-chart"
+
+
+def test_a_missing_optional_reader_names_the_extra(tmp_path, monkeypatch, capsys):
+    import sys
+
+    from swarmstats.cli import main
+    from swarmstats.errors import MissingDependency
+
+    event_file = tmp_path / "events.out.tfevents.1.host"
+    event_file.write_bytes(b"\x00" * 16)
+    monkeypatch.setitem(sys.modules, "tensorboard.backend.event_processing.event_accumulator", None)
+    with pytest.raises(MissingDependency, match=r"pip install 'swarmstats\[tensorboard\]'"):
+        read_log(event_file)
+    assert main(["describe", str(event_file)]) == 2
+    assert "swarmstats[tensorboard]" in capsys.readouterr().err

@@ -12,7 +12,7 @@ import traceback
 import warnings
 
 from .. import __version__
-from ..errors import InputError
+from ..errors import InputError, MissingDependency
 from ..io.outputs import PLOT_SUFFIXES, REPORT_SUFFIXES, check_output
 from . import (
     convergence,
@@ -80,11 +80,11 @@ def _main(parser, argv, debug: bool) -> int:
         code = COMMANDS[args.command].run(args)
         flush_notes()
         return code
-    except (UsageError, InputError) as exc:
+    except (UsageError, InputError, MissingDependency) as exc:
         flush_notes(keep=False)
         if debug:
             traceback.print_exc()
-        message = f"swarmstats: error: {exc}" if isinstance(exc, InputError) else str(exc)
+        message = str(exc) if isinstance(exc, UsageError) else f"swarmstats: error: {exc}"
         print(one_line(message), file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:

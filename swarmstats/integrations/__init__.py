@@ -9,22 +9,15 @@ install hint; importing swarmstats never imports a trainer.
 
 from __future__ import annotations
 
-import importlib
+from .. import errors
+from ..errors import MissingDependency
 
-from ..errors import SwarmstatsError
-
-
-class MissingDependency(SwarmstatsError, ImportError):
-    """The trainer an adapter plugs into is not installed."""
+__all__ = ["MissingDependency", "require", "monitor_for"]
 
 
 def require(module: str, extra: str):
-    """Import ``module`` or fail with the install hint for swarmstats[extra]."""
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        raise MissingDependency(f"this adapter needs {module.split('.')[0]}: "
-                                f"pip install 'swarmstats[{extra}]'") from None
+    """Import the trainer ``module`` or fail with the install hint for swarmstats[extra]."""
+    return errors.require(module, extra, "this adapter")
 
 
 def monitor_for(monitor, options: dict):

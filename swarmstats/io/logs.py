@@ -21,32 +21,28 @@ import pandas as pd
 
 from ..errors import InputError
 from .decoding import check_readable
-from .formats import mlflow, sb3, swarm_logs, tensorboard, trainers, wandb
+from .formats import mlflow, registry, sb3, tensorboard
 from .formats._table import AXES, LogTable, check_repeated_header
 from .tabular import FORMATS as TABLE_FORMATS
 from .tabular import (
     HEAD_BYTES,
     BytesSource,
-    _decode,
-    _read_bytes,
-    _sniff,
+    decode_text,
     parse_json,
     read_path,
+    read_source,
     read_table,
     refuse_binary,
     refuse_binary_file,
+    sniff_layout,
     table_roles,
 )
 
-LOG_FORMATS = TABLE_FORMATS + (
-    "monitor", "sb3-progress", "baselines-progress", "trainer-state", "wandb-history", "wandb-chart",
-    "lightning-csv", "tensorboard", "mlflow", "ray-result", "ray-progress", "prime-rl", "verifiers",
-    "swarm-epochs", "swarm-history", "swarm-events", "swarm-sweep")
+#: every format ``format=`` / ``--input-format`` takes: the generic tables, then the registry's
+LOG_FORMATS = TABLE_FORMATS + registry.names()
 
 #: what one unit of a format's ``step`` column is, for "per 100 <unit>" (default: steps)
-STEP_UNITS = {"monitor": "episodes", "sb3-progress": "timesteps", "swarm-epochs": "epochs",
-              "swarm-history": "epochs", "swarm-events": "interactions", "ray-result": "iterations",
-              "ray-progress": "iterations", "verifiers": "rollouts"}
+STEP_UNITS = {fmt.name: fmt.step_unit for fmt in registry.REGISTRY if fmt.step_unit}
 
 _DIRECTORY_FILES = (("trainer_state.json", "trainer-state"), ("metrics.csv", "lightning-csv"),
                     ("result.json", "ray-result"), ("progress.csv", None), ("metrics.jsonl", "prime-rl"),
@@ -130,10 +126,11 @@ def _load(source, format: str | None) -> LogTable:
         check_readable(path)
         if os.path.isdir(path):
             return _directory(path, format)
-        if format == "tensorboard" or os.path.basename(path).startswith(tensorboard.PREFIX):
-            return tensorboard.read(path)
-    if format in ("tensorboard",):
-        raise InputError("TensorBoard logs are read from a file or directory path, not a stream")
+        for fmt in registry.of_layout("path"):
+            if format == fmt.name or (format is None and fmt.sniff(path)):
+                return fmt.read(path)
+    if format is not None and format in registry.names() and registry.get(format).layout == "path":
+        raise InputError(f"{format} logs are read from a file or directory path, not a stream")
     name, data = _read_head(source)
     if not data or data.isspace():
         raise InputError(f"{name} is empty")
@@ -148,107 +145,54 @@ def _read_head(source) -> tuple[str, bytes]:
     path), or the whole of a stream."""
     if isinstance(source, (str, os.PathLike)) and source != "-":
         return read_path(os.fspath(source), HEAD_BYTES)
-    return _read_bytes(source)
+    return read_source(source)
 
 
 def _whole(name: str, data: bytes, source) -> bytes:
     """All the bytes of the log (the head may be all there is)."""
     if len(data) < HEAD_BYTES or not isinstance(source, (str, os.PathLike)) or source == "-":
         return data
-    return _read_bytes(source)[1]
+    return read_source(source)[1]
 
 
 def _file(name: str, data: bytes, format: str | None, source) -> LogTable:
     base = os.path.basename(name)
-    text_head = _decode(name, data[:65536], final=len(data) <= 65536)
-    lines = text_head.split("\n", 2)
-    looks_like_monitor = (text_head.startswith("#{") and len(lines) > 1
-                          and lines[1].strip().startswith("r,l,t"))
-    if format == "monitor" or (format is None and looks_like_monitor):
-        return sb3.read_monitor([(name, _whole(name, data, source))], name)
-    if format == "mlflow" or (format is None and mlflow.is_metric_file(text_head)):
-        return mlflow.read_metric_file(name, _decode(name, _whole(name, data, source)))
-    kind = format if format in TABLE_FORMATS else (None if format else _sniff(name, text_head))
-    if kind == "json" or format in ("trainer-state", "swarm-history"):
-        payload = parse_json(name, _decode(name, _whole(name, data, source)))
-        if format == "trainer-state" or base == "trainer_state.json" or (
-                isinstance(payload, dict) and "log_history" in payload):
-            return trainers.read_trainer_state(payload, name)
-        if format == "swarm-history" or (isinstance(payload, dict) and swarm_logs.epoch_snapshots(payload)):
-            return swarm_logs.read_history(payload, name)
+    text_head = decode_text(name, data[:65536], final=len(data) <= 65536)
+    for fmt in registry.of_layout("text"):
+        if format == fmt.name or (format is None and fmt.sniff(text_head, base)):
+            return fmt.read(name, _whole(name, data, source))
+    kind = format if format in TABLE_FORMATS else (None if format else sniff_layout(name, text_head))
+    documents = registry.of_layout("json")
+    if kind == "json" or format in {fmt.name for fmt in documents}:
+        payload = parse_json(name, decode_text(name, _whole(name, data, source)))
+        for fmt in documents:
+            if format == fmt.name or (format in (None, "json") and fmt.sniff(payload, base)):
+                return fmt.read(payload, name)
     # a path is handed to pandas as a path (its parallel parser); a stream as the bytes read
     table_source = (source if isinstance(source, (str, os.PathLike)) and source != "-"
                     else BytesSource(name, data))
     frame = read_table(table_source, format=_table_kind(format, kind))
-    return _dispatch(frame, name, base, format)
+    return _convert(frame, name, base, format)
 
 
 def _table_kind(format: str | None, kind: str | None) -> str | None:
-    if format in TABLE_FORMATS:
-        return format
-    if format in ("ray-result", "prime-rl", "verifiers", "swarm-events"):
-        return "jsonl"
-    if format is not None:
-        return "csv"
-    return kind
+    """How to parse the file as a table: the generic format named, the named format's
+    ``parse_as``, or what was sniffed."""
+    if format in TABLE_FORMATS or format is None:
+        return format or kind
+    return registry.get(format).parse_as
 
 
-def _dispatch(frame: pd.DataFrame, name: str, base: str, format: str | None) -> LogTable:
-    columns = list(frame.columns)
-    chosen = format or _sniff_table(columns, base)
-    readers = {
-        "sb3-progress": lambda: sb3.read_progress(frame, name, "sb3-progress"),
-        "baselines-progress": lambda: sb3.read_progress(frame, name, "baselines-progress"),
-        "wandb-history": lambda: wandb.read_history(frame, name),
-        "wandb-chart": lambda: wandb.read_chart(frame, name),
-        "lightning-csv": lambda: trainers.read_lightning(frame, name),
-        "ray-result": lambda: trainers.read_ray(frame, name, "ray-result"),
-        "ray-progress": lambda: trainers.read_ray(frame, name, "ray-progress"),
-        "prime-rl": lambda: trainers.read_prime_rl(frame, name),
-        "verifiers": lambda: trainers.read_verifiers(frame, name),
-        "swarm-epochs": lambda: swarm_logs.read_epochs(frame, name),
-        "swarm-events": lambda: swarm_logs.read_events(frame, name),
-        "swarm-sweep": lambda: swarm_logs.read_sweep(frame, name),
-    }
-    if chosen == "wandb-runs":
-        wandb.refuse_runs_table(name)
-    if chosen in readers:
-        return readers[chosen]()
-    if chosen in ("trainer-state", "swarm-history", "monitor", "mlflow"):
-        raise InputError(f"{name} is not a {chosen} log")
+def _convert(frame: pd.DataFrame, name: str, base: str, format: str | None) -> LogTable:
+    """A parsed table read as the format named, or the first whose header test passes."""
+    fmt = registry.get(format) if format is not None and format not in TABLE_FORMATS else (
+        None if format is not None else registry.sniff_table(frame.columns, base))
+    if fmt is not None and fmt.layout == "table":
+        return fmt.read(frame, name)
+    if fmt is not None:
+        raise InputError(f"{name} is not a {fmt.name} log")
     check_repeated_header(frame, name)
     return LogTable(frame, frame.attrs.get("format", "csv"), name)
-
-
-def _sniff_table(columns: list, base: str) -> str | None:
-    """The format of a table from its header (and file name)."""
-    names = set(map(str, columns))
-    if wandb.is_runs_table(columns):
-        return "wandb-runs"
-    if wandb.is_chart(columns):
-        return "wandb-chart"
-    if "_step" in names:
-        return "wandb-history"
-    if "event_type" in names and any(c.startswith("payload/") for c in names):
-        return "swarm-events"
-    if swarm_logs.is_sweep(names):
-        return "swarm-sweep"
-    if swarm_logs.is_epochs(names):
-        return "swarm-epochs"
-    if "training_iteration" in names:
-        return "ray-result" if base.endswith((".json", ".jsonl")) else "ray-progress"
-    if ("example_id" in names or "id" in names) and "reward" in names and (
-            "completion" in names or "prompt" in names or base.startswith("results")):
-        return "verifiers"
-    if sb3.is_sb3_progress(names) and sb3.SB3_STEP in names:
-        return "sb3-progress"
-    if sb3.is_baselines_progress(names):
-        return "baselines-progress"
-    if base == "metrics.csv" and {"step", "epoch"} <= names:
-        return "lightning-csv"
-    if base.startswith("metrics") and base.endswith(".jsonl") and "step" in names:
-        return "prime-rl"
-    return None
 
 
 def _lightning_versions(path: str) -> list:

@@ -16,7 +16,14 @@ import pandas as pd
 
 from ..errors import InputError
 from .formats.swarm_logs import interaction_events
-from .tabular import BytesSource, _decode, _read_bytes, _sniff, parse_json, read_table
+from .tabular import (
+    BytesSource,
+    decode_text,
+    parse_json,
+    read_source,
+    read_table,
+    sniff_layout,
+)
 
 #: the fields of a payload that are lifted to top-level columns
 _PAYLOAD_PREFIX = "payload/"
@@ -38,9 +45,9 @@ def read_interactions(source, *, format: str | None = None, p: str = "p",
     [{'epoch': 0, 'p': 0.72, 'accepted': True}]
     """
     if format is None or format == "json":
-        name, data = _read_bytes(source)
-        text = _decode(name, data) if data else ""
-        if format == "json" or (text.strip() and _sniff(name, text[:65536]) == "json"):
+        name, data = read_source(source)
+        text = decode_text(name, data) if data else ""
+        if format == "json" or (text.strip() and sniff_layout(name, text[:65536]) == "json"):
             frame = _from_history(name, text)
             return _select(frame, name, "json", p, accepted)
         if not isinstance(source, (str, os.PathLike)) or source == "-":

@@ -80,7 +80,7 @@ def read_table(source, *, format: str | None = None) -> pd.DataFrame:
     if format is not None and format not in FORMATS:
         raise InputError(f"--input-format must be one of {', '.join(FORMATS)}, got {format!r}")
     path = os.fspath(source) if isinstance(source, (str, os.PathLike)) and source != "-" else None
-    name, data = _read_head(path) if path is not None else _read_bytes(source)
+    name, data = _read_head(path) if path is not None else read_source(source)
     if not data or data.isspace():
         raise InputError(f"{name} is empty")
     head = data[:HEAD_BYTES]
@@ -88,21 +88,21 @@ def read_table(source, *, format: str | None = None) -> pd.DataFrame:
     complete = path is None or len(data) < HEAD_BYTES
     if not complete:
         refuse_binary_file(path)
-    head_text = _decode(name, head, final=complete)
+    head_text = decode_text(name, head, final=complete)
     if format is None:
-        format = _sniff(name, head_text)
+        format = sniff_layout(name, head_text)
     if format in ("csv", "tsv"):
         sep = "\t" if format == "tsv" else ","
         frame = _read_delimited_path(name, path, head, sep) if path is not None and not complete else None
         if frame is None:
-            data = data if complete else _read_bytes(source)[1]
+            data = data if complete else read_source(source)[1]
             frame = _read_delimited(name, data, sep)
     elif format == "jsonl":
-        data = data if complete else _read_bytes(source)[1]
-        frame = _read_json_lines(name, _decode(name, data))
+        data = data if complete else read_source(source)[1]
+        frame = _read_json_lines(name, decode_text(name, data))
     else:
-        data = data if complete else _read_bytes(source)[1]
-        frame = _read_json(name, _decode(name, data))
+        data = data if complete else read_source(source)[1]
+        frame = _read_json(name, decode_text(name, data))
     if frame.shape[1] == 0:
         raise InputError(f"{name} has no columns")
     if len(frame) == 0:
@@ -204,7 +204,7 @@ class BytesSource:
         return self._data
 
 
-def _decode(name: str, data: bytes, final: bool = True) -> str:
+def decode_text(name: str, data: bytes, final: bool = True) -> str:
     decoder = codecs.getincrementaldecoder("utf-8-sig")()
     try:
         return decoder.decode(data, final=final)
@@ -212,7 +212,7 @@ def _decode(name: str, data: bytes, final: bool = True) -> str:
         raise InputError(f"{name} is not UTF-8 text (byte {exc.start}); is it a binary file?") from None
 
 
-def _read_bytes(source) -> tuple[str, bytes]:
+def read_source(source) -> tuple[str, bytes]:
     if source == "-" or source is sys.stdin:
         data = sys.stdin.buffer.read()
         return "<stdin>", utf16_to_utf8("<stdin>", data) if is_utf16(data) else data
@@ -224,7 +224,7 @@ def _read_bytes(source) -> tuple[str, bytes]:
     return read_path(os.fspath(source))
 
 
-def _sniff(name: str, text: str) -> str:
+def sniff_layout(name: str, text: str) -> str:
     extension = os.path.splitext(name)[1].lower()
     if extension in _EXTENSIONS:
         return _EXTENSIONS[extension]

@@ -10,7 +10,7 @@ import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
-from ..errors import InputError, check_choice
+from ..errors import InputError, check_choice, require
 from . import analyse
 
 BACKENDS = ("local", "dask")
@@ -35,10 +35,8 @@ def run_all(specs, options, *, backend: str = "local", workers: int | None = Non
 
 
 def _dask(specs, options, workers, scheduler, progress):
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise InputError("the dask backend needs dask.distributed: pip install 'swarmstats[dask]'") from None
+    distributed = require("dask.distributed", "dask", "the dask backend")
+    Client, LocalCluster = distributed.Client, distributed.LocalCluster
     if scheduler:
         client = Client(scheduler)
         cluster = None

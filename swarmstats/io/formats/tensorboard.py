@@ -7,7 +7,7 @@ import os
 
 import pandas as pd
 
-from ...errors import InputError
+from ...errors import InputError, require
 from ..tabular import refuse_lfs_pointer
 from ._table import LogTable, sparse_to_wide
 
@@ -33,12 +33,9 @@ def read(path: str) -> LogTable:
                 refuse_lfs_pointer(file, handle.read(64))
         except OSError as exc:
             raise InputError(f"cannot read {file}: {exc.strerror}") from None
-    try:
-        from tensorboard.backend.event_processing import event_accumulator
-        from tensorboard.util import tensor_util
-    except ImportError:
-        raise InputError("reading TensorBoard event files needs tensorboard: "
-                         "pip install 'swarmstats[tensorboard]'") from None
+    event_accumulator = require("tensorboard.backend.event_processing.event_accumulator", "tensorboard",
+                                "reading TensorBoard event files")
+    tensor_util = require("tensorboard.util.tensor_util", "tensorboard", "reading TensorBoard event files")
     root = path if os.path.isdir(path) else os.path.dirname(path)
     records = []
     for file in files:

@@ -1,0 +1,137 @@
+"""Every log format as one object - how to recognise it, how to read it - in the order they are tried.
+
+A format has a *layout*, which says what its ``sniff`` and ``read`` are given:
+
+* ``"text"`` - the first 64 KiB of the file as text (and its base name); ``read(name, data)``
+  gets every byte.  SB3's ``monitor.csv`` (a JSON comment line, then ``r,l,t``), an MLflow
+  metric file.
+* ``"json"`` - one parsed JSON document; ``read(payload, name)``.  A Hugging Face
+  ``trainer_state.json``, a SWARM history.
+* ``"table"`` - the header of a CSV or JSON Lines table (the column names in order, and the
+  base name); ``read(frame, name)`` converts the parsed table.  ``parse_as`` is how a file named
+  with ``--input-format`` is parsed.
+* ``"path"`` - a path (a file or a directory): TensorBoard event files.
+
+Adding a format is adding one entry here (and a fixture in ``tests/fixtures/logs``); the
+loader in :mod:`..logs` never names a format.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Callable
+
+from ...errors import InputError
+from . import mlflow, sb3, swarm_logs, tensorboard, trainers, wandb
+from ._table import LogTable
+
+__all__ = ["LogFormat", "REGISTRY", "get", "of_layout", "names"]
+
+
+@dataclass(frozen=True)
+class LogFormat:
+    """One log format (see the module docstring)."""
+
+    name: str
+    layout: str
+    sniff: Callable[..., bool]
+    read: Callable[..., LogTable]
+    parse_as: str = "csv"
+    step_unit: str | None = None  # what one step is, for "per 100 <unit>" (None: steps)
+    offered: bool = True  # a choice of --input-format (False: only recognised, to refuse it)
+
+
+def _monitor_head(head: str, base: str) -> bool:
+    lines = head.split("\n", 2)
+    return head.startswith("#{") and len(lines) > 1 and lines[1].strip().startswith("r,l,t")
+
+
+def _refuse_runs_table(frame, name: str) -> LogTable:
+    wandb.refuse_runs_table(name)  # raises: a runs table has one row per run, no steps
+    raise AssertionError("unreachable")
+
+
+def _text(reader):
+    """A text-layout reader from one taking the decoded text."""
+    from ..tabular import decode_text
+
+    return lambda name, data: reader(name, decode_text(name, data))
+
+
+#: tried in this order; the first whose ``sniff`` says yes reads the log
+REGISTRY = (
+    # -- text: recognised from the file's first lines ------------------------------------------
+    LogFormat("monitor", "text", _monitor_head,
+              lambda name, data: sb3.read_monitor([(name, data)], name), step_unit="episodes"),
+    LogFormat("mlflow", "text", lambda head, base: mlflow.is_metric_file(head),
+              _text(mlflow.read_metric_file)),
+    # -- one JSON document -----------------------------------------------------------------------
+    LogFormat("trainer-state", "json",
+              lambda payload, base: base == "trainer_state.json" or (
+                  isinstance(payload, dict) and "log_history" in payload),
+              trainers.read_trainer_state),
+    LogFormat("swarm-history", "json",
+              lambda payload, base: isinstance(payload, dict) and bool(swarm_logs.epoch_snapshots(payload)),
+              swarm_logs.read_history, step_unit="epochs"),
+    # -- tables: recognised from their header ----------------------------------------------------
+    LogFormat("wandb-runs", "table", lambda names, base: wandb.is_runs_table(names), _refuse_runs_table,
+              offered=False),
+    LogFormat("wandb-chart", "table", lambda names, base: wandb.is_chart(names), wandb.read_chart),
+    LogFormat("wandb-history", "table", lambda names, base: "_step" in names, wandb.read_history),
+    LogFormat("swarm-events", "table",
+              lambda names, base: "event_type" in names and any(c.startswith("payload/") for c in names),
+              swarm_logs.read_events, parse_as="jsonl", step_unit="interactions"),
+    LogFormat("swarm-sweep", "table", lambda names, base: swarm_logs.is_sweep(names), swarm_logs.read_sweep),
+    LogFormat("swarm-epochs", "table", lambda names, base: swarm_logs.is_epochs(names),
+              swarm_logs.read_epochs, step_unit="epochs"),
+    LogFormat("ray-result", "table",
+              lambda names, base: "training_iteration" in names and base.endswith((".json", ".jsonl")),
+              lambda frame, name: trainers.read_ray(frame, name, "ray-result"), parse_as="jsonl",
+              step_unit="iterations"),
+    LogFormat("ray-progress", "table", lambda names, base: "training_iteration" in names,
+              lambda frame, name: trainers.read_ray(frame, name, "ray-progress"), step_unit="iterations"),
+    LogFormat("verifiers", "table",
+              lambda names, base: ("example_id" in names or "id" in names) and "reward" in names and (
+                  "completion" in names or "prompt" in names or base.startswith("results")),
+              trainers.read_verifiers, parse_as="jsonl", step_unit="rollouts"),
+    LogFormat("sb3-progress", "table",
+              lambda names, base: sb3.is_sb3_progress(names) and sb3.SB3_STEP in names,
+              lambda frame, name: sb3.read_progress(frame, name, "sb3-progress"), step_unit="timesteps"),
+    LogFormat("baselines-progress", "table", lambda names, base: sb3.is_baselines_progress(names),
+              lambda frame, name: sb3.read_progress(frame, name, "baselines-progress")),
+    LogFormat("lightning-csv", "table", lambda names, base: base == "metrics.csv" and {"step", "epoch"} <= set(names),
+              trainers.read_lightning),
+    LogFormat("prime-rl", "table",
+              lambda names, base: base.startswith("metrics") and base.endswith(".jsonl") and "step" in names,
+              trainers.read_prime_rl, parse_as="jsonl"),
+    # -- paths -------------------------------------------------------------------------------------
+    LogFormat("tensorboard", "path",
+              lambda path: os.path.basename(path).startswith(tensorboard.PREFIX), tensorboard.read),
+)
+
+_BY_NAME = {fmt.name: fmt for fmt in REGISTRY}
+
+
+def get(name: str) -> LogFormat:
+    """The format called ``name`` (InputError when there is none)."""
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise InputError(f"no log format {name!r}; the formats are {', '.join(names())}") from None
+
+
+def of_layout(layout: str) -> tuple:
+    """The formats of one layout, in the order they are tried."""
+    return tuple(fmt for fmt in REGISTRY if fmt.layout == layout)
+
+
+def names() -> tuple:
+    """The formats ``--input-format`` offers (besides the generic tables)."""
+    return tuple(fmt.name for fmt in REGISTRY if fmt.offered)
+
+
+def sniff_table(columns, base: str) -> LogFormat | None:
+    """The first table format whose header test passes (None: a generic table)."""
+    found = [str(column) for column in columns]
+    return next((fmt for fmt in of_layout("table") if fmt.sniff(found, base)), None)
