@@ -28,6 +28,7 @@ from scipy.special import gammaln, logsumexp
 from .._base import CallableState, OnlineEstimator, Trace
 from .._result import Result, fmt
 from ..errors import InputError, check_count, check_level, finite_number, is_real
+from .alarms import alarm_records, alarms_text
 from .reference import Reference, estimate_reference
 
 __all__ = ["OnlineRegimeDetector", "OnlineRegimeState", "OnlineRegimeResult"]
@@ -67,13 +68,8 @@ class OnlineRegimeResult(Result):
     _values: np.ndarray | None = None
 
     def summary(self) -> str:
-        if not self.alarms:
-            return (f"BOCPD over {self.n} points: no alarm (P(recent change) never above "
-                    f"{fmt(self.threshold, 3)})")
-        starts = ", ".join(str(alarm["start"]) for alarm in self.alarms[:10])
-        more = f" and {len(self.alarms) - 10} more" if len(self.alarms) > 10 else ""
-        return (f"BOCPD over {self.n} points: {len(self.alarms)} alarm(s), changes estimated to start "
-                f"at {starts}{more} (alarm when P(recent change) > {fmt(self.threshold, 3)})")
+        found = alarms_text(self.alarms) if self.alarms else "no alarm"
+        return f"BOCPD over {self.n} points: {found} (alarm when P(recent change) > {fmt(self.threshold, 3)})"
 
 
 class OnlineRegimeDetector(OnlineEstimator):
@@ -264,7 +260,7 @@ class OnlineRegimeDetector(OnlineEstimator):
         given = self.mean is not None and self.sd is not None
         learnt = 0 if given or self.reference is None else int(self.reference.points)
         return OnlineRegimeResult(
-            n=self.n, alarms=[{"index": index, "start": start} for index, start in self.alarms],
+            n=self.n, alarms=alarm_records(self.alarms),
             threshold=float(self.threshold), expected_run=float(self.expected_run),
             reference_points=learnt,
             _run_length=self._trace["run_length"].values.copy(),

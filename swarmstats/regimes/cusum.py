@@ -31,6 +31,7 @@ from ..errors import (
     finite_number,
     is_real,
 )
+from .alarms import alarm_records, alarms_text
 from .reference import Reference, estimate_reference
 
 __all__ = ["CusumDetector", "CusumState", "CusumResult", "cusum_threshold", "cusum_arl"]
@@ -119,14 +120,9 @@ class CusumResult(Result):
     _values: np.ndarray | None = None
 
     def summary(self) -> str:
-        if not self.alarms:
-            head = f"CUSUM over {self.n} points: no alarm (threshold h = {fmt(self.threshold, 3)})"
-        else:
-            starts = ", ".join(str(alarm["start"]) for alarm in self.alarms[:10])
-            more = f" and {len(self.alarms) - 10} more" if len(self.alarms) > 10 else ""
-            head = (f"CUSUM over {self.n} points: {len(self.alarms)} alarm(s), changes estimated to "
-                    f"start at {starts}{more} (threshold h = {fmt(self.threshold, 3)})")
-        return head + f"; in-control ARL {fmt(self.arl, 3)}"
+        found = alarms_text(self.alarms) if self.alarms else "no alarm"
+        return (f"CUSUM over {self.n} points: {found} (threshold h = {fmt(self.threshold, 3)}); "
+                f"in-control ARL {fmt(self.arl, 3)}")
 
 
 class CusumDetector(OnlineEstimator):
@@ -265,7 +261,7 @@ class CusumDetector(OnlineEstimator):
     def result(self) -> CusumResult:
         """The alarms and the sums at every point seen so far."""
         return CusumResult(
-            n=self.n, alarms=[{"index": index, "start": start} for index, start in self.alarms],
+            n=self.n, alarms=alarm_records(self.alarms),
             threshold=self.h, allowance=self.k, arl=self.target_arl,
             reference_points=0 if self._given is not None else self._reference_points,
             _upper=self._trace["upper"].values.copy(), _lower=self._trace["lower"].values.copy(),
