@@ -58,7 +58,7 @@ from .regimes import (
     regime_path,
 )
 from .streaming.convergence_monitor import ConvergenceMonitor, MonitorState
-from .streaming.monitor import Monitor, MonitorReport
+from .streaming.monitor import Monitor, MonitorStatus
 from .sweeps import RegimeRules, SweepResult, sweep
 from .windows import AdaptiveWindow, WindowResult, WindowState
 
@@ -82,11 +82,12 @@ __all__ = [
     "ProxyVarianceTracker", "ProxyResult", "KeyState",
     "AdaptiveWindow", "WindowResult", "WindowState",
     "sweep", "SweepResult", "RegimeRules",
-    "read_table", "read_log", "Monitor", "MonitorReport", "InputError", "SwarmstatsError",
+    "read_table", "read_log", "Monitor", "MonitorStatus", "InputError", "SwarmstatsError",
     "MissingDependency",
 ]
 
 
 # the results' old names, for one release
 __getattr__ = renamed_names("swarmstats", {"ProxyReport": lambda: ProxyResult,
-                                           "QualityReport": lambda: QualityResult})
+                                           "QualityReport": lambda: QualityResult,
+                                           "MonitorReport": lambda: MonitorStatus})

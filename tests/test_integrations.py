@@ -75,7 +75,7 @@ def test_hugging_face_trainer_callback_sees_logs_and_stops(tmp_path):
         disable_tqdm=True, seed=0)
     trainer = transformers.Trainer(model=Tiny(), args=args, train_dataset=Data(), callbacks=[cb])
     trainer.train()
-    assert cb.monitor.report().metrics["loss"]["n"] >= 30
+    assert cb.monitor.status.metrics["loss"]["n"] >= 30
     assert trainer.state.global_step < 2000  # stopped by the callback
 
 
@@ -109,7 +109,7 @@ def test_lightning_callback_sees_metrics_and_stops():
                                 enable_progress_bar=False, enable_model_summary=False,
                                 accelerator="cpu", num_sanity_val_steps=0)
     trainer.fit(Module(), loader)
-    assert cb.monitor.report().metrics["train_loss"]["n"] >= 30
+    assert cb.monitor.status.metrics["train_loss"]["n"] >= 30
     assert trainer.global_step < 100 * 32  # stopped before the last epoch
 
 
@@ -121,7 +121,7 @@ def test_stable_baselines3_callback_logs_episodes_and_stops():
     model = sb3.A2C("MlpPolicy", "CartPole-v1", learning_rate=0.0, n_steps=16, seed=0, device="cpu")
     cb = callback(Monitor(metrics=["episode_reward"], min_steps=30))
     model.learn(total_timesteps=50_000, callback=cb)
-    report = cb.monitor.report()
+    report = cb.monitor.status
     assert report.metrics["episode_reward"]["n"] >= 30
     assert model.num_timesteps < 50_000  # a frozen policy's returns are stationary: stopped
 
@@ -167,7 +167,7 @@ def test_hf_callback_with_trl_grpo_metric_names():
         cb.on_log(None, state, control, logs=logs)
         if control.should_training_stop:
             break
-    report = cb.monitor.report()
+    report = cb.monitor.status
     assert set(report.metrics) == {"reward", "rewards/accuracy_reward/mean", "frac_reward_zero_std"}
     assert control.should_training_stop and state.global_step < 1999
     other = SimpleNamespace(global_step=5, is_world_process_zero=False)

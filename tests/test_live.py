@@ -22,8 +22,8 @@ def test_monitor_matches_the_streaming_check_and_stops_on_convergence():
         reference.update(value)
         if stopped_at is None and monitor.should_stop:
             stopped_at = step
-    assert monitor.report().metrics["reward"]["verdict"] == reference.state.verdict
-    assert "loss" not in monitor.report().metrics  # only the chosen metrics are tracked
+    assert monitor.status.metrics["reward"]["verdict"] == reference.state.verdict
+    assert "loss" not in monitor.status.metrics  # only the chosen metrics are tracked
     assert stopped_at is not None and stopped_at > 300  # not while it is still rising
 
 
@@ -40,7 +40,7 @@ def test_monitor_accepts_what_trainers_log():
     monitor = Monitor(checks=("convergence", "window"))
     for step in range(60):
         monitor.log(step, loss=Tensor(1.0 / (step + 1)), kl=None, reward=np.float32(0.5), bad=float("nan"))
-    report = monitor.report()
+    report = monitor.status
     assert report.metrics["loss"]["n"] == 60 and "kl" not in report.metrics
     assert report.skipped == {"bad": 60}
     assert report.metrics["reward"]["window_status"] in ("stable", "uncertain")
@@ -56,7 +56,7 @@ def test_min_steps_holds_the_stop():
     rng = np.random.default_rng(1)
     for step in range(2000):
         monitor.log(step, r=rng.normal())
-    assert monitor.report().metrics["r"]["converged"] and not monitor.should_stop
+    assert monitor.status.metrics["r"]["converged"] and not monitor.should_stop
 
 
 def _watch(*args, timeout=60):

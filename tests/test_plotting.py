@@ -22,7 +22,7 @@ def _monitor_report():
     monitor = ss.Monitor(check_every=100)
     for step, value in enumerate(_series()):
         monitor.log(step, reward=value, loss=-value)
-    return monitor.report()
+    return monitor.status
 
 
 def _sweep(tmp_path):
@@ -65,7 +65,7 @@ EXAMPLES = {
     ss.WindowResult: lambda tmp: ss.AdaptiveWindow().fit(_shifted()),
     ss.ProxyResult: lambda tmp: ss.ProxyVarianceTracker().fit(_p(_series()), keys=np.arange(300) % 4),
     ss.MonitorState: lambda tmp: ss.ConvergenceMonitor().update_many(_series()),
-    ss.MonitorReport: lambda tmp: _monitor_report(),
+    ss.MonitorStatus: lambda tmp: _monitor_report(),
     ss.SweepResult: _sweep,
 }
 

@@ -224,12 +224,12 @@ def test_the_trainer_monitor_resets_and_clones_unfitted():
     for step, value in enumerate(rng.normal(size=200)):
         used.log(step, reward=value)
     twin = used.clone()
-    assert twin.report().steps == 0 and twin.report().metrics == {}
+    assert twin.status.steps == 0 and twin.status.metrics == {}
     used.reset()
     for monitor in (used, twin):
         for step, value in enumerate(values):
             monitor.log(step, reward=value)
-    assert_same(used.report(), twin.report())
+    assert_same(used.status, twin.status)
     assert_same(used.result("reward"), twin.result("reward"))
 
 
@@ -244,7 +244,12 @@ def test_old_paths_and_names_still_work_for_a_release_with_a_warning():
     with pytest.warns(DeprecationWarning, match="renamed scoring"):
         from swarmstats.regimes import metrics
     assert metrics.f1_score is swarmstats.regimes.scoring.f1_score
-    for old, new in (("ProxyReport", "ProxyResult"), ("QualityReport", "QualityResult")):
+    monitor = Monitor()
+    monitor.log(0, reward=1.0)
+    with pytest.warns(DeprecationWarning, match="status property"):
+        assert monitor.report().to_dict() == monitor.status.to_dict()
+    for old, new in (("ProxyReport", "ProxyResult"), ("QualityReport", "QualityResult"),
+                     ("MonitorReport", "MonitorStatus")):
         with pytest.warns(DeprecationWarning, match=f"renamed {new}"):
             assert getattr(swarmstats, old) is getattr(swarmstats, new)
     with pytest.raises(AttributeError):

@@ -44,5 +44,5 @@ with tempfile.TemporaryDirectory() as folder:
                                           disable_tqdm=True, seed=0)
     trainer = transformers.Trainer(model=Regressor(), args=args, train_dataset=Data(), callbacks=[swarm])
     trainer.train()
-print(swarm.monitor.report().summary())
+print(swarm.monitor.status.summary())
 print(f"stopped at step {trainer.state.global_step} of {args.max_steps}")

@@ -34,5 +34,5 @@ swarm = callback(metrics=["train_loss"], min_steps=100)
 trainer = lightning.Trainer(max_epochs=30, callbacks=[swarm], logger=False, enable_checkpointing=False,
                             enable_progress_bar=False, enable_model_summary=False, accelerator="cpu")
 trainer.fit(Regressor(), loader)
-print(swarm.monitor.report().summary())
+print(swarm.monitor.status.summary())
 print(f"stopped at step {trainer.global_step} of {30 * len(loader)}")

@@ -11,5 +11,5 @@ from swarmstats.integrations.sb3 import callback
 model = sb3.PPO("MlpPolicy", "CartPole-v1", n_steps=256, seed=0, device="cpu", verbose=0)
 swarm = callback(min_steps=100)
 model.learn(total_timesteps=10_000, callback=swarm)  # still learning: no stop is right
-print(swarm.monitor.report().summary())
+print(swarm.monitor.status.summary())
 print(f"stopped at {model.num_timesteps} of 10000 timesteps")

@@ -311,7 +311,7 @@ def run(args) -> int:
                 _report_changes(args, monitor, verdicts)
         finally:
             follower.close()
-    report = monitor.report()
+    report = monitor.status
     _refuse_if_nothing_read(args, report, follower)
     if args.format == "json":
         dump_json("watch", {"source": args.file, "skipped_lines": follower.skipped,
@@ -376,7 +376,7 @@ class _StopOnSignal:
 
 
 def _report_changes(args, monitor: Monitor, verdicts: dict) -> None:
-    report = monitor.report()
+    report = monitor.status
     for name, entry in report.metrics.items():
         if verdicts.get(name) != entry["verdict"]:
             verdicts[name] = entry["verdict"]

@@ -6,7 +6,7 @@ import numpy as np
 
 from .._result import fmt
 from ..streaming.convergence_monitor import MonitorState
-from ..streaming.monitor import MonitorReport
+from ..streaming.monitor import MonitorStatus
 from . import plotter
 from ._draw import literal_text, plot_series
 
@@ -26,7 +26,7 @@ def plot_monitor_state(state, ax):
     return ax
 
 
-@plotter(MonitorReport)
+@plotter(MonitorStatus)
 def plot_monitor_report(report, ax):
     """Each tracked metric's running mean with +-1 SD, coloured by its verdict."""
     names = list(report.metrics)

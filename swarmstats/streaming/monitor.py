@@ -12,11 +12,12 @@ layers over this class.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._base import Estimator
+from .._base import Estimator, renamed_names
 from .._result import Result, fmt
 from ..errors import InputError, check_choice
 from ..windows import AdaptiveWindow
@@ -26,8 +27,8 @@ CHECKS = ("convergence", "window")
 
 
 @dataclass(frozen=True)
-class MonitorReport(Result):
-    """The state of every tracked metric (see :meth:`Monitor.report`)."""
+class MonitorStatus(Result):
+    """Every tracked metric now (see :attr:`Monitor.status`)."""
 
     steps: int
     metrics: dict
@@ -164,7 +165,15 @@ class Monitor(Estimator):
                              f"{', '.join(self._streams) or '(none)'}")
         return self._streams[metric].result()
 
-    def report(self) -> MonitorReport:
+    def report(self) -> MonitorStatus:
+        """Deprecated name of :attr:`status`."""
+        warnings.warn("Monitor.report() is now the status property: write monitor.status",
+                      DeprecationWarning, stacklevel=2)
+        return self.status
+
+    @property
+    def status(self) -> MonitorStatus:
+        """Every tracked metric now: count, running mean and SD, verdict, window status."""
         entries = {}
         for name, stream in self._streams.items():
             state = stream.state
@@ -175,7 +184,7 @@ class Monitor(Estimator):
                 entry.update(window_status=last.status, window_length=last.length,
                              window_reason=last.reason)
             entries[name] = entry
-        return MonitorReport(steps=self.calls, metrics=entries, stop_metric=self.stop_metric,
+        return MonitorStatus(steps=self.calls, metrics=entries, stop_metric=self.stop_metric,
                              should_stop=self.should_stop, skipped=dict(self._skipped))
 
     def plot(self, ax=None):
@@ -199,3 +208,7 @@ def _number(raw) -> float | None:
         except OverflowError:  # an integer beyond float range: as good as infinite
             return math.inf
     return None  # strings, lists, dicts: not a scalar metric
+
+
+# MonitorReport is MonitorStatus, for one release
+__getattr__ = renamed_names(__name__, {"MonitorReport": lambda: MonitorStatus})
