@@ -18,7 +18,7 @@ import pandas as pd
 from ._input.random_state import resolve_rng
 from ._kernels.bootstrap import chunk_sizes, percentile_interval
 from ._result import Result, fmt
-from .describe import interquartile_mean
+from .description import interquartile_mean
 from .errors import InputError, check_level
 
 AGGREGATES = ("mean", "median", "iqm")

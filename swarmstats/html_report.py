@@ -21,7 +21,7 @@ import pandas as pd
 from ._input.interactions import cluster_option
 from ._result import fmt
 from .convergence.verdict import ConvergenceTest
-from .describe import describe
+from .description import describe
 from .errors import InputError
 from .io import classify_columns, select_metric
 from .io.outputs import REPORT_SUFFIXES, check_output, write_atomically

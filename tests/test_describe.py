@@ -6,7 +6,11 @@ import pytest
 from scipy import stats
 
 from swarmstats import InputError, describe
-from swarmstats.describe import bimodality_coefficient, interquartile_mean, lower_cvar
+from swarmstats.description import (
+    bimodality_coefficient,
+    interquartile_mean,
+    lower_cvar,
+)
 from tests.conftest import ar1
 
 

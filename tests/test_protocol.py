@@ -254,3 +254,53 @@ def test_old_paths_and_names_still_work_for_a_release_with_a_warning():
             assert getattr(swarmstats, old) is getattr(swarmstats, new)
     with pytest.raises(AttributeError):
         swarmstats.NotAName  # noqa: B018
+
+
+def _modules_after(code: str) -> set:
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", f"{code}\nimport json, sys; print(json.dumps(sorted(sys.modules)))"],
+                         check=True, capture_output=True, text=True)
+    return set(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+HEAVY = {"pandas", "scipy", "scipy.stats", "statsmodels", "matplotlib", "ruptures"}
+
+
+def test_importing_swarmstats_and_asking_for_help_loads_nothing_heavy():
+    """What is imported, not how long it takes (timings are benchmarks/bench_startup.py's job)."""
+    assert not HEAVY & _modules_after("import swarmstats")
+    assert not HEAVY & _modules_after("import sys\nfrom swarmstats.cli import main\n"
+                                      "sys.argv = ['swarmstats', '--help']\n"
+                                      "try:\n    main()\nexcept SystemExit:\n    pass")
+    # the names are all there, each from its module on first use
+    assert {"pandas", "scipy.stats"} <= _modules_after("import swarmstats\nswarmstats.check_convergence")
+
+
+def test_the_lazy_names_and_the_type_checking_imports_agree():
+    import ast
+    import inspect
+
+    source = inspect.getsource(swarmstats)
+    typed = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            for statement in node.body:
+                for alias in statement.names:
+                    typed.add(alias.name)
+                    assert swarmstats._EXPORTS[alias.name] == "." + statement.module
+    assert typed == set(swarmstats.__all__)
+    for name in swarmstats.__all__:
+        assert getattr(swarmstats, name) is not None
+    assert "check_convergence" in dir(swarmstats)
+
+
+def test_no_public_name_is_also_a_module_name():
+    """``swarmstats.describe`` was both a function and a module: once the module was imported
+    the package attribute was the module, and the lazy name could not win."""
+    import pkgutil
+
+    modules = {module.name for module in pkgutil.iter_modules(swarmstats.__path__)}
+    assert not modules & set(swarmstats.__all__)

@@ -7,25 +7,15 @@ error (one line on stderr; --debug shows the traceback).
 
 from __future__ import annotations
 
+import importlib
 import sys
 import traceback
 import warnings
 
 from .. import __version__
 from ..errors import InputError, MissingDependency
-from ..io.outputs import PLOT_SUFFIXES, REPORT_SUFFIXES, check_output
-from . import (
-    convergence,
-    describe,
-    proxy,
-    quality,
-    regimes,
-    report,
-    sweep,
-    watch,
-    windows,
-)
 from ._common import (
+    COMMANDS,
     EXIT_ERROR,
     EXIT_PASS,
     Parser,
@@ -35,18 +25,27 @@ from ._common import (
     one_line,
 )
 
-#: command name -> module with add_parser(commands) and run(args)
-COMMANDS = {"check-convergence": convergence, "regimes": regimes, "quality-gap": quality,
-            "describe": describe, "proxy": proxy, "windows": windows, "watch": watch,
-            "sweep": sweep, "report": report}
+#: build_parser(): every command's full parser
+ALL = "all"
 
 
-def build_parser():
+def command_module(name: str):
+    """The module of command ``name``, with ``add_parser(commands)`` and ``run(args)``."""
+    return importlib.import_module(f".{COMMANDS[name][0]}", __name__)
+
+
+def build_parser(only: str | None = ALL):
+    """The parser: every command in full (``only=ALL``), or only the command ``only`` in full
+    and the others as one-line entries (``None``: all as entries - enough for ``--help``,
+    ``--version`` and an unknown command, and no analysis module is imported)."""
     parser = Parser(prog="swarmstats", description="Honest statistics for noisy reward and score series.")
     parser.add_argument("--version", action="version", version=f"swarmstats {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for name, module in COMMANDS.items():
-        module.add_parser(commands)
+    for name, (_, help) in COMMANDS.items():
+        if only == ALL or only == name:
+            command_module(name).add_parser(commands)
+        else:
+            commands.add_parser(name, help=help)
         add_shared_options(commands.choices[name])
     return parser
 
@@ -54,6 +53,8 @@ def build_parser():
 def _check_outputs(args) -> None:
     """Refuse, before any work, an output (``-o``, ``--plot``) that is an input or has an
     extension that would not be written."""
+    from ..io.outputs import PLOT_SUFFIXES, REPORT_SUFFIXES, check_output
+
     inputs = [getattr(args, "file", None), *(getattr(args, "paths", None) or [])]
     if getattr(args, "output", None):
         check_output(args.output, inputs, REPORT_SUFFIXES, what="report")
@@ -62,8 +63,9 @@ def _check_outputs(args) -> None:
 
 
 def main(argv=None) -> int:
-    parser = build_parser()
-    debug = "--debug" in (sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(only=_chosen(argv))
+    debug = "--debug" in argv
     with warnings.catch_warnings():
         if not debug:  # library warnings (numpy on inf, statsmodels' tables) are not for the shell
             warnings.simplefilter("ignore")
@@ -77,7 +79,7 @@ def _main(parser, argv, debug: bool) -> int:
             parser.print_help(sys.stderr)
             return EXIT_ERROR
         _check_outputs(args)
-        code = COMMANDS[args.command].run(args)
+        code = command_module(args.command).run(args)
         flush_notes()
         return code
     except (UsageError, InputError, MissingDependency) as exc:
@@ -93,6 +95,12 @@ def _main(parser, argv, debug: bool) -> int:
         return EXIT_PASS
     finally:
         flush_notes(keep=False)  # whatever happened, the next call starts with no notes
+
+
+def _chosen(argv: list) -> str | None:
+    """The command named on the command line (None: none, or not one we know)."""
+    first = next((word for word in argv if not word.startswith("-")), None)
+    return first if first in COMMANDS else None
 
 
 if __name__ == "__main__":  # pragma: no cover

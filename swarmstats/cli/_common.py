@@ -9,13 +9,27 @@ import os
 import re
 import sys
 
-from .._result import jsonable
 from ..errors import InputError, NoValues
-from ..io import read_log, select_metric
-from ..io.outputs import PLOT_SUFFIXES, check_output, write_atomically
-from ..io.tabular import table_roles
+
+# Nothing heavy is imported here at module level: the root parser (``swarmstats --help``) is
+# built from this module alone, and the analysis modules (pandas, scipy) are imported by the
+# command that runs.
 
 EXIT_PASS, EXIT_FAIL, EXIT_ERROR = 0, 1, 2
+
+#: every command: its module in swarmstats.cli and its one-line help (the list ``swarmstats
+#: --help`` shows is built from this table alone, without importing a command)
+COMMANDS = {
+    "check-convergence": ("convergence", "has each metric converged? (a CI gate: exit 1 if not)"),
+    "regimes": ("regimes", "where do regimes change, and how much? (offline changepoints)"),
+    "quality-gap": ("quality", "is selection working? soft and hard quality-gap metrics (exit 1 if adverse)"),
+    "describe": ("describe", "the distribution of each metric, with autocorrelation-aware intervals"),
+    "proxy": ("proxy", "is each key's proxy score too noisy for a hard decision? (exit 1 if any is)"),
+    "windows": ("windows", "adaptive evaluation windows: improving, degrading, stable or uncertain at each step"),
+    "watch": ("watch", "follow a growing log (e.g. prime-rl metrics.jsonl) and print verdict changes"),
+    "sweep": ("sweep", "analyse every run of a sweep (locally or on Dask) and summarise by setting"),
+    "report": ("report", "one self-contained HTML page (or PNG) with every metric's evidence"),
+}
 
 
 class Parser(argparse.ArgumentParser):
@@ -91,6 +105,9 @@ def load(args):
     label x seed pair, a step axis that starts again) becomes the ``run`` column and
     ``args.group``, so every command analyses each run on its own; ``--run`` keeps one.
     """
+    from ..io import read_log
+    from ..io.tabular import table_roles
+
     frame = read_log(args.file, format=args.input_format, wide=True)
     for note in frame.attrs.get("notes", []):  # what the reader found (runs, joins, gaps)
         say(f"{frame.attrs.get('source')}: {note}")
@@ -168,7 +185,7 @@ LOG_FILE = "log file (CSV, TSV, JSON Lines, JSON list, any log read_log knows) o
 USAGE_ERROR = "usage or input error (one line on stderr; --debug shows the traceback)"
 
 
-def add_command(commands, name: str, *, help: str, description: str, exits: dict | None = None,
+def add_command(commands, name: str, *, description: str, exits: dict | None = None,
                 note: str | None = None):
     """A command's parser, its exit codes listed in the epilog (after ``note``): ``exits`` says
     what 0 (and 1) mean for it; 2 is a usage or input error unless ``exits`` says more."""
@@ -176,7 +193,7 @@ def add_command(commands, name: str, *, help: str, description: str, exits: dict
     epilog = "exit codes:\n" + "\n".join(f"  {code}  {text}" for code, text in sorted(codes.items()))
     if note:
         epilog = f"{note}\n\n{epilog}"
-    return commands.add_parser(name, help=help, description=description, epilog=epilog,
+    return commands.add_parser(name, help=COMMANDS[name][1], description=description, epilog=epilog,
                                formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
@@ -305,6 +322,8 @@ def parts(frame, args):
 def metric_runs(frame, metric: str, step, args) -> list:
     """The metric's series in each run that logged it, named ``metric [run]`` (a run that
     never logged this metric is skipped; any other bad cell is an error)."""
+    from ..io import select_metric
+
     runs = []
     for key, part in parts(frame, args):
         try:
@@ -329,6 +348,8 @@ SCHEMA_VERSION = 1
 def dump_json(command: str, payload: dict, frame=None) -> None:
     """The one JSON envelope: ``schema_version``, ``command``, ``input`` (the log read, when
     there is one), then the command's own keys.  Strict JSON: no NaN (null instead)."""
+    from .._result import jsonable
+
     envelope = {"schema_version": SCHEMA_VERSION, "command": command}
     if frame is not None:
         envelope["input"] = {"source": frame.attrs.get("source"), "format": frame.attrs.get("format"),
@@ -394,6 +415,7 @@ def save_figure(fig, path: str) -> None:
     """Write ``fig`` to ``path`` (an InputError if it cannot be written) and close it."""
     import matplotlib.pyplot as plt
 
+    from ..io.outputs import PLOT_SUFFIXES, check_output, write_atomically
     from ..plots import literal_text
 
     literal_text(fig)  # before the layout, which renders every text

@@ -41,7 +41,7 @@ insufficient_data, with how many more steps would settle it."""
 
 def add_parser(commands) -> None:
     check = add_command(
-        commands, "check-convergence", help="has each metric converged? (a CI gate: exit 1 if not)",
+        commands, "check-convergence",
         description="Has each metric converged, or is it still changing? One row per metric "
                     "(per run with --group).",
         exits={0: "every metric converged (shown flat)",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..describe import MEDIAN_METHODS, describe
+from ..description import MEDIAN_METHODS, describe
 from ..errors import InputError, NoValues
 from ..io import LOG_FORMATS, select_metric
 from ._common import (
@@ -24,7 +24,7 @@ from ._common import (
 
 def add_parser(commands) -> None:
     describe = add_command(
-        commands, "describe", help="the distribution of each metric, with autocorrelation-aware intervals",
+        commands, "describe",
         description="n, mean with an autocorrelation-aware CI (and the i.i.d. one beside it), median "
                     "with a block-bootstrap CI, IQM, quantiles, extremes and their steps, the peak's "
                     "distance from the mean, lower-tail CVaR and a bimodality indicator.")

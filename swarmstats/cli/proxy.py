@@ -30,7 +30,7 @@ TEXT_ROWS = 50
 
 def add_parser(commands) -> None:
     proxy = add_command(
-        commands, "proxy", help="is each key's proxy score too noisy for a hard decision? (exit 1 if any is)",
+        commands, "proxy",
         description="Per key (agent, policy, checkpoint ...): the noise of the proxy score p, the "
                     "probability that a hard decision at the threshold is on the wrong side, how "
                     "often it would flip between rounds against what noise alone explains, and "

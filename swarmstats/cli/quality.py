@@ -28,7 +28,7 @@ from ._common import (
 
 def add_parser(commands) -> None:
     quality = add_command(
-        commands, "quality-gap", help="is selection working? soft and hard quality-gap metrics (exit 1 if adverse)",
+        commands, "quality-gap",
         description="Soft and hard selection metrics of interactions scored by p = P(beneficial) and "
                     "accepted or rejected: quality gap E[p|accepted] - E[p|rejected], toxicity, "
                     "spread, saturation, welfare, each with an interval; a permutation test of "

@@ -29,7 +29,7 @@ from ._common import (
 
 def add_parser(commands) -> None:
     regimes = add_command(
-        commands, "regimes", help="where do regimes change, and how much? (offline changepoints)",
+        commands, "regimes",
         description="Regime changes in each metric: segments with their means and the changes "
                     "with their strength in noise SDs.")
     add_log_options(regimes)

@@ -24,7 +24,7 @@ from ._common import (
 
 def add_parser(commands) -> None:
     report = add_command(
-        commands, "report", help="one self-contained HTML page (or PNG) with every metric's evidence",
+        commands, "report",
         description="For each metric: the series with warm-up, regimes and adaptive-window status, "
                     "the convergence verdict with its reasons, the distribution; the soft-versus-"
                     "hard quality panel where p and accepted columns exist.  Images are embedded: "

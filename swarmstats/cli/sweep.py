@@ -23,7 +23,7 @@ from ._common import (
 
 def add_parser(commands) -> None:
     parser = add_command(
-        commands, "sweep", help="analyse every run of a sweep (locally or on Dask) and summarise by setting",
+        commands, "sweep",
         description="Each run (a file, a run folder, or a group of one long file) gets its "
                     "convergence verdict, regimes and description per metric, and SWARM's regime "
                     "call; runs that fail are reported and the rest analysed.  --by groups runs by "

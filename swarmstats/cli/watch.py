@@ -22,7 +22,7 @@ from ._common import EXIT_PASS, MIN_VALUES, add_command, at_least, dump_json, fi
 
 def add_parser(commands) -> None:
     watch = add_command(
-        commands, "watch", help="follow a growing log (e.g. prime-rl metrics.jsonl) and print verdict changes",
+        commands, "watch",
         description="Follow a log that a running job appends to (JSON Lines or CSV) and print a line "
                     "whenever a metric's convergence verdict changes.  Ctrl-C stops it cleanly with "
                     "a summary.",

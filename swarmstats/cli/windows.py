@@ -27,7 +27,7 @@ from ._common import (
 
 def add_parser(commands) -> None:
     windows = add_command(
-        commands, "windows", help="adaptive evaluation windows: improving, degrading, stable or uncertain at each step",
+        commands, "windows",
         description="At every step, the window that answers 'where is this score now?': cut at a "
                     "change, kept to a trend's span, grown until the mean is known to --precision. "
                     "Prints the per-step status table (or its summary with --summary).")

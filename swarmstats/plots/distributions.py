@@ -6,7 +6,7 @@ import numpy as np
 
 from .._result import fmt
 from ..compare import CompareResult
-from ..describe import DescribeResult
+from ..description import DescribeResult
 from . import plotter
 from ._draw import bins
 

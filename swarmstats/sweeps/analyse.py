@@ -10,7 +10,7 @@ import pandas as pd
 
 from .._result import jsonable
 from ..convergence.verdict import ConvergenceTest
-from ..describe import describe
+from ..description import describe
 from ..errors import SwarmstatsError
 from ..io import classify_columns, read_log, select_metric
 from ..regimes import RegimeDetector
