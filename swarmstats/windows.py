@@ -27,7 +27,7 @@ O(max_length), whatever the length of the stream.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 import pandas as pd
@@ -73,6 +73,45 @@ class WindowState:
     level: float = math.nan       # where the curve is now: the trend line at this step, or the mean
     level_low: float = math.nan
     level_high: float = math.nan
+
+
+class StateRecord:
+    """Every :class:`WindowState` of a stream, kept column by column: numbers in growing float
+    arrays, the status and reason as references.  A list of the state objects themselves cost
+    ~1 KB per step (a dict and a boxed float per field); this keeps what the table needs."""
+
+    NUMBERS = ("step", "length", "start", "mean", "ci_low", "ci_high", "slope", "slope_t",
+               "level", "level_low", "level_high")
+
+    def __init__(self):
+        self._numbers = {name: Trace() for name in self.NUMBERS}
+        self._status: list = []
+        self._reason: list = []
+        self._change: list = []
+
+    def __len__(self) -> int:
+        return len(self._status)
+
+    def append(self, state: WindowState) -> None:
+        for name, trace in self._numbers.items():
+            trace.append(getattr(state, name))
+        self._status.append(state.status)
+        self._reason.append(state.reason)
+        self._change.append(state.change)
+
+    def frame(self) -> pd.DataFrame:
+        """One row per state, the columns in WindowState's order; whole-number steps, starts and
+        lengths as integers (as the states hold them)."""
+        columns = {}
+        for name in (f.name for f in fields(WindowState)):
+            if name in self._numbers:
+                values = self._numbers[name].values.copy()
+                whole = name in ("step", "length", "start") and np.all(np.mod(values, 1) == 0)
+                columns[name] = values.astype(np.int64) if whole else values
+            else:
+                columns[name] = {"status": self._status, "reason": self._reason,
+                                 "change": np.array(self._change, dtype=bool)}[name]
+        return pd.DataFrame(columns)
 
 
 @dataclass(frozen=True)
@@ -249,7 +288,7 @@ class AdaptiveWindow(OnlineEstimator):
         self._long = None       # the history's current trend, judged when a block completes
         self._long_stale = False
         self._last: WindowState | None = None
-        self._states: list = []  # every state, for result() (keep_states)
+        self._states = StateRecord()  # every state, for result() (keep_states)
         self._values = Trace()
         self._steps: Trace | None = None  # the step axis, once a step is given
 
@@ -316,7 +355,7 @@ class AdaptiveWindow(OnlineEstimator):
         if not self.n:
             raise InputError("no values yet: update() the window before asking for its result")
         values = self._values.values.copy()
-        table = pd.DataFrame([state.__dict__ for state in self._states])
+        table = self._states.frame()
         table.insert(1, "value", values)
         counts = table["status"].value_counts().to_dict()
         label = ((lambda i: plain_number(self._steps.values[i])) if self._steps is not None
