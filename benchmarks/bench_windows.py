@@ -51,6 +51,7 @@ def per_update(n, rng, repeats=3):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--reps", type=int, default=200)
+    parser.add_argument("--memory-points", type=int, default=200_000)
     args = parser.parse_args()
     print(machine())
     rng = np.random.default_rng(2026)
@@ -92,6 +93,20 @@ def main():
     adwin_alarms(x)
     print(f"river ADWIN: {(time.perf_counter() - start) / len(x) * 1e6:.1f} us per step over 100,000 "
           "(for information)")
+    fit_memory(args.memory_points, rng)
+
+
+def fit_memory(n: int, rng) -> None:
+    """How much one fit grows the process (max RSS), against the input's size."""
+    import resource
+
+    y = rng.normal(size=n)
+    AdaptiveWindow().fit(y[:2_000])  # caches and imports first
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    AdaptiveWindow().fit(y)
+    grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1e3
+    print(f"fit() of {n} points grows the process by {grown / 1e6:.0f} MB, "
+          f"{grown / y.nbytes:.0f}x the input  [target (issue 19): <= 5x]")
 
 
 if __name__ == "__main__":
