@@ -146,8 +146,8 @@ def _long_enough(frame, metrics: list, *, named: bool) -> list:
         raise InputError(f"metric {short[0]!r} has no values (every cell is empty)")
     described = ", ".join(f"{m} ({counts[m]})" for m in short)
     if named or len(short) == len(metrics):
-        raise InputError(f"{frame.attrs.get('source')}: too few values to analyse: {described}; at least "
-                         f"{MIN_VALUES} are needed for a spread or a test (has the run just started?)")
+        raise too_few(frame.attrs.get("source"), f"too few values to analyse: {described}",
+                      "has the run just started?")
     say(f"left out {described}: fewer than {MIN_VALUES} values")
     return [m for m in metrics if m not in short]
 
@@ -155,6 +155,13 @@ def _long_enough(frame, metrics: list, *, named: bool) -> list:
 #: what the command found or chose on its own; printed to stderr once it succeeded (an
 #: input error stays one line)
 NOTES: list = []
+
+
+def too_few(source, counted: str, hint: str | None = None) -> InputError:
+    """The one error for an input too short to analyse: ``source: counted; at least 3 are needed
+    for a spread or a test`` (and a ``hint``)."""
+    hint = f" ({hint})" if hint else ""
+    return InputError(f"{source}: {counted}; at least {MIN_VALUES} are needed for a spread or a test{hint}")
 
 
 def say(message: str) -> None:

@@ -23,6 +23,7 @@ from ._common import (
     new_figure,
     render,
     save_figure,
+    too_few,
 )
 
 TEXT_ROWS = 50
@@ -71,8 +72,7 @@ def run(args) -> int:
                         v_hat=None if args.v_hat is None else frame[args.v_hat])
     scores = int(pd.to_numeric(frame[args.p], errors="coerce").notna().sum())  # validated above
     if scores < MIN_VALUES:
-        raise InputError(f"{frame.attrs.get('source')}: {scores} score(s) of {args.p!r}; at least "
-                         f"{MIN_VALUES} are needed for a spread or a test")
+        raise too_few(frame.attrs.get("source"), f"{scores} score(s) of {args.p!r}")
     report = tracker.result()
     render(args, "proxy", [report], frame=frame, table=report.to_frame, text=lambda: print(_text(report)),
            payload=lambda: {"passed": not report.too_noisy, **report.to_dict()})

@@ -23,6 +23,7 @@ from ._common import (
     finite,
     plot_results,
     render,
+    too_few,
 )
 
 
@@ -76,8 +77,7 @@ def run(args) -> int:
     overall = quality_metrics(frame[args.p], frame[args.accepted], random_state=args.random_seed,
                               clusters=clusters, **options)
     if overall.n < MIN_VALUES:  # checked after the columns were validated: their errors say more
-        raise InputError(f"{frame.attrs.get('source')}: {overall.n} interaction(s); at least {MIN_VALUES} "
-                         "are needed for a spread or a test")
+        raise too_few(frame.attrs.get("source"), f"{overall.n} interaction(s)")
     table = test = None
     if args.by:
         table = quality_by(frame, args.by, p=args.p, accepted=args.accepted, random_state=args.random_seed + 1,

@@ -17,7 +17,15 @@ from ..errors import InputError
 from ..io.decoding import BadJSON, check_readable, loads
 from ..io.tabular import is_bookkeeping_name, step_names
 from ..streaming.monitor import Monitor
-from ._common import EXIT_PASS, MIN_VALUES, add_command, at_least, dump_json, finite
+from ._common import (
+    EXIT_PASS,
+    MIN_VALUES,
+    add_command,
+    at_least,
+    dump_json,
+    finite,
+    too_few,
+)
 
 
 def add_parser(commands) -> None:
@@ -341,7 +349,7 @@ def _refuse_if_nothing_read(args, report, follower: Follower) -> None:
         why = f"; {follower.skipped} bad line(s), the first: {follower.first_skip}" if follower.skipped else ""
         raise InputError(f"{args.file}: no numeric metric values were read{why}")
     counts = ", ".join(f"{name} ({entry['n']})" for name, entry in report.metrics.items())
-    raise InputError(f"{args.file}: too few values to analyse: {counts}; at least {MIN_VALUES} are needed")
+    raise too_few(args.file, f"too few values to analyse: {counts}", "is the run just starting?")
 
 
 class _StopOnSignal:
