@@ -21,6 +21,7 @@ shape, with scikit-learn's ``fit``):
 
 from __future__ import annotations
 
+import abc
 import inspect
 import warnings
 
@@ -74,27 +75,32 @@ class Estimator:
     def __repr__(self) -> str:
         defaults = self._parameter_defaults()
         shown = [f"{name}={value!r}" for name, value in self.get_params().items()
-                 if not _same(value, defaults.get(name, inspect.Parameter.empty))]
+                 if not same_value(value, defaults.get(name, inspect.Parameter.empty))]
         return f"{type(self).__name__}({', '.join(shown)})"
 
 
-class OnlineEstimator(Estimator):
+class OnlineEstimator(Estimator, abc.ABC):
     """The streaming protocol (see the module docstring).  Subclasses implement
-    ``_start_stream`` (the empty stream), ``update``, ``state`` and ``result``;
-    ``update_many`` may be overridden by a vectorised version with the same outcome."""
+    ``_start_stream`` (the empty stream), ``update``, ``state`` and ``result`` (a class missing
+    one cannot be instantiated); ``update_many`` may be overridden by a vectorised version with
+    the same outcome."""
 
-    def _start_stream(self) -> None:  # pragma: no cover - every subclass overrides it
-        raise NotImplementedError
+    @abc.abstractmethod
+    def _start_stream(self) -> None:
+        """Set up the empty stream (called by ``__init__`` and :meth:`reset`)."""
 
-    def update(self, x):  # pragma: no cover - every subclass overrides it
-        raise NotImplementedError
+    @abc.abstractmethod
+    def update(self, x):
+        """Add one value; returns the state after it."""
 
     @property
-    def state(self):  # pragma: no cover - every subclass overrides it
-        raise NotImplementedError
+    @abc.abstractmethod
+    def state(self):
+        """The state after the latest update."""
 
-    def result(self):  # pragma: no cover - every subclass overrides it
-        raise NotImplementedError
+    @abc.abstractmethod
+    def result(self):
+        """The full result of everything seen so far."""
 
     def update_many(self, xs):
         """Add many values in order; returns the last state (the same as a loop of ``update``)."""
@@ -202,7 +208,8 @@ def as_floats(xs) -> np.ndarray:
     return values
 
 
-def _same(value, default) -> bool:
+def same_value(value, default) -> bool:
+    """A parameter equal to its default (same type), arrays and odd values never."""
     if value is default:
         return True
     try:

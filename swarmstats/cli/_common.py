@@ -381,14 +381,14 @@ def render(args, command: str, results, *, frame=None, payload=None, table=None,
         print("\n\n".join(r.summary() for r in results))
 
 
-def stacked_frames(results, frame_of=None):
-    """Every result's table (``to_frame()`` unless ``frame_of`` says otherwise) in one frame,
-    tagged by the result's name in a first ``metric`` column when the table lacks one."""
+def stacked_frames(results):
+    """Every result's ``to_frame()`` in one frame, tagged by the result's name in a first
+    ``metric`` column when the table lacks one."""
     import pandas as pd
 
     frames = []
     for result in results:
-        part = (frame_of or (lambda r: r.to_frame()))(result)
+        part = result.to_frame()
         if "metric" not in part.columns:
             part = part.assign(metric=getattr(result, "name", None))
         frames.append(part)

@@ -8,7 +8,7 @@ from .._result import fmt
 from ..streaming.convergence_monitor import MonitorState
 from ..streaming.monitor import MonitorStatus
 from . import plotter
-from ._draw import literal_text, plot_series
+from ._draw import axes, literal_text, plot_series
 
 VERDICT_COLOURS = {"converged": "C2", "not_converged": "C3", "insufficient_data": "0.6"}
 
@@ -47,8 +47,6 @@ def plot_monitor_report(report, ax):
 
 def plot_monitor(monitor, ax=None):
     """Each tracked metric's series (on one Axes, or one panel per metric when ax is None)."""
-    from ._draw import axes
-
     names = list(monitor._streams)
     if ax is None and len(names) > 1:
         import matplotlib.pyplot as plt

@@ -209,7 +209,6 @@ class CusumDetector(OnlineEstimator):
         self._upper_zero = self._lower_zero = 0  # last index where each sum was 0
         self.alarms: list[tuple[int, int]] = []  # (alarm index, estimated change index)
         self._alarm_now = False
-        self._reference_points = 0
         self._trace = {name: Trace() for name in ("upper", "lower", "values")}
 
     def update(self, x: float) -> CusumState:
@@ -224,7 +223,6 @@ class CusumDetector(OnlineEstimator):
             self._buffer.append(x)
             if len(self._buffer) >= self.warmup:
                 self.reference = estimate_reference(np.asarray(self._buffer))
-                self._reference_points = len(self._buffer)
                 self._buffer = []
                 self._upper_zero = self._lower_zero = index
             self._record()
@@ -263,6 +261,6 @@ class CusumDetector(OnlineEstimator):
         return CusumResult(
             n=self.n, alarms=alarm_records(self.alarms),
             threshold=self.h, allowance=self.k, arl=self.target_arl,
-            reference_points=0 if self._given is not None else self._reference_points,
+            reference_points=0 if self._given is not None else int(self.warmup),
             _upper=self._trace["upper"].values.copy(), _lower=self._trace["lower"].values.copy(),
             _values=self._trace["values"].values.copy())

@@ -26,7 +26,7 @@ from scipy import special
 from .._base import CallableState, OnlineEstimator, Trace, as_floats
 from .._result import Result, fmt
 from ..convergence.verdict import ConvergenceResult, ConvergenceTest
-from ..errors import InputError, finite_number
+from ..errors import InputError, check_count, check_positive, finite_number
 
 __all__ = ["ConvergenceMonitor", "MonitorState"]
 
@@ -93,14 +93,10 @@ class ConvergenceMonitor(OnlineEstimator):
         self._start_stream()
 
     def _validate(self) -> None:
-        if not (isinstance(self.growth, (int, float)) and self.growth > 0):
-            raise InputError(f"growth must be positive, got {self.growth!r}")
-        for name in ("check_every", "first_check"):
-            value = getattr(self, name)
-            if value is None and name == "check_every":
-                continue
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise InputError(f"{name} must be a positive integer, got {value!r}")
+        check_positive("growth", self.growth)
+        if self.check_every is not None:
+            check_count("check_every", self.check_every)
+        check_count("first_check", self.first_check)
 
     # parameters: this class's four and every ConvergenceTest option passed through
     def get_params(self) -> dict:

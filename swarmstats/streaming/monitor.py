@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._base import Estimator, renamed_names
+from .._base import Estimator, renamed_names, same_value
 from .._result import Result, fmt
-from ..errors import InputError, check_choice
+from ..errors import InputError, check_choice, check_count
 from ..windows import AdaptiveWindow
 from .convergence_monitor import ConvergenceMonitor
 
@@ -93,15 +93,13 @@ class Monitor(Estimator):
     def _validate(self) -> None:
         for check in self.checks:
             check_choice("checks", check, CHECKS)
-        for name in ("min_steps", "confirmations"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise InputError(f"{name} must be a positive integer, got {value!r}")
+        check_count("min_steps", self.min_steps)
+        check_count("confirmations", self.confirmations)
 
     def get_params(self) -> dict:
         template = self._template.get_params()
         defaults = ConvergenceMonitor._parameter_defaults()
-        passed = {name: value for name, value in template.items() if value is not defaults[name]}
+        passed = {name: value for name, value in template.items() if not same_value(value, defaults[name])}
         return {**{name: getattr(self, name) for name in self._parameter_names()}, **passed}
 
     @classmethod

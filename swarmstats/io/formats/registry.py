@@ -47,11 +47,6 @@ def _monitor_head(head: str, base: str) -> bool:
     return head.startswith("#{") and len(lines) > 1 and lines[1].strip().startswith("r,l,t")
 
 
-def _refuse_runs_table(frame, name: str) -> LogTable:
-    wandb.refuse_runs_table(name)  # raises: a runs table has one row per run, no steps
-    raise AssertionError("unreachable")
-
-
 def _text(reader):
     """A text-layout reader from one taking the decoded text."""
     from ..tabular import decode_text
@@ -75,7 +70,8 @@ REGISTRY = (
               lambda payload, base: isinstance(payload, dict) and bool(swarm_logs.epoch_snapshots(payload)),
               swarm_logs.read_history, step_unit="epochs"),
     # -- tables: recognised from their header ----------------------------------------------------
-    LogFormat("wandb-runs", "table", lambda names, base: wandb.is_runs_table(names), _refuse_runs_table,
+    LogFormat("wandb-runs", "table", lambda names, base: wandb.is_runs_table(names),
+              lambda frame, name: wandb.refuse_runs_table(name),  # one row per run: refused
               offered=False),
     LogFormat("wandb-chart", "table", lambda names, base: wandb.is_chart(names), wandb.read_chart),
     LogFormat("wandb-history", "table", lambda names, base: "_step" in names, wandb.read_history),
