@@ -71,6 +71,44 @@ def test_merging_removes_changes_smaller_than_min_effect(seed):
     assert np.all(np.abs(np.diff(means)) >= merged.noise_sd)  # what is left is practically large
 
 
+def _merge_by_recomputing(values, changepoints, threshold, model):
+    """The merge rule stated directly: recompute every neighbour pair's effect from its
+    values after each merge (np.polyfit slopes, ddof=1 SDs)."""
+    points = list(changepoints)
+    while points:
+        bounds = [0, *points, len(values)]
+        parts = [values[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+        effects = []
+        for left, right in zip(parts[:-1], parts[1:]):
+            effect = abs(right.mean() - left.mean())
+            if model == "linear" and len(left) > 2 and len(right) > 2:
+                slope = lambda part: np.polyfit(np.arange(len(part)), part, 1)[0]  # noqa: E731
+                effect = max(effect, abs(slope(right) - slope(left)) * min(len(left), len(right)))
+            elif model in ("meanvar", "kernel") and len(left) > 1 and len(right) > 1:
+                effect = max(effect, abs(right.std(ddof=1) - left.std(ddof=1)))
+            effects.append(effect)
+        smallest = int(np.argmin(effects))
+        if effects[smallest] >= threshold:
+            break
+        del points[smallest]
+    return points
+
+
+@pytest.mark.parametrize("model", ["mean", "linear", "meanvar", "kernel"])
+def test_merging_by_moments_equals_recomputing_each_segment(model):
+    from swarmstats.regimes.offline import merge_small_effects
+
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        n = int(rng.integers(50, 400))
+        y = 1e3 + np.cumsum(rng.normal(size=n)) * rng.uniform(0.1, 2)  # an offset, slopes, SDs
+        points = sorted(rng.choice(np.arange(2, n - 2), size=int(rng.integers(1, 15)), replace=False).tolist())
+        threshold = float(rng.uniform(0.2, 3))
+        kept, merged = merge_small_effects(y, points, threshold, model)
+        assert kept == _merge_by_recomputing(y, points, threshold, model)
+        assert merged == len(points) - len(kept)
+
+
 def test_numeric_penalty_is_in_rss_units_like_ruptures_l2():
     rpt = pytest.importorskip("ruptures")
     rng = np.random.default_rng(13)

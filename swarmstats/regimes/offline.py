@@ -367,29 +367,84 @@ def merge_small_effects(values, changepoints, threshold, model="mean"):
     ``linear`` also the slope difference sustained over the shorter segment;
     for ``meanvar`` and ``kernel`` also the difference of SDs.  A pure change
     of variance or of slope is therefore not merged away for having equal means.
+
+    Each segment is held as its moments and two merged segments' moments are
+    combined exactly (Chan et al.'s pairwise update), so a merge costs O(k) for
+    k changes instead of a pass over the series: 1,400 changes at 10^6 points
+    took 10 s when every merge recomputed every segment.
+
+    >>> y = np.r_[np.zeros(50), np.full(50, 0.2), np.full(50, 3.0)]
+    >>> merge_small_effects(y, [50, 100], 1.0)
+    ([100], 1)
     """
     points = list(changepoints)
+    if not points or threshold <= 0:
+        return points, 0
+    moments = _SegmentMoments(np.asarray(values, dtype=np.float64), points, model)
+    effects = np.array([moments.effect(i) for i in range(len(points))])
     merged = 0
-    while points and threshold > 0:
-        bounds = [0, *points, len(values)]
-        parts = [values[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
-        effects = np.array([_effect(left, right, model) for left, right in zip(parts[:-1], parts[1:])])
+    while points:
         smallest = int(np.argmin(effects))
         if effects[smallest] >= threshold:
             break
         del points[smallest]
+        moments.merge(smallest)
+        effects = np.delete(effects, smallest)
+        # only the merged segment's two borders changed
+        for border in (smallest - 1, smallest):
+            if 0 <= border < len(points):
+                effects[border] = moments.effect(border)
         merged += 1
     return points, merged
 
 
-def _effect(left, right, model):
-    effect = abs(right.mean() - left.mean())
-    if model == "linear" and len(left) > 2 and len(right) > 2:
-        slope = lambda part: np.polyfit(np.arange(len(part)), part, 1)[0]  # noqa: E731
-        effect = max(effect, abs(slope(right) - slope(left)) * min(len(left), len(right)))
-    elif model in ("meanvar", "kernel") and len(left) > 1 and len(right) > 1:
-        effect = max(effect, abs(right.std(ddof=1) - left.std(ddof=1)))
-    return effect
+class _SegmentMoments:
+    """Count, means and centred second moments (of y, of t, and their co-moment) of each
+    segment between changes, with the exact combination of two neighbours."""
+
+    def __init__(self, values, changepoints, model):
+        self.model = model
+        bounds = np.array([0, *changepoints, len(values)])
+        lengths = np.diff(bounds).astype(np.float64)
+        t = np.arange(len(values), dtype=np.float64)
+        starts = bounds[:-1]
+        self.n = list(lengths)
+        self.mean_y = list(np.add.reduceat(values, starts) / lengths)
+        self.mean_t = list((bounds[:-1] + bounds[1:] - 1) / 2.0)
+        deviation_y = values - np.repeat(self.mean_y, lengths.astype(np.int64))
+        deviation_t = t - np.repeat(self.mean_t, lengths.astype(np.int64))
+        self.m2_y = list(np.add.reduceat(deviation_y * deviation_y, starts))
+        self.m2_t = list(np.add.reduceat(deviation_t * deviation_t, starts))
+        self.c_ty = list(np.add.reduceat(deviation_t * deviation_y, starts))
+
+    def merge(self, i):
+        """Segments i and i + 1 become one (the change between them is gone)."""
+        na, nb = self.n[i], self.n[i + 1]
+        total = na + nb
+        dy = self.mean_y[i + 1] - self.mean_y[i]
+        dt = self.mean_t[i + 1] - self.mean_t[i]
+        weight = na * nb / total
+        self.m2_y[i] += self.m2_y[i + 1] + dy * dy * weight
+        self.m2_t[i] += self.m2_t[i + 1] + dt * dt * weight
+        self.c_ty[i] += self.c_ty[i + 1] + dt * dy * weight
+        self.mean_y[i] += dy * nb / total
+        self.mean_t[i] += dt * nb / total
+        self.n[i] = total
+        for column in (self.n, self.mean_y, self.mean_t, self.m2_y, self.m2_t, self.c_ty):
+            del column[i + 1]
+
+    def effect(self, i):
+        """The effect of the change between segments i and i + 1 (see merge_small_effects)."""
+        left, right = i, i + 1
+        effect = abs(self.mean_y[right] - self.mean_y[left])
+        nl, nr = self.n[left], self.n[right]
+        if self.model == "linear" and nl > 2 and nr > 2:
+            slope = lambda j: self.c_ty[j] / self.m2_t[j]  # noqa: E731
+            effect = max(effect, abs(slope(right) - slope(left)) * min(nl, nr))
+        elif self.model in ("meanvar", "kernel") and nl > 1 and nr > 1:
+            sd = lambda j: math.sqrt(max(self.m2_y[j], 0.0) / (self.n[j] - 1))  # noqa: E731
+            effect = max(effect, abs(sd(right) - sd(left)))
+        return effect
 
 
 def segment_table(values, steps, changepoints, long_run_variance, sloped_by=None) -> pd.DataFrame:
