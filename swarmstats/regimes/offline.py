@@ -13,7 +13,7 @@ from .._base import Estimator
 from .._input.series import as_series
 from .._result import Result, fmt, plain_number
 from ..errors import InputError, check_choice
-from .costs import COSTS, LevelOrTrendCost, SegmentCost
+from .costs import COSTS, KernelCost, LevelOrTrendCost, SegmentCost
 from .noise import noise_scale
 from .pelt import pelt
 from .seeded import place_changes, seeded_search
@@ -28,6 +28,10 @@ METHODS = ("auto", "pelt", "seeded", "binseg", "bottomup", "window")
 #: quadratic on a plateau, the seeded search O(n log n), 5-17x faster already at 200-1,000
 #: points, and it found PELT's segmentation on every test series (tests/test_regimes_seeded.py)
 AUTO_EXACT_UP_TO = 100
+#: the same for ``model="kernel"``: ruptures' exact KernelCPD (all pairs, ~0.3 s at 2,000
+#: points and quadratic on a plateau) up to here; above, the seeded search on the kernel's
+#: 25-feature form (:class:`.costs.KernelCost`, within 3e-8 of the kernel)
+KERNEL_EXACT_UP_TO = 2_000
 # The rbf kernel (bandwidth one noise SD) cost on robustly standardised data:
 # c = 1 in g log n gave no spurious change on white noise (n = 200 and 1000)
 # and F1 0.995 on 2-SD shifts; c = 0.5 gave 0.1 spurious changes, c = 2 F1 0.96.
@@ -129,12 +133,16 @@ class RegimeDetector(Estimator):
         ruptures' C-accelerated ``KernelCPD``); ``"seeded"`` minimises the
         same penalised cost over changes proposed by seeded binary
         segmentation, in O(n log n) (see :mod:`.seeded`); ``"auto"``
-        (default) is PELT up to 100 points and seeded above; the others are
+        (default) is PELT up to 100 points and seeded above (for
+        ``model="kernel"``: up to 2,000 points); the others are
         ruptures' approximate searches run on the same costs and penalty.
 
     ``model="kernel"`` detects changes in the whole distribution (an rbf
     kernel of bandwidth one noise SD on robustly standardised data); its
-    penalty is g log n, or a number in the kernel cost's units.
+    penalty is g log n, or a number in the kernel cost's units.  Its
+    ``"auto"`` search is ruptures' exact ``KernelCPD`` up to 2,000 points and
+    above that the seeded search on the kernel's Fourier-feature form
+    (:class:`.costs.KernelCost`), which keeps 10^6 points to seconds.
 
     >>> rng = np.random.default_rng(0)
     >>> y = np.r_[np.zeros(200), np.full(200, 2.0)] + rng.normal(size=400)
@@ -170,8 +178,10 @@ class RegimeDetector(Estimator):
         if self.model == "trend" and self.penalty != "bic":
             raise InputError("model='trend' chooses its own penalty (BIC on the whitened series); "
                              "for penalty='mbic' or a number use model='mean' or 'linear'")
-        if self.model == "kernel" and self.method not in ("auto", "pelt"):
-            raise InputError("model='kernel' runs ruptures' KernelCPD; use method='pelt'")
+        if self.model == "kernel" and self.method not in ("auto", "pelt", "seeded"):
+            raise InputError("model='kernel' runs ruptures' KernelCPD (method='pelt') or the seeded "
+                             "search on the kernel's feature form (method='seeded'); "
+                             f"method={self.method!r} is not offered for it")
 
     def fit(self, y, *, name: str | None = None) -> RegimeResult:
         self._validate()
@@ -290,13 +300,16 @@ class RegimeDetector(Estimator):
         return [int(c) for c in search.fit(values).predict(pen=penalty)[:-1]]
 
     def _kernel(self, values, sd, tau, min_size):
-        import ruptures as rpt
-
         standardised = (values - np.median(values)) / sd
         if isinstance(self.penalty, str):
             penalty, rule = _KERNEL_CONSTANT * tau * math.log(len(values)), "bic"
         else:
             penalty, rule = float(self.penalty), "given"
+        exact = self.method == "pelt" or (self.method == "auto" and len(values) <= KERNEL_EXACT_UP_TO)
+        if not exact:
+            return seeded_search(KernelCost(standardised), penalty, min_size), penalty, rule
+        import ruptures as rpt
+
         search = rpt.KernelCPD(kernel="rbf", min_size=min_size, params={"gamma": 0.5})
         return [int(c) for c in search.fit(standardised).predict(pen=penalty)[:-1]], penalty, rule
 
