@@ -18,11 +18,11 @@ def main():
     args = parser.parse_args()
     reps = args.reps
     rng = np.random.default_rng(0)
-    for phi, n in ((0.9, 1000), (0.9, 2000), (0.5, 1000), (0.0, 1000)):
+    for phi, n in ((0.9, 1000), (0.9, 2000), (0.5, 1000), (0.0, 1000), (0.0, 10), (0.0, 30)):
         series = ar1(phi, n, rng, reps)
         hits = {"mean": 0, "mean i.i.d.": 0, "median bootstrap": 0, "median order-statistics": 0}
         for x in series:
-            boot = ss.describe(x, n_boot=500, random_state=rng)
+            boot = ss.describe(x, n_boot=500, random_state=rng, median_method="bootstrap")
             order = ss.describe(x, n_boot=0, median_method="order-statistics")
             hits["mean"] += boot.ci[0] <= 0 <= boot.ci[1]
             hits["mean i.i.d."] += boot.ci_iid[0] <= 0 <= boot.ci_iid[1]

@@ -153,7 +153,7 @@ def bimodality_coefficient(values: np.ndarray) -> float:
 
 
 def describe(y, *, ci: float = 0.95, tail: float = 0.05, n_boot: int = 2000,
-             median_method: str = "bootstrap", random_state=None, nan_policy: str = "raise",
+             median_method: str = "order-statistics", random_state=None, nan_policy: str = "raise",
              name: str | None = None) -> DescribeResult:
     """The distribution of a score series, with autocorrelation-aware intervals.
 
@@ -166,18 +166,20 @@ def describe(y, *, ci: float = 0.95, tail: float = 0.05, n_boot: int = 2000,
         Level of the intervals.  The mean's interval is mean +- t * SD /
         sqrt(ESS) with the ESS from the integrated autocorrelation time (Geyer);
         ``ci_iid`` is the textbook interval that assumes independence.  The
-        median's interval is a percentile bootstrap over circular blocks three
-        autocorrelation times long (a plain bootstrap for independent values).
+        median's interval: see ``median_method``.
     tail : float
         Share of the worst values averaged by the lower-tail CVaR.
-    median_method : {"bootstrap", "order-statistics"}
-        ``"order-statistics"``: the order statistics at the Beta(ESS/2 + 1,
-        ESS/2 + 1) quantiles, with the ESS of the indicator 1{x <= median} (as
-        posterior's quantile MCSE) - no resampling, and better calibrated under
-        strong autocorrelation (measured: 95% vs 90% for AR(1), phi = 0.9; see
-        docs/describe.md).  Long series (n x n_boot above 25 million) use it
-        automatically, with a note.
-
+    median_method : {"order-statistics", "bootstrap"}
+        ``"order-statistics"`` (default): the order statistics at the
+        Beta(ESS/2 + 1, ESS/2 + 1) quantiles, with the ESS of the indicator
+        1{x <= median} (as posterior's quantile MCSE) - no resampling, O(n log n)
+        at any n, and better calibrated than the bootstrap under strong
+        autocorrelation (measured: 94% vs 90% for AR(1), phi = 0.9; see
+        docs/describe.md).  Where that ESS is undefined (a handful of values) the
+        distribution-free binomial interval of order statistics is used.
+        ``"bootstrap"``: a percentile bootstrap over circular blocks three
+        autocorrelation times long (``n_boot`` resamples); long series (n x n_boot
+        above 25 million) fall back to order statistics, with a note.
     >>> rng = np.random.default_rng(0)
     >>> result = describe(rng.normal(0.5, 0.1, size=400), random_state=0)
     >>> result.n, round(result.mean, 2), result.ci[0] < 0.5 < result.ci[1]
@@ -188,7 +190,7 @@ def describe(y, *, ci: float = 0.95, tail: float = 0.05, n_boot: int = 2000,
     if not 0 < tail < 1:
         raise InputError(f"tail must lie strictly between 0 and 1, got {tail}")
     if int(n_boot) < 0:
-        raise InputError(f"n_boot must be >= 0 (0 skips the median's interval), got {n_boot}")
+        raise InputError(f"n_boot must be >= 0 (0 skips the median's bootstrap interval), got {n_boot}")
     check_choice("median_method", median_method, MEDIAN_METHODS)
     series = as_series(y, nan_policy=nan_policy, min_length=1, name=name)
     return _describe_series(series, level, tail, int(n_boot), median_method, resolve_rng(random_state))
@@ -266,10 +268,26 @@ def _t_interval(mean: float, sd: float, ess: float, level: float) -> tuple:
 def _median_order_interval(x: np.ndarray, level: float) -> tuple:
     ess = ess_quantile(x[None, :], 0.5)
     if not np.isfinite(ess):
-        return (float("nan"), float("nan"))
+        return _median_binomial_interval(np.sort(x), level)
     probs = stats.beta.ppf([(1 - level) / 2, (1 + level) / 2], ess / 2 + 1, ess / 2 + 1)
-    low, high = np.quantile(x, probs)
-    return (float(low), float(high))
+    # the order statistics at or beyond those positions, not an interpolation between two: with
+    # 8-20 skewed values interpolating covered 87-92%, rounding outwards 91-97% (95% from 30)
+    ordered = np.sort(x)
+    positions = probs * (len(x) - 1)
+    return (float(ordered[int(np.floor(positions[0]))]), float(ordered[int(np.ceil(positions[1]))]))
+
+
+def _median_binomial_interval(ordered: np.ndarray, level: float) -> tuple:
+    """(x_(j), x_(n+1-j)): the median lies between them with probability 1 - 2 P(Bin(n, 1/2) < j)
+    for independent values, whatever their distribution; j is the largest keeping that >= level
+    (1 when none does: with 5 values the widest interval covers 93.75%).
+
+    >>> _median_binomial_interval(np.arange(1.0, 7.0), 0.95)     # 6 values: min and max, 96.9%
+    (1.0, 6.0)
+    """
+    n = len(ordered)
+    j = max(int(stats.binom.ppf((1 - level) / 2, n, 0.5)), 1)
+    return (float(ordered[j - 1]), float(ordered[n - j]))
 
 
 def _median_interval(x: np.ndarray, tau: float, level: float, n_boot: int,

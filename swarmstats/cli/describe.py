@@ -26,13 +26,14 @@ def add_parser(commands) -> None:
     describe = add_command(
         commands, "describe",
         description="n, mean with an autocorrelation-aware CI (and the i.i.d. one beside it), median "
-                    "with a block-bootstrap CI, IQM, quantiles, extremes and their steps, the peak's "
+                    "with an order-statistics CI, IQM, quantiles, extremes and their steps, the peak's "
                     "distance from the mean, lower-tail CVaR and a bimodality indicator.")
     add_log_options(describe, group="one description per run")
     add_random_seed_option(describe, "random seed of the median's bootstrap (default 0)")
-    describe.add_argument("--median-method", choices=MEDIAN_METHODS, default="bootstrap",
-                          help="interval of the median: block bootstrap (default) or order statistics "
-                               "with the ESS (better under strong autocorrelation)")
+    describe.add_argument("--median-method", choices=MEDIAN_METHODS, default="order-statistics",
+                          help="interval of the median: order statistics with the ESS (default; "
+                               "better calibrated under strong autocorrelation, fast at any length) "
+                               "or a block bootstrap")
     add_input_format_option(describe, LOG_FORMATS)
     add_output_options(describe, plot="each distribution")
 
