@@ -15,8 +15,8 @@ from _timing import machine, median_time
 from bench_pelt import piecewise
 
 from swarmstats import detect_regimes
-from swarmstats.regimes.offline import MODELS
 from swarmstats.regimes.costs import LevelOrTrendCost
+from swarmstats.regimes.offline import MODELS
 from swarmstats.regimes.pelt import pelt
 from swarmstats.regimes.seeded import seeded_search
 

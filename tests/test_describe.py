@@ -119,3 +119,24 @@ def test_long_memory_is_named_and_widens_the_interval_of_the_mean():
     assert covered >= 0.78 - 3 * np.sqrt(0.78 * 0.22 / reps) and named >= 0.3
     short = [describe(x, median_method="order-statistics") for x in ar1(0.9, 5_000, rng, reps=30)]
     assert sum(any(note.startswith("long memory") for note in r.notes) for r in short) <= 2
+
+
+def test_bimodality_coefficient_equals_scipys_bias_corrected_moments():
+    from scipy import stats
+
+    from swarmstats.description import bimodality_coefficient
+    rng = np.random.default_rng(31)
+    for x in (rng.normal(size=1000), rng.exponential(size=12), rng.standard_t(3, size=300_000) + 1e6):
+        n = len(x)
+        skew, kurt = stats.skew(x, bias=False), stats.kurtosis(x, bias=False)
+        expected = (skew**2 + 1) / (kurt + 3 * (n - 1) ** 2 / ((n - 2) * (n - 3)))
+        assert bimodality_coefficient(x) == pytest.approx(expected, rel=1e-9)
+
+
+@pytest.mark.parametrize("phi", [0.0, 0.9])
+def test_long_series_median_ess_from_block_shares_agrees_with_split_chains(phi):
+    from swarmstats._kernels.chains import ess_quantile
+    from swarmstats.description import _median_ess
+    x = ar1(phi, 300_000, np.random.default_rng(32), reps=1)[0]
+    # two estimators of one quantity on one series: within a few percent of each other
+    assert _median_ess(x) == pytest.approx(ess_quantile(x[None, :], 0.5), rel=0.06)

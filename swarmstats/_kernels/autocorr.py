@@ -171,8 +171,12 @@ def integrated_time(x: np.ndarray, *, exact: bool = False) -> float:
     size = n // BLOCK_POINTS if n >= 5 * BLOCK_POINTS and not exact else 1
     if size == 1:
         return tau_of(x[None, :], n, _single_rho)
-    means = block_means(x, size)
-    variance = float(np.var(x))
+    return blocked_integrated_time(block_means(x, size), size, float(np.var(x)), n)
+
+
+def blocked_integrated_time(means: np.ndarray, size: int, variance: float, n: int) -> float:
+    """g of a series of ``n`` points and population ``variance`` from the means of its blocks
+    of ``size`` points: g = size Var(block means) g_blocks / variance (floored as g is)."""
     tau_blocks = tau_of(means[None, :], len(means), _single_rho)
     if not np.isfinite(tau_blocks) or variance <= 0:
         return float("nan")

@@ -16,7 +16,27 @@ from scipy import stats
 #: entries of the largest replicate-by-item matrix built at once (~32 MB of int64)
 CHUNK_ENTRIES = 4_000_000
 #: above this many replicate x item draws, resampled sums come from their normal limit
+#: (gradually: see exact_replicates)
 EXACT_LIMIT = 25_000_000
+
+
+def exact_replicates(reps: int, n: int) -> int:
+    """How many of ``reps`` replicates of ``n`` items to draw exactly; the rest come from
+    the normal limit.
+
+    All of them while reps x n <= EXACT_LIMIT.  Beyond, reps x (T / n)^2 where T =
+    EXACT_LIMIT / reps is the largest n drawn wholly exactly: their cost, reps T^2 / n,
+    joins the exact cost at n = T and then falls, so the time never jumps between n and
+    n + 1 (a switch from all to none made 12,500 items 100x slower than 12,501), while the
+    share of exact draws, (T / n)^2, vanishes where the normal limit is excellent.
+
+    >>> exact_replicates(2000, 12_500), exact_replicates(2000, 12_501), exact_replicates(2000, 125_000)
+    (2000, 1999, 20)
+    """
+    if reps * n <= EXACT_LIMIT:
+        return reps
+    largest_exact_n = EXACT_LIMIT / reps
+    return int(reps * (largest_exact_n / n) ** 2)
 
 
 def chunk_sizes(reps: int, items: int):
@@ -47,29 +67,66 @@ def bootstrap_counts(rng: np.random.Generator, n: int, reps: int) -> np.ndarray:
 def bootstrap_sums(columns: np.ndarray, reps: int, rng: np.random.Generator) -> np.ndarray:
     """Column sums of ``reps`` bootstrap resamples of the rows of ``columns`` (reps x k).
 
-    Exact (multinomial resamples) while reps x n <= EXACT_LIMIT.  Beyond, the
-    sums are drawn from their normal limit N(n mean, n cov) - the bootstrap's
-    own central limit, excellent at such n - so a million-row batch costs
-    O(n k^2) instead of O(reps n).  Statistics are still computed from the
-    drawn sums, so their non-linearity is kept.
+    Exact (multinomial resamples) while reps x n <= EXACT_LIMIT.  Beyond, all but
+    :func:`exact_replicates` of them are drawn from their normal limit N(n mean, n cov) -
+    the bootstrap's own central limit, excellent at such n - so a million-row batch costs
+    O(n k^2) instead of O(reps n).  Statistics are still computed from the drawn sums, so
+    their non-linearity is kept.
     """
     n = columns.shape[0]
-    if reps * n > EXACT_LIMIT:
-        return normal_limit_sums(columns, reps, rng)
+    exact = exact_replicates(reps, n)
     out = np.empty((reps, columns.shape[1]))
     start = 0
-    for size in chunk_sizes(reps, n):
+    for size in chunk_sizes(exact, n):
         out[start:start + size] = bootstrap_counts(rng, n, size) @ columns
         start += size
+    if exact < reps:
+        out[exact:] = normal_limit_sums(columns, reps - exact, rng)
     return out
 
 
 def normal_limit_sums(columns: np.ndarray, reps: int, rng: np.random.Generator) -> np.ndarray:
     """Draws of the bootstrap column sums from N(n mean, n cov) (population covariance)."""
-    centred = columns - columns.mean(axis=0)
-    # n times the population covariance of one row is the covariance of the sum
-    return rng.multivariate_normal(columns.sum(axis=0), centred.T @ centred, size=reps,
-                                   method="eigh")
+    return normal_limit_draws(*column_moments([columns])[1:], reps, rng)
+
+
+def normal_limit_draws(sums: np.ndarray, centred_gram: np.ndarray, reps: int,
+                       rng: np.random.Generator) -> np.ndarray:
+    """``reps`` draws from N(sums, centred_gram): the normal limit of bootstrap column sums,
+    from the columns' sums and centred cross-products (n times their population covariance)."""
+    return rng.multivariate_normal(sums, centred_gram, size=reps, method="eigh")
+
+
+def column_moments(blocks) -> tuple:
+    """(n, column sums, centred cross-products) of the rows of consecutive blocks (each
+    rows x k), merged block by block (Chan, Golub & LeVeque's pairwise update) so a batch
+    of 10^7 rows never needs its whole matrix.
+
+    >>> x = np.random.default_rng(0).normal(size=(100, 2))
+    >>> n, sums, gram = column_moments([x[:30], x[30:]])
+    >>> centred = x - x.mean(axis=0)
+    >>> n, bool(np.allclose(sums, x.sum(axis=0))), bool(np.allclose(gram, centred.T @ centred))
+    (100, True, True)
+    """
+    n, mean, gram = 0, None, None
+    for block in blocks:
+        rows = block.shape[0]
+        if rows == 0:
+            continue
+        block_mean = block.mean(axis=0)
+        centred = block - block_mean
+        block_gram = centred.T @ centred
+        if mean is None:
+            n, mean, gram = rows, block_mean, block_gram
+            continue
+        delta = block_mean - mean
+        total = n + rows
+        gram = gram + block_gram + np.outer(delta, delta) * (n * rows / total)
+        mean = mean + delta * (rows / total)
+        n = total
+    if mean is None:
+        raise ValueError("column_moments needs at least one row")
+    return n, mean * n, gram
 
 
 def percentile_interval(replicates: np.ndarray, level: float, *, min_defined: float = 0.9):

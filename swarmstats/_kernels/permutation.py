@@ -1,8 +1,8 @@
 """Permutation null distributions for the quality gap E[p | accepted] - E[p | rejected].
 
-Large batches (reps x n above ``EXACT_LIMIT``) draw the null from its normal
-limit (the permutation central limit theorem, with the exact permutation
-variance) instead of shuffling.
+Large batches (reps x n above ``EXACT_LIMIT``) draw all but
+``bootstrap.exact_replicates`` of the shuffles from their normal limit (the
+permutation central limit theorem, with the exact permutation variance).
 
 Under "acceptance is independent of p" every arrangement of the accept flags
 with the same number accepted is equally likely, so the null distribution of
@@ -35,16 +35,17 @@ def permuted_gaps(p: np.ndarray, accepted: np.ndarray, reps: int, rng: np.random
     n, n_accepted = len(p), int(accepted.sum())
     if n_accepted in (0, n):
         return np.full(reps, np.nan)
-    if reps * n > bootstrap.EXACT_LIMIT:
-        return rng.normal(0.0, permutation_sd(p, n_accepted), size=reps)
+    exact = bootstrap.exact_replicates(reps, n)
     flags = accepted.astype(float)
     total = float(p.sum())
     out = np.empty(reps)
     start = 0
-    for size in chunk_sizes(reps, n):
+    for size in chunk_sizes(exact, n):
         shuffled = rng.permuted(np.broadcast_to(flags, (size, n)), axis=1)
         out[start:start + size] = gap_of_sums(shuffled @ p, total, n_accepted, n)
         start += size
+    if exact < reps:
+        out[exact:] = rng.normal(0.0, permutation_sd(p, n_accepted), size=reps - exact)
     return out
 
 

@@ -28,6 +28,8 @@ from .._kernels.bootstrap import (
     bootstrap_sums,
     cluster_bootstrap_t,
     cluster_totals,
+    column_moments,
+    normal_limit_draws,
     percentile_interval,
     two_way_cluster_interval,
     wilson_interval,
@@ -160,6 +162,18 @@ class QualityResult(Result):
             lines.append("  labels may be unreliable: more than 30% of p lie inside the uncertain band")
         lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
+
+#: rows per block when the columns are summed block by block
+BLOCK_ROWS = 1 << 16
+
+
+def _row_blocks(n: int):
+    return (slice(start, start + BLOCK_ROWS) for start in range(0, n, BLOCK_ROWS))
+
+
+def _rows_of(extras: dict, rows: slice) -> dict:
+    return {name: values[rows] if np.ndim(values) else values for name, values in extras.items()}
+
 
 def _columns(p, accepted, threshold, band, payoff: PayoffConfig, extras) -> np.ndarray:
     a = accepted.astype(float)
@@ -343,8 +357,16 @@ def quality_metrics(
         extras={"tau": tau, "c_a": c_a, "c_b": c_b, "r_a": r_a, "r_b": r_b},
         labels=_cluster_labels(clusters))
 
-    columns = _columns(p, flags, threshold, band, payoff, extras)
-    observed_sums = columns.sum(axis=0)
+    whole_matrix = bool(labels) or (n_boot > 0 and bootstrap.exact_replicates(n_boot, len(p)) > 0)
+    if whole_matrix:  # resampling rows (or clusters) needs every row's columns
+        columns = _columns(p, flags, threshold, band, payoff, extras)
+        observed_sums = columns.sum(axis=0)
+    else:
+        # only sums and cross-products are needed: block by block, so 10^7 interactions never
+        # build their 13-column matrix (1 GB)
+        blocks = (_columns(p[rows], flags[rows], threshold, band, payoff, _rows_of(extras, rows))
+                  for rows in _row_blocks(len(p)))
+        _, observed_sums, centred_gram = column_moments(blocks)
     observed = _metrics_from_sums(observed_sums[None, :], payoff, swarm_compatible)
     names = SOFT_METRICS + HARD_METRICS
     replicates = clustered = None
@@ -353,7 +375,9 @@ def quality_metrics(
             columns, labels, observed, names, n_boot, rng, level, payoff, swarm_compatible)
         clustered = (difference_ci, cluster_pvalue)
     elif n_boot > 0:
-        replicates = _metrics_from_sums(bootstrap_sums(columns, n_boot, rng), payoff, swarm_compatible)
+        sums = (bootstrap_sums(columns, n_boot, rng) if whole_matrix
+                else normal_limit_draws(observed_sums, centred_gram, n_boot, rng))
+        replicates = _metrics_from_sums(sums, payoff, swarm_compatible)
         low, high = percentile_interval(np.column_stack([replicates[k] for k in names]), level)
     else:
         low = high = np.full(len(names), np.nan)
@@ -389,8 +413,10 @@ def quality_metrics(
                      "accepted or no rejected interaction (too few on one side"
                      + (", or all of them from a few agents)" if labels else ")"))
     if not labels and n_boot * len(p) > bootstrap.EXACT_LIMIT:
-        notes.append(f"{len(p)} interactions: the bootstrap sums and the shuffled gaps are drawn from "
-                     "their normal limits (exact resampling would cost n x n_boot draws)")
+        exact = bootstrap.exact_replicates(n_boot, len(p))
+        notes.append(f"{len(p)} interactions: {n_boot - exact} of the {n_boot} bootstrap sums and shuffled "
+                     "gaps are drawn from their normal limits, the rest by exact resampling (exact "
+                     "resampling of all would cost n x n_boot draws)")
     return QualityResult(
         n=len(p), n_accepted=n_accepted, n_rejected=len(p) - n_accepted, threshold=threshold,
         band=band, ci_level=level, n_boot=n_boot, swarm_compatible=bool(swarm_compatible),
