@@ -9,6 +9,7 @@ alone, reset() forgets the stream.
 
 import dataclasses
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -266,6 +267,7 @@ def _modules_after(code: str) -> set:
     return set(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
+EXAMPLE_LOG = Path(__file__).resolve().parents[1] / "examples" / "data" / "reward_log.csv"
 HEAVY = {"pandas", "scipy", "scipy.stats", "statsmodels", "matplotlib", "ruptures"}
 
 
@@ -276,7 +278,18 @@ def test_importing_swarmstats_and_asking_for_help_loads_nothing_heavy():
                                       "sys.argv = ['swarmstats', '--help']\n"
                                       "try:\n    main()\nexcept SystemExit:\n    pass")
     # the names are all there, each from its module on first use
-    assert {"pandas", "scipy.stats"} <= _modules_after("import swarmstats\nswarmstats.check_convergence")
+    assert "pandas" in _modules_after("import swarmstats\nswarmstats.check_convergence")
+
+
+def test_checking_a_small_log_never_imports_scipy():
+    """A check-convergence run on a 600-row log is mostly start-up: its path uses the
+    scipy-free distribution functions and the direct Mann-Kendall count (issue 19)."""
+    loaded = _modules_after("import sys\nfrom swarmstats.cli import main\n"
+                            f"sys.argv = ['swarmstats', 'check-convergence', {str(EXAMPLE_LOG)!r}]\n"
+                            "try:\n    main()\nexcept SystemExit:\n    pass")
+    assert "swarmstats.convergence.verdict" in loaded  # the check did run
+    assert not {name for name in loaded if name == "scipy" or name.startswith("scipy.")}
+    assert not {"statsmodels", "matplotlib", "ruptures"} & loaded
 
 
 def test_the_lazy_names_and_the_type_checking_imports_agree():

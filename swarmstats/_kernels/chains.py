@@ -9,9 +9,9 @@ array (runs x draws) of equal-length runs.
 from __future__ import annotations
 
 import numpy as np
-from scipy import special, stats
 
 from .autocorr import autocovariance, tau_of
+from .distributions import average_ranks, beta_ppf
 
 _ONE_SIGMA = (0.1586552539314571, 0.8413447460685429)  # Phi(-1), Phi(1)
 
@@ -24,7 +24,11 @@ def split_chains(chains: np.ndarray) -> np.ndarray:
 
 def rank_normalize(chains: np.ndarray) -> np.ndarray:
     """Pooled average ranks mapped to normal scores, z = Phi^-1((r - 3/8)/(S + 1/4))."""
-    ranks = stats.rankdata(chains, axis=None).reshape(chains.shape)
+    ranks = average_ranks(chains).reshape(chains.shape)
+    from scipy import (
+        special,  # here, not at import: the single-run verdict never needs it
+    )
+
     return special.ndtri((ranks - 0.375) / (chains.size + 0.25))
 
 
@@ -121,7 +125,7 @@ def mcse_sd(chains: np.ndarray) -> float:
 def mcse_quantile(chains: np.ndarray, prob: float) -> float:
     """Half the distance between the order statistics at the Beta(ESS p+1, ESS(1-p)+1) +-1 sigma points."""
     ess = ess_quantile(chains, prob)
-    lower, upper = stats.beta.ppf(_ONE_SIGMA, ess * prob + 1, ess * (1 - prob) + 1)
+    lower, upper = (beta_ppf(q, ess * prob + 1, ess * (1 - prob) + 1) for q in _ONE_SIGMA)
     draws = np.sort(chains, axis=None)
     size = draws.size
     low = draws[int(np.floor(max(lower * size - 1, 0)))]

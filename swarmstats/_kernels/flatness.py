@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from scipy import stats
+from .distributions import norm_ppf, t_ppf
 
 #: The power at which ``detectable`` and ``points_needed`` are quoted.
 POWER = 0.8
@@ -52,14 +52,14 @@ def flatness_bound(slope: float, slope_se: float, dof: int, horizon: float, tole
     dof = max(int(dof), 1)
     change = slope * horizon
     se = slope_se * horizon
-    t_equiv = float(stats.t.ppf(1 - alpha, dof))
+    t_equiv = float(t_ppf(1 - alpha, dof))
     bound = abs(change) + t_equiv * se
     shown = bool(bound < tolerance)
-    t_trend = float(stats.t.ppf(1 - trend_level / 2, dof))
-    detectable = (t_trend + float(stats.t.ppf(POWER, dof))) * se
+    t_trend = float(t_ppf(1 - trend_level / 2, dof))
+    detectable = (t_trend + float(t_ppf(POWER, dof))) * se
     needed = 0
     if not shown and tolerance > 0 and se > 0:
-        folded = float(stats.norm.ppf(0.5 + POWER / 2))  # P(|Z| < folded) = POWER
+        folded = float(norm_ppf(0.5 + POWER / 2))  # P(|Z| < folded) = POWER
         target = n_points * ((t_equiv + folded) * se / tolerance) ** 2
         needed = max(1, int(math.ceil(target - n_points)))
     return Flatness(change=change, bound=bound, se=se, dof=dof, horizon=float(horizon),

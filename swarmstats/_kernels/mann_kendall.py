@@ -12,8 +12,9 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
-from scipy import stats
 
 
 def tie_group_sizes(x: np.ndarray) -> np.ndarray:
@@ -30,20 +31,57 @@ def tied_pairs(x: np.ndarray, sizes: np.ndarray | None = None) -> int:
     return int((sizes * (sizes - 1) // 2).sum())
 
 
+#: up to this many pairs S is counted pair by pair (a few ms); beyond, by scipy's O(n log n)
+#: merge count - whose import (scipy.stats, ~0.6 s) would be most of a small log's check
+DIRECT_PAIRS = 2_000_000  # n up to 2,000: 1.5 ms against scipy's 0.6 ms, and no 0.6 s import
+
+
 def kendall_s(t: np.ndarray, y: np.ndarray, ties_y: int | None = None) -> int:
-    """S = concordant - discordant pairs of (t, y); t must have no ties.
+    """S = concordant - discordant pairs of (t, y); t must be strictly increasing.
 
     ``ties_y``, the number of tied pairs in y, is computed when not given.
+
+    >>> kendall_s(np.arange(4.0), np.array([0.0, 2.0, 1.0, 3.0]))
+    4
     """
     n = len(y)
     n_pairs = n * (n - 1) // 2
+    if n_pairs <= DIRECT_PAIRS:
+        return direct_s(y)
     if ties_y is None:
         ties_y = tied_pairs(y)
     if ties_y == n_pairs:
         return 0
+    from scipy import stats
+
     # tau is symmetric; with the sorted t second, scipy's first sort is trivial
     tau_b = stats.kendalltau(y, t).statistic
     return int(round(tau_b * np.sqrt(float(n_pairs) * float(n_pairs - ties_y))))
+
+
+def direct_s(y: np.ndarray) -> int:
+    """S = sum over i < j of sign(y_j - y_i), without scipy: in blocks of ~sqrt(n) points,
+    pairs inside a block compared directly, a block against everything after it by
+    binary search in that suffix, sorted (O(n^1.5 log n); ~1 ms at 1,000 points).
+
+    >>> direct_s(np.array([0.0, 2.0, 1.0, 3.0, 3.0]))
+    7
+    """
+    y = np.asarray(y, dtype=np.float64)
+    n = len(y)
+    size = max(64, int(math.isqrt(max(n, 1))))
+    total = 0
+    suffix = np.zeros(0)  # the points after the current block, sorted
+    for start in range(((n - 1) // size) * size, -1, -size):
+        block = y[start:start + size]
+        inside = np.sign(block[None, :] - block[:, None])  # [i, j]: sign(y_j - y_i)
+        total += int(np.triu(inside, 1).sum())
+        if len(suffix):
+            greater = len(suffix) - np.searchsorted(suffix, block, side="right")
+            smaller = np.searchsorted(suffix, block, side="left")
+            total += int(greater.sum() - smaller.sum())
+        suffix = np.sort(np.concatenate([block, suffix]))
+    return total
 
 
 def mann_kendall_variance(y: np.ndarray, sizes: np.ndarray | None = None) -> float:

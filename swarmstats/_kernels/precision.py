@@ -27,9 +27,9 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from .autocorr import block_means
+from .distributions import f_ppf
 from .stationary_tests import batch_count
 
 #: Batches for the mean are this many integrated times long (at least 5 of them): Geyer's g
@@ -103,7 +103,7 @@ def mean_precision(x: np.ndarray, tau: float) -> MeanPrecision:
         # longest rung to the first is roughly F(K_top - 1, K_base - 1): growth must beat its
         # 99% point, so that 8 noisy batch means cannot fake long memory on their own.
         top, first = len(x) // int(sizes[-1]), len(x) // int(sizes[0])
-        noise = float(stats.f.ppf(0.99, top - 1, first - 1))
+        noise = float(f_ppf(0.99, top - 1, first - 1))
         long_memory = (slope > LONG_MEMORY_SLOPE
                        and growth > max(LONG_MEMORY_GROWTH, noise))
         if long_memory:

@@ -6,9 +6,9 @@ convergence verdict.
 from __future__ import annotations
 
 import numpy as np
-from scipy import special, stats
 
 from .autocorr import ar_spectrum0, block_means
+from .distributions import t_sf
 
 
 def cramer_von_mises_cdf(q: float) -> float:
@@ -22,6 +22,8 @@ def cramer_von_mises_cdf(q: float) -> float:
     """
     if q <= 0:
         return 0.0
+    from scipy import special  # here, not at import: only Heidelberger-Welch needs it
+
     total = 0.0
     for k in range(0, 8):
         u = (4 * k + 1) ** 2 / (16.0 * q)
@@ -90,7 +92,7 @@ def batch_trend(x: np.ndarray, n_batches: int, steps: np.ndarray | None = None):
     if se <= 0:
         return slope, (np.inf if slope else 0.0), (0.0 if slope else 1.0)
     t = slope / se
-    return slope, float(t), float(2.0 * stats.t.sf(abs(t), dof))
+    return slope, float(t), float(2.0 * t_sf(abs(t), dof))
 
 
 def pooled_shift(first_group: np.ndarray, second_group: np.ndarray):
@@ -110,7 +112,7 @@ def pooled_shift(first_group: np.ndarray, second_group: np.ndarray):
         return difference, (np.inf if difference else 0.0), (0.0 if difference else 1.0), 0.0, dof
     se = float(np.sqrt(pooled * (1.0 / len(first_group) + 1.0 / len(second_group))))
     t = difference / se
-    return difference, float(t), float(2.0 * stats.t.sf(abs(t), dof)), se, dof
+    return difference, float(t), float(2.0 * t_sf(abs(t), dof)), se, dof
 
 
 def batch_level_shift(x: np.ndarray, n_batches: int, first: float = 0.1, last: float = 0.5):

@@ -26,9 +26,9 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from .autocorr import block_means, integrated_time
+from .distributions import norm_ppf, t_sf
 from .stationary_tests import batch_count, batch_level_shift, batch_slope, pooled_shift
 
 #: Batches of squared deviations are this many of their integrated times long: the squares
@@ -84,7 +84,7 @@ def _slope_outcome(name: str, x: np.ndarray, steps: np.ndarray, tau: float) -> T
         t, p = (math.inf if slope else 0.0), (0.0 if slope else 1.0)
     else:
         t = slope / se
-        p = float(2.0 * stats.t.sf(abs(t), dof))
+        p = float(2.0 * t_sf(abs(t), dof))
     return TestOutcome(name, t, p, slope, slope * span, se, dof)
 
 
@@ -98,7 +98,7 @@ def continued_drift(whole: np.ndarray, steps: np.ndarray, tau: float,
     it (within z_{1 - level/2} of its standard error), else its p-value is set to 1."""
     whole_slope = _slope_outcome("drift", whole, steps, tau)
     kept_se = kept.se if kept.se > 0 else math.inf
-    consistent = abs(kept.estimate - whole_slope.estimate) <= stats.norm.ppf(1 - level / 2) * kept_se
+    consistent = abs(kept.estimate - whole_slope.estimate) <= norm_ppf(1 - level / 2) * kept_se
     if consistent:
         return whole_slope
     return TestOutcome("drift", whole_slope.statistic, 1.0, whole_slope.estimate,

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize, stats
 
 from .._input.series import as_series
 from .._kernels.autocorr import ar_spectrum0
+from .._kernels.distributions import increasing_root, norm_sf
 from .._kernels.stationary_tests import bridge_statistic, cramer_von_mises_cdf, geweke_z
 from .._kernels.verdict_tests import variance_shift
 from .._result import Result, fmt
@@ -63,7 +63,7 @@ def geweke(y, *, first: float = 0.1, last: float = 0.5, nan_policy: str = "raise
     z = geweke_z(values, first, last) if np.ptp(values) > 0 else 0.0
     starts = [k * (n // 2) // GEWEKE_SEGMENTS for k in range(GEWEKE_SEGMENTS)]
     segment_z = [geweke_z(values[s:], first, last) if np.ptp(values[s:]) > 0 else 0.0 for s in starts]
-    return GewekeResult(z=z, pvalue=float(2 * stats.norm.sf(abs(z))), first_mean=float(head.mean()),
+    return GewekeResult(z=z, pvalue=float(2 * norm_sf(abs(z))), first_mean=float(head.mean()),
                         last_mean=float(tail.mean()), first=first, last=last, starts=tuple(starts),
                         segment_z=tuple(float(v) for v in segment_z))
 
@@ -141,7 +141,7 @@ def heidelberger_welch(y, *, alpha: float = 0.05, eps: float = 0.1, absolute: bo
         pvalue=float(pvalue), mean=mean, halfwidth=halfwidth,
         halfwidth_passed=bool(stationary and halfwidth <= target), eps=eps, absolute=absolute,
         starts=tuple(tried), statistics=tuple(statistics),
-        critical=float(optimize.brentq(lambda q: cramer_von_mises_cdf(q) - (1 - alpha), 1e-6, 50)))
+        critical=float(increasing_root(lambda q: cramer_von_mises_cdf(q) - (1 - alpha), 1e-6, 50)))
 
 
 @dataclass(frozen=True)

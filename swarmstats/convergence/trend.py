@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import stats
 
 from .._input.series import as_series
 from .._kernels.autocorr import autocorrelation, floor_tau, geyer_tau
+from .._kernels.distributions import average_ranks, norm_ppf, norm_sf
 from .._kernels.mann_kendall import (
     SlopeSelector,
     hac_ols_slope,
@@ -141,7 +141,7 @@ def trend_test(
     var_corrected = var_s * factor
     if var_corrected > 0:
         z = (s - np.sign(s)) / np.sqrt(var_corrected)
-        pvalue = float(2.0 * stats.norm.sf(abs(z)))
+        pvalue = float(2.0 * norm_sf(abs(z)))
     else:  # constant series: no pair differs
         z, pvalue = 0.0, 1.0
 
@@ -149,7 +149,7 @@ def trend_test(
     sen_ci = (_sen_interval(selector, n_pairs, var_corrected, alpha) if sen_interval
               else (float("nan"), float("nan")))
     ols_slope, _, ols_se, lags = hac_ols_slope(steps, values, hac_lags)
-    ols_pvalue = float(2.0 * stats.norm.sf(abs(ols_slope / ols_se))) if ols_se > 0 else 1.0
+    ols_pvalue = float(2.0 * norm_sf(abs(ols_slope / ols_se))) if ols_se > 0 else 1.0
     change = float(sen_slope * (steps[-1] - steps[0]))
 
     if pvalue >= alpha:
@@ -175,9 +175,9 @@ def _variance_factor(detrended: np.ndarray, correction: str, alpha: float) -> tu
     if correction == "yue-wang":
         rho = autocorrelation(detrended)
         return floor_tau(geyer_tau(rho), n)[0], ""
-    ranks = stats.rankdata(detrended)
+    ranks = average_ranks(detrended)
     rho = autocorrelation(ranks)[1:]
-    bound = stats.norm.ppf(1 - alpha / 2) / np.sqrt(n)
+    bound = norm_ppf(1 - alpha / 2) / np.sqrt(n)
     lags = np.arange(1, n)
     significant = np.abs(rho) > bound
     weights = (n - lags) * (n - lags - 1.0) * (n - lags - 2.0)
@@ -191,7 +191,7 @@ def _sen_interval(selector: SlopeSelector, n_pairs: int, var_s: float, alpha: fl
     """Order statistics of rank (N' - C)/2 and (N' + C)/2 + 1, C = z sqrt(Var S)."""
     if n_pairs == 0:
         return (float("nan"), float("nan"))
-    c = stats.norm.ppf(1 - alpha / 2) * np.sqrt(max(var_s, 0.0))
+    c = norm_ppf(1 - alpha / 2) * np.sqrt(max(var_s, 0.0))
     lower_rank = int(np.floor((n_pairs - c) / 2.0))  # 1-based ranks, clamped below
     upper_rank = int(np.ceil((n_pairs + c) / 2.0 + 1.0))
     lower = selector.kth(min(max(lower_rank, 1), n_pairs) - 1)

@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from .._base import Estimator
 from .._input.series import Series, as_runs, as_series, is_multi_run
 from .._kernels import chains as _chains
+from .._kernels.distributions import t_ppf
 from .._kernels.flatness import flatness_bound
 from .._kernels.precision import mean_precision
 from .._kernels.stationary_tests import geweke_z
@@ -297,7 +297,7 @@ class ConvergenceTest(Estimator):
         ess = m / tau
         mean, sd = float(kept.mean()), float(kept.std(ddof=1))
         precision = mean_precision(kept, tau)
-        half_width = float(stats.t.ppf(0.5 + self.ci / 2, precision.dof)) * precision.mcse
+        half_width = float(t_ppf(0.5 + self.ci / 2, precision.dof)) * precision.mcse
         tolerance = (self.tolerance / scale if self.tolerance is not None
                      else self.tolerance_sd * sd)
         span = float(kept_steps[-1] - kept_steps[0]) if m > 1 else 1.0
@@ -317,7 +317,7 @@ class ConvergenceTest(Estimator):
         # shown to have ended: the whole run must look flat too.
         whole = (flatness_bound(drift.estimate, drift.se * inflate, drift.dof, horizon, tolerance,
                                 equivalence, level, n) if drift.applies else None)
-        late_bound = (abs(late.change) + float(stats.t.ppf(1 - equivalence, max(late.dof, 1))) * late.se
+        late_bound = (abs(late.change) + float(t_ppf(1 - equivalence, max(late.dof, 1))) * late.se
                       if late.length else 0.0)
 
         def units(x):
