@@ -1,7 +1,8 @@
 """`swarmstats report` on a 1,000,000-step log: the time it takes, and where it goes.
 
-Target (issue 9): "reasonable time" - the numbers use every point; the plots draw a
-down-sampled view that keeps extremes (min/max per bucket).
+Targets: issue 9, "reasonable time" - the numbers use every point (the adaptive window
+follows block means beyond 20,000 steps); the plots draw a down-sampled view that keeps
+extremes (min/max per bucket); issue 19, <= 15 s and a process growth <= 10x the CSV's size.
 
     python benchmarks/bench_report.py [--steps 1000000]
 """
@@ -31,6 +32,9 @@ def main():
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "log.csv")
         pd.DataFrame({"step": t, "reward": reward}).to_csv(path, index=False, float_format="%.6g")
+        import resource
+
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1e3  # kB -> bytes (Linux)
         start = time.perf_counter()
         frame = read_log(path, wide=True)
         read = time.perf_counter() - start
@@ -42,8 +46,12 @@ def main():
         section = report.sections[0]
         print(f"{args.steps} steps, one metric: read {read:.1f} s, analyses {analysed - read:.1f} s, "
               f"figures and page {total - analysed:.1f} s; total {total:.1f} s; page "
-              f"{os.path.getsize(out) / 1e6:.1f} MB ({section.convergence.verdict}, "
-              f"{len(section.regimes.changepoints)} regime change(s))")
+              f"{os.path.getsize(out) / 1e3:.0f} KB ({section.convergence.verdict}, "
+              f"{len(section.regimes.changepoints)} regime change(s))  [target: <= 15 s]")
+        grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1e3 - before
+        size = os.path.getsize(path)
+        print(f"max RSS growth {grown / 1e6:.0f} MB for a {size / 1e6:.0f} MB CSV -> {grown / size:.1f}x  "
+              "[target: <= 10x]")
 
 
 if __name__ == "__main__":

@@ -178,15 +178,20 @@ def build_report(frame: pd.DataFrame, *, metrics=None, step: str | None = None,
     if not names and not quality_columns:
         raise InputError("nothing to report: no numeric metric column")
     sections = []
+    notes = []
     for name in names:
         series = select_metric(frame, name, step=columns.step)
+        followed, block = window_input(series)
+        if block > 1:
+            notes.append(f"{name}: the adaptive window follows the means of {block} consecutive steps "
+                         f"({len(followed):,} points); replayed at each of the {len(series):,} steps it "
+                         "would take minutes. Every other number uses every point.")
         sections.append(MetricSection(
             name=name, convergence=ConvergenceTest(better=better).fit(series, name=name),
             regimes=RegimeDetector().fit(series, name=name),
-            window=AdaptiveWindow(better=better).fit(series, name=name),
+            window=AdaptiveWindow(better=better).fit(followed, name=name),
             distribution=describe(series, name=name, random_state=0)))
     quality = None
-    notes = []
     if quality_columns:
         clusters, used = cluster_option(frame, "auto")
         quality = quality_metrics(frame[p], frame[accepted], random_state=0, nan_policy="omit",
@@ -195,6 +200,32 @@ def build_report(frame: pd.DataFrame, *, metrics=None, step: str | None = None,
                      + (f", resampling whole agents ({', '.join(used)})" if used else ""))
     return Report(source=source or frame.attrs.get("source", "log"), sections=sections, quality=quality,
                   notes=notes)
+
+
+#: the adaptive window is replayed at every point up to this many (~100 us each); longer
+#: series are followed through the means of consecutive blocks
+WINDOW_POINTS = 20_000
+
+
+def window_input(series: pd.Series) -> tuple:
+    """(what the report's window follows, block length): the series itself up to
+    ``WINDOW_POINTS``; beyond, the means of consecutive blocks of ceil(n / WINDOW_POINTS)
+    steps, each at its last step (a short remainder at the start is dropped: the end of a
+    run is what the window is about).
+
+    >>> followed, block = window_input(pd.Series(range(50_000), dtype=float))
+    >>> block, len(followed), int(followed.index[-1]), float(followed.iloc[-1])
+    (3, 16666, 49999, 49998.0)
+    """
+    n = len(series)
+    if n <= WINDOW_POINTS:
+        return series, 1
+    block = -(-n // WINDOW_POINTS)
+    count = n // block
+    start = n - count * block
+    means = series.to_numpy()[start:].reshape(count, block).mean(axis=1)
+    steps = series.index[start + block - 1::block]
+    return pd.Series(means, index=steps, name=series.name), block
 
 
 def _embed(fig, alt: str) -> str:

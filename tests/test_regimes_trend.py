@@ -141,3 +141,20 @@ def test_the_trend_model_is_scale_free(scale):
     for column in ("mean", "ci_low", "ci_high"):
         assert np.allclose(scaled.segments[column] / scale, reference.segments[column], rtol=1e-9)
     assert np.allclose(scaled.strengths["z"], reference.strengths["z"], rtol=1e-9)
+
+
+def test_broken_stick_equals_least_squares_at_every_bend():
+    from swarmstats.regimes.whitened import broken_stick
+    rng = np.random.default_rng(41)
+    for n in (12, 40, 97):
+        y = 5e3 + np.cumsum(rng.normal(size=n))  # an offset and a wandering curve
+        t = np.arange(n, dtype=float)
+        rss = {}
+        for k in range(4, n - 4 + 1):
+            design = np.c_[np.ones(n), t, np.maximum(t - k, 0.0)]
+            residual = y - design @ np.linalg.lstsq(design, y, rcond=None)[0]
+            rss[k] = float(residual @ residual)
+        best = min(rss, key=rss.get)
+        k, value = broken_stick(y, 4)
+        assert k == best
+        assert value == pytest.approx(rss[best], rel=1e-8, abs=1e-9)
