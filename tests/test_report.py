@@ -121,3 +121,18 @@ def test_a_log_with_several_runs_gets_a_section_per_run_and_an_across_run_summar
     text = out.read_text()
     assert "Across runs" in text and "over 2 runs" in text and "reward [run=a]" in text
 
+
+
+def test_a_long_metric_has_its_window_follow_block_means_and_says_so():
+    import numpy as np
+
+    from swarmstats.html_report import WINDOW_POINTS, build_report
+    n = WINDOW_POINTS + 1  # just past the limit: blocks of 2 steps
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame({"step": np.arange(n) * 10, "reward": rng.normal(size=n)})
+    report = build_report(frame)
+    window = report.sections[0].window
+    assert window.n == n // 2  # the means of consecutive pairs (the odd first step dropped)
+    assert int(window.table["step"].iloc[-1]) == (n - 1) * 10  # each mean at its block's last step
+    assert report.sections[0].convergence.n == n  # every other analysis uses every point
+    assert any("follows the means of 2 consecutive steps" in note for note in report.notes)
