@@ -35,15 +35,22 @@ def numeric_frame(frame: pd.DataFrame, name: str, keep=()) -> pd.DataFrame:
     """Numeric metric columns (None/null/NaN empty); non-numeric columns are dropped unless in
     ``keep``; a column mixing numbers and words is an error naming the first bad cell."""
     out = {}
+    dtypes = frame.dtypes
+    numeric = [c for c, dtype in dtypes.items() if c not in keep
+               and pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)]
+    # the numeric columns converted in one block, not one pandas call each (a 25-column
+    # progress.csv spent 2.5 ms here, five times pandas' own parse)
+    block = frame[numeric].to_numpy(dtype=float) if numeric else None
+    position = {c: i for i, c in enumerate(numeric)}
     for column in frame.columns:
+        if column in position:
+            out[column] = block[:, position[column]]
+            continue
         series = frame[column]
         if column in keep:
             out[column] = series
             continue
         if pd.api.types.is_bool_dtype(series):
-            continue
-        if pd.api.types.is_numeric_dtype(series):
-            out[column] = series.astype(float)
             continue
         present = series.dropna()
         present = present[~present.astype(str).str.strip().str.lower().isin(
