@@ -6,12 +6,16 @@ Results are frozen dataclasses of plain fields.  This base gives them:
   frames become lists of records); the CLI's ``--format json`` prints it;
 * ``to_frame()`` - a one-row (or per-item) pandas table;
 * ``summary()`` - short human text, also what ``str(result)`` shows;
-* ``plot(ax=None)`` - a matplotlib view of the evidence (:mod:`swarmstats.plots`, imported lazily).
+* ``plot(ax=None)`` - a matplotlib view of the evidence (:mod:`swarmstats.plots`, imported lazily);
+* a one-line ``repr`` (the class and the summary's first line) and ``_repr_html_``, the compact
+  table a notebook shows: the headline, the key numbers (intervals as [low, high]) and the
+  reasons and notes.  Result dataclasses are declared ``repr=False`` so that these apply.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import html
 import math
 from typing import Any
 
@@ -76,12 +80,101 @@ class Result:
     def __str__(self) -> str:
         return self.summary()
 
+    def _headline(self) -> str:
+        if type(self).summary is Result.summary:  # no summary of its own: its class says it
+            return ""
+        try:
+            lines = self.summary().strip().splitlines()
+        except Exception:  # a display must never raise; the class name is still shown
+            return ""
+        return lines[0].strip() if lines else ""
+
+    def __repr__(self) -> str:
+        """One line: ``<ConvergenceResult reward: converged ...>`` (the summary's first line,
+        cut at 120 characters); ``str()`` gives the whole summary."""
+        headline = self._headline()
+        if len(headline) > MAX_HEADLINE:
+            headline = headline[:MAX_HEADLINE - 1] + "\u2026"
+        return f"<{type(self).__name__}{' ' + headline if headline else ''}>"
+
+    def _display_rows(self) -> list:
+        """(label, text) of the scalar fields, intervals and estimates, in field order; tables,
+        arrays and long lists are left to ``to_frame()`` and ``plot()``."""
+        rows = []
+        for f in dataclasses.fields(self):
+            if f.name.startswith("_") or f.name in self._private_fields:
+                continue
+            rows += _rows_of(f.name, getattr(self, f.name))
+        return rows
+
+    def _display_lists(self) -> list:
+        """(label, items) of the fields that are lists of sentences: reasons, notes."""
+        lists = []
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if (not f.name.startswith("_") and isinstance(value, (list, tuple)) and value
+                    and all(isinstance(item, str) for item in value)):
+                lists.append((f.name, list(value)))
+        return lists
+
+    def _repr_html_(self) -> str:
+        """The compact table a notebook shows for this result."""
+        title = html.escape(type(self).__name__)
+        headline = html.escape(self._headline())
+        shown = self._display_rows()
+        more = len(shown) - MAX_ROWS
+        rows = "".join(f"<tr><th style='text-align:left'>{html.escape(label)}</th>"
+                       f"<td style='text-align:left'>{html.escape(text)}</td></tr>"
+                       for label, text in shown[:MAX_ROWS])
+        if more > 0:
+            rows += f"<tr><td colspan='2'>... {more} more in to_dict() / to_frame()</td></tr>"
+        lists = "".join(f"<p><b>{html.escape(label)}</b></p><ul>"
+                        + "".join(f"<li>{html.escape(item)}</li>" for item in items[:MAX_ROWS]) + "</ul>"
+                        for label, items in self._display_lists())
+        return (f"<div class='swarmstats-result'><p><b>{title}</b>{': ' + headline if headline else ''}</p>"
+                f"<table>{rows}</table>{lists}</div>")
+
     def plot(self, ax=None, **options):
         """Draw the evidence behind this result on ``ax`` (a new figure if None); returns the
         Axes.  The drawing lives in :mod:`swarmstats.plots`, one module per family."""
         from .plots import draw
 
         return draw(self, ax, **options)
+
+
+#: the longest headline a one-line repr shows, and the most rows a notebook table shows
+MAX_HEADLINE = 120
+MAX_ROWS = 30
+
+
+def _rows_of(label: str, value) -> list:
+    """Display rows for one field: a number, a word, an interval, an estimate (value with
+    ci_low / ci_high), or a dict of those (one row each); nothing for tables and arrays."""
+    if isinstance(value, (bool, np.bool_, str)) or value is None:
+        return [(label, "n/a" if value is None else str(value))]
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return [(label, _number(value))]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        numbers = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+        if {"value", "ci_low", "ci_high"} <= set(numbers):
+            return [(label, f"{_number(numbers['value'])} [{_number(numbers['ci_low'])}, "
+                            f"{_number(numbers['ci_high'])}]")]
+        return []
+    if isinstance(value, dict):
+        return [row for key, item in value.items() for row in _rows_of(f"{label}.{key}", item)
+                if not isinstance(item, (dict, list, tuple))]
+    if (isinstance(value, (list, tuple)) and len(value) == 2
+            and all(isinstance(v, (int, float, np.integer, np.floating)) for v in value)):
+        return [(label, f"[{_number(value[0])}, {_number(value[1])}]")]
+    return []
+
+
+def _number(value) -> str:
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    return fmt(value)
 
 
 def plain_number(value) -> int | float:

@@ -25,7 +25,7 @@ AGGREGATES = ("mean", "median", "iqm")
 PROFILE_POINTS = 101
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class CompareResult(Result):
     """Outcome of :func:`compare_runs`.
 

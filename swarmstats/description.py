@@ -38,7 +38,7 @@ BLOCK_TIMES = 3
 BIMODALITY_THRESHOLD = 5 / 9
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class DescribeResult(Result):
     """The distribution of one series (see :func:`describe`)."""
 

@@ -114,7 +114,7 @@ class StateRecord:
         return pd.DataFrame(columns)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class WindowResult(Result):
     """Per-step window states of a whole series (``table``) and their summary."""
 

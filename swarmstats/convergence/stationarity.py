@@ -25,7 +25,7 @@ __all__ = ["geweke", "heidelberger_welch", "variance_stability",
            "GewekeResult", "HeidelbergerWelchResult", "VarianceStabilityResult"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class GewekeResult(Result):
     z: float
     pvalue: float
@@ -72,7 +72,7 @@ def geweke(y, *, first: float = 0.1, last: float = 0.5, nan_policy: str = "raise
 GEWEKE_SEGMENTS = 20
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class HeidelbergerWelchResult(Result):
     stationary: bool
     start: int
@@ -144,7 +144,7 @@ def heidelberger_welch(y, *, alpha: float = 0.05, eps: float = 0.1, absolute: bo
         critical=float(increasing_root(lambda q: cramer_von_mises_cdf(q) - (1 - alpha), 1e-6, 50)))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class VarianceStabilityResult(Result):
     ratio: float
     statistic: float

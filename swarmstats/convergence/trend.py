@@ -27,7 +27,7 @@ __all__ = ["trend_test", "TrendResult"]
 CORRECTIONS = ("yue-wang", "hamed-rao", "none")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class TrendResult(Result):
     """Outcome of :func:`trend_test`.  Slopes are per unit of the step axis."""
 

@@ -58,7 +58,7 @@ __all__ = [
 VERDICTS = ("converged", "not_converged", "insufficient_data")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ConvergenceResult(Result):
     """The verdict on one run, with the numbers behind it."""
 
@@ -138,7 +138,7 @@ class ConvergenceResult(Result):
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class MultiRunConvergenceResult(Result):
     """Per-run verdicts, agreement across runs (R-hat, bulk/tail ESS) and one overall verdict."""
 

@@ -29,7 +29,7 @@ _EXACT_POINTS = 20_000
 _SEARCH_POINTS = 5_000
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class WarmupResult(Result):
     """Where the warm-up ends.  ``index`` is the first point kept."""
 

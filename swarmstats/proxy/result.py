@@ -31,7 +31,7 @@ DRIFT_MIN_BLOCKS = 60
 RECALIBRATION_MIN = 20
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ProxyResult(Result):
     """Per-key noise of a proxy score and whether hard decisions on it can be trusted.
 

@@ -23,7 +23,7 @@ DIRECTIONS = ("above", "below")
 MISSING = ("skip", "break")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class EarlyWarningResult(Result):
     """Alarms of :func:`early_warning` in the units of the step (epoch) axis."""
 

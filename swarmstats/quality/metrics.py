@@ -86,7 +86,7 @@ class Estimate:
         return f"{fmt(self.value)} [{fmt(self.ci_low)}, {fmt(self.ci_high)}]"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class QualityResult(Result):
     """Soft and hard selection metrics of one batch (see :func:`quality_metrics`).
 

@@ -23,7 +23,7 @@ from ..errors import InputError, check_choice
 ALTERNATIVES = ("less", "greater", "two-sided")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class SelectionTestResult(Result):
     """Outcome of :func:`adverse_selection_test`."""
 

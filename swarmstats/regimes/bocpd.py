@@ -34,7 +34,7 @@ from .reference import Reference, estimate_reference
 __all__ = ["OnlineRegimeDetector", "OnlineRegimeState", "OnlineRegimeResult"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class OnlineRegimeState(CallableState, Result):
     """The detector after one update (see :class:`OnlineRegimeDetector`)."""
 
@@ -53,7 +53,7 @@ class OnlineRegimeState(CallableState, Result):
                 f"{self.run_length}, P(recent change) {fmt(self.change_probability, 3)}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class OnlineRegimeResult(Result):
     """A stream's BOCPD: the alarms, and the most probable run length and the change
     probability at every point (for the plot)."""

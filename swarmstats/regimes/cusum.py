@@ -87,7 +87,7 @@ def cusum_threshold(arl: float, k: float, reference_points: int | None = None) -
     return float(optimize.brentq(lambda h: rate(h) * arl - 1.0, 1e-6, 400.0))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class CusumState(CallableState, Result):
     """The detector after one update (see :class:`CusumDetector`)."""
 
@@ -105,7 +105,7 @@ class CusumState(CallableState, Result):
                 f"S- {fmt(self.lower, 3)}; {len(self.alarms)} alarm(s)")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class CusumResult(Result):
     """A stream's CUSUM: the alarms, the threshold, and the sums at every point (for the plot)."""
 

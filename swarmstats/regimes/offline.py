@@ -44,7 +44,7 @@ _KERNEL_CONSTANT = 1.0
 _PARAMETERS = {"mean": 3, "meanvar": 4, "linear": 4}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class RegimeResult(Result):
     """Regimes found in one series.  ``changepoints`` are first indices of new segments."""
 

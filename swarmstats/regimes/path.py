@@ -21,7 +21,7 @@ from .pelt import pelt
 __all__ = ["regime_path", "RegimePath"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class RegimePath(Result):
     """Distinct optimal segmentations over a penalty range, fewest changes last."""
 

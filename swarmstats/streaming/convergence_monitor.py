@@ -36,7 +36,7 @@ SPENDING_EXPONENT = 1.5
 _ZETA = float(special.zeta(SPENDING_EXPONENT))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class MonitorState(CallableState, Result):
     """What ``update`` returns: the running figures and the latest verdict."""
 

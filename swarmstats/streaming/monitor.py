@@ -26,7 +26,7 @@ from .convergence_monitor import ConvergenceMonitor
 CHECKS = ("convergence", "window")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class MonitorStatus(Result):
     """Every tracked metric now (see :attr:`Monitor.status`)."""
 

@@ -19,7 +19,7 @@ from .runs import RunSpec, discover, links_out
 CHECKS = ("convergence", "regimes", "describe")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class SweepResult(Result):
     """Per-run results (``runs``), the summary by setting (``table``) and the phase transition."""
 
