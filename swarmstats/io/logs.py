@@ -20,6 +20,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from . import columnar
+from .columnar import columnar_kind, read_columnar
 from .decoding import check_readable
 from .formats import mlflow, registry, sb3, tensorboard
 from .formats._table import AXES, LogTable, check_repeated_header
@@ -134,6 +136,11 @@ def _load(source, format: str | None) -> LogTable:
     name, data = _read_head(source)
     if not data or data.isspace():
         raise InputError(f"{name} is empty")
+    kind = format if format in columnar.FORMATS else columnar_kind(data[:8])
+    if kind is not None:  # Parquet / Arrow: a typed table, recognised by its header like a CSV's
+        on_disk = isinstance(source, (str, os.PathLike)) and source != "-"
+        frame = read_columnar(name, os.fspath(source) if on_disk else data, kind)
+        return _convert(frame, name, os.path.basename(name), None if format in (None, kind) else format)
     refuse_binary(name, data[:HEAD_BYTES])
     if len(data) >= HEAD_BYTES and isinstance(source, (str, os.PathLike)) and source != "-":
         refuse_binary_file(os.fspath(source))

@@ -15,6 +15,7 @@ import os
 import pandas as pd
 
 from ..errors import InputError
+from .columnar import columnar_kind
 from .formats.swarm_logs import interaction_events
 from .tabular import (
     BytesSource,
@@ -46,7 +47,8 @@ def read_interactions(source, *, format: str | None = None, p: str = "p",
     """
     if format is None or format == "json":
         name, data = read_source(source)
-        text = decode_text(name, data) if data else ""
+        columnar = format is None and columnar_kind(data[:8]) is not None  # Parquet / Arrow
+        text = decode_text(name, data) if data and not columnar else ""
         if format == "json" or (text.strip() and sniff_layout(name, text[:65536]) == "json"):
             frame = _from_history(name, text)
             return _select(frame, name, "json", p, accepted)

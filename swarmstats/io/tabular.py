@@ -18,6 +18,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, NoValues
+from .columnar import FORMATS as COLUMNAR_FORMATS
+from .columnar import columnar_kind, read_columnar
 from .decoding import (
     check_header_width,
     check_readable,
@@ -28,7 +30,7 @@ from .decoding import (
 )
 from .runs import RunKey, find_runs, normalise
 
-FORMATS = ("csv", "tsv", "jsonl", "json")
+FORMATS = ("csv", "tsv", "jsonl", "json", "parquet", "arrow")
 #: step axes by name, finest first (compared with ``normalise``: no case, "_" for separators)
 STEP_COLUMNS = ("step", "_step", "global_step", "trainer/global_step", "total_timesteps",
                 "time/total_timesteps", "timesteps", "timestepssofar", "num_timesteps", "env_steps",
@@ -84,6 +86,9 @@ def read_table(source, *, format: str | None = None) -> pd.DataFrame:
     if not data or data.isspace():
         raise InputError(f"{name} is empty")
     head = data[:HEAD_BYTES]
+    kind = format if format in COLUMNAR_FORMATS else columnar_kind(head)
+    if kind is not None:  # binary and self-describing: pyarrow reads it from the path or the bytes
+        return read_columnar(name, path if path is not None else data, kind)
     refuse_binary(name, head)
     complete = path is None or len(data) < HEAD_BYTES
     if not complete:
