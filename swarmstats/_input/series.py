@@ -19,6 +19,7 @@ import pandas as pd
 
 from .._result import plain_number
 from ..errors import InputError, check_choice
+from .labelled import from_labelled, is_labelled
 
 NAN_POLICIES = ("raise", "omit")
 
@@ -153,6 +154,7 @@ def as_series(
     array([1., 3.])
     """
     check_nan_policy(nan_policy)
+    y = from_labelled(y, argname)  # an xarray / ArviZ variable: its values and coordinate
     given_steps, steps, step_name = steps, None, None
     if isinstance(y, pd.DataFrame):
         if y.shape[1] != 1:
@@ -207,6 +209,7 @@ def as_runs(
     [3, 2]
     """
     check_nan_policy(nan_policy)
+    y = from_labelled(y, argname)  # an xarray / ArviZ (chain, draw) variable: chains x draws
     if isinstance(y, pd.DataFrame):
         if group is not None:
             return _runs_from_long_frame(y, argname, nan_policy, min_length, group, value, step)
@@ -265,7 +268,10 @@ def _runs_from_long_frame(frame, argname, nan_policy, min_length, group, value, 
 
 
 def is_multi_run(y) -> bool:
-    """True when ``y`` holds several runs (2-D with more than one row, or a list of arrays)."""
+    """True when ``y`` holds several runs (2-D with more than one row, a list of arrays, or an
+    xarray / ArviZ variable with several chains)."""
+    if is_labelled(y):
+        y = from_labelled(y, "y")
     if isinstance(y, pd.DataFrame):
         return y.shape[1] > 1
     if isinstance(y, pd.Series):

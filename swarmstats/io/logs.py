@@ -19,6 +19,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from .._input.labelled import is_labelled, library_of, tidy_draws
 from ..errors import InputError
 from . import columnar
 from .columnar import columnar_kind, read_columnar
@@ -67,6 +68,8 @@ def read_log(source, *, format: str | None = None, wide: bool = False) -> pd.Dat
     """
     if format is not None and format not in LOG_FORMATS:
         raise InputError(f"format must be one of {', '.join(LOG_FORMATS)}, got {format!r}")
+    if is_labelled(source):  # MCMC draws in memory: each variable a metric, each chain a run
+        return _draws(source, wide)
     table = _load(source, format)
     frame = table.frame
     frame.attrs.update(source=table.source, format=table.format, notes=list(table.notes))
@@ -75,6 +78,19 @@ def read_log(source, *, format: str | None = None, wide: bool = False) -> pd.Dat
     if wide:
         return frame
     return _tidy(table)
+
+
+def _draws(source, wide: bool) -> pd.DataFrame:
+    """An ArviZ InferenceData or xarray Dataset / DataArray as a log (see :mod:`.._input.labelled`)."""
+    tidy = tidy_draws(source, type(source).__name__)
+    frame = tidy
+    if wide:
+        frame = tidy.pivot_table(index=["run", "step"], columns="metric", values="value",
+                                 sort=False).reset_index()
+        frame.columns.name = None
+    frame.attrs.update(source=type(source).__name__, format=library_of(source),
+                       notes=["each chain is a run and each draw a step"])
+    return frame
 
 
 def _tidy(table: LogTable) -> pd.DataFrame:
