@@ -58,3 +58,20 @@ def test_read_log_reads_every_variable_with_chains_as_runs():
     wide = ss.read_log(idata.posterior, wide=True)  # a Dataset too
     assert wide.shape == (4 * 400, 5) and wide.attrs["format"] == "xarray"
     np.testing.assert_array_equal(wide[wide["run"] == 0]["mu"].to_numpy(), mu[0])
+
+
+def test_pyarrow_and_polars_tables_are_read_one_column_per_run_like_pandas():
+    pa = pytest.importorskip("pyarrow")
+    pl = pytest.importorskip("polars")
+    rng = np.random.default_rng(4)
+    a, b = rng.normal(size=300), rng.normal(size=300)
+    expected = ss.check_convergence(np.vstack([a, b])).to_dict()
+    for table in (pa.table({"run 0": a, "run 1": b}), pl.DataFrame({"run 0": a, "run 1": b})):
+        # numpy's own conversion is rows x columns: 300 "runs" of 2 steps
+        result = ss.check_convergence(table)
+        assert [run.name for run in result.runs] == ["run 0", "run 1"]
+        assert result.to_dict() == expected
+    single = ss.check_convergence(a).to_dict()
+    for series in (pa.array(a), pa.chunked_array([a[:120], a[120:]]), pl.Series("reward", a)):
+        assert {**ss.check_convergence(series).to_dict(), "name": None} == single
+    assert ss.check_convergence(pl.Series("reward", a)).name == "reward"

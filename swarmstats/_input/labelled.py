@@ -1,4 +1,9 @@
-"""xarray and ArviZ objects as the arrays and series the estimators read.
+"""Other libraries' objects as the arrays, series and frames the estimators read.
+
+pyarrow and polars tables become pandas DataFrames (one column per run, as a pandas frame
+is read) and their arrays and series numpy arrays: numpy's own conversion of a table gives a
+rows x columns array, which would be read as one run per *row*.  xarray and ArviZ objects are
+read by their dimensions:
 
 MCMC output arrives as an ArviZ ``InferenceData`` or an xarray ``Dataset`` / ``DataArray`` whose
 dimensions say what each axis is: ``chain`` and ``draw``, then any dimensions of the variable
@@ -23,6 +28,23 @@ def library_of(y) -> str | None:
     """"xarray" or "arviz" when ``y`` is one of their objects, else None."""
     root = type(y).__module__.split(".")[0]
     return root if root in ("xarray", "arviz") else None
+
+
+def from_foreign(y, argname: str):
+    """``y`` as numpy / pandas when it comes from pyarrow, polars, xarray or ArviZ (see the
+    module docstring); anything else as it is."""
+    root = type(y).__module__.split(".")[0]
+    if root == "pyarrow":
+        if hasattr(y, "column_names"):  # a Table or RecordBatch
+            return pd.DataFrame({str(name): y.column(name).to_numpy() for name in y.column_names})
+        if hasattr(y, "to_numpy"):  # an Array or ChunkedArray (nulls become NaN for floats)
+            return np.asarray(y.to_numpy(zero_copy_only=False))
+    if root == "polars":
+        if hasattr(y, "columns") and hasattr(y, "get_column"):  # a DataFrame
+            return pd.DataFrame({str(name): y.get_column(name).to_numpy() for name in y.columns})
+        if hasattr(y, "to_numpy"):  # a Series
+            return pd.Series(y.to_numpy(), name=y.name or None)
+    return from_labelled(y, argname)
 
 
 def is_labelled(y) -> bool:

@@ -19,7 +19,7 @@ import pandas as pd
 
 from .._result import plain_number
 from ..errors import InputError, check_choice
-from .labelled import from_labelled, is_labelled
+from .labelled import from_foreign
 
 NAN_POLICIES = ("raise", "omit")
 
@@ -154,7 +154,7 @@ def as_series(
     array([1., 3.])
     """
     check_nan_policy(nan_policy)
-    y = from_labelled(y, argname)  # an xarray / ArviZ variable: its values and coordinate
+    y = from_foreign(y, argname)  # pyarrow, polars, xarray, ArviZ: as numpy / pandas
     given_steps, steps, step_name = steps, None, None
     if isinstance(y, pd.DataFrame):
         if y.shape[1] != 1:
@@ -209,7 +209,7 @@ def as_runs(
     [3, 2]
     """
     check_nan_policy(nan_policy)
-    y = from_labelled(y, argname)  # an xarray / ArviZ (chain, draw) variable: chains x draws
+    y = from_foreign(y, argname)  # a table: one column per run; (chain, draw): chains x draws
     if isinstance(y, pd.DataFrame):
         if group is not None:
             return _runs_from_long_frame(y, argname, nan_policy, min_length, group, value, step)
@@ -268,10 +268,9 @@ def _runs_from_long_frame(frame, argname, nan_policy, min_length, group, value, 
 
 
 def is_multi_run(y) -> bool:
-    """True when ``y`` holds several runs (2-D with more than one row, a list of arrays, or an
-    xarray / ArviZ variable with several chains)."""
-    if is_labelled(y):
-        y = from_labelled(y, "y")
+    """True when ``y`` holds several runs (2-D with more than one row, a list of arrays, a
+    table of several columns, or an xarray / ArviZ variable with several chains)."""
+    y = from_foreign(y, "y")
     if isinstance(y, pd.DataFrame):
         return y.shape[1] > 1
     if isinstance(y, pd.Series):
