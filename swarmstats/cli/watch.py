@@ -26,6 +26,8 @@ from ._common import (
     finite,
     too_few,
 )
+from ._notify import Notifier, check_url
+from ._notify import message as notification
 
 
 def add_parser(commands) -> None:
@@ -48,6 +50,10 @@ def add_parser(commands) -> None:
                             "each check spends part of alpha, so fewer checks stop sooner)")
     watch.add_argument("--format", choices=("text", "json"), default="text",
                        help="json: one JSON object per verdict change, then the final report")
+    watch.add_argument("--notify", metavar="URL",
+                       help="also post each verdict change as JSON to this webhook (a Slack-compatible "
+                            "'text' field and the event's fields); a failed post is retried, reported "
+                            "once on stderr, and never stops the watch")
 
 
 class Follower:
@@ -281,7 +287,10 @@ def _numbers(record: dict, step_key: str | None) -> tuple:
 
 def run(args) -> int:
     _check_options(args)
+    if args.notify:
+        check_url(args.notify)  # a bad URL is a usage error before anything is read
     follower = Follower(args.file)
+    notifier = Notifier(args.notify) if args.notify else None
     monitor = Monitor(metrics=args.metric, check_every=args.check_every)
     verdicts: dict = {}
     idle_since = time.monotonic()
@@ -311,23 +320,28 @@ def run(args) -> int:
             while not stop.requested:
                 if feed():
                     idle_since = time.monotonic()
-                    _report_changes(args, monitor, verdicts)
+                    _report_changes(args, monitor, verdicts, notifier)
                 if args.once or (args.max_idle is not None and time.monotonic() - idle_since >= args.max_idle):
                     break
                 stop.wait(args.interval)
             if feed():  # what was written before the stop is not lost
-                _report_changes(args, monitor, verdicts)
+                _report_changes(args, monitor, verdicts, notifier)
         finally:
             follower.close()
+            if notifier is not None:
+                notifier.close()  # the pending messages go out (bounded) before the summary
     report = monitor.status
     _refuse_if_nothing_read(args, report, follower)
+    notified = None if notifier is None else {"sent": notifier.sent, "failed": notifier.failed}
     if args.format == "json":
         dump_json("watch", {"source": args.file, "skipped_lines": follower.skipped,
-                            "report": report.to_dict()})
+                            "report": report.to_dict(), "notifications": notified})
     else:
         print(report.summary())
         if follower.skipped:
             print(f"  {follower.skipped} bad line(s) skipped (the first: {follower.first_skip})")
+        if notified is not None:
+            print(f"  notifications to {args.notify}: {notified['sent']} sent, {notified['failed']} failed")
     return EXIT_PASS
 
 
@@ -383,15 +397,18 @@ class _StopOnSignal:
         return False
 
 
-def _report_changes(args, monitor: Monitor, verdicts: dict) -> None:
+def _report_changes(args, monitor: Monitor, verdicts: dict, notifier: Notifier | None = None) -> None:
     report = monitor.status
     for name, entry in report.metrics.items():
         if verdicts.get(name) != entry["verdict"]:
             verdicts[name] = entry["verdict"]
-            _say(args, {"event": "verdict", "metric": name, "step": entry["last_step"], "n": entry["n"],
-                        "verdict": entry["verdict"], "mean": entry["mean"],
-                        "message": f"step {entry['last_step']}: {name} is {entry['verdict'].replace('_', ' ')} "
-                                   f"(n {entry['n']}, mean {fmt(entry['mean'])})"})
+            event = {"event": "verdict", "metric": name, "step": entry["last_step"], "n": entry["n"],
+                     "verdict": entry["verdict"], "mean": entry["mean"],
+                     "message": f"step {entry['last_step']}: {name} is {entry['verdict'].replace('_', ' ')} "
+                                f"(n {entry['n']}, mean {fmt(entry['mean'])})"}
+            _say(args, event)
+            if notifier is not None:
+                notifier.send(notification(event, args.file))
 
 
 def _say(args, event: dict) -> None:
