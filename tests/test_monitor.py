@@ -77,3 +77,55 @@ def test_fixed_cadence_and_bad_input():
         monitor.update(float("nan"))
     with pytest.raises(InputError):
         ss.ConvergenceMonitor(growth=0)
+
+
+# --- several metrics, one decision (issue 20, item 10) -------------------------------------------
+
+def _feed(monitor, series: dict, steps: int):
+    for step in range(steps):
+        monitor.log(step, **{name: values[step] for name, values in series.items()})
+    return monitor
+
+
+def _curves(steps=3000, seed=0):
+    rng = np.random.default_rng(seed)
+    t = np.arange(steps)
+    return {"flat": 0.5 + 0.05 * rng.normal(size=steps),
+            "also_flat": 1.0 + 0.05 * rng.normal(size=steps),
+            "rising": 0.001 * t + 0.05 * rng.normal(size=steps)}
+
+
+def test_stop_when_all_waits_for_every_metric_and_any_for_one():
+    curves = _curves()
+    both = _feed(ss.Monitor(metrics=["flat", "also_flat"], stop_on=["flat", "also_flat"], check_every=200),
+                 curves, 3000)
+    assert both.should_stop
+    assert "stop when all of flat, also_flat converged: yes" in both.status.summary()
+    waiting = _feed(ss.Monitor(metrics=["flat", "rising"], stop_on=["flat", "rising"], check_every=200),
+                    curves, 3000)
+    assert not waiting.should_stop  # one metric is still rising
+    first = _feed(ss.Monitor(metrics=["flat", "rising"], stop_on=["flat", "rising"], stop_when="any",
+                          check_every=200), curves, 3000)
+    assert first.should_stop  # the flat one is enough
+    assert first.status.to_dict()["stop_metrics"] == ["flat", "rising"]
+
+
+def test_stop_when_any_makes_each_flatness_claim_at_alpha_over_k():
+    names = ["a", "b", "c", "d"]
+    any_ = ss.Monitor(metrics=[*names, "other"], stop_on=names, stop_when="any", alpha=0.05)
+    all_ = ss.Monitor(metrics=[*names, "other"], stop_on=names, alpha=0.05)
+    for monitor in (any_, all_):
+        monitor.log(0, a=1.0, b=1.0, c=1.0, d=1.0, other=1.0)
+    assert all(any_._streams[n].test.equivalence_alpha == pytest.approx(0.0125) for n in names)
+    assert any_._streams["other"].test.equivalence_alpha is None  # not a stop metric: alpha
+    assert all(all_._streams[n].test.equivalence_alpha is None for n in names)  # all: no correction
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"stop_on": ["a"], "stop_when": "most"}, "stop_when"),
+    ({"metrics": ["a"], "stop_on": ["a", "b"]}, "not among the tracked"),
+    ({"stop_on": []}, "at least one metric"),
+])
+def test_bad_stop_rules_are_refused_where_written(kwargs, match):
+    with pytest.raises(InputError, match=match):
+        ss.Monitor(**kwargs)

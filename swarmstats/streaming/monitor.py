@@ -24,6 +24,7 @@ from ..windows import AdaptiveWindow
 from .convergence_monitor import ConvergenceMonitor
 
 CHECKS = ("convergence", "window")
+STOP_RULES = ("all", "any")
 
 
 @dataclass(frozen=True, repr=False)
@@ -35,11 +36,15 @@ class MonitorStatus(Result):
     stop_metric: str | None
     should_stop: bool
     skipped: dict = field(default_factory=dict)
+    stop_metrics: list = field(default_factory=list)
+    stop_when: str = "all"
 
     def summary(self) -> str:
-        lines = [f"{self.steps} log call(s); " + (f"stop on {self.stop_metric}: "
-                                                   f"{'yes' if self.should_stop else 'not yet'}"
-                                                   if self.stop_metric else "no stop rule")]
+        names = self.stop_metrics or ([self.stop_metric] if self.stop_metric else [])
+        rule = (f"stop on {names[0]}" if len(names) == 1 else
+                f"stop when {self.stop_when} of {', '.join(names)} converged")
+        lines = [f"{self.steps} log call(s); " + (f"{rule}: {'yes' if self.should_stop else 'not yet'}"
+                                                   if names else "no stop rule")]
         for name, entry in self.metrics.items():
             window = f"; window {entry['window_status']}" if entry.get("window_status") else ""
             lines.append(f"  {name}: n {entry['n']}, mean {fmt(entry['mean'])}, "
@@ -58,8 +63,14 @@ class Monitor(Estimator):
         The metrics to track (default: every numeric metric logged).
     checks : tuple, default ("convergence",)
         ``"convergence"`` (streaming verdict) and/or ``"window"`` (adaptive window status).
-    stop_on : str, optional
-        The metric whose convergence sets ``should_stop``; default the first of ``metrics``.
+    stop_on : str or list of str, optional
+        The metric(s) whose convergence sets ``should_stop``; default the first of ``metrics``.
+    stop_when : {"all", "any"}, default "all"
+        With several ``stop_on`` metrics: stop when all of them are shown converged, or when
+        any one is.  "all" needs no correction - a wrong stop needs every flatness claim
+        wrong, so its chance is at most the largest one's, alpha (an intersection-union
+        test).  "any" stops on the first claim of k, so each metric's flatness claims are
+        made at alpha / k (Bonferroni) and a wrong stop stays below alpha.
     min_steps : int, default 100
         ``should_stop`` stays False before this many values of the stop metric.
     confirmations : int, default 1
@@ -78,11 +89,12 @@ class Monitor(Estimator):
     True
     """
 
-    def __init__(self, *, metrics=None, checks=("convergence",), stop_on: str | None = None,
+    def __init__(self, *, metrics=None, checks=("convergence",), stop_on=None, stop_when: str = "all",
                  min_steps: int = 100, confirmations: int = 1, **convergence_options):
         self.metrics = None if metrics is None else [str(m) for m in metrics]
         self.checks = (checks,) if isinstance(checks, str) else tuple(checks)
-        self.stop_on = stop_on
+        self.stop_on = stop_on if stop_on is None or isinstance(stop_on, str) else [str(m) for m in stop_on]
+        self.stop_when = stop_when
         self.min_steps = min_steps
         self.confirmations = confirmations
         # validates the options now, not at the first log; each metric gets a clone
@@ -93,6 +105,13 @@ class Monitor(Estimator):
     def _validate(self) -> None:
         for check in self.checks:
             check_choice("checks", check, CHECKS)
+        check_choice("stop_when", self.stop_when, STOP_RULES)
+        if isinstance(self.stop_on, list) and not self.stop_on:
+            raise InputError("stop_on: give at least one metric (or None for the first of metrics)")
+        untracked = [m for m in self.stop_metrics if self.metrics is not None and m not in self.metrics]
+        if untracked:
+            raise InputError(f"stop_on: {', '.join(untracked)} not among the tracked metrics "
+                             f"({', '.join(self.metrics)})")
         check_count("min_steps", self.min_steps)
         check_count("confirmations", self.confirmations)
 
@@ -116,11 +135,27 @@ class Monitor(Estimator):
         self.calls = 0
 
     @property
-    def stop_metric(self) -> str | None:
-        """The metric whose convergence sets ``should_stop``."""
+    def stop_metrics(self) -> list:
+        """The metrics whose convergence sets ``should_stop`` (see ``stop_when``)."""
         if self.stop_on is not None:
-            return self.stop_on
-        return self.metrics[0] if self.metrics else None
+            return [self.stop_on] if isinstance(self.stop_on, str) else list(self.stop_on)
+        return self.metrics[:1] if self.metrics else []
+
+    @property
+    def stop_metric(self) -> str | None:
+        """The first of :attr:`stop_metrics` (the only one unless several were given)."""
+        names = self.stop_metrics
+        return names[0] if names else None
+
+    def _new_stream(self, name: str) -> ConvergenceMonitor:
+        """A metric's streaming check; under ``stop_when="any"`` a stop metric's flatness claims
+        are made at alpha / k, k the number of stop metrics."""
+        names = self.stop_metrics
+        if self.stop_when == "any" and len(names) > 1 and name in names:
+            test = self._template.test
+            level = test.equivalence_alpha if test.equivalence_alpha is not None else test.alpha
+            return self._template.clone(equivalence_alpha=level / len(names))
+        return self._template.clone()
 
     def log(self, step, **metrics) -> None:
         """Record the values logged at ``step`` (None and non-finite values are skipped)."""
@@ -136,7 +171,7 @@ class Monitor(Estimator):
                 continue
             stream = self._streams.get(name)
             if stream is None:
-                stream = self._streams[name] = self._template.clone()
+                stream = self._streams[name] = self._new_stream(name)
                 self._steps[name] = []
                 if "window" in self.checks:
                     self._windows[name] = AdaptiveWindow(keep_states=False)
@@ -147,10 +182,16 @@ class Monitor(Estimator):
 
     @property
     def should_stop(self) -> bool:
-        """True once the stop metric has converged at ``confirmations`` consecutive checks
-        (and has at least ``min_steps`` values)."""
-        name = self.stop_metric
-        stream = self._streams.get(name) if name is not None else None
+        """True once all (or any, see ``stop_when``) stop metrics have converged at
+        ``confirmations`` consecutive checks, each with at least ``min_steps`` values."""
+        names = self.stop_metrics
+        if not names:
+            return False
+        shown = [self._shown_converged(name) for name in names]
+        return all(shown) if self.stop_when == "all" else any(shown)
+
+    def _shown_converged(self, name: str) -> bool:
+        stream = self._streams.get(name)
         if stream is None or stream.n < self.min_steps:
             return False
         recent = [verdict for _, verdict in stream.history[-self.confirmations:]]
@@ -183,7 +224,8 @@ class Monitor(Estimator):
                              window_reason=last.reason)
             entries[name] = entry
         return MonitorStatus(steps=self.calls, metrics=entries, stop_metric=self.stop_metric,
-                             should_stop=self.should_stop, skipped=dict(self._skipped))
+                             should_stop=self.should_stop, skipped=dict(self._skipped),
+                             stop_metrics=self.stop_metrics, stop_when=self.stop_when)
 
     def plot(self, ax=None):
         """Each tracked metric's series (on one Axes, or one panel per metric when ax is None)."""
