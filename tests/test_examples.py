@@ -48,6 +48,7 @@ def test_bundled_interactions_are_what_the_generator_writes():
 @pytest.mark.parametrize("script,needs", [
     ("hf_trainer.py", ("torch", "transformers", "accelerate")),
     ("lightning_trainer.py", ("torch", "lightning")),
+    ("keras_model.py", ("torch", "keras")),
     ("sb3_agent.py", ("torch", "stable_baselines3")),
     ("ray_tune.py", ("ray",)),
 ])

@@ -113,6 +113,30 @@ def test_lightning_callback_sees_metrics_and_stops():
     assert trainer.global_step < 100 * 32  # stopped before the last epoch
 
 
+def test_keras_callback_sees_epoch_losses_and_stops(monkeypatch):
+    pytest.importorskip("torch")
+    monkeypatch.setenv("KERAS_BACKEND", "torch")  # read when keras is first imported
+    keras = pytest.importorskip("keras")
+    if keras.backend.backend() != "torch":
+        pytest.skip(f"keras was already imported with the {keras.backend.backend()} backend")
+    from swarmstats.integrations.keras import callback
+
+    keras.utils.set_random_seed(0)
+    rng = np.random.default_rng(0)
+    x, y = rng.normal(size=(256, 4)).astype("float32"), rng.normal(size=256).astype("float32")
+    # frozen weights (learning rate 0) behind dropout: each epoch's loss is a fresh draw around
+    # one level, a stationary series the monitor must stop on
+    model = keras.Sequential([keras.Input(shape=(4,)), keras.layers.Dropout(0.5), keras.layers.Dense(1)])
+    model.compile(optimizer=keras.optimizers.SGD(learning_rate=0.0), loss="mse")
+    cb = callback(Monitor(metrics=["loss"], min_steps=30, first_check=30, tolerance=1.0))
+    history = model.fit(x, y, batch_size=64, epochs=400, verbose=0, callbacks=[cb])
+    assert cb.monitor.status.metrics["loss"]["n"] == len(history.history["loss"]) >= 30
+    assert len(history.history["loss"]) < 400  # stopped before the last epoch
+    assert cb.monitor.should_stop
+    with pytest.raises(ValueError, match="every"):
+        callback(every="step")
+
+
 def test_stable_baselines3_callback_logs_episodes_and_stops():
     pytest.importorskip("torch")
     sb3 = pytest.importorskip("stable_baselines3")

@@ -3,6 +3,7 @@ install hint; importing swarmstats never imports a trainer.
 
 - :func:`swarmstats.integrations.hf.callback` - a Hugging Face ``TrainerCallback`` (TRL too)
 - :func:`swarmstats.integrations.lightning.callback` - a Lightning ``Callback``
+- :func:`swarmstats.integrations.keras.callback` - a Keras 3 ``Callback`` (any backend)
 - :func:`swarmstats.integrations.sb3.callback` - a Stable-Baselines3 ``BaseCallback``
 - :func:`swarmstats.integrations.tune.stopper` - a Ray Tune ``Stopper``
 """

@@ -1,0 +1,52 @@
+"""Keras 3: a ``Callback`` reading the ``logs`` Keras passes after each batch or epoch.
+
+Keras 3 runs on several backends (JAX, TensorFlow, PyTorch); the callback sees only the
+``logs`` dictionary, so it works with any of them (tested on the PyTorch backend, on the CPU).
+"""
+
+from __future__ import annotations
+
+from . import monitor_for, require
+
+
+def callback(monitor=None, *, stop: bool = True, every: str = "epoch", **monitor_options):
+    """A Keras ``Callback`` that logs Keras' ``logs`` into a Monitor after every epoch
+    (``every="epoch"``, the default: the epoch's metrics with the validation ones; the step is
+    the epoch) or training batch (``every="batch"``; the step counts batches across epochs)
+    and, with ``stop=True``, sets ``model.stop_training`` once the Monitor says so.
+
+    Keras' batch logs hold the *running mean* of each metric since the epoch began, not the
+    batch's own value: a batch-level series is a saw-tooth that restarts every epoch, which
+    the convergence check rightly reads as persistent.  Epoch values are the natural series.
+
+        model.fit(x, y, callbacks=[callback(metrics=["loss"])])
+    """
+    if every not in ("batch", "epoch"):
+        raise ValueError(f"every must be 'batch' or 'epoch', got {every!r}")
+    base = require("keras", "keras").callbacks.Callback
+    tracker = monitor_for(monitor, monitor_options)
+
+    class SwarmstatsCallback(base):
+        """Feeds Keras' logged metrics to a swarmstats Monitor (``.monitor``)."""
+
+        def __init__(self):
+            super().__init__()
+            self.monitor = tracker
+            self.stop = stop
+            self.batches = 0  # training batches seen, across epochs
+
+        def _record(self, step, logs):
+            self.monitor.log(step, **dict(logs or {}))
+            if self.stop and self.monitor.should_stop:
+                self.model.stop_training = True
+
+        def on_train_batch_end(self, batch, logs=None):
+            if every == "batch":
+                self._record(self.batches, logs)
+            self.batches += 1
+
+        def on_epoch_end(self, epoch, logs=None):
+            if every == "epoch":
+                self._record(epoch, logs)
+
+    return SwarmstatsCallback()
