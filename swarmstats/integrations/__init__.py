@@ -13,7 +13,7 @@ from __future__ import annotations
 from .. import errors
 from ..errors import MissingDependency
 
-__all__ = ["MissingDependency", "require", "monitor_for"]
+__all__ = ["MissingDependency", "require", "monitor_for", "log_and_check"]
 
 
 def require(module: str, extra: str):
@@ -28,3 +28,10 @@ def monitor_for(monitor, options: dict):
     if monitor is not None and options:
         raise TypeError("pass either monitor= or Monitor options, not both")
     return monitor if monitor is not None else Monitor(**options)
+
+
+def log_and_check(monitor, step, metrics: dict, stop: bool) -> bool:
+    """Log ``metrics`` at ``step``; True when the host should now stop the run (``stop`` is
+    set and the monitor says so).  Every adapter's hook is this plus its host's stop flag."""
+    monitor.log(step, **metrics)
+    return stop and monitor.should_stop

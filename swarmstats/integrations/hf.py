@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import monitor_for, require
+from . import log_and_check, monitor_for, require
 
 
 def callback(monitor=None, *, stop: bool = True, **monitor_options):
@@ -28,8 +28,7 @@ def callback(monitor=None, *, stop: bool = True, **monitor_options):
         def on_log(self, args, state, control, logs=None, **kwargs):
             if not logs or not state.is_world_process_zero:
                 return control
-            self.monitor.log(state.global_step, **logs)
-            if self.stop and self.monitor.should_stop:
+            if log_and_check(self.monitor, state.global_step, logs, self.stop):
                 control.should_training_stop = True
             return control
 

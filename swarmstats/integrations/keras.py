@@ -6,7 +6,7 @@ Keras 3 runs on several backends (JAX, TensorFlow, PyTorch); the callback sees o
 
 from __future__ import annotations
 
-from . import monitor_for, require
+from . import log_and_check, monitor_for, require
 
 
 def callback(monitor=None, *, stop: bool = True, every: str = "epoch", **monitor_options):
@@ -36,8 +36,7 @@ def callback(monitor=None, *, stop: bool = True, every: str = "epoch", **monitor
             self.batches = 0  # training batches seen, across epochs
 
         def _record(self, step, logs):
-            self.monitor.log(step, **dict(logs or {}))
-            if self.stop and self.monitor.should_stop:
+            if log_and_check(self.monitor, step, dict(logs or {}), self.stop):
                 self.model.stop_training = True
 
         def on_train_batch_end(self, batch, logs=None):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import MissingDependency, monitor_for, require
+from . import MissingDependency, log_and_check, monitor_for, require
 
 
 def _callback_base():
@@ -36,8 +36,7 @@ def callback(monitor=None, *, stop: bool = True, every: str = "batch", **monitor
         def _record(self, trainer):
             if not trainer.is_global_zero:
                 return
-            self.monitor.log(trainer.global_step, **dict(trainer.callback_metrics))
-            if self.stop and self.monitor.should_stop:
+            if log_and_check(self.monitor, trainer.global_step, dict(trainer.callback_metrics), self.stop):
                 trainer.should_stop = True
 
         def on_train_batch_end(self, trainer, pl_module, outputs, batch, batch_idx):
