@@ -28,6 +28,7 @@ COMMANDS = {
     "windows": ("windows", "adaptive evaluation windows: improving, degrading, stable or uncertain at each step"),
     "watch": ("watch", "follow a growing log (e.g. prime-rl metrics.jsonl) and print verdict changes"),
     "sweep": ("sweep", "analyse every run of a sweep (locally or on Dask) and summarise by setting"),
+    "compare": ("compare", "is the first set of runs (seeds) better than the others? (exit 1 if not shown)"),
     "report": ("report", "one self-contained HTML page (or PNG) with every metric's evidence"),
 }
 

@@ -1,0 +1,147 @@
+"""`swarmstats compare`: is the first set of runs better than the others, across seeds?
+
+Each set is a glob, a folder of run folders or a list of files; each run's score is the mean
+of one metric over the last part of the run (``--last``, a tenth by default).  The sets are
+compared as :func:`swarmstats.compare_runs` compares them (mean, median and IQM with
+stratified-bootstrap intervals, and the probability that a run of one set beats a run of the
+other), and the claim "the first set is better than each of the others" is shown when the
+interval of that probability lies above 1/2 (its level Bonferroni-split over the others).
+``--plan DELTA`` says how many runs per set a difference of DELTA needs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._result import fmt
+from ..compare import compare_runs, seeds_needed
+from ..direction import resolve
+from ..errors import InputError
+from ..io import LOG_FORMATS, classify_columns, read_log, select_metric
+from ..sweeps.runs import discover
+from ._common import (
+    EXIT_FAIL,
+    EXIT_PASS,
+    add_better_option,
+    add_command,
+    add_input_format_option,
+    add_output_options,
+    add_random_seed_option,
+    finite,
+    new_figure,
+    render,
+    save_figure,
+)
+
+
+def add_parser(commands) -> None:
+    parser = add_command(
+        commands, "compare",
+        description="Compare sets of runs (seeds) by each run's final score - the mean of the "
+                    "metric over the last part of the run - with stratified-bootstrap intervals of "
+                    "the mean, median and IQM and the probability that a run of the first set beats "
+                    "a run of each other set.  Exit 0 when the first set is shown better than every "
+                    "other (that probability's interval above 1/2), 1 when it is not.",
+        exits={0: "the first set is shown better than each of the others",
+               1: "the improvement is not shown"})
+    parser.add_argument("sets", metavar="SET", nargs="+",
+                        help="a set of runs: a quoted glob, a folder of run folders, or a file (two or more sets)")
+    parser.add_argument("-m", "--metric", required=True, help="the metric that scores a run")
+    parser.add_argument("--names", nargs="+", metavar="NAME", help="a label per set (default: the SET as given)")
+    parser.add_argument("--last", type=finite, default=0.1, metavar="FRACTION",
+                        help="each run's score is the mean of its last FRACTION of values (default 0.1)")
+    add_better_option(parser)
+    parser.add_argument("--alpha", type=finite, default=0.05,
+                        help="error rate of the claim, split over the sets compared (default 0.05)")
+    parser.add_argument("--plan", type=finite, metavar="DELTA",
+                        help="also say how many runs per set detect a difference DELTA in the mean "
+                             "score with power 0.8")
+    add_random_seed_option(parser, "random seed of the bootstrap (default 0)")
+    add_input_format_option(parser, LOG_FORMATS, "the run files")
+    add_output_options(parser, plot="the performance profiles")
+
+
+def run(args) -> int:
+    if len(args.sets) < 2:
+        raise InputError("compare needs two or more sets of runs (the first is compared with the others)")
+    names = list(args.names) if args.names else list(args.sets)
+    if len(names) != len(args.sets) or len(set(names)) != len(names):
+        raise InputError(f"--names: give {len(args.sets)} different labels, one per set; got {names}")
+    if not 0 < args.last <= 1:
+        raise InputError(f"--last must be a fraction in (0, 1], got {args.last}")
+    if not 0 < args.alpha < 1:
+        raise InputError(f"--alpha must be in (0, 1), got {args.alpha}")
+    scores = {name: run_scores(pattern, args.metric, args.last, args.input_format)
+              for name, pattern in zip(names, args.sets)}
+    better = resolve(args.better, args.metric)
+    others = len(names) - 1
+    level = 1 - args.alpha / others  # each claim at alpha / (k - 1): all of them together keep alpha
+    result = compare_runs(scores, ci=level, random_state=args.random_seed)
+    claims = _claims(result, names, better)
+    shown = all(claim["shown"] for claim in claims)
+    plan = _plan(args, scores) if args.plan is not None else None
+    render(args, "compare", [result],
+           payload=lambda: {**result.to_dict(), "better": better, "claims": claims, "shown": shown,
+                            "plan": plan},
+           table=result.to_frame,
+           text=lambda: _text(result, claims, shown, better, plan, args))
+    if args.plot:
+        fig, axes = new_figure(1, 1, (7, 4))
+        result.plot(ax=axes[0, 0])
+        save_figure(fig, args.plot)
+    return EXIT_PASS if shown else EXIT_FAIL
+
+
+def run_scores(pattern: str, metric: str, last: float, input_format: str | None) -> np.ndarray:
+    """One score per run of the set: the mean of ``metric`` over each run's last ``last``."""
+    values = []
+    for spec in discover(pattern, format=input_format):
+        frame = spec.frame if spec.frame is not None else read_log(spec.path, format=spec.format, wide=True)
+        try:
+            series = select_metric(frame, metric, step=classify_columns(frame).step)
+        except InputError as exc:
+            raise InputError(f"{spec.name}: {exc}") from None
+        kept = series.to_numpy()
+        if len(kept) == 0:
+            raise InputError(f"{spec.name}: no value of {metric!r}")
+        values.append(float(np.mean(kept[len(kept) - max(1, int(round(last * len(kept)))):])))
+    if len(values) < 2:
+        raise InputError(f"{pattern}: {len(values)} run(s); a set needs at least two to compare seeds")
+    return np.array(values)
+
+
+def _claims(result, names: list, better: str) -> list:
+    """P(a run of the first set is better than a run of each other set), with its interval."""
+    first, claims = names[0], []
+    rows = {(row["x"], row["y"]): row for row in result.improvement.to_dict("records")}
+    for other in names[1:]:
+        row = rows[(first, other)]  # P(first > other), the first set listed first
+        probability, low, high = row["probability"], row["low"], row["high"]
+        if better == "lower":  # P(X > Y) + P(Y > X) = 1 with ties halved: better means smaller
+            probability, low, high = 1 - probability, 1 - high, 1 - low
+        claims.append({"better": first, "than": other, "probability": probability, "low": low,
+                       "high": high, "shown": bool(low > 0.5)})
+    return claims
+
+
+def _plan(args, scores: dict) -> dict:
+    sds = [np.std(values, ddof=1) for values in scores.values()]
+    sd = float(np.sqrt(np.mean(np.square(sds))))
+    needed = seeds_needed(args.plan, sd, alpha=args.alpha)
+    return {"delta": args.plan, "sd": sd, "power": 0.8, "alpha": args.alpha, "runs_per_set": needed,
+            "runs_now": {name: len(values) for name, values in scores.items()}}
+
+
+def _text(result, claims, shown, better, plan, args) -> None:
+    print(result.summary())
+    for claim in claims:
+        verdict = "shown" if claim["shown"] else "not shown"
+        print(f"{claim['better']} better than {claim['than']} ({better} {args.metric} is better): "
+              f"P = {fmt(claim['probability'], 3)} [{fmt(claim['low'], 3)}, {fmt(claim['high'], 3)}] - {verdict}")
+    print(f"{'the first set is shown better than every other' if shown else 'the improvement is not shown'} "
+          f"(each interval at {fmt(1 - args.alpha / len(claims), 3)}, so all together keep alpha = {args.alpha})")
+    if plan is not None:
+        now = ", ".join(f"{name} {count}" for name, count in plan["runs_now"].items())
+        print(f"plan: a difference of {fmt(plan['delta'])} in the mean score needs {plan['runs_per_set']} runs "
+              f"per set for power 0.8 at alpha {plan['alpha']} (across-seed SD {fmt(plan['sd'], 3)}, pooled; "
+              f"runs now: {now})")

@@ -1,0 +1,86 @@
+"""`swarmstats compare`: sets of runs (seeds) compared by their final scores, the claim that
+the first is better shown or not (exit 0 / 1), and --plan's runs per set."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from swarmstats.compare import seeds_needed
+from tests.test_cli import run
+
+
+def _sets(root, levels, seeds=8, steps=200, seed=0):
+    """runs/<set>/seed=<i>/progress.csv: reward settling at the set's level, a loss falling to it."""
+    rng = np.random.default_rng(seed)
+    for name, level in levels.items():
+        for i in range(seeds):
+            folder = root / name / f"seed={i}"
+            folder.mkdir(parents=True)
+            t = np.arange(steps)
+            own = level + 0.05 * rng.normal()  # seeds differ
+            reward = own * (1 - np.exp(-t / 20)) + 0.05 * rng.normal(size=steps)
+            loss = 1.0 / (1 + own) + 0.02 * rng.normal(size=steps)
+            pd.DataFrame({"step": t, "reward": reward, "loss": loss}).to_csv(folder / "progress.csv", index=False)
+    return {name: str(root / name / "*" / "progress.csv") for name in levels}
+
+
+def test_a_clearly_better_set_is_shown_and_the_reverse_claim_is_not(tmp_path):
+    sets = _sets(tmp_path, {"new": 1.0, "old": 0.7})
+    done = run("compare", sets["new"], sets["old"], "-m", "reward", "--names", "new", "old")
+    assert done.returncode == 0, done.stderr
+    assert "new better than old" in done.stdout and "- shown" in done.stdout
+    done = run("compare", sets["old"], sets["new"], "-m", "reward", "--names", "old", "new")
+    assert done.returncode == 1 and "not shown" in done.stdout
+    # lower is better for a loss: the new set's lower loss makes it the better one
+    done = run("compare", sets["new"], sets["old"], "-m", "loss", "--names", "new", "old", "--format", "json")
+    payload = json.loads(done.stdout)
+    assert done.returncode == 0 and payload["better"] == "lower" and payload["claims"][0]["shown"]
+
+
+def test_equal_sets_are_not_called_different(tmp_path):
+    sets = _sets(tmp_path, {"a": 0.8, "b": 0.8}, seed=3)
+    done = run("compare", sets["a"], sets["b"], "-m", "reward", "--format", "json")
+    payload = json.loads(done.stdout)
+    assert done.returncode == 1 and not payload["shown"]
+    claim = payload["claims"][0]
+    assert claim["low"] < 0.5 < claim["high"]  # the interval holds "no difference"
+
+
+def test_plan_gives_the_runs_per_set_of_a_two_sample_t_test(tmp_path):
+    sets = _sets(tmp_path, {"a": 0.8, "b": 0.75}, seed=5)
+    done = run("compare", sets["a"], sets["b"], "-m", "reward", "--plan", "0.05", "--format", "json")
+    plan = json.loads(done.stdout)["plan"]
+    scores = []
+    for pattern in sets.values():  # the same scores: the mean of each run's last tenth
+        import glob
+        scores.append([pd.read_csv(f)["reward"].to_numpy()[-20:].mean() for f in sorted(glob.glob(pattern))])
+    sd = np.sqrt(np.mean([np.var(s, ddof=1) for s in scores]))
+    assert plan["sd"] == pytest.approx(sd)
+    assert plan["runs_per_set"] == seeds_needed(0.05, sd) and plan["runs_now"] == {sets["a"]: 8, sets["b"]: 8}
+
+
+def test_seeds_needed_agrees_with_statsmodels_power_solver():
+    power = pytest.importorskip("statsmodels.stats.power")
+    for delta, sd in ((1.0, 1.0), (0.5, 1.0), (0.2, 1.0), (3.0, 1.0), (0.1, 0.35)):
+        exact = power.TTestIndPower().solve_power(effect_size=delta / sd, alpha=0.05, power=0.8)
+        assert seeds_needed(delta, sd) == int(np.ceil(exact))
+
+
+@pytest.mark.parametrize("extra, match", [
+    (["--names", "only-one"], "one per set"),
+    (["--last", "0"], "--last"),
+])
+def test_bad_options_are_one_clear_error(tmp_path, extra, match):
+    sets = _sets(tmp_path, {"a": 0.8, "b": 0.7}, seeds=3)
+    done = run("compare", sets["a"], sets["b"], "-m", "reward", *extra)
+    assert done.returncode == 2 and match in done.stderr and "Traceback" not in done.stderr
+
+
+def test_one_set_or_a_missing_one_is_refused(tmp_path):
+    sets = _sets(tmp_path, {"a": 0.8}, seeds=3)
+    done = run("compare", sets["a"], "-m", "reward")
+    assert done.returncode == 2 and "two or more sets" in done.stderr
+    done = run("compare", sets["a"], str(tmp_path / "nothing" / "*.csv"), "-m", "reward")
+    assert done.returncode == 2 and "no file matches" in done.stderr
