@@ -26,7 +26,9 @@ from .hostile_corpus import ALL, BAD_LINE_ONLY, GARBAGE
 
 #: extra arguments a command needs to run on a log of one metric (the input comes first)
 EXTRA = {"watch": ["--once"], "report": ["-o", "{out}/report.html"], "proxy": ["--p", "reward"],
-         "sweep": ["--workers", "1"], "quality-gap": ["--p", "reward"]}
+         "sweep": ["--workers", "1"], "quality-gap": ["--p", "reward"],
+         # the input as both sets: every hostile file is read twice over, as a set of runs
+         "compare": ["{path}", "-m", "reward"]}
 #: inputs drawn into a plot by every command that draws (names matplotlib could misread)
 PLOTTED = {"plain", "mathtext_name", "dollar_name", "html_name", "unicode_name", "huge_values"}
 #: pairs left out for time alone: 20 report sections of a 300-column table take ~12 s (the cap
@@ -77,7 +79,7 @@ def _invoke(argv, capsys):
 
 
 def _argv(command, path, out_folder, plot):
-    argv = [command, path, *[a.format(out=out_folder) for a in EXTRA.get(command, [])]]
+    argv = [command, path, *[a.format(out=out_folder, path=path) for a in EXTRA.get(command, [])]]
     if plot and command not in ("watch", "report"):
         argv += ["--plot", os.path.join(out_folder, "plot.png")]
     return argv
