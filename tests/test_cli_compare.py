@@ -84,3 +84,36 @@ def test_one_set_or_a_missing_one_is_refused(tmp_path):
     assert done.returncode == 2 and "two or more sets" in done.stderr
     done = run("compare", sets["a"], str(tmp_path / "nothing" / "*.csv"), "-m", "reward")
     assert done.returncode == 2 and "no file matches" in done.stderr
+
+
+def _paired_sets(root, seeds_a, seeds_b, edge=0.02, seed=11):
+    """Both sets share a large per-seed effect (the seed decides most of the score): set a is
+    `edge` better on every seed it shares with b."""
+    rng = np.random.default_rng(seed)
+    effect = {s: rng.normal() for s in set(seeds_a) | set(seeds_b)}
+    for name, seeds, shift in (("a", seeds_a, edge), ("b", seeds_b, 0.0)):
+        for s in seeds:
+            folder = root / name / f"seed={s}"
+            folder.mkdir(parents=True)
+            reward = effect[s] + shift + 0.001 * rng.normal(size=100)
+            pd.DataFrame({"step": np.arange(100), "reward": reward}).to_csv(folder / "progress.csv", index=False)
+    return str(root / "a" / "*" / "progress.csv"), str(root / "b" / "*" / "progress.csv")
+
+
+def test_runs_that_share_seeds_are_compared_seed_by_seed(tmp_path):
+    a, b = _paired_sets(tmp_path, range(8), range(8))
+    done = run("compare", a, b, "-m", "reward", "--format", "json")
+    claim = json.loads(done.stdout)["claims"][0]
+    # a wins on all 8 seeds: the Wilson interval of 8/8 lies above 1/2 - while the sets as
+    # independent samples overlap almost completely (the seed effect is 50x the edge)
+    assert claim["paired"] and claim["pairs"] == 8 and claim["probability"] == 1.0
+    assert claim["shown"] and done.returncode == 0
+    assert "wins on 1 of 8 shared seeds" in run("compare", a, b, "-m", "reward").stdout
+
+
+def test_runs_with_other_seeds_are_compared_as_independent_samples(tmp_path):
+    a, b = _paired_sets(tmp_path, range(8), range(10, 18))
+    done = run("compare", a, b, "-m", "reward", "--format", "json")
+    claim = json.loads(done.stdout)["claims"][0]
+    assert not claim["paired"] and claim["pairs"] is None
+    assert not claim["shown"] and done.returncode == 1  # a 0.02 edge under a 1-SD seed effect

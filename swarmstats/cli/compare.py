@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._kernels.bootstrap import wilson_interval
 from .._result import fmt
 from ..compare import compare_runs, seeds_needed
 from ..direction import resolve
@@ -71,13 +72,16 @@ def run(args) -> int:
         raise InputError(f"--last must be a fraction in (0, 1], got {args.last}")
     if not 0 < args.alpha < 1:
         raise InputError(f"--alpha must be in (0, 1), got {args.alpha}")
-    scores = {name: run_scores(pattern, args.metric, args.last, args.input_format)
-              for name, pattern in zip(names, args.sets)}
+    read = {name: run_scores(pattern, args.metric, args.last, args.input_format)
+            for name, pattern in zip(names, args.sets)}
+    scores = {name: values for name, (values, _) in read.items()}
+    seeds = {name: labels for name, (_, labels) in read.items()}
     better = resolve(args.better, args.metric)
     others = len(names) - 1
     level = 1 - args.alpha / others  # each claim at alpha / (k - 1): all of them together keep alpha
     result = compare_runs(scores, ci=level, random_state=args.random_seed)
-    claims = _claims(result, names, better)
+    claims = [_paired_claim(names[0], other, scores, seeds, better, level)
+              or _claim(result, names[0], other, better) for other in names[1:]]
     shown = all(claim["shown"] for claim in claims)
     plan = _plan(args, scores) if args.plan is not None else None
     render(args, "compare", [result],
@@ -92,10 +96,13 @@ def run(args) -> int:
     return EXIT_PASS if shown else EXIT_FAIL
 
 
-def run_scores(pattern: str, metric: str, last: float, input_format: str | None) -> np.ndarray:
-    """One score per run of the set: the mean of ``metric`` over each run's last ``last``."""
-    values = []
+def run_scores(pattern: str, metric: str, last: float, input_format: str | None) -> tuple:
+    """(scores, seeds): one score per run of the set - the mean of ``metric`` over each run's
+    last ``last`` - and each run's seed (a ``seed=`` path segment or params.json), or None
+    when some run has none."""
+    values, seeds = [], []
     for spec in discover(pattern, format=input_format):
+        seeds.append(spec.params.get("seed"))
         frame = spec.frame if spec.frame is not None else read_log(spec.path, format=spec.format, wide=True)
         try:
             series = select_metric(frame, metric, step=classify_columns(frame).step)
@@ -107,21 +114,34 @@ def run_scores(pattern: str, metric: str, last: float, input_format: str | None)
         values.append(float(np.mean(kept[len(kept) - max(1, int(round(last * len(kept)))):])))
     if len(values) < 2:
         raise InputError(f"{pattern}: {len(values)} run(s); a set needs at least two to compare seeds")
-    return np.array(values)
+    known = all(seed is not None for seed in seeds) and len(set(seeds)) == len(seeds)
+    return np.array(values), (seeds if known else None)
 
 
-def _claims(result, names: list, better: str) -> list:
-    """P(a run of the first set is better than a run of each other set), with its interval."""
-    first, claims = names[0], []
-    rows = {(row["x"], row["y"]): row for row in result.improvement.to_dict("records")}
-    for other in names[1:]:
-        row = rows[(first, other)]  # P(first > other), the first set listed first
-        probability, low, high = row["probability"], row["low"], row["high"]
-        if better == "lower":  # P(X > Y) + P(Y > X) = 1 with ties halved: better means smaller
-            probability, low, high = 1 - probability, 1 - high, 1 - low
-        claims.append({"better": first, "than": other, "probability": probability, "low": low,
-                       "high": high, "shown": bool(low > 0.5)})
-    return claims
+def _claim(result, first: str, other: str, better: str) -> dict:
+    """P(a run of ``first`` is better than a run of ``other``), the sets as independent samples."""
+    row = result.improvement.set_index(["x", "y"]).loc[(first, other)]  # P(first > other)
+    probability, low, high = float(row["probability"]), float(row["low"]), float(row["high"])
+    if better == "lower":  # P(X > Y) + P(Y > X) = 1 with ties halved: better means smaller
+        probability, low, high = 1 - probability, 1 - high, 1 - low
+    return {"better": first, "than": other, "paired": False, "pairs": None, "probability": probability,
+            "low": low, "high": high, "shown": bool(low > 0.5)}
+
+
+def _paired_claim(first: str, other: str, scores: dict, seeds: dict, better: str, level: float):
+    """The share of seeds on which ``first`` beats ``other`` (ties half), with a Wilson interval,
+    when both sets ran the same seeds; None when they cannot be paired."""
+    if seeds[first] is None or seeds[other] is None or set(seeds[first]) != set(seeds[other]):
+        return None
+    order = {seed: i for i, seed in enumerate(seeds[other])}
+    mine = scores[first]
+    theirs = scores[other][[order[seed] for seed in seeds[first]]]
+    sign = 1.0 if better == "higher" else -1.0
+    wins = float(np.sum(sign * (mine - theirs) > 0) + 0.5 * np.sum(mine == theirs))
+    low, high = wilson_interval(wins, len(mine), level)
+    return {"better": first, "than": other, "paired": True, "pairs": len(mine),
+            "probability": wins / len(mine), "low": float(low), "high": float(high),
+            "shown": bool(low > 0.5)}
 
 
 def _plan(args, scores: dict) -> dict:
@@ -136,8 +156,10 @@ def _text(result, claims, shown, better, plan, args) -> None:
     print(result.summary())
     for claim in claims:
         verdict = "shown" if claim["shown"] else "not shown"
-        print(f"{claim['better']} better than {claim['than']} ({better} {args.metric} is better): "
-              f"P = {fmt(claim['probability'], 3)} [{fmt(claim['low'], 3)}, {fmt(claim['high'], 3)}] - {verdict}")
+        how = (f"it wins on {fmt(claim['probability'], 3)} of {claim['pairs']} shared seeds"
+               if claim["paired"] else "P(one of its runs beats one of the other's)")
+        print(f"{claim['better']} better than {claim['than']} ({better} {args.metric} is better): {how} = "
+              f"{fmt(claim['probability'], 3)} [{fmt(claim['low'], 3)}, {fmt(claim['high'], 3)}] - {verdict}")
     print(f"{'the first set is shown better than every other' if shown else 'the improvement is not shown'} "
           f"(each interval at {fmt(1 - args.alpha / len(claims), 3)}, so all together keep alpha = {args.alpha})")
     if plan is not None:
