@@ -113,28 +113,54 @@ def test_lightning_callback_sees_metrics_and_stops():
     assert trainer.global_step < 100 * 32  # stopped before the last epoch
 
 
-def test_keras_callback_sees_epoch_losses_and_stops(monkeypatch):
-    pytest.importorskip("torch")
-    monkeypatch.setenv("KERAS_BACKEND", "torch")  # read when keras is first imported
-    keras = pytest.importorskip("keras")
-    if keras.backend.backend() != "torch":
-        pytest.skip(f"keras was already imported with the {keras.backend.backend()} backend")
-    from swarmstats.integrations.keras import callback
+_KERAS_RUN = """
+import json
+import keras
+import numpy as np
+from swarmstats import Monitor
+from swarmstats.integrations.keras import callback
 
-    keras.utils.set_random_seed(0)
-    rng = np.random.default_rng(0)
-    x, y = rng.normal(size=(256, 4)).astype("float32"), rng.normal(size=256).astype("float32")
-    # frozen weights (learning rate 0) behind dropout: each epoch's loss is a fresh draw around
-    # one level, a stationary series the monitor must stop on
-    model = keras.Sequential([keras.Input(shape=(4,)), keras.layers.Dropout(0.5), keras.layers.Dense(1)])
-    model.compile(optimizer=keras.optimizers.SGD(learning_rate=0.0), loss="mse")
-    cb = callback(Monitor(metrics=["loss"], min_steps=30, first_check=30, tolerance=1.0))
-    history = model.fit(x, y, batch_size=64, epochs=400, verbose=0, callbacks=[cb])
-    assert cb.monitor.status.metrics["loss"]["n"] == len(history.history["loss"]) >= 30
-    assert len(history.history["loss"]) < 400  # stopped before the last epoch
-    assert cb.monitor.should_stop
-    with pytest.raises(ValueError, match="every"):
-        callback(every="step")
+keras.utils.set_random_seed(0)
+rng = np.random.default_rng(0)
+x, y = rng.normal(size=(256, 4)).astype("float32"), rng.normal(size=256).astype("float32")
+# frozen weights (learning rate 0) behind dropout: each epoch's loss is a fresh draw around one
+# level, a stationary series the monitor must stop on (within +-1.0, about 2 of its SDs)
+model = keras.Sequential([keras.Input(shape=(4,)), keras.layers.Dropout(0.5), keras.layers.Dense(1)])
+model.compile(optimizer=keras.optimizers.SGD(learning_rate=0.0), loss="mse")
+cb = callback(Monitor(metrics=["loss"], min_steps=30, first_check=30, tolerance=1.0))
+history = model.fit(x, y, batch_size=64, epochs=400, verbose=0, callbacks=[cb])
+try:
+    callback(every="step")
+    refused = False
+except ValueError:
+    refused = True
+print(json.dumps({"backend": keras.backend.backend(), "n": cb.monitor.status.metrics["loss"]["n"],
+                  "epochs": len(history.history["loss"]), "stop": cb.monitor.should_stop,
+                  "refused": refused}))
+"""
+
+
+def test_keras_callback_sees_epoch_losses_and_stops():
+    # in a fresh process: Keras reads KERAS_BACKEND once, at its first import, whatever this
+    # test process has imported before
+    import importlib.util
+    import json
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("torch")
+    if importlib.util.find_spec("keras") is None:  # not imported here: that would fix its backend
+        pytest.skip("keras is not installed")
+
+    done = subprocess.run([sys.executable, "-c", _KERAS_RUN], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "KERAS_BACKEND": "torch"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    outcome = json.loads(done.stdout.strip().splitlines()[-1])
+    assert outcome["backend"] == "torch"
+    assert outcome["n"] == outcome["epochs"] >= 30
+    assert outcome["epochs"] < 400 and outcome["stop"]  # stopped before the last epoch
+    assert outcome["refused"]
 
 
 def test_stable_baselines3_callback_logs_episodes_and_stops():
