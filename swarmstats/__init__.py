@@ -71,6 +71,8 @@ _EXPORTS = {
     "describe": ".description",
     "DescribeResult": ".description",
     "compare_runs": ".compare",
+    "learning_curves": ".curves",
+    "CurvesResult": ".curves",
     "CompareResult": ".compare",
     "ProxyVarianceTracker": ".proxy",
     "ProxyResult": ".proxy",
@@ -132,6 +134,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs read
         check_convergence,
     )
     from .convergence.warmup import WarmupResult, detect_warmup  # noqa: F401
+    from .curves import CurvesResult, learning_curves  # noqa: F401
     from .description import DescribeResult, describe  # noqa: F401
     from .diagnostics import acf, ess, integrated_autocorr_time, mcse, rhat  # noqa: F401
     from .errors import InputError, MissingDependency, SwarmstatsError  # noqa: F401

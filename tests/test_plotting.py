@@ -67,6 +67,7 @@ EXAMPLES = {
     ss.MonitorState: lambda tmp: ss.ConvergenceMonitor().update_many(_series()),
     ss.MonitorStatus: lambda tmp: _monitor_report(),
     ss.SweepResult: _sweep,
+    ss.CurvesResult: lambda tmp: ss.learning_curves([_series(), _series()[::-1], _series() * 1.1], random_state=0),
 }
 
 

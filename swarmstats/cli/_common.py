@@ -29,6 +29,7 @@ COMMANDS = {
     "watch": ("watch", "follow a growing log (e.g. prime-rl metrics.jsonl) and print verdict changes"),
     "sweep": ("sweep", "analyse every run of a sweep (locally or on Dask) and summarise by setting"),
     "compare": ("compare", "is the first set of runs (seeds) better than the others? (exit 1 if not shown)"),
+    "curves": ("curves", "across-seed learning curves with pointwise intervals, drawn"),
     "report": ("report", "one self-contained HTML page (or PNG) with every metric's evidence"),
 }
 

@@ -18,8 +18,7 @@ from .._result import fmt
 from ..compare import compare_runs, seeds_needed
 from ..direction import resolve
 from ..errors import InputError
-from ..io import LOG_FORMATS, classify_columns, read_log, select_metric
-from ..sweeps.runs import discover
+from ..io import LOG_FORMATS
 from ._common import (
     EXIT_FAIL,
     EXIT_PASS,
@@ -33,6 +32,7 @@ from ._common import (
     render,
     save_figure,
 )
+from ._runs import metric_runs
 
 
 def add_parser(commands) -> None:
@@ -101,16 +101,9 @@ def run_scores(pattern: str, metric: str, last: float, input_format: str | None)
     last ``last`` - and each run's seed (a ``seed=`` path segment or params.json), or None
     when some run has none."""
     values, seeds = [], []
-    for spec in discover(pattern, format=input_format):
+    for spec, series in metric_runs(pattern, metric, input_format):
         seeds.append(spec.params.get("seed"))
-        frame = spec.frame if spec.frame is not None else read_log(spec.path, format=spec.format, wide=True)
-        try:
-            series = select_metric(frame, metric, step=classify_columns(frame).step)
-        except InputError as exc:
-            raise InputError(f"{spec.name}: {exc}") from None
         kept = series.to_numpy()
-        if len(kept) == 0:
-            raise InputError(f"{spec.name}: no value of {metric!r}")
         values.append(float(np.mean(kept[len(kept) - max(1, int(round(last * len(kept)))):])))
     if len(values) < 2:
         raise InputError(f"{pattern}: {len(values)} run(s); a set needs at least two to compare seeds")

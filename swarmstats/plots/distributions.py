@@ -6,6 +6,7 @@ import numpy as np
 
 from .._result import fmt
 from ..compare import CompareResult
+from ..curves import CurvesResult
 from ..description import DescribeResult
 from . import plotter
 from ._draw import bins
@@ -47,5 +48,23 @@ def plot_compare(result, ax):
     ax.set_ylabel("share of runs scoring above")
     ax.set_ylim(-0.02, 1.02)
     ax.set_title(f"performance profiles ({result.ci_level:.0%} stratified bootstrap bands)", fontsize=9)
+    ax.legend(fontsize=8)
+    return ax
+
+
+@plotter(CurvesResult)
+def plot_curves(result, ax):
+    """Each run faint, the mean with its pointwise t band, the median and the IQM dashed."""
+    table = result.table
+    for run in result._grid_values:
+        ax.plot(table["step"], run, color="0.75", lw=0.6, zorder=1)
+    ax.fill_between(table["step"], table["mean_low"], table["mean_high"], color="C0", alpha=0.25,
+                    label=f"mean, {result.ci_level:.0%} interval", zorder=2)
+    ax.plot(table["step"], table["mean"], color="C0", lw=2, zorder=3)
+    ax.plot(table["step"], table["median"], color="C1", lw=1.2, ls="--", label="median", zorder=3)
+    ax.plot(table["step"], table["iqm"], color="C2", lw=1.2, ls=":", label="IQM", zorder=3)
+    ax.set_xlabel("step")
+    ax.set_ylabel(result.name or "score")
+    ax.set_title(f"{result.n_runs} runs: pointwise intervals across runs", fontsize=9)
     ax.legend(fontsize=8)
     return ax

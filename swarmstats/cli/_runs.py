@@ -1,0 +1,26 @@
+"""One metric of every run behind a set of paths (globs, run folders, files): what `compare`
+and `curves` read."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ..errors import InputError
+from ..io import classify_columns, read_log, select_metric
+from ..sweeps.runs import RunSpec, discover
+
+
+def metric_runs(paths, metric: str, input_format: str | None) -> list[tuple[RunSpec, pd.Series]]:
+    """(run, its ``metric`` as a Series on its step axis) for each run behind ``paths``; a run
+    without the metric is an error naming it."""
+    found = []
+    for spec in discover(paths, format=input_format):
+        frame = spec.frame if spec.frame is not None else read_log(spec.path, format=spec.format, wide=True)
+        try:
+            series = select_metric(frame, metric, step=classify_columns(frame).step)
+        except InputError as exc:
+            raise InputError(f"{spec.name}: {exc}") from None
+        if series.empty:
+            raise InputError(f"{spec.name}: no value of {metric!r}")
+        found.append((spec, series))
+    return found

@@ -1,0 +1,40 @@
+"""`swarmstats curves`: runs behind a glob drawn as across-seed learning curves."""
+
+import json
+
+import numpy as np
+import pandas as pd
+
+from tests.test_cli import run
+
+
+def _runs(root, seeds=5):
+    rng = np.random.default_rng(0)
+    for i in range(seeds):
+        steps = np.arange(0, 300 + 40 * i, 10)  # each seed ran a little longer
+        reward = 1 - np.exp(-steps / 80) + 0.05 * rng.normal(size=len(steps))
+        folder = root / f"seed={i}"
+        folder.mkdir(parents=True)
+        pd.DataFrame({"step": steps, "reward": reward}).to_csv(folder / "progress.csv", index=False)
+    return str(root / "*" / "progress.csv")
+
+
+def test_curves_are_drawn_and_summarised(tmp_path):
+    pattern = _runs(tmp_path / "runs")
+    image = tmp_path / "curves.png"
+    done = run("curves", pattern, "-m", "reward", "-o", image)
+    assert done.returncode == 0, done.stderr
+    assert image.stat().st_size > 5000 and image.read_bytes()[:4] == b"\x89PNG"
+    assert "reward: 5 runs on 200 steps" in done.stdout and "end at different steps" in done.stdout
+    payload = json.loads(run("curves", pattern, "-m", "reward", "--points", "50", "--format", "json").stdout)
+    table = pd.DataFrame(payload["results"][0]["table"])
+    assert len(table) == 50 and table["n_runs"].iloc[0] == 5 and table["n_runs"].iloc[-1] == 1
+
+
+def test_one_run_or_a_missing_metric_is_one_clear_error(tmp_path):
+    pattern = _runs(tmp_path / "runs", seeds=1)
+    done = run("curves", pattern, "-m", "reward")
+    assert done.returncode == 2 and "at least two" in done.stderr
+    pattern = _runs(tmp_path / "more", seeds=2)
+    done = run("curves", pattern, "-m", "loss")
+    assert done.returncode == 2 and "seed=0" in done.stderr and "Traceback" not in done.stderr
