@@ -262,6 +262,10 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int, med
             median_ci = _median_interval(x, tau, level, n_boot, rng)
         else:
             median_ci = _median_order_interval(x, level)
+        widest = 1 - 2 * 0.5**n  # the chance that the median lies within the range of n values
+        if widest < level:
+            notes.append(f"with {n} values even their range holds the median only {widest:.2%} of the "
+                         f"time (independent values), not {level:.0%}: the median's interval is that range")
         if ess < 20:
             notes.append(f"only about {ess:.0f} effectively independent values: the intervals "
                          "are rough (their coverage can fall short of the nominal level)")

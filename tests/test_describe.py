@@ -140,3 +140,11 @@ def test_long_series_median_ess_from_block_shares_agrees_with_split_chains(phi):
     x = ar1(phi, 300_000, np.random.default_rng(32), reps=1)[0]
     # two estimators of one quantity on one series: within a few percent of each other
     assert _median_ess(x) == pytest.approx(ess_quantile(x[None, :], 0.5), rel=0.06)
+
+
+@pytest.mark.parametrize("n, share", [(4, "87.50%"), (5, "93.75%")])
+def test_a_median_interval_that_cannot_reach_its_level_says_so(n, share):
+    result = describe(np.arange(float(n)) ** 1.5)
+    assert result.median_ci == (0.0, (n - 1) ** 1.5)  # the range: the widest there is
+    assert any(f"only {share} of the time" in note for note in result.notes)
+    assert not any("holds the median only" in note for note in describe(np.arange(6.0)).notes)
