@@ -120,7 +120,8 @@ def _per_step(grid, values, level, n_boot, rng) -> pd.DataFrame:
     with np.errstate(invalid="ignore", divide="ignore"):
         deviations = np.where(present, values - mean, 0.0)
         sd = np.sqrt((deviations**2).sum(axis=0) / (count - 1))
-        half = np.array([t_ppf(0.5 + level / 2, n - 1) if n >= MIN_RUNS else np.nan for n in count]) * sd / np.sqrt(count)
+        quantile = {n: t_ppf(0.5 + level / 2, n - 1) for n in set(count.tolist()) if n >= MIN_RUNS}  # a few run counts
+        half = np.array([quantile.get(n, np.nan) for n in count]) * sd / np.sqrt(count)
     table = {"step": grid, "n_runs": count, "mean": mean, "mean_low": mean - half, "mean_high": mean + half}
     middle = {"median": _nan_median, "iqm": _nan_iqm}
     runs = values.shape[0]

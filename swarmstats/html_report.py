@@ -19,6 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from ._input.interactions import cluster_option
+from ._kernels.autocorr import block_means
 from ._result import fmt
 from .convergence.verdict import ConvergenceTest
 from .description import describe
@@ -221,10 +222,8 @@ def window_input(series: pd.Series) -> tuple:
     if n <= WINDOW_POINTS:
         return series, 1
     block = -(-n // WINDOW_POINTS)
-    count = n // block
-    start = n - count * block
-    means = series.to_numpy()[start:].reshape(count, block).mean(axis=1)
-    steps = series.index[start + block - 1::block]
+    means = block_means(series.to_numpy(), block)  # a remainder dropped at the start
+    steps = series.index[n - len(means) * block + block - 1::block]
     return pd.Series(means, index=steps, name=series.name), block
 
 

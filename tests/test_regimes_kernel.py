@@ -11,7 +11,7 @@ from swarmstats.regimes.offline import KERNEL_EXACT_UP_TO
 
 def test_features_reproduce_the_gaussian_kernel_at_every_distance_up_to_twice_the_clip():
     distance = np.linspace(0, 2 * KernelCost.CLIP, 4001)
-    assert np.max(np.abs(KernelCost.kernel(KernelCost, distance) - np.exp(-distance**2 / 2))) < 5e-8
+    assert np.max(np.abs(KernelCost.kernel(distance) - np.exp(-distance**2 / 2))) < 5e-8
 
 
 def test_cost_equals_the_all_pairs_kernel_cost():

@@ -19,7 +19,7 @@ import pandas as pd
 
 from .._result import plain_number
 from ..errors import InputError, check_choice
-from .labelled import from_foreign
+from .foreign import from_foreign
 
 NAN_POLICIES = ("raise", "omit")
 

@@ -19,7 +19,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from .._input.labelled import is_labelled, library_of, tidy_draws
+from .._input.foreign import is_labelled, library_of, tidy_draws
 from ..errors import InputError
 from . import columnar
 from .columnar import columnar_kind, read_columnar
@@ -81,7 +81,7 @@ def read_log(source, *, format: str | None = None, wide: bool = False) -> pd.Dat
 
 
 def _draws(source, wide: bool) -> pd.DataFrame:
-    """An ArviZ InferenceData or xarray Dataset / DataArray as a log (see :mod:`.._input.labelled`)."""
+    """An ArviZ InferenceData or xarray Dataset / DataArray as a log (see :mod:`.._input.foreign`)."""
     tidy = tidy_draws(source, type(source).__name__)
     frame = tidy
     if wide:

@@ -203,9 +203,10 @@ class KernelCost(SegmentCost):
         weights[0] /= 2
         return frequencies, weights
 
-    def kernel(self, distance):
+    @classmethod
+    def kernel(cls, distance):
         """The kernel the features reproduce, at these distances (for checking the grid)."""
-        frequencies, weights = self.grid()
+        frequencies, weights = cls.grid()
         return np.cos(np.multiply.outer(np.asarray(distance, dtype=float), frequencies)) @ weights
 
     def cost(self, starts, end):
