@@ -83,3 +83,26 @@ def late_drop(n, rng, reps, phi=0.5, fraction=0.1, size=1.0):
     x = ar1(phi, n, rng, reps)
     x[:, n - int(fraction * n):] -= size
     return x
+
+
+def tuning_curve(design, x, steps, sd, rng, phi=0.5):
+    """One trial of a simulated hyperparameter search: ``(reports, true final value)``.
+
+    ``design="learning_rate"``: x = log10(learning rate) in [-4, -1]; time constant 0.2 / lr
+    (1e-4 barely learns in 200 steps), asymptote 3 - 2 max(0, x + 2.5)^2 (too large a rate
+    settles low, or diverges below zero).  ``design="crossing"``: x in [0, 1]; asymptote
+    3 - 4 (x - 0.7)^2 and time constant 5 + 40 x, so the best configurations are the slow
+    starters and the curves cross.  Noise: AR(1) with marginal SD ``sd``.
+    """
+    t = np.arange(1, steps + 1)
+    if design == "learning_rate":
+        tau, asymptote = 0.2 / 10.0 ** x, 3.0 - 2.0 * max(0.0, x + 2.5) ** 2
+    elif design == "crossing":
+        tau, asymptote = 5.0 + 40.0 * x, 3.0 - 4.0 * (x - 0.7) ** 2
+    else:
+        raise ValueError(design)
+    mean = asymptote * (1.0 - np.exp(-t / tau))
+    return mean + sd * ar1(phi, steps, rng, 1)[0], float(mean[-1])
+
+
+TUNING_RANGES = {"learning_rate": (-4.0, -1.0), "crossing": (0.0, 1.0)}

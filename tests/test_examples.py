@@ -52,6 +52,7 @@ def test_bundled_interactions_are_what_the_generator_writes():
     ("keras_model.py", ("torch", "keras")),
     ("sb3_agent.py", ("torch", "stable_baselines3")),
     ("ray_tune.py", ("ray",)),
+    ("optuna_study.py", ("optuna",)),
 ])
 def test_integration_examples_run(script, needs, tmp_path):
     for module in needs:

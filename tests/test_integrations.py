@@ -14,9 +14,10 @@ from swarmstats import Monitor
 
 def test_importing_swarmstats_imports_no_trainer():
     code = ("import sys, swarmstats, swarmstats.integrations.hf, swarmstats.integrations.lightning, "
-            "swarmstats.integrations.sb3, swarmstats.integrations.tune; "
-            "print([m for m in ('torch', 'transformers', 'lightning', 'stable_baselines3', 'ray') "
-            "if m in sys.modules])")
+            "swarmstats.integrations.sb3, swarmstats.integrations.tune, swarmstats.integrations.keras, "
+            "swarmstats.integrations.optuna; "
+            "print([m for m in ('torch', 'transformers', 'lightning', 'stable_baselines3', 'ray', 'keras', "
+            "'optuna') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 

@@ -6,6 +6,7 @@ install hint; importing swarmstats never imports a trainer.
 - :func:`swarmstats.integrations.keras.callback` - a Keras 3 ``Callback`` (any backend)
 - :func:`swarmstats.integrations.sb3.callback` - a Stable-Baselines3 ``BaseCallback``
 - :func:`swarmstats.integrations.tune.stopper` - a Ray Tune ``Stopper``
+- :func:`swarmstats.integrations.optuna.pruner` - an Optuna pruner
 """
 
 from __future__ import annotations

@@ -28,12 +28,22 @@ from .._result import Result, fmt
 from ..convergence.verdict import ConvergenceResult, ConvergenceTest
 from ..errors import InputError, check_count, check_positive, finite_number
 
-__all__ = ["ConvergenceMonitor", "MonitorState"]
+__all__ = ["ConvergenceMonitor", "MonitorState", "spent_alpha"]
 
 #: alpha_k proportional to k^-s: s = 1.5 spends more on late looks than k^-2 (which
 #: a long run needs to stop) and still sums to alpha.
 SPENDING_EXPONENT = 1.5
 _ZETA = float(special.zeta(SPENDING_EXPONENT))
+
+
+def spent_alpha(level: float, look: int) -> float:
+    """The share of ``level`` spent at the ``look``-th of any number of looks (1-based):
+    level * look^-1.5 / zeta(1.5), so all looks together spend at most ``level``.
+
+    >>> round(spent_alpha(0.05, 1), 4), round(spent_alpha(0.05, 10), 5)
+    (0.0191, 0.0006)
+    """
+    return level * look ** -SPENDING_EXPONENT / _ZETA
 
 
 @dataclass(frozen=True, repr=False)
@@ -190,9 +200,7 @@ class ConvergenceMonitor(OnlineEstimator):
         """The level of the flatness claim at the ``look``-th check (1-based): the test's
         ``equivalence_alpha`` (default its ``alpha``) spent over the looks."""
         level = self.test.equivalence_alpha if self.test.equivalence_alpha is not None else self.test.alpha
-        if not self.anytime:
-            return level
-        return level * look ** -SPENDING_EXPONENT / _ZETA
+        return spent_alpha(level, look) if self.anytime else level
 
     def _look(self, length: int, look: int) -> ConvergenceResult:
         test = self.test.clone(equivalence_alpha=self.look_alpha(look))
