@@ -108,7 +108,7 @@ def test_runs_that_share_seeds_are_compared_seed_by_seed(tmp_path):
     # independent samples overlap almost completely (the seed effect is 50x the edge)
     assert claim["paired"] and claim["pairs"] == 8 and claim["probability"] == 1.0
     assert claim["shown"] and done.returncode == 0
-    assert "wins on 1 of 8 shared seeds" in run("compare", a, b, "-m", "reward").stdout
+    assert "wins on 8 of 8 shared seeds = 1" in run("compare", a, b, "-m", "reward").stdout
 
 
 def test_runs_with_other_seeds_are_compared_as_independent_samples(tmp_path):

@@ -98,12 +98,13 @@ def test_the_shell_commands_were_found():
 
 def test_the_cli_page_lists_exactly_the_options_each_command_accepts():
     """docs/cli.md's synopses are checked against the parser, so they cannot drift from --help.
-    The options every command shares (--debug, --no-color) are documented once, not per synopsis."""
+    The options every command shares (--debug, --no-color, --mlflow-uri) are documented once, not
+    per synopsis."""
     from swarmstats.cli import COMMANDS, build_parser
 
     text = (DOCS / "cli.md").read_text(encoding="utf-8")
     commands = build_parser()._subparsers._group_actions[0].choices
-    shared = {"--debug", "--no-color", "--help"}
+    shared = {"--debug", "--no-color", "--mlflow-uri", "--help"}
     drift = []
     for name in COMMANDS:
         synopsis = re.search(rf"```\n(swarmstats {name} .*?)```", text, flags=re.S)
@@ -118,4 +119,4 @@ def test_the_cli_page_lists_exactly_the_options_each_command_accepts():
             drift.append(f"{name}: missing from docs {sorted(accepted - documented)}, "
                          f"not accepted {sorted(documented - accepted)}")
     assert not drift, "\n".join(drift)
-    assert all(option in text for option in ("--debug", "--no-color"))
+    assert all(option in text for option in ("--debug", "--no-color", "--mlflow-uri"))

@@ -53,6 +53,7 @@ def test_bundled_interactions_are_what_the_generator_writes():
     ("sb3_agent.py", ("torch", "stable_baselines3")),
     ("ray_tune.py", ("ray",)),
     ("optuna_study.py", ("optuna",)),
+    ("mlflow_server.py", ("mlflow",)),
 ])
 def test_integration_examples_run(script, needs, tmp_path):
     for module in needs:

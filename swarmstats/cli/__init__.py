@@ -62,6 +62,34 @@ def _check_outputs(args) -> None:
         check_output(args.plot, inputs, PLOT_SUFFIXES, what="plot")
 
 
+#: commands that read interaction or score tables, which an MLflow server does not hold
+TABLES_ONLY = ("quality-gap", "proxy")
+#: where each command keeps the logs it reads
+LOG_ARGUMENTS = ("file", "paths", "sets")
+
+
+def _server_sources(args) -> None:
+    """With ``--mlflow-uri``, each log named is read from that tracking server; and a server
+    source given to a command that reads tables is refused here, in one line."""
+    from ..io import mlflow_server
+
+    uri = getattr(args, "mlflow_uri", None)
+    named = [getattr(args, name) for name in LOG_ARGUMENTS if getattr(args, name, None) is not None]
+    logs = [log for value in named for log in (value if isinstance(value, list) else [value])]
+    if args.command in TABLES_ONLY and (uri or any(mlflow_server.is_source(log) for log in logs)):
+        raise UsageError(f"swarmstats {args.command}: reads a table of records, which an MLflow server "
+                         "does not hold (its metric histories are read by check-convergence, describe, "
+                         "regimes, windows, watch, sweep, compare, curves and report)")
+    if not uri:
+        return
+    for name in LOG_ARGUMENTS:
+        value = getattr(args, name, None)
+        if isinstance(value, list):
+            setattr(args, name, [mlflow_server.with_tracking_uri(log, uri) for log in value])
+        elif value is not None:
+            setattr(args, name, mlflow_server.with_tracking_uri(value, uri))
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(only=_chosen(argv))
@@ -78,6 +106,7 @@ def _main(parser, argv, debug: bool) -> int:
         if args.command is None:
             parser.print_help(sys.stderr)
             return EXIT_ERROR
+        _server_sources(args)
         _check_outputs(args)
         code = command_module(args.command).run(args)
         flush_notes()

@@ -244,6 +244,9 @@ def add_shared_options(parser) -> None:
     shared = parser.add_argument_group("every command")
     shared.add_argument("--no-color", action="store_true", help="no colour (NO_COLOR is honoured too)")
     shared.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    shared.add_argument("--mlflow-uri", metavar="URI",
+                        help="read the logs from this MLflow tracking server (http://HOST:PORT); "
+                             "each log is then experiments/NAME_OR_ID or runs/RUN_ID")
 
 
 def add_better_option(parser) -> None:

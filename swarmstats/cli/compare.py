@@ -149,7 +149,7 @@ def _text(result, claims, shown, better, plan, args) -> None:
     print(result.summary())
     for claim in claims:
         verdict = "shown" if claim["shown"] else "not shown"
-        how = (f"it wins on {fmt(claim['probability'], 3)} of {claim['pairs']} shared seeds"
+        how = (f"it wins on {fmt(claim['probability'] * claim['pairs'], 3)} of {claim['pairs']} shared seeds"
                if claim["paired"] else "P(one of its runs beats one of the other's)")
         print(f"{claim['better']} better than {claim['than']} ({better} {args.metric} is better): {how} = "
               f"{fmt(claim['probability'], 3)} [{fmt(claim['low'], 3)}, {fmt(claim['high'], 3)}] - {verdict}")

@@ -14,6 +14,7 @@ import time
 
 from .._result import fmt
 from ..errors import InputError
+from ..io import mlflow_server
 from ..io.decoding import BadJSON, check_readable, loads
 from ..io.tabular import is_bookkeeping_name, step_names
 from ..streaming.monitor import Monitor
@@ -253,6 +254,43 @@ class Follower:
         return events
 
 
+class ServerFollower:
+    """A run on an MLflow tracking server, followed as :class:`Follower` follows a file: each
+    poll reads the run's metric histories again and hands on the values logged since the last
+    one, a record per (step, metric).  A server that stops answering is an event, not the end
+    of the watch: the next poll tries again."""
+
+    def __init__(self, source: str):
+        self.path = source
+        self.skipped, self.first_skip = 0, None
+        self.events: list[tuple[str, str]] = []
+        self.restarted = False
+        self._poller = mlflow_server.RunPoller(source)  # an unknown run, no server: exit 2 now
+        self._down = False
+
+    def records(self) -> list[dict]:
+        try:
+            points = self._poller.new_points()
+        except InputError as exc:
+            if not self._down:
+                self._down = True
+                self.events.append(("unreadable", f"{exc}; waiting"))
+            return []
+        self._down = False
+        self.restarted = self._poller.restarted
+        # a NaN logged to MLflow is a missing value, as read_log reads it
+        return [{"step": int(step) if float(step).is_integer() else float(step), metric: value}
+                for step, metric, value in zip(points["step"], points["metric"], points["value"])
+                if math.isfinite(value)]
+
+    def take_events(self) -> list:
+        events, self.events = self.events, []
+        return events
+
+    def close(self) -> None:
+        pass
+
+
 #: a line longer than this is not a log record (a 50 MB cell); it is skipped
 MAX_LINE = 1 << 20
 #: bad lines reported one by one; after that they are only counted
@@ -289,7 +327,7 @@ def run(args) -> int:
     _check_options(args)
     if args.notify:
         check_url(args.notify)  # a bad URL is a usage error before anything is read
-    follower = Follower(args.file)
+    follower = ServerFollower(args.file) if mlflow_server.is_source(args.file) else Follower(args.file)
     notifier = Notifier(args.notify) if args.notify else None
     monitor = Monitor(metrics=args.metric, check_every=args.check_every)
     verdicts: dict = {}

@@ -21,7 +21,7 @@ import pandas as pd
 
 from .._input.foreign import is_labelled, library_of, tidy_draws
 from ..errors import InputError
-from . import columnar
+from . import columnar, mlflow_server
 from .columnar import columnar_kind, read_columnar
 from .decoding import check_readable
 from .formats import mlflow, registry, sb3, tensorboard
@@ -52,8 +52,12 @@ _DIRECTORY_FILES = (("trainer_state.json", "trainer-state"), ("metrics.csv", "li
                     ("results.jsonl", "verifiers"))
 
 
-def read_log(source, *, format: str | None = None, wide: bool = False) -> pd.DataFrame:
-    """Read a training log (a path, a directory, ``"-"`` for stdin, or a file object).
+def read_log(source, *, format: str | None = None, wide: bool = False,
+             mlflow_uri: str | None = None) -> pd.DataFrame:
+    """Read a training log (a path, a directory, ``"-"`` for stdin, a file object, or a live
+    MLflow tracking server: ``mlflow://HOST:PORT/experiments/NAME`` or ``.../runs/RUN_ID``,
+    or ``experiments/NAME`` with ``mlflow_uri="http://HOST:PORT"``; see
+    :mod:`swarmstats.io.mlflow_server`).
 
     Returns a tidy frame with columns ``run`` (when the log holds several runs),
     ``step``, ``metric``, ``value`` (and ``wall_time`` where recorded), or with
@@ -70,6 +74,8 @@ def read_log(source, *, format: str | None = None, wide: bool = False) -> pd.Dat
         raise InputError(f"format must be one of {', '.join(LOG_FORMATS)}, got {format!r}")
     if is_labelled(source):  # MCMC draws in memory: each variable a metric, each chain a run
         return _draws(source, wide)
+    if mlflow_uri is not None:
+        source = mlflow_server.with_tracking_uri(source, mlflow_uri)
     table = _load(source, format)
     frame = table.frame
     frame.attrs.update(source=table.source, format=table.format, notes=list(table.notes))
@@ -139,6 +145,10 @@ def _melt(frame: pd.DataFrame, metrics: list, *, step, run, wall_time) -> pd.Dat
 
 
 def _load(source, format: str | None) -> LogTable:
+    if mlflow_server.is_source(source):
+        if format not in (None, "mlflow"):
+            raise InputError(f"{source} is an MLflow server: its format is mlflow, not {format}")
+        return mlflow_server.read(source)
     if isinstance(source, (str, os.PathLike)) and source != "-":
         path = os.fspath(source)
         check_readable(path)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from ..errors import InputError
-from ..io import read_log
+from ..io import mlflow_server, read_log
 from ..io.tabular import table_roles
 
 
@@ -81,6 +81,9 @@ def discover(paths, *, group: str | None = None, format: str | None = None) -> l
         paths = [paths]
     expanded = []
     for path in map(os.fspath, paths):
+        if mlflow_server.is_source(path):  # a tracking server: its runs, with their parameters
+            expanded.append(path)
+            continue
         # '**' crosses folders, as in the shell with globstar
         matches = sorted(glob.glob(path, recursive=True)) if any(ch in path for ch in "*?[") else [path]
         if not matches:
@@ -95,6 +98,9 @@ def discover(paths, *, group: str | None = None, format: str | None = None) -> l
         return [RunSpec(name=f"{group}={key}", frame=part.reset_index(drop=True),
                         params=_constant_columns(part, exclude={group}), format=format)
                 for key, part in frame.groupby(group, sort=True)]
+    if any(mlflow_server.is_source(path) for path in expanded):
+        return [spec for path in expanded for spec in
+                (_server_runs(path, format) if mlflow_server.is_source(path) else discover(path, format=format))]
     if len(expanded) == 1 and os.path.isfile(expanded[0]):
         split = _runs_in_one_file(expanded[0], format)
         if split:
@@ -114,6 +120,17 @@ def discover(paths, *, group: str | None = None, format: str | None = None) -> l
     if not runs:
         raise InputError("the sweep has no runs")
     return runs
+
+
+def _server_runs(source: str, format: str | None) -> list[RunSpec]:
+    """Each run an MLflow server holds under ``source``, its logged parameters as the run's."""
+    frame = read_log(source, format=format, wide=True)
+    params = frame.attrs.get("run_params", {})
+    if "run" not in frame.columns:  # one run, named by its source
+        return [RunSpec(name=source, frame=frame, params=next(iter(params.values()), {}), format=format)]
+    return [RunSpec(name=str(label), frame=part.drop(columns="run").reset_index(drop=True),
+                    params=params.get(label, {}), format=format)
+            for label, part in frame.groupby("run", sort=False)]
 
 
 def links_out(specs) -> list:
