@@ -10,6 +10,7 @@ single gather, instead of a Python loop per replicate.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -272,3 +273,114 @@ def seeds_needed(delta: float, sd: float, *, alpha: float = 0.05, power: float =
         else:
             low = middle + 1
     return int(high)
+
+
+#: the evaluation lengths a plan is quoted at, as multiples of what each run has now
+PLAN_MULTIPLES = (1, 2, 4, 8, 16)
+
+
+@dataclass(frozen=True, repr=False)
+class EvaluationPlan(Result):
+    """How many runs per set, at how many evaluation points per run, detect ``delta``.
+
+    The spread of final scores across seeds has two parts: the seeds' own spread of true
+    levels (``between_sd``), which only more seeds average away, and the noise of each score -
+    the mean of ``points`` noisy values - which more points average away too.  ``table`` gives
+    the runs needed with ``points`` times each multiple; ``floor`` the runs needed however many
+    points (None when the seeds' own spread is not distinguishable from zero).
+    """
+
+    delta: float
+    alpha: float
+    power: float
+    sd: float
+    between_sd: float
+    noise_sd: float        # the standard error of one run's score from its own noise, now
+    points: int            # evaluation values averaged into a score now (the median run)
+    table: pd.DataFrame
+    floor: int | None
+    notes: list = field(default_factory=list)
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.table
+
+    def summary(self) -> str:
+        rows = ", ".join(f"{int(r.points)} points: {int(r.runs_per_set)} runs"
+                         for r in self.table.itertuples())
+        floor = (f"never fewer than {self.floor} runs (the seeds' own spread, SD {fmt(self.between_sd, 3)})"
+                 if self.floor is not None else
+                 "the seeds' own spread is not distinguishable from zero: longer evaluation alone lowers it")
+        lines = [f"a difference of {fmt(self.delta)} needs, per set (power {self.power:.0%}, alpha {self.alpha}):",
+                 f"  {rows}; {floor}",
+                 f"  across-seed SD of the scores {fmt(self.sd, 3)} = seeds {fmt(self.between_sd, 3)} "
+                 f"and each score's own noise {fmt(self.noise_sd, 3)} (root sum of squares)"]
+        lines += [f"  note: {note}" for note in self.notes]
+        return "\n".join(lines)
+
+
+def evaluation_plan(delta: float, tails, *, alpha: float = 0.05, power: float = 0.8,
+                    noise_runs=None) -> EvaluationPlan:
+    """Runs per set and evaluation points per run to detect a difference ``delta`` in the mean
+    score, from the values each run's score averages (``tails``: {set: [array per run]}, or one
+    list of arrays).
+
+    Each score's own noise is the long-run variance of its values (around each run's line, with
+    one autocorrelation time pooled over all runs) over their number; the seeds' spread is what
+    the observed across-seed variance holds beyond that (pooled within sets, floored at zero).
+    More evaluation points - evaluation episodes at the final checkpoint, or a longer final
+    stretch of a flat run - shrink only the second part.  ``noise_runs`` (the same shape, longer
+    stretches of each run, e.g. its second half) estimate the noise better than the short tails:
+    on few values an autocorrelated noise is put too low (AR(0.5): 37% low from 40 values, 18%
+    from 100), which on average makes the plan's gain from more points too small, not too large.
+    The row at today's points does not depend on the split: it uses the observed spread.
+
+    >>> rng = np.random.default_rng(0)
+    >>> tails = [0.05 * rng.normal() + 0.2 * rng.normal(size=20) for _ in range(40)]
+    >>> plan = evaluation_plan(0.1, tails)
+    >>> plan.table["runs_per_set"].is_monotonic_decreasing, plan.floor is not None
+    (True, True)
+    """
+    from ._kernels.autocorr import autocovariance, geyer_tau
+
+    sets = tails if isinstance(tails, dict) else {"runs": tails}
+    longer = sets if noise_runs is None else (noise_runs if isinstance(noise_runs, dict) else {"runs": noise_runs})
+    if set(longer) != set(sets) or any(len(longer[name]) != len(sets[name]) for name in sets):
+        raise InputError("noise_runs: give one stretch per run of every set, as in tails")
+    scores, residuals, lengths = {}, [], []
+    for name, runs in sets.items():
+        runs = [np.asarray(run, dtype=float) for run in runs]
+        stretches = [np.asarray(run, dtype=float) for run in longer[name]]
+        if len(runs) < 2 or any(len(run) < 4 or not np.isfinite(run).all() for run in runs + stretches):
+            raise InputError(f"{name}: a plan needs two or more runs, each with four or more finite values")
+        scores[name] = np.array([run.mean() for run in runs])
+        lengths += [len(run) for run in runs]
+        for run in stretches:  # the noise around each run's own line: a slow drift is not noise
+            position = np.arange(len(run)) - (len(run) - 1) / 2.0
+            slope = float(position @ (run - run.mean()) / (position @ position))
+            residuals.append(run - run.mean() - slope * position)
+    # one autocorrelation sequence pooled over every run: a run's 20 or 40 values alone would
+    # put the autocorrelation time far off (30% low for AR(0.5) on 40 values)
+    lags = min(len(r) for r in residuals) - 1
+    pooled = sum(autocovariance(r, max_lag=lags) * len(r) for r in residuals)
+    g = max(geyer_tau(pooled / pooled[0]), 1.0) if pooled[0] > 0 else 1.0
+    # Var of each run's score: its values' long-run variance over how many it averages
+    noise = [float(r @ r) / (len(r) - 2) * g / length for r, length in zip(residuals, lengths)]
+    total = float(np.mean([np.var(values, ddof=1) for values in scores.values()]))
+    own = float(np.mean(noise))
+    between = max(total - own, 0.0)
+    points = int(np.median(lengths))
+    rows = []
+    for multiple in PLAN_MULTIPLES:
+        sd = math.sqrt(between + own / multiple)
+        rows.append({"points": points * multiple, "sd": sd,
+                     "runs_per_set": seeds_needed(delta, sd, alpha=alpha, power=power)})
+    notes = []
+    if total <= own:
+        notes.append("the scores vary across seeds no more than their own noise explains: the seeds' "
+                     "spread is put at zero, and more evaluation points lower the runs needed without limit")
+    if sum(len(values) for values in scores.values()) < 10:
+        notes.append("fewer than 10 runs in all: the split of the spread is itself rough")
+    floor = seeds_needed(delta, math.sqrt(between), alpha=alpha, power=power) if between > 0 else None
+    return EvaluationPlan(delta=float(delta), alpha=alpha, power=power, sd=math.sqrt(total),
+                          between_sd=math.sqrt(between), noise_sd=math.sqrt(own), points=points,
+                          table=pd.DataFrame(rows), floor=floor, notes=notes)

@@ -59,6 +59,13 @@ def test_plan_gives_the_runs_per_set_of_a_two_sample_t_test(tmp_path):
     sd = np.sqrt(np.mean([np.var(s, ddof=1) for s in scores]))
     assert plan["sd"] == pytest.approx(sd)
     assert plan["runs_per_set"] == seeds_needed(0.05, sd) and plan["runs_now"] == {sets["a"]: 8, sets["b"]: 8}
+    # and with more evaluation points per run: never more runs, never fewer than the seeds' spread allows
+    runs = [row["runs_per_set"] for row in plan["rows"]]
+    assert runs[0] == plan["runs_per_set"] and runs == sorted(runs, reverse=True)
+    assert [row["points"] for row in plan["rows"]] == [20, 40, 80, 160, 320]
+    assert plan["floor"] == seeds_needed(0.05, plan["between_sd"]) <= runs[-1]
+    text = run("compare", sets["a"], sets["b"], "-m", "reward", "--plan", "0.05").stdout
+    assert "20 points: " in text and "never fewer than" in text
 
 
 def test_seeds_needed_agrees_with_statsmodels_power_solver():
@@ -71,6 +78,7 @@ def test_seeds_needed_agrees_with_statsmodels_power_solver():
 @pytest.mark.parametrize("extra, match", [
     (["--names", "only-one"], "one per set"),
     (["--last", "0"], "--last"),
+    (["--plan", "0.1", "--last", "0.01"], "--plan: a run's score averages only 2 value"),
 ])
 def test_bad_options_are_one_clear_error(tmp_path, extra, match):
     sets = _sets(tmp_path, {"a": 0.8, "b": 0.7}, seeds=3)

@@ -15,7 +15,7 @@ import numpy as np
 
 from .._kernels.bootstrap import wilson_interval
 from .._result import fmt
-from ..compare import compare_runs, seeds_needed
+from ..compare import compare_runs, evaluation_plan
 from ..direction import resolve
 from ..errors import InputError
 from ..io import LOG_FORMATS
@@ -74,8 +74,8 @@ def run(args) -> int:
         raise InputError(f"--alpha must be in (0, 1), got {args.alpha}")
     read = {name: run_scores(pattern, args.metric, args.last, args.input_format)
             for name, pattern in zip(names, args.sets)}
-    scores = {name: values for name, (values, _) in read.items()}
-    seeds = {name: labels for name, (_, labels) in read.items()}
+    scores = {name: values for name, (values, _, _) in read.items()}
+    seeds = {name: labels for name, (_, labels, _) in read.items()}
     better = resolve(args.better, args.metric)
     others = len(names) - 1
     level = 1 - args.alpha / others  # each claim at alpha / (k - 1): all of them together keep alpha
@@ -83,7 +83,7 @@ def run(args) -> int:
     claims = [_paired_claim(names[0], other, scores, seeds, better, level)
               or _claim(result, names[0], other, better) for other in names[1:]]
     shown = all(claim["shown"] for claim in claims)
-    plan = _plan(args, scores) if args.plan is not None else None
+    plan = _plan(args, scores, {name: runs for name, (_, _, runs) in read.items()}) if args.plan is not None else None
     render(args, "compare", [result],
            payload=lambda: {**result.to_dict(), "better": better, "claims": claims, "shown": shown,
                             "plan": plan},
@@ -97,18 +97,24 @@ def run(args) -> int:
 
 
 def run_scores(pattern: str, metric: str, last: float, input_format: str | None) -> tuple:
-    """(scores, seeds): one score per run of the set - the mean of ``metric`` over each run's
-    last ``last`` - and each run's seed (a ``seed=`` path segment or params.json), or None
-    when some run has none."""
-    values, seeds = [], []
+    """(scores, seeds, values): one score per run of the set - the mean of ``metric`` over each
+    run's last ``last`` - each run's seed (a ``seed=`` path segment, params.json or an MLflow
+    parameter), or None when some run has none, and each run's values."""
+    values, seeds, runs = [], [], []
     for spec, series in metric_runs(pattern, metric, input_format):
         seeds.append(spec.params.get("seed"))
         kept = series.to_numpy()
-        values.append(float(np.mean(kept[len(kept) - max(1, int(round(last * len(kept)))):])))
+        runs.append(kept)
+        values.append(float(np.mean(kept[len(kept) - _tail_length(len(kept), last):])))
     if len(values) < 2:
         raise InputError(f"{pattern}: {len(values)} run(s); a set needs at least two to compare seeds")
     known = all(seed is not None for seed in seeds) and len(set(seeds)) == len(seeds)
-    return np.array(values), (seeds if known else None)
+    return np.array(values), (seeds if known else None), runs
+
+
+def _tail_length(length: int, last: float) -> int:
+    """How many of a run's ``length`` values its score averages."""
+    return max(1, int(round(last * length)))
 
 
 def _claim(result, first: str, other: str, better: str) -> dict:
@@ -137,12 +143,23 @@ def _paired_claim(first: str, other: str, scores: dict, seeds: dict, better: str
             "shown": bool(low > 0.5)}
 
 
-def _plan(args, scores: dict) -> dict:
-    sds = [np.std(values, ddof=1) for values in scores.values()]
-    sd = float(np.sqrt(np.mean(np.square(sds))))
-    needed = seeds_needed(args.plan, sd, alpha=args.alpha)
-    return {"delta": args.plan, "sd": sd, "power": 0.8, "alpha": args.alpha, "runs_per_set": needed,
-            "runs_now": {name: len(values) for name, values in scores.items()}}
+def _plan(args, scores: dict, runs: dict) -> dict:
+    """Runs per set (and evaluation points per run) for a difference ``--plan``: the scores'
+    values, with each run's second half for its noise (see :func:`evaluation_plan`)."""
+    tails = {name: [values[len(values) - _tail_length(len(values), args.last):] for values in set_runs]
+             for name, set_runs in runs.items()}
+    halves = {name: [values[len(values) // 2:] for values in set_runs] for name, set_runs in runs.items()}
+    short = min(len(tail) for set_tails in tails.values() for tail in set_tails)
+    if short < 4:
+        raise InputError(f"--plan: a run's score averages only {short} value(s) (--last {args.last}); "
+                         "the plan needs at least 4 per run to tell its noise from the seeds' spread")
+    plan = evaluation_plan(args.plan, tails, alpha=args.alpha, noise_runs=halves)
+    return {"delta": args.plan, "sd": plan.sd, "power": plan.power, "alpha": args.alpha,
+            "runs_per_set": int(plan.table["runs_per_set"].iloc[0]),
+            "runs_now": {name: len(values) for name, values in scores.items()},
+            "between_sd": plan.between_sd, "noise_sd": plan.noise_sd, "points": plan.points,
+            "floor": plan.floor, "rows": plan.table.to_dict("records"), "notes": plan.notes,
+            "summary": plan.summary()}
 
 
 def _text(result, claims, shown, better, plan, args) -> None:
@@ -160,3 +177,4 @@ def _text(result, claims, shown, better, plan, args) -> None:
         print(f"plan: a difference of {fmt(plan['delta'])} in the mean score needs {plan['runs_per_set']} runs "
               f"per set for power 0.8 at alpha {plan['alpha']} (across-seed SD {fmt(plan['sd'], 3)}, pooled; "
               f"runs now: {now})")
+        print("  " + plan["summary"].replace("\n", "\n  "))
