@@ -125,3 +125,55 @@ def test_runs_with_other_seeds_are_compared_as_independent_samples(tmp_path):
     claim = json.loads(done.stdout)["claims"][0]
     assert not claim["paired"] and claim["pairs"] is None
     assert not claim["shown"] and done.returncode == 1  # a 0.02 edge under a 1-SD seed effect
+
+
+def _task_sets(root, tasks, seeds, edge, seeded=True):
+    """runs/<set>/env=<task>/[seed=<i> | run<i>]/progress.csv: each task on its own scale, each seed
+    its own luck (shared by both sets), the first set better by ``edge`` of the task's scale."""
+    rng = np.random.default_rng(11)
+    luck = {(task, s): rng.normal() for task in tasks for s in range(seeds)}
+    for name, shift in (("new", edge), ("old", 0.0)):
+        for k, task in enumerate(tasks):
+            scale = 10.0 ** (k % 3)
+            for s in range(seeds):
+                folder = root / name / f"env={task}" / (f"seed={s}" if seeded else f"run{s}")
+                folder.mkdir(parents=True)
+                level = scale * (1.0 + shift + 0.2 * luck[(task, s)])
+                reward = level + 0.001 * scale * rng.normal(size=50)
+                pd.DataFrame({"step": np.arange(50), "reward": reward}).to_csv(folder / "progress.csv", index=False)
+    return str(root / "new" / "*" / "*" / "progress.csv"), str(root / "old" / "*" / "*" / "progress.csv")
+
+
+def test_runs_on_several_tasks_pair_by_task_and_seed(tmp_path):
+    new, old = _task_sets(tmp_path, ["Hopper", "Walker", "Ant"], seeds=4, edge=0.02)
+    done = run("compare", new, old, "-m", "reward", "--task", "env", "--names", "new", "old", "--format", "json")
+    payload = json.loads(done.stdout)
+    claim = payload["claims"][0]
+    assert claim["paired"] and claim["paired_on"] == "(task, seed) pairs" and claim["pairs"] == 12
+    assert claim["probability"] == 1.0 and claim["shown"] and done.returncode == 0
+    assert {row["n_tasks"] for row in payload["table"]} == {3} and {row["n_runs"] for row in payload["table"]} == {4}
+    text = run("compare", new, old, "-m", "reward", "--task", "env", "--names", "new", "old").stdout
+    assert "it wins on 12 of 12 shared (task, seed) pairs = 1" in text
+
+
+def test_runs_without_seeds_pair_by_task(tmp_path):
+    new, old = _task_sets(tmp_path, [f"task{k}" for k in range(8)], seeds=3, edge=0.05, seeded=False)
+    done = run("compare", new, old, "-m", "reward", "--task", "env", "--names", "new", "old")
+    assert done.returncode == 0, done.stderr
+    assert "it wins on 8 of 8 shared tasks = 1" in done.stdout
+
+
+@pytest.mark.parametrize("layout, message", [
+    ("unequal", "different numbers of runs"),
+    ("other tasks", "compare the same tasks"),
+    ("no task", "no 'algo' parameter"),
+])
+def test_task_pairing_refuses_what_does_not_line_up(tmp_path, layout, message):
+    new, old = _task_sets(tmp_path, ["A", "B"], seeds=3, edge=0.02)
+    if layout == "unequal":
+        import shutil
+        shutil.rmtree(tmp_path / "new" / "env=A" / "seed=0")
+    elif layout == "other tasks":
+        (tmp_path / "old" / "env=B").rename(tmp_path / "old" / "env=C")
+    done = run("compare", new, old, "-m", "reward", "--task", "algo" if layout == "no task" else "env")
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr

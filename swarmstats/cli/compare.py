@@ -49,6 +49,10 @@ def add_parser(commands) -> None:
                         help="a set of runs: a quoted glob, a folder of run folders, or a file (two or more sets)")
     parser.add_argument("-m", "--metric", required=True, help="the metric that scores a run")
     parser.add_argument("--names", nargs="+", metavar="NAME", help="a label per set (default: the SET as given)")
+    parser.add_argument("--task", metavar="KEY",
+                        help="the run parameter naming its task (a KEY=value path segment, params.json or "
+                             "an MLflow parameter): scores become runs x tasks, and runs pair by task "
+                             "(and seed)")
     parser.add_argument("--last", type=finite, default=0.1, metavar="FRACTION",
                         help="each run's score is the mean of its last FRACTION of values (default 0.1)")
     add_better_option(parser)
@@ -72,18 +76,19 @@ def run(args) -> int:
         raise InputError(f"--last must be a fraction in (0, 1], got {args.last}")
     if not 0 < args.alpha < 1:
         raise InputError(f"--alpha must be in (0, 1), got {args.alpha}")
-    read = {name: run_scores(pattern, args.metric, args.last, args.input_format)
+    read = {name: run_scores(pattern, args.metric, args.last, args.input_format, args.task)
             for name, pattern in zip(names, args.sets)}
-    scores = {name: values for name, (values, _, _) in read.items()}
-    seeds = {name: labels for name, (_, labels, _) in read.items()}
+    scores = {name: _matrix(name, found, args.task) for name, found in read.items()}
+    if args.task is not None:
+        _same_tasks(read)
     better = resolve(args.better, args.metric)
     others = len(names) - 1
     level = 1 - args.alpha / others  # each claim at alpha / (k - 1): all of them together keep alpha
     result = compare_runs(scores, ci=level, random_state=args.random_seed)
-    claims = [_paired_claim(names[0], other, scores, seeds, better, level)
+    claims = [_paired_claim(names[0], other, read, better, level)
               or _claim(result, names[0], other, better) for other in names[1:]]
     shown = all(claim["shown"] for claim in claims)
-    plan = _plan(args, scores, {name: runs for name, (_, _, runs) in read.items()}) if args.plan is not None else None
+    plan = _plan(args, read) if args.plan is not None else None
     render(args, "compare", [result],
            payload=lambda: {**result.to_dict(), "better": better, "claims": claims, "shown": shown,
                             "plan": plan},
@@ -96,20 +101,58 @@ def run(args) -> int:
     return EXIT_PASS if shown else EXIT_FAIL
 
 
-def run_scores(pattern: str, metric: str, last: float, input_format: str | None) -> tuple:
-    """(scores, seeds, values): one score per run of the set - the mean of ``metric`` over each
-    run's last ``last`` - each run's seed (a ``seed=`` path segment, params.json or an MLflow
-    parameter), or None when some run has none, and each run's values."""
-    values, seeds, runs = [], [], []
+def run_scores(pattern: str, metric: str, last: float, input_format: str | None,
+               task: str | None = None) -> dict:
+    """A set's runs: ``scores`` (the mean of ``metric`` over each run's last ``last``), ``seeds``
+    (each run's seed - a ``seed=`` path segment, params.json or an MLflow parameter - or None when
+    some run has none, or two share one), ``tasks`` (each run's ``task`` parameter, with
+    ``task``) and ``runs`` (each run's values)."""
+    values, seeds, tasks, runs = [], [], [], []
     for spec, series in metric_runs(pattern, metric, input_format):
         seeds.append(spec.params.get("seed"))
+        if task is not None:
+            if task not in spec.params:
+                raise InputError(f"{spec.name}: no {task!r} parameter to say its task (--task); it has "
+                                 f"{', '.join(map(str, spec.params)) or 'none'}")
+            tasks.append(spec.params[task])
         kept = series.to_numpy()
         runs.append(kept)
         values.append(float(np.mean(kept[len(kept) - _tail_length(len(kept), last):])))
     if len(values) < 2:
         raise InputError(f"{pattern}: {len(values)} run(s); a set needs at least two to compare seeds")
-    known = all(seed is not None for seed in seeds) and len(set(seeds)) == len(seeds)
-    return np.array(values), (seeds if known else None), runs
+    keys = list(zip(tasks, seeds)) if task is not None else seeds
+    known = all(seed is not None for seed in seeds) and len(set(keys)) == len(keys)
+    return {"scores": np.array(values), "seeds": seeds if known else None,
+            "tasks": tasks if task is not None else None, "runs": runs}
+
+
+def _matrix(name: str, found: dict, task: str | None) -> np.ndarray:
+    """A set's scores as runs x tasks (one column without ``--task``), each task's runs in seed
+    order when the seeds are known."""
+    scores = found["scores"]
+    if task is None:
+        return scores
+    columns = {}
+    for i, label in enumerate(found["tasks"]):
+        columns.setdefault(label, []).append(i)
+    counts = {label: len(rows) for label, rows in columns.items()}
+    if len(set(counts.values())) > 1:
+        listed = ", ".join(f"{label} {count}" for label, count in sorted(counts.items(), key=str))
+        raise InputError(f"{name}: the tasks have different numbers of runs ({listed}); runs x tasks "
+                         "needs as many runs on every task")
+    order = sorted(columns, key=str)
+    if found["seeds"] is not None:
+        columns = {label: sorted(rows, key=lambda i: str(found["seeds"][i])) for label, rows in columns.items()}
+    return np.column_stack([scores[columns[label]] for label in order])
+
+
+def _same_tasks(read: dict) -> None:
+    tasks = {name: sorted(set(found["tasks"]), key=str) for name, found in read.items()}
+    first, *rest = tasks
+    for name in rest:
+        if tasks[name] != tasks[first]:
+            raise InputError(f"--task: {first} ran {', '.join(map(str, tasks[first]))} but {name} ran "
+                             f"{', '.join(map(str, tasks[name]))}; compare the same tasks")
 
 
 def _tail_length(length: int, last: float) -> int:
@@ -123,29 +166,43 @@ def _claim(result, first: str, other: str, better: str) -> dict:
     probability, low, high = float(row["probability"]), float(row["low"]), float(row["high"])
     if better == "lower":  # P(X > Y) + P(Y > X) = 1 with ties halved: better means smaller
         probability, low, high = 1 - probability, 1 - high, 1 - low
-    return {"better": first, "than": other, "paired": False, "pairs": None, "probability": probability,
+    return {"better": first, "than": other, "paired": False, "pairs": None, "paired_on": None,
+            "probability": probability,
             "low": low, "high": high, "shown": bool(low > 0.5)}
 
 
-def _paired_claim(first: str, other: str, scores: dict, seeds: dict, better: str, level: float):
-    """The share of seeds on which ``first`` beats ``other`` (ties half), with a Wilson interval,
-    when both sets ran the same seeds; None when they cannot be paired."""
-    if seeds[first] is None or seeds[other] is None or set(seeds[first]) != set(seeds[other]):
+def _units(found: dict) -> tuple[dict, str] | None:
+    """What a set's runs pair on, {key: score}, and its name: (task, seed) pairs, seeds, or
+    tasks (each task's mean score); None when neither seeds nor tasks are known."""
+    scores, seeds, tasks = found["scores"], found["seeds"], found["tasks"]
+    if seeds is not None:
+        keys = list(zip(tasks, seeds)) if tasks is not None else seeds
+        return dict(zip(keys, scores)), "(task, seed) pairs" if tasks is not None else "seeds"
+    if tasks is not None:
+        return {label: float(np.mean(scores[[t == label for t in tasks]])) for label in set(tasks)}, "tasks"
+    return None
+
+
+def _paired_claim(first: str, other: str, read: dict, better: str, level: float):
+    """The share of shared seeds, tasks or (task, seed) pairs on which ``first`` beats ``other``
+    (ties half), with a Wilson interval; None when the sets cannot be paired."""
+    mine, theirs = _units(read[first]), _units(read[other])
+    if mine is None or theirs is None or mine[1] != theirs[1] or set(mine[0]) != set(theirs[0]):
         return None
-    order = {seed: i for i, seed in enumerate(seeds[other])}
-    mine = scores[first]
-    theirs = scores[other][[order[seed] for seed in seeds[first]]]
+    keys = list(mine[0])
     sign = 1.0 if better == "higher" else -1.0
-    wins = float(np.sum(sign * (mine - theirs) > 0) + 0.5 * np.sum(mine == theirs))
-    low, high = wilson_interval(wins, len(mine), level)
-    return {"better": first, "than": other, "paired": True, "pairs": len(mine),
-            "probability": wins / len(mine), "low": float(low), "high": float(high),
+    difference = sign * (np.array([mine[0][k] for k in keys]) - np.array([theirs[0][k] for k in keys]))
+    wins = float(np.sum(difference > 0) + 0.5 * np.sum(difference == 0))
+    low, high = wilson_interval(wins, len(keys), level)
+    return {"better": first, "than": other, "paired": True, "pairs": len(keys), "paired_on": mine[1],
+            "probability": wins / len(keys), "low": float(low), "high": float(high),
             "shown": bool(low > 0.5)}
 
 
-def _plan(args, scores: dict, runs: dict) -> dict:
+def _plan(args, read: dict) -> dict:
     """Runs per set (and evaluation points per run) for a difference ``--plan``: the scores'
     values, with each run's second half for its noise (see :func:`evaluation_plan`)."""
+    runs = {name: found["runs"] for name, found in read.items()}
     tails = {name: [values[len(values) - _tail_length(len(values), args.last):] for values in set_runs]
              for name, set_runs in runs.items()}
     halves = {name: [values[len(values) // 2:] for values in set_runs] for name, set_runs in runs.items()}
@@ -156,7 +213,7 @@ def _plan(args, scores: dict, runs: dict) -> dict:
     plan = evaluation_plan(args.plan, tails, alpha=args.alpha, noise_runs=halves)
     return {"delta": args.plan, "sd": plan.sd, "power": plan.power, "alpha": args.alpha,
             "runs_per_set": int(plan.table["runs_per_set"].iloc[0]),
-            "runs_now": {name: len(values) for name, values in scores.items()},
+            "runs_now": {name: len(found["scores"]) for name, found in read.items()},
             "between_sd": plan.between_sd, "noise_sd": plan.noise_sd, "points": plan.points,
             "floor": plan.floor, "rows": plan.table.to_dict("records"), "notes": plan.notes,
             "summary": plan.summary()}
@@ -166,7 +223,8 @@ def _text(result, claims, shown, better, plan, args) -> None:
     print(result.summary())
     for claim in claims:
         verdict = "shown" if claim["shown"] else "not shown"
-        how = (f"it wins on {fmt(claim['probability'] * claim['pairs'], 3)} of {claim['pairs']} shared seeds"
+        how = (f"it wins on {fmt(claim['probability'] * claim['pairs'], 3)} of {claim['pairs']} shared "
+               f"{claim['paired_on']}"
                if claim["paired"] else "P(one of its runs beats one of the other's)")
         print(f"{claim['better']} better than {claim['than']} ({better} {args.metric} is better): {how} = "
               f"{fmt(claim['probability'], 3)} [{fmt(claim['low'], 3)}, {fmt(claim['high'], 3)}] - {verdict}")
