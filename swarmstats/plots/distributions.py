@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._result import fmt
-from ..compare import CompareResult
+from ..compare import CompareResult, EvaluationPlan
 from ..curves import CurvesResult
 from ..description import DescribeResult
 from . import plotter
@@ -48,6 +48,25 @@ def plot_compare(result, ax):
     ax.set_ylabel("share of runs scoring above")
     ax.set_ylim(-0.02, 1.02)
     ax.set_title(f"performance profiles ({result.ci_level:.0%} stratified bootstrap bands)", fontsize=9)
+    ax.legend(fontsize=8)
+    return ax
+
+
+@plotter(EvaluationPlan)
+def plot_evaluation_plan(result, ax):
+    """Runs per set needed against evaluation points per run, and the floor the seeds' own
+    spread sets."""
+    table = result.table
+    ax.plot(table["points"], table["runs_per_set"], "o-", color="C0", lw=2,
+            label=f"runs per set for a difference of {fmt(result.delta)}")
+    if result.floor is not None:
+        ax.axhline(result.floor, color="C3", ls="--", lw=1.5,
+                   label=f"floor: the seeds' own spread (SD {fmt(result.between_sd, 3)})")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("evaluation points per run")
+    ax.set_ylabel("runs per set")
+    ax.set_ylim(bottom=0)
+    ax.set_title(f"power {result.power:.0%} at alpha {result.alpha}", fontsize=9)
     ax.legend(fontsize=8)
     return ax
 

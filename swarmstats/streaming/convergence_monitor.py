@@ -41,7 +41,7 @@ def spent_alpha(level: float, look: int) -> float:
     level * look^-1.5 / zeta(1.5), so all looks together spend at most ``level``.
 
     >>> round(spent_alpha(0.05, 1), 4), round(spent_alpha(0.05, 10), 5)
-    (0.0191, 0.0006)
+    (0.0191, 0.00061)
     """
     return level * look ** -SPENDING_EXPONENT / _ZETA
 
