@@ -74,6 +74,8 @@ _EXPORTS = {
     "learning_curves": ".curves",
     "CurvesResult": ".curves",
     "CompareResult": ".compare",
+    "best_of": ".winners",
+    "BestOfResult": ".winners",
     "ProxyVarianceTracker": ".proxy",
     "ProxyResult": ".proxy",
     "KeyState": ".proxy",
@@ -171,3 +173,4 @@ if TYPE_CHECKING:  # what type checkers and IDEs read
     from .streaming.monitor import Monitor, MonitorStatus  # noqa: F401
     from .sweeps import RegimeRules, SweepResult, sweep  # noqa: F401
     from .windows import AdaptiveWindow, WindowResult, WindowState  # noqa: F401
+    from .winners import BestOfResult, best_of  # noqa: F401

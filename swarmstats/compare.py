@@ -340,13 +340,13 @@ def evaluation_plan(delta: float, tails, *, alpha: float = 0.05, power: float = 
     >>> plan.table["runs_per_set"].is_monotonic_decreasing, plan.floor is not None
     (True, True)
     """
-    from ._kernels.autocorr import autocovariance, geyer_tau
+    from ._kernels.pooled_noise import long_run_variances
 
     sets = tails if isinstance(tails, dict) else {"runs": tails}
     longer = sets if noise_runs is None else (noise_runs if isinstance(noise_runs, dict) else {"runs": noise_runs})
     if set(longer) != set(sets) or any(len(longer[name]) != len(sets[name]) for name in sets):
         raise InputError("noise_runs: give one stretch per run of every set, as in tails")
-    scores, residuals, lengths = {}, [], []
+    scores, stretches_all, lengths = {}, [], []
     for name, runs in sets.items():
         runs = [np.asarray(run, dtype=float) for run in runs]
         stretches = [np.asarray(run, dtype=float) for run in longer[name]]
@@ -354,17 +354,10 @@ def evaluation_plan(delta: float, tails, *, alpha: float = 0.05, power: float = 
             raise InputError(f"{name}: a plan needs two or more runs, each with four or more finite values")
         scores[name] = np.array([run.mean() for run in runs])
         lengths += [len(run) for run in runs]
-        for run in stretches:  # the noise around each run's own line: a slow drift is not noise
-            position = np.arange(len(run)) - (len(run) - 1) / 2.0
-            slope = float(position @ (run - run.mean()) / (position @ position))
-            residuals.append(run - run.mean() - slope * position)
-    # one autocorrelation sequence pooled over every run: a run's 20 or 40 values alone would
-    # put the autocorrelation time far off (30% low for AR(0.5) on 40 values)
-    lags = min(len(r) for r in residuals) - 1
-    pooled = sum(autocovariance(r, max_lag=lags) * len(r) for r in residuals)
-    g = max(geyer_tau(pooled / pooled[0]), 1.0) if pooled[0] > 0 else 1.0
-    # Var of each run's score: its values' long-run variance over how many it averages
-    noise = [float(r @ r) / (len(r) - 2) * g / length for r, length in zip(residuals, lengths)]
+        stretches_all += stretches
+    # Var of each run's score: its values' long-run variance (around its line, the
+    # autocorrelation pooled over every run) over how many it averages
+    noise = list(long_run_variances(stretches_all) / np.array(lengths))
     total = float(np.mean([np.var(values, ddof=1) for values in scores.values()]))
     own = float(np.mean(noise))
     between = max(total - own, 0.0)

@@ -273,7 +273,8 @@ def test_every_command_accepts_the_shared_options():
 
     parser = build_parser()
     for name in COMMANDS:
-        required = {"report": ["-o", "r.html"], "compare": ["-m", "reward"], "curves": ["-m", "reward"]}.get(name, [])
+        required = {"report": ["-o", "r.html"], "compare": ["-m", "reward"], "curves": ["-m", "reward"],
+                    "best-of": ["-m", "reward"]}.get(name, [])
         argv = [name, "log.csv", "--no-color", "--debug"] + required
         args = parser.parse_args(argv)
         assert args.no_color and args.debug

@@ -30,6 +30,7 @@ COMMANDS = {
     "sweep": ("sweep", "analyse every run of a sweep (locally or on Dask) and summarise by setting"),
     "compare": ("compare", "is the first set of runs (seeds) better than the others? (exit 1 if not shown)"),
     "curves": ("curves", "across-seed learning curves with pointwise intervals, drawn"),
+    "best-of": ("best_of", "the best of several runs, adjusted for being picked, and P(truly the best)"),
     "report": ("report", "one self-contained HTML page (or PNG) with every metric's evidence"),
 }
 

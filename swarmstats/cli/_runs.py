@@ -24,3 +24,23 @@ def metric_runs(paths, metric: str, input_format: str | None) -> list[tuple[RunS
             raise InputError(f"{spec.name}: no value of {metric!r}")
         found.append((spec, series))
     return found
+
+
+def add_last_option(parser) -> None:
+    """``--last FRACTION``: a run's score is the mean of its last part (one noisy last value
+    is not a score)."""
+    from ._common import finite
+
+    parser.add_argument("--last", type=finite, default=0.1, metavar="FRACTION",
+                        help="each run's score is the mean of its last FRACTION of values (default 0.1)")
+
+
+def check_last(last: float) -> None:
+    if not 0 < last <= 1:
+        raise InputError(f"--last must be a fraction in (0, 1], got {last}")
+
+
+def tail(values, last: float):
+    """The last ``last`` of ``values`` (at least one value): what a run's score averages."""
+    return values[len(values) - max(1, int(round(last * len(values)))):]
+

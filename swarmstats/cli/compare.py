@@ -32,7 +32,7 @@ from ._common import (
     render,
     save_figure,
 )
-from ._runs import metric_runs
+from ._runs import add_last_option, check_last, metric_runs, tail
 
 
 def add_parser(commands) -> None:
@@ -53,8 +53,7 @@ def add_parser(commands) -> None:
                         help="the run parameter naming its task (a KEY=value path segment, params.json or "
                              "an MLflow parameter): scores become runs x tasks, and runs pair by task "
                              "(and seed)")
-    parser.add_argument("--last", type=finite, default=0.1, metavar="FRACTION",
-                        help="each run's score is the mean of its last FRACTION of values (default 0.1)")
+    add_last_option(parser)
     add_better_option(parser)
     parser.add_argument("--alpha", type=finite, default=0.05,
                         help="error rate of the claim, split over the sets compared (default 0.05)")
@@ -72,8 +71,7 @@ def run(args) -> int:
     names = list(args.names) if args.names else list(args.sets)
     if len(names) != len(args.sets) or len(set(names)) != len(names):
         raise InputError(f"--names: give {len(args.sets)} different labels, one per set; got {names}")
-    if not 0 < args.last <= 1:
-        raise InputError(f"--last must be a fraction in (0, 1], got {args.last}")
+    check_last(args.last)
     if not 0 < args.alpha < 1:
         raise InputError(f"--alpha must be in (0, 1), got {args.alpha}")
     read = {name: run_scores(pattern, args.metric, args.last, args.input_format, args.task)
@@ -117,7 +115,7 @@ def run_scores(pattern: str, metric: str, last: float, input_format: str | None,
             tasks.append(spec.params[task])
         kept = series.to_numpy()
         runs.append(kept)
-        values.append(float(np.mean(kept[len(kept) - _tail_length(len(kept), last):])))
+        values.append(float(np.mean(tail(kept, last))))
     if len(values) < 2:
         raise InputError(f"{pattern}: {len(values)} run(s); a set needs at least two to compare seeds")
     keys = list(zip(tasks, seeds)) if task is not None else seeds
@@ -153,11 +151,6 @@ def _same_tasks(read: dict) -> None:
         if tasks[name] != tasks[first]:
             raise InputError(f"--task: {first} ran {', '.join(map(str, tasks[first]))} but {name} ran "
                              f"{', '.join(map(str, tasks[name]))}; compare the same tasks")
-
-
-def _tail_length(length: int, last: float) -> int:
-    """How many of a run's ``length`` values its score averages."""
-    return max(1, int(round(last * length)))
 
 
 def _claim(result, first: str, other: str, better: str) -> dict:
@@ -203,7 +196,7 @@ def _plan(args, read: dict) -> dict:
     """Runs per set (and evaluation points per run) for a difference ``--plan``: the scores'
     values, with each run's second half for its noise (see :func:`evaluation_plan`)."""
     runs = {name: found["runs"] for name, found in read.items()}
-    tails = {name: [values[len(values) - _tail_length(len(values), args.last):] for values in set_runs]
+    tails = {name: [tail(values, args.last) for values in set_runs]
              for name, set_runs in runs.items()}
     halves = {name: [values[len(values) // 2:] for values in set_runs] for name, set_runs in runs.items()}
     short = min(len(tail) for set_tails in tails.values() for tail in set_tails)

@@ -8,6 +8,7 @@ from .._result import fmt
 from ..compare import CompareResult, EvaluationPlan
 from ..curves import CurvesResult
 from ..description import DescribeResult
+from ..winners import BestOfResult
 from . import plotter
 from ._draw import bins
 
@@ -49,6 +50,26 @@ def plot_compare(result, ax):
     ax.set_ylim(-0.02, 1.02)
     ax.set_title(f"performance profiles ({result.ci_level:.0%} stratified bootstrap bands)", fontsize=9)
     ax.legend(fontsize=8)
+    return ax
+
+
+@plotter(BestOfResult)
+def plot_best_of(result, ax):
+    """Every arm's score with its naive interval, best first; the winner's interval adjusted
+    for the selection beside its naive one."""
+    table = result.table
+    shown = table.head(30)
+    positions = np.arange(len(shown))
+    ax.errorbar(shown["mean"], positions, xerr=[shown["mean"] - shown["naive_low"], shown["naive_high"] - shown["mean"]],
+                fmt="o", color="0.4", ms=4, lw=1, label=f"measured, naive {result.ci_level:.0%} interval")
+    ax.errorbar([result.estimate], [-0.35], xerr=[[result.estimate - result.ci[0]], [result.ci[1] - result.estimate]],
+                fmt="D", color="C3", ms=6, lw=2, label="the winner adjusted for being picked")
+    ax.set_yticks(positions, [str(name) for name in shown["arm"]], fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel(f"score ({result.better} is better)")
+    ax.legend(fontsize=8, loc="lower right")
+    ax.set_title(f"best of {result.n_arms}: {result.best}, P(truly best) "
+                 f"{fmt(result.p_best, 2)}", fontsize=9)
     return ax
 
 
