@@ -74,6 +74,9 @@ _EXPORTS = {
     "learning_curves": ".curves",
     "CurvesResult": ".curves",
     "CompareResult": ".compare",
+    "SequentialComparison": ".sequential",
+    "SequentialResult": ".sequential",
+    "SequentialState": ".sequential",
     "best_of": ".winners",
     "BestOfResult": ".winners",
     "ProxyVarianceTracker": ".proxy",
@@ -169,6 +172,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs read
         detect_regimes,
         regime_path,
     )
+    from .sequential import SequentialComparison, SequentialResult, SequentialState  # noqa: F401
     from .streaming.convergence_monitor import ConvergenceMonitor, MonitorState  # noqa: F401
     from .streaming.monitor import Monitor, MonitorStatus  # noqa: F401
     from .sweeps import RegimeRules, SweepResult, sweep  # noqa: F401

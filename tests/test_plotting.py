@@ -55,6 +55,8 @@ EXAMPLES = {
     ss.DescribeResult: lambda tmp: ss.describe(_series(), random_state=0),
     ss.CompareResult: lambda tmp: ss.compare_runs(_series()[:20], _series()[20:45], random_state=0),
     EvaluationPlan: lambda tmp: evaluation_plan(0.1, list(_series()[:240].reshape(12, 20))),
+    ss.SequentialResult: lambda tmp: ss.SequentialComparison().fit(_series() - 0.3),
+    ss.SequentialState: lambda tmp: ss.SequentialComparison().update_many(_series() - 0.3),
     BestOfResult: lambda tmp: best_of(_series()[:240].reshape(12, 20), n_draws=500, random_state=0),
     ss.QualityResult: lambda tmp: ss.quality_metrics(_p(_series()), _series() > 0.5, random_state=0),
     ss.EarlyWarningResult: lambda tmp: ss.early_warning(_series()[:30], level=0.5, consecutive=2),

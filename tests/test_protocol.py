@@ -26,6 +26,7 @@ from swarmstats import (
     OnlineRegimeDetector,
     ProxyVarianceTracker,
     RegimeDetector,
+    SequentialComparison,
 )
 from swarmstats._base import Estimator, OnlineEstimator
 
@@ -45,6 +46,8 @@ ONLINE = [
     (CusumDetector(shift=2.0, warmup=50), _level_shift, ("shift", 0.0)),
     (OnlineRegimeDetector(expected_run=100.0, warmup=50), _level_shift, ("threshold", 1.5)),
     (ProxyVarianceTracker(threshold=0.55, window=10), _scores, ("band", 0.9)),
+    (SequentialComparison(alpha=0.1, tuned_for=50), _level_shift, ("alpha", 2.0)),
+    (SequentialComparison(bounds=(0.0, 1.0), margin=0.05), _scores, ("bounds", (1.0, 0.0))),
 ]
 BATCH = [
     (ConvergenceTest(alpha=0.01, tolerance=0.2), ("max_warmup", 1.5)),

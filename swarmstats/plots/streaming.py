@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._result import fmt
+from ..sequential import SequentialResult, SequentialState
 from ..streaming.convergence_monitor import MonitorState
 from ..streaming.monitor import MonitorStatus
 from . import plotter
@@ -70,3 +71,41 @@ def _plot_one(monitor, name: str, ax) -> None:
                 label=f"{name} ({stream.state.verdict}, mean {fmt(stream.state.mean)})")
     ax.legend(fontsize=7)
     ax.set_xlabel("step")
+
+
+@plotter(SequentialResult)
+def plot_sequential(result, ax):
+    """The running mean difference and its confidence sequence over the scenarios, zero, and
+    where the comparison was decided."""
+    table = result.table
+    finite = np.isfinite(table["ci_low"]) & np.isfinite(table["ci_high"])
+    ax.fill_between(table["n"][finite], table["ci_low"][finite], table["ci_high"][finite], color="C0",
+                    alpha=0.25, label=f"{1 - result.alpha:.0%} confidence sequence")
+    ax.plot(table["n"], table["difference"], color="C0", lw=1.5,
+            label=f"mean difference, {result.names[0]} - {result.names[1]}")
+    ax.axhline(0.0, color="0.3", lw=1)
+    if result.decided_at is not None:
+        ax.axvline(result.decided_at, color="C3", ls="--", lw=1.2,
+                   label=f"decided after {result.decided_at}: {result.verdict.replace('_', ' ')}")
+    ax.set_xlabel("scenarios")
+    ax.set_ylabel("difference")
+    ax.legend(fontsize=8)
+    ax.set_title(result.summary().splitlines()[0], fontsize=9)
+    return ax
+
+
+@plotter(SequentialState)
+def plot_sequential_state(state, ax):
+    """The mean difference with its confidence sequence now, against zero."""
+    low, high = state.ci
+    shown = [v for v in (low, high) if np.isfinite(v)]
+    ax.errorbar([state.difference], [0], xerr=[[max(state.difference - low, 0.0) if np.isfinite(low) else 0.0],
+                                               [max(high - state.difference, 0.0) if np.isfinite(high) else 0.0]],
+                fmt="o", color="C0", capsize=6)
+    ax.axvline(0.0, color="0.3", lw=1)
+    if shown:
+        ax.set_xlim(min(shown + [0.0]) - 0.1 * (max(shown) - min(shown) + 1e-12),
+                    max(shown + [0.0]) + 0.1 * (max(shown) - min(shown) + 1e-12))
+    ax.set_yticks([])
+    ax.set_title(state.summary(), fontsize=9)
+    return ax
