@@ -77,6 +77,8 @@ _EXPORTS = {
     "SequentialComparison": ".sequential",
     "SequentialResult": ".sequential",
     "SequentialState": ".sequential",
+    "learning_signal": ".signal_health",
+    "LearningSignalResult": ".signal_health",
     "best_of": ".winners",
     "BestOfResult": ".winners",
     "ProxyVarianceTracker": ".proxy",
@@ -173,6 +175,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs read
         regime_path,
     )
     from .sequential import SequentialComparison, SequentialResult, SequentialState  # noqa: F401
+    from .signal_health import LearningSignalResult, learning_signal  # noqa: F401
     from .streaming.convergence_monitor import ConvergenceMonitor, MonitorState  # noqa: F401
     from .streaming.monitor import Monitor, MonitorStatus  # noqa: F401
     from .sweeps import RegimeRules, SweepResult, sweep  # noqa: F401

@@ -8,6 +8,7 @@ from ..regimes.bocpd import OnlineRegimeResult, OnlineRegimeState
 from ..regimes.cusum import CusumResult, CusumState
 from ..regimes.offline import RegimeResult
 from ..regimes.path import RegimePath
+from ..signal_health import LearningSignalResult
 from . import plotter
 from ._draw import downsample, plot_series
 
@@ -112,4 +113,20 @@ def plot_bocpd_state(state, ax):
     ax.legend(fontsize=7)
     ax.set_ylim(0, 1)
     ax.set_title(state.summary(), fontsize=9)
+    return ax
+
+
+@plotter(LearningSignalResult)
+def plot_learning_signal(result, ax):
+    """The share of flat groups per step, each regime's mean, and where the collapse began."""
+    ax.plot(result._steps, result._values, color="0.55", lw=1, label="share of groups with identical rewards")
+    for row in result.segments.itertuples():
+        ax.hlines(row.mean, row.start_step, row.end_step, color="C0", lw=2.5)
+    if result.onset_step is not None:
+        ax.axvline(result.onset_step, color="C3", ls="--", lw=1.5, label=f"collapse from step {result.onset_step:g}")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlabel("step")
+    ax.set_ylabel("share of flat groups")
+    ax.set_title(f"learning signal: {result.verdict}", fontsize=9)
+    ax.legend(fontsize=8)
     return ax
