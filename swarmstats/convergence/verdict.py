@@ -361,7 +361,7 @@ class ConvergenceTest(Estimator):
             return ConvergenceResult(
                 verdict="insufficient_data", converged=False, steps_needed=max(more, 1),
                 reasons=[f"only {fmt(ess, 3)} effective samples after the warm-up (autocorrelation "
-                         f"time {fmt(tau, 3)}); about {max(more, 1)} more {unit} would give "
+                         f"time {fmt(tau, 3)}); about {_count(max(more, 1), unit, 'more ')} would give "
                          f"{fmt(self.min_ess, 3)}"] + notes + warmup_note + axis_note,
                 **numbers, **base)
         if precision.long_memory:
@@ -379,7 +379,7 @@ class ConvergenceTest(Estimator):
             more = max(int(math.ceil(worst.points_needed * spacing)), 1)
             reason = (f"not shown to be flat: over the next {_steps_text(horizon)} {unit} the mean could "
                       f"still move by up to {fmt(units(worst.bound), 3)} (tolerance "
-                      f"+-{fmt(units(tolerance), 3)}); if it is flat, about {more} more {unit} would "
+                      f"+-{fmt(units(tolerance), 3)}); if it is flat, about {_count(more, unit, 'more ')} would "
                       f"show it. The smallest drift these data can detect is "
                       f"+-{fmt(units(flat.detectable), 3)} over {_steps_text(horizon)} {unit}")
             return ConvergenceResult(
@@ -544,6 +544,16 @@ def _standard_scale(values: np.ndarray) -> tuple[float, float]:
     if 1e-100 < spread < 1e100:
         return centre, float(np.std(values, ddof=1))
     return centre, spread * float(np.std((values - centre) / spread, ddof=1))
+
+
+def _count(count: int, unit: str, before: str = "") -> str:
+    """``count`` ``unit`` in words, singular for one: "1 more step", "1992 more steps".
+
+    >>> _count(1, "steps", "more "), _count(3, "episodes")
+    ('1 more step', '3 episodes')
+    """
+    word = unit[:-1] if count == 1 and unit.endswith("s") else unit
+    return f"{count} {before}{word}"
 
 
 def _steps_text(steps: float) -> str:
