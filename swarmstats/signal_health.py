@@ -101,6 +101,8 @@ def learning_signal(source=None, *, zero_std: str = "frac_reward_zero_std", spre
     from .regimes import detect_regimes
 
     if np.ptp(shares) == 0:
+        notes = notes + [f"every logged share is {shares[0]:g}: the data give no spread, so the "
+                         "intervals are that value alone (the share per group is not known)"]
         segments = pd.DataFrame({"start": [0], "end": [len(shares)], "start_step": [step_axis[0]],
                                  "end_step": [step_axis[-1]], "mean": [shares[0]],
                                  "ci_low": [shares[0]], "ci_high": [shares[0]]})
@@ -115,8 +117,8 @@ def learning_signal(source=None, *, zero_std: str = "frac_reward_zero_std", spre
     spread_now = (float(np.nanmean(spreads[int(last["start"]):])) if spreads is not None
                   and np.isfinite(spreads[int(last["start"]):]).any() else None)
     return LearningSignalResult(n=len(shares), share=share, share_ci=share_ci, share_now=now, share_now_ci=now_ci,
-                                relative_snr_now=math.sqrt(max(1.0 - now, 0.0)), collapsed=verdict != "healthy"
-                                and verdict != "recovered", onset_step=onset, verdict=verdict, reason=reason,
+                                relative_snr_now=math.sqrt(max(1.0 - now, 0.0)), collapsed=verdict
+                                in ("collapsed", "flat from the start"), onset_step=onset, verdict=verdict, reason=reason,
                                 segments=segments.reset_index(drop=True), spread_now=spread_now, ci_level=level,
                                 notes=notes, _values=shares, _steps=step_axis)
 

@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ._input.random_state import resolve_rng
+from ._kernels.bootstrap import chunk_sizes
 from ._result import Result, fmt
 from .errors import InputError, check_choice, check_level
 
@@ -116,19 +117,18 @@ def best_of(scores, *, better: str = "higher", ci: float = 0.95, autocorrelated:
     # t to the normal quantile (with 5 observations the normal-theory interval covered 84-89%)
     from scipy import special, stats
 
-    widen = float(stats.t.ppf(1.0 - alpha / 2.0, counts[winner] - 1) / special.ndtri(1.0 - alpha / 2.0))
+    t = stats.t.ppf(1.0 - alpha / 2.0, counts - 1)  # each arm's naive interval's quantile
+    widen = float(t[winner] / special.ndtri(1.0 - alpha / 2.0))
     low, high, estimate = _hybrid(oriented[winner], ses[winner] * widen, oriented[second], len(names), alpha)
     if sign < 0:
         low, high, estimate = -high, -low, -estimate
-    t = float(stats.t.ppf(1.0 - alpha / 2.0, counts[winner] - 1))
-    naive = (float(means[winner] - t * ses[winner]), float(means[winner] + t * ses[winner]))
+    naive = (float(means[winner] - t[winner] * ses[winner]), float(means[winner] + t[winner] * ses[winner]))
     p_best, notes = _p_best(oriented, ses, int(n_draws), resolve_rng(random_state))
     if np.any(counts < 10):
         notes.append("fewer than 10 observations for some arm: its standard error is itself rough, "
                      "and the intervals lean on it")
     table = pd.DataFrame({"arm": names, "n": counts, "mean": means, "se": ses,
-                          "naive_low": means - _t_quantiles(counts, alpha) * ses,
-                          "naive_high": means + _t_quantiles(counts, alpha) * ses, "p_best": p_best})
+                          "naive_low": means - t * ses, "naive_high": means + t * ses, "p_best": p_best})
     table = table.iloc[order].reset_index(drop=True)
     return BestOfResult(best=names[winner], n_arms=len(names), better=better, estimate=float(estimate),
                         ci=(float(low), float(high)), naive_estimate=float(means[winner]), naive_ci=naive,
@@ -158,12 +158,6 @@ def _arms(scores) -> tuple[list, list]:
         if not np.all(np.isfinite(sample)):
             raise InputError(f"{name}: non-finite observation(s); remove them first")
     return names, samples
-
-
-def _t_quantiles(counts: np.ndarray, alpha: float) -> np.ndarray:
-    from scipy import stats
-
-    return stats.t.ppf(1.0 - alpha / 2.0, counts - 1)
 
 
 def _hybrid(x: float, sigma: float, runner_up: float, arms: int, alpha: float) -> tuple:
@@ -255,14 +249,8 @@ def _p_best(oriented: np.ndarray, ses: np.ndarray, draws: int, rng) -> tuple[np.
     centres = centre + shrink * (oriented - centre)
     scales = np.sqrt(shrink) * ses
     winners = np.zeros(len(oriented))
-    for size in _chunks(draws):
+    for size in chunk_sizes(draws, len(oriented)):
         sample = centres + scales * rng.standard_normal((size, len(oriented)))
         winners += np.bincount(np.argmax(sample, axis=1), minlength=len(oriented))
     return winners / draws, notes
-
-
-def _chunks(total: int, size: int = 5000):
-    while total > 0:
-        yield min(size, total)
-        total -= size
 
