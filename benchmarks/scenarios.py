@@ -106,3 +106,54 @@ def tuning_curve(design, x, steps, sd, rng, phi=0.5):
 
 
 TUNING_RANGES = {"learning_rate": (-4.0, -1.0), "crossing": (0.0, 1.0)}
+
+
+def proxy_outcome_pair(rng, *, shape="flat", gap=15.0, proxy_share=0.5, steps=1000, every=10, onset=0.5,
+                       time_constant=1000.0, phi=0.5, outcome_noise="normal"):
+    """A dense proxy and a sparse outcome (``swarmstats.divergence``): ``(proxy, outcome,
+    onset step)`` as Series indexed by step.
+
+    The proxy's mean rises as 1 - exp(-t / time_constant) (still rising at the end with the
+    default; a straight line t / steps with ``time_constant=inf``), with AR(``phi``) noise; the outcome is evaluated every ``every`` steps and equals
+    the proxy's mean until ``onset`` x steps, then stays ``"flat"``, ``"falls"`` as fast as the
+    proxy rises, or (``"none"``) keeps following it.  ``gap``: the final gap in SDs of the
+    outcome's prediction from the proxy - the outcome's own noise and the proxy's noise averaged
+    over one evaluation's window, the latter a ``proxy_share`` of the variance.  With
+    ``shape="none"`` the noise is set as for a divergence of that size.  ``outcome_noise``:
+    "normal", "t3" (Student-t, 3 dof, unit variance) or "ar0.3" (autocorrelated evaluations).
+    """
+    import pandas as pd
+
+    t = np.arange(1, steps + 1, dtype=float)
+    at = t[every - 1::every]
+    def mean(step):
+        return step / steps if np.isinf(time_constant) else 1.0 - np.exp(-step / time_constant)
+
+    level = mean(at)
+    start = onset * steps
+    at_start = mean(start)
+    final_gap = (level[-1] - at_start) * (2.0 if shape == "falls" else 1.0)
+    prediction_sd = final_gap / gap
+    # the variance of a mean of ``every`` consecutive AR(phi) values of marginal variance 1
+    lags = np.arange(1, every)
+    window_var = (every + 2.0 * np.sum((every - lags) * phi ** lags)) / every ** 2
+    proxy_sd = prediction_sd * np.sqrt(proxy_share / window_var)
+    outcome_sd = prediction_sd * np.sqrt(1.0 - proxy_share)
+    proxy = mean(t) + proxy_sd * ar1(phi, steps, rng, 1)[0]
+    truth = level.copy()
+    after = at > start
+    if shape == "flat":
+        truth[after] = at_start
+    elif shape == "falls":
+        truth[after] = at_start - (level[after] - at_start)
+    elif shape != "none":
+        raise ValueError(shape)
+    if outcome_noise == "normal":
+        noise = rng.normal(size=len(at))
+    elif outcome_noise == "t3":
+        noise = rng.standard_t(3, size=len(at)) / np.sqrt(3.0)
+    elif outcome_noise == "ar0.3":
+        noise = ar1(0.3, len(at), rng, 1)[0]
+    else:
+        raise ValueError(outcome_noise)
+    return pd.Series(proxy, index=t), pd.Series(truth + outcome_sd * noise, index=at), start

@@ -78,6 +78,8 @@ _EXPORTS = {
     "SequentialResult": ".sequential",
     "SequentialState": ".sequential",
     "learning_signal": ".signal_health",
+    "divergence": ".proxy_outcome",
+    "DivergenceResult": ".proxy_outcome",
     "LearningSignalResult": ".signal_health",
     "best_of": ".winners",
     "BestOfResult": ".winners",
@@ -147,6 +149,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs read
     from .errors import InputError, MissingDependency, SwarmstatsError  # noqa: F401
     from .io import read_log, read_table  # noqa: F401
     from .proxy import KeyState, ProxyResult, ProxyVarianceTracker  # noqa: F401
+    from .proxy_outcome import DivergenceResult, divergence  # noqa: F401
     from .quality import (  # noqa: F401
         EarlyWarningResult,
         Estimate,

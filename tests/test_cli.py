@@ -274,7 +274,7 @@ def test_every_command_accepts_the_shared_options():
     parser = build_parser()
     for name in COMMANDS:
         required = {"report": ["-o", "r.html"], "compare": ["-m", "reward"], "curves": ["-m", "reward"],
-                    "best-of": ["-m", "reward"]}.get(name, [])
+                    "best-of": ["-m", "reward"], "divergence": ["--proxy", "reward", "--outcome", "reward"]}.get(name, [])
         argv = [name, "log.csv", "--no-color", "--debug"] + required
         args = parser.parse_args(argv)
         assert args.no_color and args.debug

@@ -1,4 +1,5 @@
-"""The proxy tracker's report: per-key intervals against the threshold, or the reliability diagram."""
+"""The proxy tracker's report (per-key intervals against the threshold, or the reliability
+diagram), and the proxy-outcome divergence check."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import numpy as np
 from .._result import fmt
 from ..errors import check_choice
 from ..proxy.result import ProxyResult
+from ..proxy_outcome import DivergenceResult
 from . import plotter
 
 
@@ -66,4 +68,29 @@ def plot_reliability(report, ax):
     ax.set_xlim(0, 1)
     ax.set_ylim(-0.02, 1.02)
     ax.legend(fontsize=7, loc="upper left")
+    return ax
+
+
+@plotter(DivergenceResult)
+def plot_divergence(result, ax):
+    """The outcome at each evaluation against what the proxy predicts for it, the onset and
+    the alarm; the proxy itself on a second axis."""
+    steps = result._steps
+    ax.plot(steps, result._outcome, "o", ms=3, color="C0", label="outcome")
+    ax.plot(steps, result._predicted, color="C1", lw=1.5, label=f"predicted from the proxy ({result.relation_span})")
+    if result.onset_step is not None and result.alarm_step is not None and result.onset_step < result.alarm_step:
+        ax.axvspan(result.onset_step, steps[-1], color="C3", alpha=0.08)
+    if result.onset_step is not None:
+        ax.axvline(result.onset_step, color="C3", ls="--", lw=1, label=f"onset after step {result.onset_step:g}")
+    if result.alarm_step is not None:
+        ax.axvline(result.alarm_step, color="C3", lw=1.5, label=f"flagged at step {result.alarm_step:g}")
+    proxy_axis = ax.twinx()
+    proxy_axis.plot(steps, result._proxy, color="0.6", lw=1, label="proxy (mean per evaluation)")
+    proxy_axis.set_ylabel("proxy", color="0.45")
+    ax.set_xlabel("step")
+    ax.set_ylabel("outcome")
+    ax.set_title(f"proxy-outcome divergence: {result.verdict}", fontsize=9)
+    handles, labels = ax.get_legend_handles_labels()
+    more, more_labels = proxy_axis.get_legend_handles_labels()
+    ax.legend(handles + more, labels + more_labels, fontsize=7)
     return ax
