@@ -157,3 +157,31 @@ def proxy_outcome_pair(rng, *, shape="flat", gap=15.0, proxy_share=0.5, steps=10
     else:
         raise ValueError(outcome_noise)
     return pd.Series(proxy, index=t), pd.Series(truth + outcome_sd * noise, index=at), start
+
+
+def agent_behaviour(rng, *, agents=2, steps=200, kind="switching", switch=0.03, noise=0.3, follow_lag=None,
+                    phi=0.9):
+    """Behaviour series of ``agents`` agents (``swarmstats.contagion``): a dict of arrays.
+
+    ``kind="switching"``: each agent works (1) or idles (0), switching with probability
+    ``switch`` per step, observed with Gaussian ``noise``; ``"ar"``: AR(``phi``) levels (slowly
+    wandering, marginal SD 1); ``"walk"``: random walks.  With ``follow_lag`` L, agent 1 copies
+    agent 0's state L steps later (its own switching replaced): the transfer to detect.
+    """
+    from scipy.signal import lfilter
+
+    if kind == "switching":
+        flips = rng.random((agents, steps + 50)) < switch
+        states = (np.cumsum(flips, axis=1) + rng.integers(0, 2, (agents, 1))) % 2
+        states = states[:, 50:].astype(float)
+        if follow_lag is not None:
+            states[1] = np.r_[states[1, :follow_lag], states[0, :steps - follow_lag]]
+        values = states + noise * rng.normal(size=(agents, steps))
+    elif kind == "ar":
+        values = lfilter([1.0], [1.0, -phi], rng.normal(size=(agents, steps + 200)), axis=1)[:, 200:]
+        values *= np.sqrt(1 - phi ** 2)
+    elif kind == "walk":
+        values = np.cumsum(rng.normal(size=(agents, steps)), axis=1)
+    else:
+        raise ValueError(kind)
+    return {f"agent_{i}": values[i] for i in range(agents)}

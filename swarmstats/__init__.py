@@ -79,6 +79,8 @@ _EXPORTS = {
     "SequentialState": ".sequential",
     "learning_signal": ".signal_health",
     "divergence": ".proxy_outcome",
+    "contagion": ".agents",
+    "ContagionResult": ".agents",
     "DivergenceResult": ".proxy_outcome",
     "LearningSignalResult": ".signal_health",
     "best_of": ".winners",
@@ -125,6 +127,7 @@ def __dir__():
 
 
 if TYPE_CHECKING:  # what type checkers and IDEs read
+    from .agents import ContagionResult, contagion  # noqa: F401
     from .compare import CompareResult, compare_runs  # noqa: F401
     from .convergence.stationarity import (  # noqa: F401
         GewekeResult,

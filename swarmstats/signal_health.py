@@ -146,30 +146,20 @@ def _verdict(segments: pd.DataFrame, high: np.ndarray, now: float, now_ci: tuple
 def _mean_interval(values: np.ndarray, level: float) -> tuple[float, tuple]:
     """The mean of a share series with an autocorrelation-aware t interval, clipped to [0, 1]."""
     from ._kernels.distributions import t_ppf
+    from ._kernels.precision import autocorrelated_mean
 
-    mean, se, dof = _mean_and_se(values)
+    mean, se, dof = autocorrelated_mean(values)
     half = t_ppf(0.5 + level / 2.0, dof) * se
     return mean, (max(mean - half, 0.0), min(mean + half, 1.0))
-
-
-def _mean_and_se(values: np.ndarray) -> tuple[float, float, int]:
-    """(mean, autocorrelation-aware standard error, degrees of freedom) of a share series."""
-    from ._kernels.autocorr import integrated_time
-    from ._kernels.precision import mean_precision
-
-    mean = float(values.mean())
-    if len(values) < 4 or np.ptp(values) == 0:
-        return mean, 0.0, 1
-    precision = mean_precision(values, max(float(integrated_time(values)), 1.0))
-    return mean, float(precision.mcse), max(int(precision.dof), 1)
 
 
 def _run_interval(values: np.ndarray, segments: pd.DataFrame, level: float) -> tuple[float, tuple]:
     """The share over the whole run, its interval combined from each regime's: a change of level
     is not noise, and an autocorrelation time measured across one would make the interval [0, 1]."""
     from ._kernels.distributions import t_ppf
+    from ._kernels.precision import autocorrelated_mean
 
-    parts = [_mean_and_se(values[int(row.start):int(row.end)]) for row in segments.itertuples()]
+    parts = [autocorrelated_mean(values[int(row.start):int(row.end)]) for row in segments.itertuples()]
     weights = np.array([row.end - row.start for row in segments.itertuples()], dtype=float) / len(values)
     mean = float(values.mean())
     se = float(np.sqrt(np.sum((weights * np.array([p[1] for p in parts])) ** 2)))

@@ -58,6 +58,8 @@ EXAMPLES = {
     EvaluationPlan: lambda tmp: evaluation_plan(0.1, list(_series()[:240].reshape(12, 20))),
     ss.LearningSignalResult: lambda tmp: ss.learning_signal(
         pd.DataFrame({"step": np.arange(60), "frac_reward_zero_std": np.r_[np.zeros(30), np.full(30, 0.9)]})),
+    ss.ContagionResult: lambda tmp: ss.contagion({"a": _series()[:60], "b": _series()[1:61], "c": _series()[2:62]},
+                                                 n_perm=99),
     ss.DivergenceResult: lambda tmp: ss.divergence(_series()[:60].cumsum(), _series()[:60].cumsum()),
     ss.SequentialResult: lambda tmp: ss.SequentialComparison().fit(_series() - 0.3),
     ss.SequentialState: lambda tmp: ss.SequentialComparison().update_many(_series() - 0.3),

@@ -23,7 +23,7 @@ __all__ = ["draw", "plotter", "plotter_for", "downsample", "plot_series", "liter
            "literal_labels", "axes", "DRAWN_POINTS"]
 
 #: the modules that register plotters, imported on the first plot
-FAMILIES = ("convergence", "stationarity", "regimes", "windows", "quality", "proxy",
+FAMILIES = ("convergence", "stationarity", "regimes", "windows", "quality", "proxy", "agents",
             "distributions", "sweeps", "streaming")
 
 _PLOTTERS: dict = {}
