@@ -1,6 +1,7 @@
 """The multi-agent estimators (``swarmstats.contagion`` ...) on simulated agents with a known truth.
 
-Contagion: how often independent agents are linked (a pair's rotation test, the population
+Equilibria: how often the count of distinct equilibria is right for sweeps with one to three
+equilibria (``scenarios.seeds_at_equilibria``).  Contagion: how often independent agents are linked (a pair's rotation test, the population
 test) and how often a transfer - the follower copying the leader's work/idle state L steps
 later - is found with the right leader and lag, by noise level and series length
 (``scenarios.agent_behaviour``).
@@ -14,9 +15,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from scenarios import agent_behaviour  # noqa: E402
+from scenarios import agent_behaviour, seeds_at_equilibria  # noqa: E402
 
-from swarmstats import contagion  # noqa: E402
+from swarmstats import contagion, equilibria  # noqa: E402
 
 
 def contagion_size(runs, kind, agents=2, steps=200):
@@ -40,7 +41,23 @@ def contagion_power(runs, lag, noise, steps):
     return found / runs, right_lag / runs
 
 
+def equilibria_accuracy(runs, levels, **design):
+    rng = np.random.default_rng(3)
+    right = 0
+    for _ in range(runs):
+        seeds, picks = seeds_at_equilibria(rng, levels, **design)
+        right += equilibria(seeds).n_equilibria == len(set(picks))
+    return right / runs
+
+
 def main(runs=200):
+    print("equilibria: the right count (1, 2, 3 equilibria 3 within-run SDs apart)")
+    for label, design in [("10 seeds x 600 steps, AR(0.5), seeds 0.25 SD apart", {}),
+                          ("AR(0.9) noise", {"phi": 0.9}), ("5 seeds x 200 steps", {"seeds": 5, "steps": 200}),
+                          ("seeds 0.5 SD apart", {"heterogeneity": 0.5})]:
+        cells = [equilibria_accuracy(runs, levels, **design) for levels in ([0.0], [0.0, 3.0], [0.0, 3.0, 6.0])]
+        print(f"  {label:52s} " + " / ".join(f"{cell:.3f}" for cell in cells))
+    print()
     print("contagion: independent agents linked at alpha = 5% (pair test / population test)")
     for kind in ("switching", "ar", "walk"):
         for agents in (2, 6):

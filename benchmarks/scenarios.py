@@ -185,3 +185,22 @@ def agent_behaviour(rng, *, agents=2, steps=200, kind="switching", switch=0.03, 
     else:
         raise ValueError(kind)
     return {f"agent_{i}": values[i] for i in range(agents)}
+
+
+def seeds_at_equilibria(rng, levels, *, seeds=10, steps=600, phi=0.5, transient=30.0, heterogeneity=0.25,
+                        start=0.0):
+    """Runs of one setting that settle at one of ``levels`` (``swarmstats.equilibria``): a dict
+    of arrays, and each run's true level index.
+
+    Each seed picks a level uniformly, approaches it from ``start`` with time constant
+    ``transient``, and wanders around it with AR(``phi``) noise of marginal SD 1; its own level
+    is off by ``heterogeneity`` SDs (seeds of one equilibrium are alike, not identical).
+    """
+    t = np.arange(steps)
+    picks = rng.integers(0, len(levels), seeds)
+    noise = ar1(phi, steps, rng, seeds)
+    runs = {}
+    for i, pick in enumerate(picks):
+        level = levels[pick] + heterogeneity * rng.normal()
+        runs[f"seed{i}"] = level + (start - level) * np.exp(-t / transient) + noise[i]
+    return runs, picks

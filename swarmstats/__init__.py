@@ -81,6 +81,8 @@ _EXPORTS = {
     "divergence": ".proxy_outcome",
     "contagion": ".agents",
     "ContagionResult": ".agents",
+    "equilibria": ".agents",
+    "EquilibriaResult": ".agents",
     "DivergenceResult": ".proxy_outcome",
     "LearningSignalResult": ".signal_health",
     "best_of": ".winners",
@@ -127,7 +129,7 @@ def __dir__():
 
 
 if TYPE_CHECKING:  # what type checkers and IDEs read
-    from .agents import ContagionResult, contagion  # noqa: F401
+    from .agents import ContagionResult, EquilibriaResult, contagion, equilibria  # noqa: F401
     from .compare import CompareResult, compare_runs  # noqa: F401
     from .convergence.stationarity import (  # noqa: F401
         GewekeResult,

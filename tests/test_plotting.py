@@ -60,6 +60,8 @@ EXAMPLES = {
         pd.DataFrame({"step": np.arange(60), "frac_reward_zero_std": np.r_[np.zeros(30), np.full(30, 0.9)]})),
     ss.ContagionResult: lambda tmp: ss.contagion({"a": _series()[:60], "b": _series()[1:61], "c": _series()[2:62]},
                                                  n_perm=99),
+    ss.EquilibriaResult: lambda tmp: ss.equilibria({"a": _series()[:100], "b": _series()[100:200] + 3,
+                                                     "c": _series()[200:300]}),
     ss.DivergenceResult: lambda tmp: ss.divergence(_series()[:60].cumsum(), _series()[:60].cumsum()),
     ss.SequentialResult: lambda tmp: ss.SequentialComparison().fit(_series() - 0.3),
     ss.SequentialState: lambda tmp: ss.SequentialComparison().update_many(_series() - 0.3),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..agents.contagion import ContagionResult
+from ..agents.equilibria import EquilibriaResult
 from . import plotter
 
 
@@ -37,3 +38,29 @@ def _outline(column, row):
     from matplotlib.patches import Rectangle
 
     return Rectangle((column - 0.5, row - 0.5), 1, 1, fill=False, edgecolor="k", lw=2)
+
+
+@plotter(EquilibriaResult)
+def plot_equilibria(result, ax):
+    """Where each run settled (+- 2 standard errors), coloured by its equilibrium: the first
+    metric per run, or the first two metrics against each other."""
+    runs = result.runs
+    first = result.metrics[0]
+    for index, (label, part) in enumerate(runs.groupby("equilibrium", sort=True)):
+        colour = f"C{index % 10}"
+        if len(result.metrics) >= 2:
+            second = result.metrics[1]
+            ax.errorbar(part[first], part[second], xerr=2 * part[f"{first}_se"], yerr=2 * part[f"{second}_se"],
+                        fmt="o", color=colour, label=f"{label} ({len(part)} runs)")
+        else:
+            ax.errorbar(part.index, part[first], yerr=2 * part[f"{first}_se"], fmt="o", color=colour,
+                        label=f"{label} ({len(part)} runs)")
+    if len(result.metrics) >= 2:
+        ax.set_xlabel(first)
+        ax.set_ylabel(result.metrics[1])
+    else:
+        ax.set_xticks(range(len(runs)), runs["run"], rotation=45, ha="right", fontsize=7)
+        ax.set_ylabel(f"{first} after the warm-up")
+    ax.set_title(f"equilibria: {result.verdict}", fontsize=9)
+    ax.legend(fontsize=7)
+    return ax
