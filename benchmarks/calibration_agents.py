@@ -1,6 +1,7 @@
 """The multi-agent estimators (``swarmstats.contagion`` ...) on simulated agents with a known truth.
 
-Equilibria: how often the count of distinct equilibria is right for sweeps with one to three
+Synergy gap: coverage of the gap to the best member and the trend test's size
+(``scenarios.team_evaluations``).  Equilibria: how often the count of distinct equilibria is right for sweeps with one to three
 equilibria (``scenarios.seeds_at_equilibria``).  Contagion: how often independent agents are linked (a pair's rotation test, the population
 test) and how often a transfer - the follower copying the leader's work/idle state L steps
 later - is found with the right leader and lag, by noise level and series length
@@ -15,9 +16,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from scenarios import agent_behaviour, seeds_at_equilibria  # noqa: E402
+from scenarios import agent_behaviour, seeds_at_equilibria, team_evaluations  # noqa: E402
 
-from swarmstats import contagion, equilibria  # noqa: E402
+from swarmstats import contagion, equilibria, synergy_gap  # noqa: E402
 
 
 def contagion_size(runs, kind, agents=2, steps=200):
@@ -50,7 +51,30 @@ def equilibria_accuracy(runs, levels, **design):
     return right / runs
 
 
+def synergy_calibration(runs, **design):
+    """(coverage of the gap to the best member over every team size, trend test rejections at
+    5% among the runs where it was measured, runs where it was measured)."""
+    rng = np.random.default_rng(4)
+    covered, rejected, measured = [], 0, 0
+    for _ in range(runs):
+        frame, truth = team_evaluations(rng, **design)
+        result = synergy_gap(frame)
+        covered += [row.gap_best_low <= truth[row.team_size] <= row.gap_best_high for row in result.by_size.itertuples()]
+        if np.isfinite(result.slope_p):
+            measured += 1
+            rejected += result.slope_p < 0.05
+    return np.mean(covered), rejected / max(measured, 1), measured
+
+
 def main(runs=200):
+    print("synergy gap: coverage of team - best member (teams of 2, 3, 4; 30 units) / trend test at 5% (measured in)")
+    for label, design in [("copies of one agent", {"members_layout": False}),
+                          ("copies, 10 units", {"members_layout": False, "units": 10}),
+                          ("members, skills SD 0.05 (noise 0.1)", {}), ("members, skills SD 0.2", {"skill_sd": 0.2}),
+                          ("members, equal skills", {"skill_sd": 0.0}), ("members, 10 units", {"units": 10})]:
+        coverage, rejected, measured = synergy_calibration(runs, **design)
+        print(f"  {label:40s} {coverage:.3f} / {rejected:.3f} ({measured} of {runs})")
+    print()
     print("equilibria: the right count (1, 2, 3 equilibria 3 within-run SDs apart)")
     for label, design in [("10 seeds x 600 steps, AR(0.5), seeds 0.25 SD apart", {}),
                           ("AR(0.9) noise", {"phi": 0.9}), ("5 seeds x 200 steps", {"seeds": 5, "steps": 200}),

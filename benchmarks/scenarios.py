@@ -204,3 +204,36 @@ def seeds_at_equilibria(rng, levels, *, seeds=10, steps=600, phi=0.5, transient=
         level = levels[pick] + heterogeneity * rng.normal()
         runs[f"seed{i}"] = level + (start - level) * np.exp(-t / transient) + noise[i]
     return runs, picks
+
+
+def team_evaluations(rng, *, units=30, sizes=(2, 3, 4), gap=-0.1, per_member=0.0, skill_sd=0.05, noise=0.1,
+                     unit_sd=0.1, members_layout=True):
+    """Team and solo outcomes (``swarmstats.synergy_gap``): a frame with one row per unit and
+    team size, and the true gap to the best member per size.
+
+    A pool of max(sizes) agents with skills 0.6 + ``skill_sd`` N(0, 1); a team of size s is the
+    first s of them, and its outcome is its best member's skill + ``gap`` + ``per_member`` (s - 2);
+    every outcome on a unit shares that unit's effect (SD ``unit_sd``) and has its own ``noise``.
+    ``members_layout``: the members' solo outcomes in ``solo_<agent>`` columns; otherwise teams
+    are copies of agent 0 and size-1 rows carry the solo outcome.
+    """
+    import pandas as pd
+
+    pool = max(sizes)
+    skills = 0.6 + skill_sd * rng.normal(size=pool)
+    if not members_layout:
+        skills[:] = skills[0]
+    truth, rows = {}, []
+    for unit in range(units):
+        effect = unit_sd * rng.normal()
+        solo = skills + effect + noise * rng.normal(size=pool)
+        if not members_layout:
+            rows.append({"unit": unit, "team_size": 1, "outcome": solo[0]})
+        for size in sizes:
+            truth[size] = gap + per_member * (size - 2)
+            row = {"unit": unit, "team_size": size,
+                   "outcome": skills[:size].max() + truth[size] + effect + noise * rng.normal()}
+            if members_layout:
+                row.update({f"solo_{i}": (solo[i] if i < size else np.nan) for i in range(pool)})
+            rows.append(row)
+    return pd.DataFrame(rows), truth

@@ -83,6 +83,8 @@ _EXPORTS = {
     "ContagionResult": ".agents",
     "equilibria": ".agents",
     "EquilibriaResult": ".agents",
+    "synergy_gap": ".agents",
+    "SynergyResult": ".agents",
     "DivergenceResult": ".proxy_outcome",
     "LearningSignalResult": ".signal_health",
     "best_of": ".winners",
@@ -129,7 +131,14 @@ def __dir__():
 
 
 if TYPE_CHECKING:  # what type checkers and IDEs read
-    from .agents import ContagionResult, EquilibriaResult, contagion, equilibria  # noqa: F401
+    from .agents import (  # noqa: F401
+        ContagionResult,
+        EquilibriaResult,
+        SynergyResult,
+        contagion,
+        equilibria,
+        synergy_gap,
+    )
     from .compare import CompareResult, compare_runs  # noqa: F401
     from .convergence.stationarity import (  # noqa: F401
         GewekeResult,

@@ -30,7 +30,7 @@ EXTRA = {"watch": ["--once"], "report": ["-o", "{out}/report.html"], "proxy": ["
          # the input as both sets: every hostile file is read twice over, as a set of runs
          "compare": ["{path}", "-m", "reward"], "curves": ["{path}", "-m", "reward"],
          "best-of": ["{path}", "-m", "reward"], "learning-signal": ["--zero-std", "reward"],
-         "divergence": ["--proxy", "reward", "--outcome", "reward"]}
+         "divergence": ["--proxy", "reward", "--outcome", "reward"], "agents": ["--value", "reward"]}
 #: inputs drawn into a plot by every command that draws (names matplotlib could misread)
 PLOTTED = {"plain", "mathtext_name", "dollar_name", "html_name", "unicode_name", "huge_values"}
 #: pairs left out for time alone: 20 report sections of a 300-column table take ~12 s (the cap

@@ -62,6 +62,8 @@ EXAMPLES = {
                                                  n_perm=99),
     ss.EquilibriaResult: lambda tmp: ss.equilibria({"a": _series()[:100], "b": _series()[100:200] + 3,
                                                      "c": _series()[200:300]}),
+    ss.SynergyResult: lambda tmp: ss.synergy_gap(pd.DataFrame(
+        {"unit": np.repeat(np.arange(20), 2), "team_size": np.tile([1, 2], 20), "outcome": _series()[:40]})),
     ss.DivergenceResult: lambda tmp: ss.divergence(_series()[:60].cumsum(), _series()[:60].cumsum()),
     ss.SequentialResult: lambda tmp: ss.SequentialComparison().fit(_series() - 0.3),
     ss.SequentialState: lambda tmp: ss.SequentialComparison().update_many(_series() - 0.3),

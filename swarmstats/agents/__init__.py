@@ -3,9 +3,11 @@
 - :func:`contagion` - does a change in one agent's behaviour precede the same change in its
   partners', beyond chance?
 - :func:`equilibria` - how many distinct equilibria did the seeds reach, and which went where?
+- :func:`synergy_gap` - is the team better than its best member, and how does that move with size?
 """
 
 from .contagion import ContagionResult, contagion
 from .equilibria import EquilibriaResult, equilibria
+from .synergy import SynergyResult, synergy_gap
 
-__all__ = ["ContagionResult", "EquilibriaResult", "contagion", "equilibria"]
+__all__ = ["ContagionResult", "EquilibriaResult", "SynergyResult", "contagion", "equilibria", "synergy_gap"]

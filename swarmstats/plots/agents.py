@@ -6,6 +6,7 @@ import numpy as np
 
 from ..agents.contagion import ContagionResult
 from ..agents.equilibria import EquilibriaResult
+from ..agents.synergy import SynergyResult
 from . import plotter
 
 
@@ -62,5 +63,25 @@ def plot_equilibria(result, ax):
         ax.set_xticks(range(len(runs)), runs["run"], rotation=45, ha="right", fontsize=7)
         ax.set_ylabel(f"{first} after the warm-up")
     ax.set_title(f"equilibria: {result.verdict}", fontsize=9)
+    ax.legend(fontsize=7)
+    return ax
+
+
+@plotter(SynergyResult)
+def plot_synergy(result, ax):
+    """Each team's gap to its best member and to its mean member, with intervals, by team size."""
+    table = result.by_size
+    sizes = table["team_size"].to_numpy(dtype=float)
+    ax.errorbar(sizes, table["gap_best"], yerr=[table["gap_best"] - table["gap_best_low"],
+                                                table["gap_best_high"] - table["gap_best"]],
+                fmt="o", color="C3", capsize=3, label="team - best member")
+    ax.errorbar(sizes + 0.08, table["gap_mean"], yerr=[table["gap_mean"] - table["gap_mean_low"],
+                                                       table["gap_mean_high"] - table["gap_mean"]],
+                fmt="s", color="C0", capsize=3, label="team - mean member")
+    ax.axhline(0.0, color="k", lw=0.8)
+    ax.set_xticks(np.unique(sizes))
+    ax.set_xlabel("team size")
+    ax.set_ylabel("synergy gap")
+    ax.set_title(f"synergy gap: {result.verdict}", fontsize=9)
     ax.legend(fontsize=7)
     return ax
