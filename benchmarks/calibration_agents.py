@@ -1,6 +1,7 @@
 """The multi-agent estimators (``swarmstats.contagion`` ...) on simulated agents with a known truth.
 
-Synergy gap: coverage of the gap to the best member and the trend test's size
+Agreement: how often stationary agreement is called a trend, and how often an escalation is
+found (``scenarios.agent_actions``).  Synergy gap: coverage of the gap to the best member and the trend test's size
 (``scenarios.team_evaluations``).  Equilibria: how often the count of distinct equilibria is right for sweeps with one to three
 equilibria (``scenarios.seeds_at_equilibria``).  Contagion: how often independent agents are linked (a pair's rotation test, the population
 test) and how often a transfer - the follower copying the leader's work/idle state L steps
@@ -16,9 +17,14 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from scenarios import agent_behaviour, seeds_at_equilibria, team_evaluations  # noqa: E402
+from scenarios import (  # noqa: E402
+    agent_actions,
+    agent_behaviour,
+    seeds_at_equilibria,
+    team_evaluations,
+)
 
-from swarmstats import contagion, equilibria, synergy_gap  # noqa: E402
+from swarmstats import agreement, contagion, equilibria, synergy_gap  # noqa: E402
 
 
 def contagion_size(runs, kind, agents=2, steps=200):
@@ -66,7 +72,27 @@ def synergy_calibration(runs, **design):
     return np.mean(covered), rejected / max(measured, 1), measured
 
 
+def agreement_calls(runs, **design):
+    """(share called escalating, diversifying, insufficient_data)."""
+    rng = np.random.default_rng(5)
+    verdicts = [agreement(agent_actions(rng, **design)).verdict for _ in range(runs)]
+    return tuple(verdicts.count(v) / runs for v in ("escalating", "diversifying", "insufficient_data"))
+
+
 def main(runs=200):
+    print("agreement: called escalating / diversifying at 5% / insufficient_data (8 agents, 3 strategies, "
+          "persistence 0.9)")
+    for label, design in [("stationary, conformity 0.2, 300 steps", {}),
+                          ("stationary, conformity 0.5", {"conform": (0.5, 0.5)}),
+                          ("stationary, 4 agents", {"agents": 4}), ("stationary, persistence 0.5", {"persistence": 0.5}),
+                          ("stationary, persistence 0.97", {"persistence": 0.97}),
+                          ("stationary, 100 steps", {"steps": 100}), ("stationary, 1,000 steps", {"steps": 1000}),
+                          ("escalation: conformity 0 -> 0.6, 300 steps", {"conform": (0.0, 0.6)}),
+                          ("escalation: conformity 0 -> 0.6, 1,000 steps", {"conform": (0.0, 0.6), "steps": 1000}),
+                          ("escalation: conformity 0.1 -> 0.4, 1,000 steps", {"conform": (0.1, 0.4), "steps": 1000})]:
+        up, down, short = agreement_calls(runs, **design)
+        print(f"  {label:48s} {up:.3f} / {down:.3f} / {short:.3f}")
+    print()
     print("synergy gap: coverage of team - best member (teams of 2, 3, 4; 30 units) / trend test at 5% (measured in)")
     for label, design in [("copies of one agent", {"members_layout": False}),
                           ("copies, 10 units", {"members_layout": False, "units": 10}),

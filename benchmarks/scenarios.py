@@ -237,3 +237,23 @@ def team_evaluations(rng, *, units=30, sizes=(2, 3, 4), gap=-0.1, per_member=0.0
                 row.update({f"solo_{i}": (solo[i] if i < size else np.nan) for i in range(pool)})
             rows.append(row)
     return pd.DataFrame(rows), truth
+
+
+def agent_actions(rng, *, agents=8, steps=300, strategies=3, persistence=0.9, conform=(0.2, 0.2)):
+    """Each agent's strategy per step (``swarmstats.agreement``): a steps x agents array.
+
+    At every step an agent keeps its strategy with probability ``persistence``; otherwise it
+    adopts the previous step's most common strategy with probability c(t), rising linearly from
+    ``conform[0]`` to ``conform[1]`` (constant: a stationary agreement rate; rising: escalation),
+    or picks one of ``strategies`` at random.
+    """
+    conformity = np.linspace(conform[0], conform[1], steps)
+    state = rng.integers(0, strategies, agents)
+    out = np.empty((steps, agents), dtype=int)
+    for t in range(steps):
+        majority = np.bincount(state, minlength=strategies).argmax()
+        move = rng.random(agents) >= persistence
+        follow = rng.random(agents) < conformity[t]
+        state = np.where(move, np.where(follow, majority, rng.integers(0, strategies, agents)), state)
+        out[t] = state
+    return out

@@ -84,6 +84,8 @@ _EXPORTS = {
     "equilibria": ".agents",
     "EquilibriaResult": ".agents",
     "synergy_gap": ".agents",
+    "agreement": ".agents",
+    "AgreementResult": ".agents",
     "SynergyResult": ".agents",
     "DivergenceResult": ".proxy_outcome",
     "LearningSignalResult": ".signal_health",
@@ -132,9 +134,11 @@ def __dir__():
 
 if TYPE_CHECKING:  # what type checkers and IDEs read
     from .agents import (  # noqa: F401
+        AgreementResult,
         ContagionResult,
         EquilibriaResult,
         SynergyResult,
+        agreement,
         contagion,
         equilibria,
         synergy_gap,

@@ -10,7 +10,12 @@ import pandas as pd
 from tests.test_cli import run
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from scenarios import agent_behaviour, seeds_at_equilibria, team_evaluations  # noqa: E402
+from scenarios import (  # noqa: E402
+    agent_actions,
+    agent_behaviour,
+    seeds_at_equilibria,
+    team_evaluations,
+)
 
 SWARM = Path(__file__).resolve().parent / "fixtures" / "real" / "swarm" / "strict-governance-events.jsonl"
 
@@ -40,6 +45,11 @@ def test_tables_runs_and_json(tmp_path):
     assert done.returncode == 0 and "synergy gap: negative synergy" in done.stdout
     done = run("agents", tmp_path / "effort.csv", "--value", "effort")
     assert done.returncode == 0 and "contagion: contagion - changes in agent_0" in done.stdout
+    votes = pd.DataFrame(agent_actions(rng, agents=5, steps=1000, conform=(0.0, 0.9), persistence=0.8))
+    votes.rename_axis("step").reset_index().melt(id_vars="step", var_name="agent", value_name="vote").assign(
+        vote=lambda f: "option_" + f["vote"].astype(str)).to_csv(tmp_path / "votes.csv", index=False)
+    done = run("agents", tmp_path / "votes.csv", "--value", "vote")
+    assert done.returncode == 0 and "(agents' vote as actions): agreement: escalating" in done.stdout
     done = run("agents", *paths, "-m", "reward", "--format", "json")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)["results"][0]

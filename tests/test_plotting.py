@@ -64,6 +64,7 @@ EXAMPLES = {
                                                      "c": _series()[200:300]}),
     ss.SynergyResult: lambda tmp: ss.synergy_gap(pd.DataFrame(
         {"unit": np.repeat(np.arange(20), 2), "team_size": np.tile([1, 2], 20), "outcome": _series()[:40]})),
+    ss.AgreementResult: lambda tmp: ss.agreement((_series()[:120].reshape(30, 4) > 0.5).astype(int)),
     ss.DivergenceResult: lambda tmp: ss.divergence(_series()[:60].cumsum(), _series()[:60].cumsum()),
     ss.SequentialResult: lambda tmp: ss.SequentialComparison().fit(_series() - 0.3),
     ss.SequentialState: lambda tmp: ss.SequentialComparison().update_many(_series() - 0.3),

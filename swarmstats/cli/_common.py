@@ -31,7 +31,7 @@ COMMANDS = {
     "compare": ("compare", "is the first set of runs (seeds) better than the others? (exit 1 if not shown)"),
     "curves": ("curves", "across-seed learning curves with pointwise intervals, drawn"),
     "best-of": ("best_of", "the best of several runs, adjusted for being picked, and P(truly the best)"),
-    "agents": ("agents", "multi-agent coupling: contagion, synergy gap, equilibria across runs (one line each)"),
+    "agents": ("agents", "multi-agent coupling: contagion, agreement, synergy gap, equilibria across runs (one line each)"),
     "divergence": ("divergence", "has the outcome stopped following the proxy? a Goodhart check (exit 1 if it has)"),
     "learning-signal": ("learning_signal", "is GRPO still learning? flat reward groups and the step they took over (exit 1 if collapsed)"),
     "report": ("report", "one self-contained HTML page (or PNG) with every metric's evidence"),

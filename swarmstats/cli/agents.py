@@ -1,7 +1,8 @@
 """`swarmstats agents`: the multi-agent estimators that apply to the files given, one line each.
 
 - a SWARM event log: contagion between the agents' reputations;
-- a table with an agent column (``--agent``, ``--value``): contagion between the agents' series;
+- a table with an agent column (``--agent``, ``--value``): contagion between the agents' series,
+  or, when the values are actions or strategies (text, or ``--actions``), their agreement;
 - a table with team sizes and outcomes: the synergy gap;
 - two or more runs: the equilibria they reached (``--metric``).
 """
@@ -27,12 +28,15 @@ def add_parser(commands) -> None:
         commands, "agents",
         description="Run the multi-agent estimators that apply and print one line each with its evidence: "
                     "contagion between agents (a SWARM event log's reputations, or a table with --agent and "
-                    "--value columns), the synergy gap (a table with --team-size and --outcome columns), and, "
+                    "--value columns), their agreement (a table whose --value column holds actions), the synergy gap (a table with --team-size and --outcome columns), and, "
                     "given two or more runs, how many equilibria they reached (--metric).",
         exits={0: "the analyses ran (read the lines: this command reports, it does not gate)"})
     parser.add_argument("files", metavar="FILE", nargs="+", help="SWARM event logs, or tables; two or more for equilibria")
     parser.add_argument("--agent", default="agent", metavar="COL", help="the agent column of a table (default agent)")
     parser.add_argument("--value", metavar="COL", help="the behaviour column of a table with an agent column")
+    parser.add_argument("--actions", action="store_true",
+                        help="the --value column holds actions or strategies (categories): measure the agents' "
+                             "agreement (text values are taken as actions anyway)")
     parser.add_argument("--step", default="step", metavar="COL", help="the step column of a table (default step)")
     parser.add_argument("--team-size", default="team_size", metavar="COL",
                         help="the team-size column of a synergy table (default team_size)")
@@ -77,8 +81,17 @@ def run(args) -> int:
     return EXIT_PASS
 
 
+def _only_value(table, args) -> str:
+    others = [c for c in table.columns if c not in (args.agent, args.step)]
+    if len(others) != 1:
+        raise InputError(f"a table with an agent column needs --value (one of {', '.join(map(str, others))})")
+    return others[0]
+
+
 def _per_file(path, args):
-    from ..agents import contagion, synergy_gap
+    import pandas as pd
+
+    from ..agents import agreement, contagion, synergy_gap
     from ..agents.swarm_export import agent_reputations
     from ..io import read_table
 
@@ -89,8 +102,13 @@ def _per_file(path, args):
         found.append((f"{path} ({reputations.shape[1]} agents' reputations)",
                       contagion(reputations, max_lag=args.max_lag)))
     elif args.agent in table.columns:
-        found.append((f"{path} (agents' {args.value or 'values'})",
-                      contagion(table, agent=args.agent, step=args.step, value=args.value, max_lag=args.max_lag)))
+        value = args.value or _only_value(table, args)
+        if args.actions or not pd.api.types.is_numeric_dtype(table[value]):
+            found.append((f"{path} (agents' {value} as actions)",
+                          agreement(table, agent=args.agent, step=args.step, value=value)))
+        else:
+            found.append((f"{path} (agents' {value})",
+                          contagion(table, agent=args.agent, step=args.step, value=value, max_lag=args.max_lag)))
     if {args.team_size, args.outcome} <= set(table.columns):
         found.append((f"{path} (teams)", synergy_gap(table, outcome=args.outcome, size=args.team_size,
                                                           unit=args.unit)))

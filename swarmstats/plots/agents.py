@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..agents.agreement import AgreementResult
 from ..agents.contagion import ContagionResult
 from ..agents.equilibria import EquilibriaResult
 from ..agents.synergy import SynergyResult
@@ -83,5 +84,26 @@ def plot_synergy(result, ax):
     ax.set_xlabel("team size")
     ax.set_ylabel("synergy gap")
     ax.set_title(f"synergy gap: {result.verdict}", fontsize=9)
+    ax.legend(fontsize=7)
+    return ax
+
+
+@plotter(AgreementResult)
+def plot_agreement(result, ax):
+    """The pairwise agreement rate per step, each window's mean with its interval, and the trend."""
+    from ._draw import plot_series
+
+    steps, rates = result._steps, result._rates
+    plot_series(ax, steps, rates, color="0.6", lw=0.8, label="pairwise agreement per step")
+    for row in result.windows.itertuples():
+        ax.hlines(row.agreement, row.start_step, row.end_step, color="C0", lw=2.5)
+        ax.fill_between([row.start_step, row.end_step], row.low, row.high, color="C0", alpha=0.2)
+    centre = float(np.mean(steps))
+    line = result.agreement + result.trend * (steps[[0, -1]] - centre)
+    ax.plot(steps[[0, -1]], line, color="C3", ls="--", lw=1.5, label=f"trend (p = {result.trend_p:.2g})")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlabel("step")
+    ax.set_ylabel("share of pairs that agree")
+    ax.set_title(f"agreement: {result.verdict}", fontsize=9)
     ax.legend(fontsize=7)
     return ax
