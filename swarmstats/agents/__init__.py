@@ -10,7 +10,8 @@
 from .agreement import AgreementResult, agreement
 from .contagion import ContagionResult, contagion
 from .equilibria import EquilibriaResult, equilibria
+from .swarm_export import agent_reputations
 from .synergy import SynergyResult, synergy_gap
 
-__all__ = ["AgreementResult", "ContagionResult", "EquilibriaResult", "SynergyResult", "agreement", "contagion",
-           "equilibria", "synergy_gap"]
+__all__ = ["AgreementResult", "ContagionResult", "EquilibriaResult", "SynergyResult", "agent_reputations",
+           "agreement", "contagion", "equilibria", "synergy_gap"]
