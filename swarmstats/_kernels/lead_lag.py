@@ -14,9 +14,9 @@ jitter spreads a same-step change over the next step.)
 
 Under independence, rotating one series relative to the other keeps both autocorrelations and
 breaks any alignment, so L at the true alignment is one draw among the n rotations (the
-rotation test; "toroidal shift" in ecology) and its p-value is its rank among them.  The
-rotations next to the true alignment still hold a true lead in their lag window, so p-values
-cannot go much below K / n.  numpy in, numpy out.
+rotation test; "toroidal shift" in ecology) and its p-value is its rank among them.  The 2 K
+rotations next to the true alignment still hold the true lead in one of their windows, so the
+two-sided p-values cannot go much below 2 K / n.  numpy in, numpy out.
 """
 
 from __future__ import annotations

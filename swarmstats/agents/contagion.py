@@ -12,8 +12,8 @@ Chance is judged by rotating one series against the other (a circular shift): ev
 keeps both agents' own autocorrelation - the reason a naive correlation test calls two slowly
 wandering agents linked - and breaks any alignment, so the observed asymmetry is one draw among
 the n rotations and its p-value is its rank; pairs are adjusted together (Holm).  A pair's
-p-value cannot go much below ``max_lag / n`` (the rotations next to the true alignment still
-hold the lead), so with many agents and short series no single pair can be shown; the
+p-value cannot go much below ``2 max_lag / n`` (the rotations next to the true alignment still
+hold the lead, in one window or the other), so with many agents and short series no single pair can be shown; the
 population test - the mean |asymmetry| over all pairs against every agent rotated by its own
 random shift - has no such floor.
 """
@@ -142,11 +142,13 @@ def contagion(series, *, max_lag: int = 5, smooth: int = 5, alpha: float = 0.05,
     statistic = float(np.abs(observed).mean())
     population_p = _population_pvalue(asymmetry, statistic, n_perm, resolve_rng(random_state))
     n = z.shape[1]
-    if len(pairs) > 1 and max_lag / n > alpha / len(pairs):
+    # the 2 K rotations next to a true lead (K each side) hold it too: p cannot go below ~2 K / n
+    floor = 2.0 * max_lag / n
+    if floor > alpha / len(pairs):
         notes.append(f"with {n} changes and lags up to {max_lag}, a pair's p-value cannot go much below "
-                     f"{max_lag / n:.2g}, and Holm over {len(pairs)} pairs needs {alpha / len(pairs):.2g}: a single "
-                     f"pair can be shown from about {int(np.ceil(max_lag * len(pairs) / alpha))} steps; the "
-                     "population test has no such floor")
+                     f"{floor:.2g}, and {'Holm over ' + str(len(pairs)) + ' pairs needs' if len(pairs) > 1 else 'alpha is'} "
+                     f"{alpha / len(pairs):.2g}: a single pair can be shown from about "
+                     f"{int(np.ceil(2 * max_lag * len(pairs) / alpha))} steps; the population test has no such floor")
     verdict, reason = _verdict(pairs, population_p, alpha, max_lag)
     return ContagionResult(verdict=verdict, reason=reason, pairs=pairs, population_statistic=statistic,
                            population_p=population_p, n_agents=len(names), n_steps=data.values.shape[1],
