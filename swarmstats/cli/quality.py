@@ -134,15 +134,13 @@ def _quality_table_text(table: pd.DataFrame, by: str) -> str:
 
 def _per_group_significance(table: pd.DataFrame, by: str, alpha: float) -> str:
     """How many groups are individually adverse, before and after Holm's correction."""
+    from .._kernels.multiplicity import holm_adjusted
+
     pvalues = table["adverse_selection_pvalue"].to_numpy(dtype=float)
     defined = np.isfinite(pvalues)
     raw = table.loc[defined & (pvalues < alpha), by].tolist()
-    order = np.argsort(np.where(defined, pvalues, np.inf))
-    m, holm = int(defined.sum()), []
-    for rank, i in enumerate(order[:m]):
-        if pvalues[i] >= alpha / (m - rank):
-            break  # Holm's step-down stops at the first non-rejection
-        holm.append(table[by].iloc[i])
+    m = int(defined.sum())
+    holm = int(np.sum(holm_adjusted(pvalues) < alpha))
     listing = ", ".join(map(str, raw[:12])) + (" ..." if len(raw) > 12 else "")
     return (f"{len(raw)} of {m} {by}s individually adverse at alpha = {alpha}"
-            + (f" ({listing})" if raw else "") + f"; {len(holm)} after Holm's correction")
+            + (f" ({listing})" if raw else "") + f"; {holm} after Holm's correction")
