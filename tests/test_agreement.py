@@ -34,7 +34,7 @@ def test_per_step_agreement_and_entropy_match_a_direct_count():
 @pytest.mark.parametrize("design", [{}, {"conform": (0.5, 0.5)}, {"agents": 4}, {"persistence": 0.5}],
                          ids=["default", "conformist", "four-agents", "restless"])
 def test_stationary_agreement_is_called_a_trend_at_most_alpha_of_the_time(design):
-    # measured at 300 runs (docs/agents.md): 3.0-6.7% both ways at 5%; a series shorter than 25
+    # measured at 300 runs (docs/agents.md): 1.7-6.7% both ways at 5%; a series shorter than 25
     # autocorrelation times is insufficient_data, which is not a claim
     reps = 200
     rng = np.random.default_rng(1)
