@@ -146,8 +146,8 @@ def divergence(proxy, outcome, *, proxy_steps=None, outcome_steps=None, better: 
     outcome_at, outcome_values = _steps_and_values(outcome, outcome_steps, "outcome")
     paired = (proxy_steps is None and outcome_steps is None and not isinstance(proxy, pd.Series)
               and not isinstance(outcome, pd.Series))
-    if paired and len(proxy_values) != len(outcome_values):
-        raise InputError(f"proxy has {len(proxy_values)} values and outcome {len(outcome_values)}: give "
+    if paired and np.size(proxy) != np.size(outcome):
+        raise InputError(f"proxy has {np.size(proxy)} values and outcome {np.size(outcome)}: give "
                          "outcome_steps (the step of each evaluation) and proxy_steps, or Series indexed by step")
     notes = []
     x, keep, aligned_notes = _align(proxy_at, proxy_values, outcome_at)
@@ -443,9 +443,23 @@ def _steps_and_values(series, steps, argname) -> tuple[np.ndarray, np.ndarray]:
     """Finite values with their steps, in step order."""
     from ._input.series import as_series
 
+    # missing values are the norm (two sparse columns of one log) and are skipped; an infinite
+    # one is a broken value, not a missing one
+    try:
+        raw = np.asarray(series, dtype=float)
+    except (TypeError, ValueError):
+        raw = None                       # as_series says what is wrong with it
+    if raw is not None and np.isinf(raw).any():
+        raise InputError(f"{argname}: {int(np.isinf(raw).sum())} infinite value(s); remove or fix them")
+    if steps is None and isinstance(series, pd.Series):
+        index = pd.to_numeric(pd.Series(series.index), errors="coerce").to_numpy(dtype=float)
+        steps = index if np.isfinite(index).all() else np.arange(len(series), dtype=float)
+    elif steps is None and raw is not None and raw.ndim == 1:
+        # positions are the steps: fixed before missing values are skipped, so pairs stay pairs
+        steps = np.arange(len(raw), dtype=float)
     validated = as_series(series, argname=argname, nan_policy="omit", min_length=1, steps=steps)
     values = validated.values
-    at = validated.steps if validated.steps is not None else np.arange(len(values), dtype=float)
+    at = validated.steps
     if not np.isfinite(at).all():
         raise InputError(f"{argname}: a step is missing or not finite")
     order = np.argsort(at, kind="stable")

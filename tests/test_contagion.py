@@ -138,6 +138,7 @@ def test_too_many_pairs_for_short_series_is_said():
     ({"a": np.arange(50.0), "b": np.arange(50.0)}, {"alpha": 2}, "alpha"),
     ({"a": np.arange(50.0), "b": np.arange(50.0)}, {"n_perm": 10}, "n_perm"),
     ([1, 2, 3], {}, "expected a frame"),
+    ({"a": ["work"] * 50, "b": ["idle"] * 50}, {}, "not numbers .* use swarmstats.agreement"),
 ])
 def test_bad_input_is_one_clear_error(data, kwargs, message):
     with pytest.raises(InputError, match=message):

@@ -239,10 +239,22 @@ def test_result_protocol():
     (np.arange(30.0), np.arange(30.0), {"alpha": 0.001}, "alpha must be between"),
     (np.arange(30.0), np.arange(30.0), {"better": "up"}, "better"),
     (np.arange(30.0), np.r_[np.arange(29.0), np.nan] * np.nan, {}, "outcome"),
+    (np.r_[np.arange(29.0), np.inf], np.arange(30.0), {}, "proxy: 1 infinite value"),
 ])
 def test_bad_input_is_one_clear_error(proxy, outcome, kwargs, message):
     with pytest.raises(InputError, match=message):
         divergence(proxy, outcome, **kwargs)
+
+
+def test_a_missing_value_in_paired_arrays_keeps_the_pairs():
+    # positions are fixed before missing values are skipped: dropping the proxy's first value
+    # must not shift every later proxy value onto the wrong evaluation
+    rng = np.random.default_rng(8)
+    outcome = np.arange(40.0) + 0.3 * rng.normal(size=40)
+    proxy = np.r_[np.nan, np.arange(1.0, 40.0)]
+    result = divergence(proxy, outcome)
+    assert result.n_outcomes == 39 and result.verdict == "tracking"
+    assert result.to_frame()["proxy"].iloc[0] == 1.0 and result.to_frame()["step"].iloc[0] == 1.0
 
 
 def test_an_outcome_evaluated_twice_at_one_step_is_refused():

@@ -75,7 +75,13 @@ def agent_series(data, *, agent: str = "agent", step: str = "step", value: str |
     (['a', 'b'], [[1.0, 0.0], [1.0, 1.0]])
     """
     frame = agent_table(data, agent=agent, step=step, value=value, argname=argname)
-    frame = frame.apply(pd.to_numeric, errors="coerce")
+    numbers = frame.apply(pd.to_numeric, errors="coerce")
+    words = numbers.isna() & frame.notna()
+    if words.any().any():
+        example = frame[words].stack().iloc[0]
+        raise InputError(f"{argname}: {int(words.to_numpy().sum())} value(s) are not numbers (e.g. {example!r}); "
+                         "for actions or strategies use swarmstats.agreement")
+    frame = numbers
     missing = frame.isna()
     if missing.any().any():
         worst = missing.sum().idxmax()
