@@ -253,7 +253,8 @@ def test_a_missing_value_in_paired_arrays_keeps_the_pairs():
     outcome = np.arange(40.0) + 0.3 * rng.normal(size=40)
     proxy = np.r_[np.nan, np.arange(1.0, 40.0)]
     result = divergence(proxy, outcome)
-    assert result.n_outcomes == 39 and result.verdict == "tracking"
+    assert result.n_outcomes == 39
+    assert result.slope_ci[0] < 1.0 < result.slope_ci[1]       # shifted pairs would not give 1
     assert result.to_frame()["proxy"].iloc[0] == 1.0 and result.to_frame()["step"].iloc[0] == 1.0
 
 
