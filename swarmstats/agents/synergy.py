@@ -12,8 +12,9 @@ Two layouts:
   ``"solo_"``; a member absent from a smaller team is NaN).  The best member is not known, only
   estimated: the member whose solo mean is highest is the luckiest as often as the best (the
   winner's curse).  Since team - best = min over members of (team - member), the interval is
-  [min of the lower bounds, min of the upper bounds] of simultaneous (Bonferroni) paired t
-  intervals for every member - it covers whichever member is truly best.  The point estimate
+  [min of the lower bounds, min of the upper bounds] of paired t bounds for every member, the
+  upper ones Bonferroni-corrected (any one falling short would spoil the minimum; a lower bound
+  below the truth needs only the best member's) - it covers whichever member is truly best.  The point estimate
   is cross-fitted: the best member chosen on half of the units, the gap measured on the other
   half, then the halves swap;
 - **no solo columns**: teams of copies of one agent, where the size-1 rows are the solo reference
@@ -171,8 +172,14 @@ def _member_gaps(frame, solo_columns, outcome, size, level):
         member = cells[columns].to_numpy()
         differences = team[:, None] - member                                  # units x members
         means, ses = differences.mean(axis=0), differences.std(axis=0, ddof=1) / math.sqrt(k)
-        quantile = t_ppf(1.0 - (1.0 - level) / (2.0 * m), k - 1)
-        low, high = float(np.min(means - quantile * ses)), float(np.min(means + quantile * ses))
+        # team - best = min over members of (team - member).  Its lower bound needs no
+        # correction: the best member's own lower bound is below it, and the minimum of the
+        # lower bounds is below that.  Its upper bound fails if any member's upper bound falls
+        # short, so the upper bounds share the error (Bonferroni over the members).
+        lower_quantile = t_ppf(0.5 + level / 2.0, k - 1)
+        upper_quantile = t_ppf(1.0 - (1.0 - level) / (2.0 * m), k - 1)
+        low = float(np.min(means - lower_quantile * ses))
+        high = float(np.min(means + upper_quantile * ses))
         crossed = _cross_fitted(team, member)
         point = float(np.clip(np.mean(crossed), low, high))
         mean_member = team - member.mean(axis=1)
