@@ -98,6 +98,7 @@ def learning_signal(source=None, *, zero_std: str = "frac_reward_zero_std", spre
     if np.any((shares < 0) | (shares > 1)):
         raise InputError(f"{zero_std}: a share of groups must lie in [0, 1]; got values from "
                          f"{shares.min():.4g} to {shares.max():.4g}")
+    from ._kernels.precision import share_interval
     from .regimes import detect_regimes
 
     if np.ptp(shares) == 0:
@@ -110,7 +111,7 @@ def learning_signal(source=None, *, zero_std: str = "frac_reward_zero_std", spre
         found = detect_regimes(pd.Series(shares, index=step_axis), model="mean")
         segments = found.segments[["start", "end", "start_step", "end_step", "mean", "ci_low", "ci_high"]].copy()
     last = segments.iloc[-1]
-    now, now_ci = _mean_interval(shares[int(last["start"]):], level)
+    now, now_ci = share_interval(shares[int(last["start"]):], level)
     share, share_ci = _run_interval(shares, segments, level)
     high = segments["mean"].to_numpy() >= collapse_level
     verdict, onset, reason = _verdict(segments, high, now, now_ci, collapse_level)
@@ -141,16 +142,6 @@ def _verdict(segments: pd.DataFrame, high: np.ndarray, now: float, now_ci: tuple
         return "recovered", None, (f"a collapse (>= {percent(collapse_level)} flat groups) over steps {spells}, "
                                    f"then recovered: now {shown}")
     return "healthy", None, f"no collapse (no regime with >= {percent(collapse_level)} flat groups): now {shown}"
-
-
-def _mean_interval(values: np.ndarray, level: float) -> tuple[float, tuple]:
-    """The mean of a share series with an autocorrelation-aware t interval, clipped to [0, 1]."""
-    from ._kernels.distributions import t_ppf
-    from ._kernels.precision import autocorrelated_mean
-
-    mean, se, dof = autocorrelated_mean(values)
-    half = t_ppf(0.5 + level / 2.0, dof) * se
-    return mean, (max(mean - half, 0.0), min(mean + half, 1.0))
 
 
 def _run_interval(values: np.ndarray, segments: pd.DataFrame, level: float) -> tuple[float, tuple]:

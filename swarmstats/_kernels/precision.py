@@ -132,3 +132,16 @@ def autocorrelated_mean(values: np.ndarray) -> tuple[float, float, int]:
         return mean, 0.0, 1
     precision = mean_precision(values, max(float(integrated_time(values)), 1.0))
     return mean, float(precision.mcse), max(int(precision.dof), 1)
+
+
+def share_interval(values: np.ndarray, level: float) -> tuple[float, tuple]:
+    """The mean of a series of shares with an autocorrelation-aware t interval, clipped to [0, 1].
+
+    >>> share_interval(np.r_[np.zeros(50), np.ones(50)] * 0 + 0.25, 0.95)
+    (0.25, (0.25, 0.25))
+    """
+    from .distributions import t_ppf
+
+    mean, se, dof = autocorrelated_mean(values)
+    half = t_ppf(0.5 + level / 2.0, dof) * se
+    return mean, (max(mean - half, 0.0), min(mean + half, 1.0))

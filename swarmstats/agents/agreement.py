@@ -93,6 +93,7 @@ def agreement(actions, *, windows: int = 5, alpha: float = 0.05, ci: float = 0.9
     ('escalating', True)
     """
     from .._kernels.distributions import t_ppf
+    from .._kernels.precision import share_interval
     from .._kernels.verdict_tests import kept_trend, series_tau
 
     level = check_level(ci)
@@ -111,7 +112,7 @@ def agreement(actions, *, windows: int = 5, alpha: float = 0.05, ci: float = 0.9
     if table.shape[0] > 0 and _looks_continuous(table):
         notes.append("nearly every action is distinct: actions are compared for equality, so continuous values "
                      "never agree - bin them first")
-    overall, overall_ci = _mean_interval(rates, level)
+    overall, overall_ci = share_interval(rates, level)
     tau = 1.0
     if np.ptp(rates) == 0:
         notes.append(f"the agreement rate is {rates[0]:g} at every step: no trend to test")
@@ -181,19 +182,12 @@ def _looks_continuous(table: pd.DataFrame) -> bool:
     return len(values) >= 50 and values.nunique() > 0.5 * len(values)
 
 
-def _mean_interval(values: np.ndarray, level: float) -> tuple[float, tuple]:
-    from .._kernels.distributions import t_ppf
-    from .._kernels.precision import autocorrelated_mean
-
-    mean, se, dof = autocorrelated_mean(values)
-    half = t_ppf(0.5 + level / 2.0, dof) * se
-    return mean, (max(mean - half, 0.0), min(mean + half, 1.0))
-
-
 def _windows(steps, rates, entropy, distinct, count, level) -> pd.DataFrame:
+    from .._kernels.precision import share_interval
+
     rows = []
     for part in np.array_split(np.arange(len(rates)), min(count, len(rates) // 4 or 1)):
-        mean, (low, high) = _mean_interval(rates[part], level)
+        mean, (low, high) = share_interval(rates[part], level)
         rows.append({"start_step": float(steps[part[0]]), "end_step": float(steps[part[-1]]), "agreement": mean,
                      "low": low, "high": high, "diversity": float(entropy[part].mean()),
                      "strategies": float(distinct[part].mean())})

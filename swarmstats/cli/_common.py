@@ -443,9 +443,9 @@ def save_figure(fig, path: str) -> None:
         plt.close(fig)
 
 
-def plot_results(results, path: str) -> None:
-    """Each result's own plot, one row each, into one PNG."""
-    fig, axes = new_figure(len(results), 1, (9, 3.2 * len(results)))
+def plot_results(results, path: str, panel: tuple = (9, 3.2)) -> None:
+    """Each result's own plot, one row of size ``panel`` each, into one image."""
+    fig, axes = new_figure(len(results), 1, (panel[0], panel[1] * len(results)))
     for result, ax in zip(results, axes[:, 0]):
         result.plot(ax=ax)
     save_figure(fig, path)

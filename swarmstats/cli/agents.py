@@ -53,7 +53,7 @@ def add_parser(commands) -> None:
 
 
 def run(args) -> int:
-    from ._common import render
+    from ._common import plot_results, render
 
     results, labels = [], []
     for path in args.files:
@@ -72,12 +72,7 @@ def run(args) -> int:
                                          for label, result in zip(labels, results))),
            payload=lambda: {"results": [{"analysis": label, **result.to_dict()} for label, result in zip(labels, results)]})
     if args.plot:
-        from ._common import new_figure, save_figure
-
-        fig, axes = new_figure(len(results), 1, (8, 4 * len(results)))
-        for ax, result in zip(axes[:, 0], results):
-            result.plot(ax=ax)
-        save_figure(fig, args.plot)
+        plot_results(results, args.plot, (8, 4))
     return EXIT_PASS
 
 

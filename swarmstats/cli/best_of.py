@@ -15,9 +15,8 @@ from ._common import (
     add_output_options,
     add_random_seed_option,
     finite,
-    new_figure,
+    plot_results,
     render,
-    save_figure,
 )
 from ._runs import add_last_option, check_last, metric_runs, tail
 
@@ -58,7 +57,5 @@ def run(args) -> int:
                      random_state=args.random_seed)
     render(args, "best-of", [result])
     if args.plot:
-        fig, axes = new_figure(1, 1, (8, 4.5))
-        result.plot(ax=axes[0, 0])
-        save_figure(fig, args.plot)
+        plot_results([result], args.plot, (8, 4.5))
     return EXIT_PASS

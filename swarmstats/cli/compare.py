@@ -28,9 +28,8 @@ from ._common import (
     add_output_options,
     add_random_seed_option,
     finite,
-    new_figure,
+    plot_results,
     render,
-    save_figure,
 )
 from ._runs import add_last_option, check_last, metric_runs, tail
 
@@ -93,9 +92,7 @@ def run(args) -> int:
            table=result.to_frame,
            text=lambda: _text(result, claims, shown, better, plan, args))
     if args.plot:
-        fig, axes = new_figure(1, 1, (7, 4))
-        result.plot(ax=axes[0, 0])
-        save_figure(fig, args.plot)
+        plot_results([result], args.plot, (7, 4))
     return EXIT_PASS if shown else EXIT_FAIL
 
 

@@ -13,9 +13,8 @@ from ._common import (
     add_output_options,
     add_random_seed_option,
     at_least,
-    new_figure,
+    plot_results,
     render,
-    save_figure,
     too_few,
 )
 from ._runs import metric_runs
@@ -53,7 +52,5 @@ def run(args) -> int:
     result = learning_curves(runs, points=args.points, random_state=args.random_seed, name=args.metric)
     render(args, "curves", [result])
     if args.plot:
-        fig, axes = new_figure(1, 1, (8, 4.5))
-        result.plot(ax=axes[0, 0])
-        save_figure(fig, args.plot)
+        plot_results([result], args.plot, (8, 4.5))
     return EXIT_PASS

@@ -14,9 +14,8 @@ from ._common import (
     add_input_format_option,
     add_output_options,
     finite,
-    new_figure,
+    plot_results,
     render,
-    save_figure,
 )
 
 
@@ -53,9 +52,7 @@ def run(args) -> int:
                         ci=args.ci)
     render(args, "divergence", [result])
     if args.plot:
-        fig, axes = new_figure(1, 1, (8, 4.5))
-        result.plot(ax=axes[0, 0])
-        save_figure(fig, args.plot)
+        plot_results([result], args.plot, (8, 4.5))
     return EXIT_FAIL if result.diverged else EXIT_PASS
 
 

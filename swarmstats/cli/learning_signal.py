@@ -12,9 +12,8 @@ from ._common import (
     add_input_format_option,
     add_output_options,
     finite,
-    new_figure,
+    plot_results,
     render,
-    save_figure,
 )
 
 
@@ -47,7 +46,5 @@ def run(args) -> int:
                              collapse_level=args.collapse_level)
     render(args, "learning-signal", [result])
     if args.plot:
-        fig, axes = new_figure(1, 1, (8, 4))
-        result.plot(ax=axes[0, 0])
-        save_figure(fig, args.plot)
+        plot_results([result], args.plot, (8, 4))
     return EXIT_FAIL if result.collapsed else EXIT_PASS

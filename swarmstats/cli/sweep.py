@@ -15,9 +15,8 @@ from ._common import (
     add_output_options,
     at_least,
     finite,
-    new_figure,
+    plot_results,
     render,
-    save_figure,
 )
 
 
@@ -56,9 +55,7 @@ def run(args) -> int:
     render(args, "sweep", [result], payload=result.to_dict, table=result.to_frame,
            text=lambda: print(result.summary()))
     if args.plot:
-        fig, axes = new_figure(1, 1, (8, 4))
-        result.plot(ax=axes[0, 0])
-        save_figure(fig, args.plot)
+        plot_results([result], args.plot, (8, 4))
     return EXIT_PASS
 
 
