@@ -35,8 +35,9 @@ def contagion_size(runs, kind, agents=2, steps=200):
             np.mean([r.population_p <= 0.05 for r in results]))
 
 
-def contagion_power(runs, lag, noise, steps):
-    rng = np.random.default_rng(2)
+def contagion_power(runs, lag, noise, steps, seed=2):
+    """(share found with the right leader, share found with the right leader and lag)."""
+    rng = np.random.default_rng(seed)
     found = right_lag = 0
     for _ in range(runs):
         result = contagion(agent_behaviour(rng, follow_lag=lag, noise=noise, steps=steps), n_perm=199,
@@ -48,8 +49,9 @@ def contagion_power(runs, lag, noise, steps):
     return found / runs, right_lag / runs
 
 
-def equilibria_accuracy(runs, levels, **design):
-    rng = np.random.default_rng(3)
+def equilibria_accuracy(runs, levels, seed=3, **design):
+    """The share of sweeps whose count of equilibria is right."""
+    rng = np.random.default_rng(seed)
     right = 0
     for _ in range(runs):
         seeds, picks = seeds_at_equilibria(rng, levels, **design)
@@ -57,10 +59,10 @@ def equilibria_accuracy(runs, levels, **design):
     return right / runs
 
 
-def synergy_calibration(runs, **design):
+def synergy_calibration(runs, seed=4, **design):
     """(coverage of the gap to the best member over every team size, trend test rejections at
     5% among the runs where it was measured, runs where it was measured)."""
-    rng = np.random.default_rng(4)
+    rng = np.random.default_rng(seed)
     covered, rejected, measured = [], 0, 0
     for _ in range(runs):
         frame, truth = team_evaluations(rng, **design)
@@ -72,9 +74,9 @@ def synergy_calibration(runs, **design):
     return np.mean(covered), rejected / max(measured, 1), measured
 
 
-def agreement_calls(runs, **design):
+def agreement_calls(runs, seed=5, **design):
     """(share called escalating, diversifying, insufficient_data)."""
-    rng = np.random.default_rng(5)
+    rng = np.random.default_rng(seed)
     verdicts = [agreement(agent_actions(rng, **design)).verdict for _ in range(runs)]
     return tuple(verdicts.count(v) / runs for v in ("escalating", "diversifying", "insufficient_data"))
 

@@ -14,6 +14,7 @@ from swarmstats import InputError, agreement
 from swarmstats.agents.agreement import _per_step
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from calibration_agents import agreement_calls  # noqa: E402
 from scenarios import agent_actions  # noqa: E402
 
 
@@ -37,19 +38,14 @@ def test_stationary_agreement_is_called_a_trend_at_most_alpha_of_the_time(design
     # measured at 300 runs (docs/agents.md): 1.7-6.7% both ways at 5%; a series shorter than 25
     # autocorrelation times is insufficient_data, which is not a claim
     reps = 200
-    rng = np.random.default_rng(1)
-    called = sum(agreement(agent_actions(rng, **design)).verdict in ("escalating", "diversifying")
-                 for _ in range(reps))
-    assert called / reps <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / reps)
+    up, down, _ = agreement_calls(reps, seed=1, **design)
+    assert up + down <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / reps)
 
 
 def test_an_escalation_is_found():
     # conformity rising from 0 to 0.6 over 1,000 steps: 81% of 300 runs in the benchmark
-    reps = 80
-    rng = np.random.default_rng(2)
-    found = sum(agreement(agent_actions(rng, steps=1000, conform=(0.0, 0.6))).verdict == "escalating"
-                for _ in range(reps))
-    assert found / reps >= 0.7
+    found, _, _ = agreement_calls(80, seed=2, steps=1000, conform=(0.0, 0.6))
+    assert found >= 0.7
 
 
 def test_a_short_persistent_series_is_insufficient_data_with_what_would_settle_it():

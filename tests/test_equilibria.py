@@ -15,6 +15,7 @@ import pytest
 from swarmstats import InputError, equilibria
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from calibration_agents import equilibria_accuracy  # noqa: E402
 from scenarios import seeds_at_equilibria  # noqa: E402
 
 
@@ -24,13 +25,8 @@ def test_the_count_is_right(levels, design):
     # issue 22's target: the right count in >= 90% of sweeps with 1-3 equilibria >= 3 within-run
     # SDs apart, "one equilibrium" in >= 95% when there is one.  Measured at 200 sweeps of 10
     # seeds: 99-100% in every design here (docs/agents.md)
-    reps = 40
-    rng = np.random.default_rng(len(levels) * 10 + len(design))
-    right = 0
-    for _ in range(reps):
-        runs, picks = seeds_at_equilibria(rng, levels, **design)
-        right += equilibria(runs).n_equilibria == len(set(picks))
-    assert right / reps >= (0.95 if len(levels) == 1 else 0.9)
+    right = equilibria_accuracy(40, levels, seed=len(levels) * 10 + len(design), **design)
+    assert right >= (0.95 if len(levels) == 1 else 0.9)
 
 
 def test_which_seeds_went_where_and_the_shares():
