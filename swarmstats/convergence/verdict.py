@@ -35,7 +35,7 @@ from .._input.series import Series, as_runs, as_series, is_multi_run
 from .._kernels import chains as _chains
 from .._kernels.distributions import t_ppf
 from .._kernels.flatness import flatness_bound
-from .._kernels.precision import mean_precision
+from .._kernels.precision import mean_precision, transient_allowance
 from .._kernels.stationary_tests import geweke_z
 from .._kernels.verdict_tests import (
     ROUNDING,
@@ -298,6 +298,10 @@ class ConvergenceTest(Estimator):
         mean, sd = float(kept.mean()), float(kept.std(ddof=1))
         precision = mean_precision(kept, tau)
         half_width = float(t_ppf(0.5 + self.ci / 2, precision.dof)) * precision.mcse
+        # the interval reaches further on the side the run is heading, by what the tail of
+        # the transient may still hold down (or up); the precision judged is the wider side
+        below, above = transient_allowance(z[:start], kept)
+        reach = half_width + max(below, above)
         tolerance = (self.tolerance / scale if self.tolerance is not None
                      else self.tolerance_sd * sd)
         span = float(kept_steps[-1] - kept_steps[0]) if m > 1 else 1.0
@@ -326,7 +330,7 @@ class ConvergenceTest(Estimator):
         numbers = dict(
             warmup=start, warmup_step=series.step_of(start), n_kept=m, ess=ess, autocorr_time=tau,
             mean=centre + units(mean), sd=units(sd),
-            ci=(centre + units(mean - half_width), centre + units(mean + half_width)),
+            ci=(centre + units(mean - half_width - below), centre + units(mean + half_width + above)),
             mcse=units(precision.mcse), trend_slope=units(trend.estimate),
             trend_pvalue=trend.pvalue, drift_slope=units(drift.estimate), drift_pvalue=drift.pvalue,
             late_change=units(late.change), late_pvalue=late.pvalue, late_length=late.length,
@@ -347,13 +351,13 @@ class ConvergenceTest(Estimator):
                 "growth and may still be optimistic")
 
         spacing = _step_spacing(kept_steps)
-        steps_needed = self._steps_needed(units(half_width), m, spacing)
+        steps_needed = self._steps_needed(units(reach), m, spacing)
         axis_note = _step_axis_note(series, steps)
         warmup_note = [_warmup_reason(cut, start)]
         if failures:
             reasons = failures + notes + warmup_note + axis_note
             if steps_needed:
-                reasons.append(self._precision_reason(units(half_width), steps_needed, unit))
+                reasons.append(self._precision_reason(units(reach), steps_needed, unit))
             return ConvergenceResult(verdict="not_converged", converged=False,
                                      reasons=reasons, steps_needed=steps_needed, **numbers, **base)
         if ess < self.min_ess:
@@ -388,7 +392,7 @@ class ConvergenceTest(Estimator):
         if steps_needed:
             return ConvergenceResult(
                 verdict="insufficient_data", converged=False, steps_needed=steps_needed,
-                reasons=[self._precision_reason(units(half_width), steps_needed, unit),
+                reasons=[self._precision_reason(units(reach), steps_needed, unit),
                          _flat_reason(flat, units, horizon, tolerance, variance, unit)] + notes
                 + warmup_note + axis_note, **numbers, **base)
         if not variance.applies:
