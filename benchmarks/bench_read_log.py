@@ -2,7 +2,9 @@
 
 Target (issue 7): reading a 1,000,000-row CSV log costs within 1.5x of pandas.read_csv.
 Reported for a generic CSV (the wide frame the commands analyse, and the tidy frame) and an
-SB3 progress.csv (namespaced keys, parsed and typed).
+SB3 progress.csv (namespaced keys, parsed and typed); then every real CSV log of
+tests/fixtures/real (issue 19: <= 1.5x read_csv on every reader's real fixture), where a
+monitor.csv's read_csv skips its JSON comment line.
 
     python benchmarks/bench_read_log.py [--rows 1000000]
 """
@@ -10,6 +12,7 @@ SB3 progress.csv (namespaced keys, parsed and typed).
 import argparse
 import os
 import tempfile
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -40,6 +43,19 @@ def main():
             print(f"{label}, {args.rows} rows ({size:.0f} MB): read_log(wide=True) {wide:.3f} s, "
                   f"tidy {tidy:.3f} s, pandas.read_csv {theirs:.3f} s (medians) -> wide "
                   f"{wide / theirs:.2f}x, tidy {tidy / theirs:.2f}x read_csv  [target: <= 1.5x]")
+    real_fixtures()
+
+
+def real_fixtures():
+    """The small real logs: what a user's first call costs, dominated by fixed overheads."""
+    root = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "real"
+    for path in sorted(root.rglob("*.csv")):
+        skip = 1 if path.name.endswith("monitor.csv") else 0
+        theirs = median_time(lambda: pd.read_csv(path, skiprows=skip), repeats=30)
+        wide = median_time(lambda: read_log(path, wide=True), repeats=30)
+        tidy = median_time(lambda: read_log(path), repeats=30)
+        print(f"{path.relative_to(root)} ({path.stat().st_size / 1e3:.0f} KB): read_csv "
+              f"{theirs * 1e3:.2f} ms; read_log wide {wide / theirs:.2f}x, tidy {tidy / theirs:.2f}x")
 
 
 if __name__ == "__main__":

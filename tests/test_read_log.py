@@ -219,3 +219,33 @@ def test_a_missing_optional_reader_names_the_extra(tmp_path, monkeypatch, capsys
         read_log(event_file)
     assert main(["describe", str(event_file)]) == 2
     assert "swarmstats[tensorboard]" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_sparse_rows_fold_like_pandas_pivot_table(seed):
+    """The numpy fold of sparse rows (Lightning, W&B, MLflow, TensorBoard) against pandas'
+    pivot_table(aggfunc="last"): repeated steps, a value logged twice at one step, missing
+    values and steps, metrics never logged, steps out of order, several runs."""
+    from swarmstats.io.formats._table import sparse_to_wide
+
+    rng = np.random.default_rng(seed)
+    n = 300
+    tidy = pd.DataFrame({
+        "run": rng.choice(["b", "a", "c"], n),
+        "step": rng.integers(0, 40, n).astype(float),
+        "metric": rng.choice(["val/loss", "reward", "lr", "never"], n),
+        "value": rng.normal(size=n),
+    })
+    tidy.loc[rng.random(n) < 0.1, "value"] = np.nan
+    tidy.loc[rng.random(n) < 0.05, "step"] = np.nan
+    tidy.loc[tidy["metric"] == "never", "value"] = np.nan
+    for frame in (tidy, tidy.drop(columns="run")):
+        index = [c for c in ("run", "step") if c in frame.columns]
+        expected = frame.pivot_table(index=index, columns="metric", values="value", aggfunc="last")
+        expected.columns.name = None
+        # pandas 3's pivot leaves some (run, step) rows out of order; ours are sorted
+        expected = expected.reset_index().sort_values(index, kind="stable", ignore_index=True)
+        got = sparse_to_wide(frame)
+        assert "never" not in got.columns
+        assert got.equals(got.sort_values(index, kind="stable", ignore_index=True))
+        pd.testing.assert_frame_equal(got, expected, check_dtype=False)

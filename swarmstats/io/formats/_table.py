@@ -105,9 +105,75 @@ def check_repeated_header(frame: pd.DataFrame, name: str) -> None:
                          "or a header rewritten mid-file); split the file there")
 
 
+def melt_columns(frame: pd.DataFrame, metrics: list, *, step, run=None, wall_time=None) -> pd.DataFrame:
+    """Wide -> (run, step, metric, value, wall_time), missing values dropped.
+
+    Built with numpy (metric as a categorical, values stacked column by column): pandas'
+    melt costs twice the CSV parse on a million rows."""
+    n = len(frame)
+    values = np.empty(n * len(metrics))
+    for i, column in enumerate(metrics):
+        values[i * n:(i + 1) * n] = pd.to_numeric(frame[column], errors="coerce").to_numpy(dtype=float)
+    keep = ~np.isnan(values)
+    dense = bool(keep.all())  # the common case: no gaps, so no gathers at all
+    width = len(metrics)
+    codes = np.repeat(np.arange(width, dtype=np.int32 if width < 2**31 else np.int64), n)
+    rows = None if dense else np.tile(np.arange(n), width)[keep]
+
+    def spread(axis):
+        return np.tile(axis, width) if dense else axis[rows]
+
+    out = {}
+    if run is not None:
+        out["run"] = spread(run)
+    out["step"] = spread(step if step is not None else np.arange(n))
+    out["metric"] = pd.Categorical.from_codes(codes if dense else codes[keep],
+                                              categories=[str(m) for m in metrics])
+    out["value"] = values if dense else values[keep]
+    if wall_time is not None:
+        out["wall_time"] = spread(wall_time)
+    return pd.DataFrame(out, copy=False)
+
+
 def sparse_to_wide(tidy: pd.DataFrame) -> pd.DataFrame:
-    """Rows that each carry some metrics (Lightning, W&B) folded to one row per (run, step)."""
-    index = [c for c in ("run", "step") if c in tidy.columns]
-    wide = tidy.pivot_table(index=index, columns="metric", values="value", aggfunc="last", sort=True)
-    wide.columns.name = None
-    return wide.reset_index()
+    """Rows that each carry some metrics (Lightning, W&B) folded to one row per (run, step):
+    each metric's last value logged at that step, rows sorted by run and step, metric columns
+    by name; rows without a step or a value are dropped.
+
+    The same table as ``pivot_table(index=["run", "step"], columns="metric", values="value",
+    aggfunc="last")`` (tested against it), built with one stable sort: pandas' pivot cost
+    ~6 ms of fixed overhead, ten times the parse of a small log.
+
+    >>> tidy = pd.DataFrame({"step": [2.0, 1.0, 1.0, 1.0], "metric": ["b", "a", "a", "b"],
+    ...                      "value": [5.0, 1.0, 2.0, float("nan")]})
+    >>> sparse_to_wide(tidy).to_dict("list")
+    {'step': [1.0, 2.0], 'a': [2.0, nan], 'b': [nan, 5.0]}
+    """
+    step = tidy["step"].to_numpy(dtype=float)
+    value = tidy["value"].to_numpy(dtype=float)
+    metric = np.asarray(tidy["metric"], dtype=object)
+    keep = ~np.isnan(step) & ~np.isnan(value) & ~pd.isna(metric)
+    step, value, metric = step[keep], value[keep], metric[keep]
+    metric_codes, names = pd.factorize(metric, sort=True)
+    if "run" in tidy.columns:
+        run_codes, runs = pd.factorize(tidy["run"].to_numpy()[keep], sort=True)
+    else:
+        run_codes, runs = np.zeros(len(step), dtype=np.intp), None
+    # rows ordered by (run, step, metric), the order they were logged kept within each
+    order = np.lexsort((metric_codes, step, run_codes))
+    step, value, metric_codes, run_codes = step[order], value[order], metric_codes[order], run_codes[order]
+    new_row = np.ones(len(step), dtype=bool)
+    new_row[1:] = (step[1:] != step[:-1]) | (run_codes[1:] != run_codes[:-1])
+    row = np.cumsum(new_row) - 1
+    # the last of each (row, metric): where the next entry is another cell
+    last = np.ones(len(step), dtype=bool)
+    last[:-1] = (row[1:] != row[:-1]) | (metric_codes[1:] != metric_codes[:-1])
+    table = np.full((int(new_row.sum()), len(names)), np.nan)
+    table[row[last], metric_codes[last]] = value[last]
+    columns = {}
+    if runs is not None:
+        columns["run"] = np.asarray(runs)[run_codes[new_row]]
+    columns["step"] = step[new_row]
+    for j, name in enumerate(names):
+        columns[name] = table[:, j]
+    return pd.DataFrame(columns)

@@ -10,6 +10,7 @@ from ...errors import InputError
 from ._table import (
     LogTable,
     check_repeated_header,
+    melt_columns,
     numeric_axis,
     numeric_frame,
     sparse_to_wide,
@@ -21,17 +22,6 @@ HF_SUMMARY_KEYS = {"train_runtime", "total_flos", "train_samples_per_second"}
 RAY_BOOKKEEPING = ("time_this_iter_s", "time_total_s", "timestamp", "done", "trial_id",
                    "iterations_since_restore", "time_since_restore", "pid", "node_ip", "hostname",
                    "date", "experiment_id", "training_iteration")
-
-
-def _tidy(frame: pd.DataFrame, step: pd.Series, run=None, wall_time=None) -> pd.DataFrame:
-    """Melt metric columns to (run, step, metric, value), dropping missing values."""
-    wide = frame.copy()
-    wide.insert(0, "step", step.to_numpy(dtype=float))
-    if run is not None:
-        wide.insert(0, "run", run)
-    tidy = wide.melt(id_vars=[c for c in ("run", "step") if c in wide.columns], var_name="metric",
-                     value_name="value").dropna(subset=["value", "step"])
-    return tidy
 
 
 def read_trainer_state(payload, name: str) -> LogTable:
@@ -46,7 +36,8 @@ def read_trainer_state(payload, name: str) -> LogTable:
         raise InputError(f"{name}: log_history entries have no 'step'")
     step = pd.Series(numeric_axis(frame["step"], name, "step"), index=frame.index)
     numbers = numeric_frame(frame.drop(columns=["step"]), name)
-    tidy = _tidy(numbers.drop(columns=[c for c in ("epoch",) if c in numbers]), step)
+    metrics = numbers.drop(columns=[c for c in ("epoch",) if c in numbers])
+    tidy = melt_columns(metrics, list(metrics.columns), step=step.to_numpy(dtype=float))
     notes = ["the final training-summary entry is not a data point"] if len(rows) < len(
         payload["log_history"]) else []
     return LogTable(sparse_to_wide(tidy), "trainer-state", name, notes)
@@ -59,7 +50,8 @@ def read_lightning(frame: pd.DataFrame, name: str) -> LogTable:
         raise InputError(f"{name}: a Lightning metrics.csv has a 'step' column")
     numbers = numeric_frame(frame, name)
     metrics = numbers.drop(columns=[c for c in ("step", "epoch") if c in numbers])
-    return LogTable(sparse_to_wide(_tidy(metrics, numbers["step"])), "lightning-csv", name,
+    tidy = melt_columns(metrics, list(metrics.columns), step=numbers["step"].to_numpy(dtype=float))
+    return LogTable(sparse_to_wide(tidy), "lightning-csv", name,
                     _nan_rows_note(metrics, numbers["step"]))
 
 
