@@ -185,3 +185,37 @@ def test_real_learning_curves_are_a_few_regimes_where_a_reader_sees_them(path, m
     assert 1 <= len(result.changepoints) <= most, result.summary()
     if where:
         assert any(where[0] <= c <= where[1] for c in result.changepoints), result.changepoints
+
+
+@pytest.mark.parametrize("path, words", [
+    # TD3 on Humanoid: ~300 for 3,300 episodes, then a take-off to ~5,000 by episode 3,750
+    ("sb3-long/td3-Humanoid-v3.monitor.csv", "still improving"),
+    # PPO on Hopper: bursts near 1,000 early, ~200 for most of the run, a fresh climb at the end
+    ("sb3-long/ppo-Hopper-v3.monitor.csv", "higher than the kept part before them"),
+])
+def test_a_late_take_off_or_a_fresh_climb_is_shown_still_improving(path, words):
+    """Their autocorrelation time is mostly the take-off or the bursts (g = 1,556 and 478);
+    batches of 5 g left the tests no power, and both read as "insufficient data"."""
+    result = run("check-convergence", REAL / path, "-m", "r", "--format", "json")
+    assert result.returncode == 1
+    reward = verdicts(result)["r"]
+    assert reward["verdict"] == "not_converged", reward["reasons"]
+    assert words in reward["reasons"][0]
+    assert any("slow swings" in reason for reason in reward["reasons"])
+
+
+def test_the_take_off_is_where_the_regimes_change():
+    path = REAL / "sb3-long/td3-Humanoid-v3.monitor.csv"
+    segments = json.loads(run("regimes", path, "-m", "r", "--format", "json").stdout)["results"][0]
+    assert any(3200 <= change <= 3800 for change in segments["changepoints"])
+
+
+def test_a_plateau_reached_after_a_third_of_the_run_is_converged_at_its_level():
+    # DDPG on HopperBulletEnv: ~20 until episode 1,000, a climb and an overshoot to ~700 by
+    # 1,750, then a plateau near 420 for the remaining 4,800 episodes
+    path = REAL / "sb3-long/ddpg-HopperBulletEnv-v0.monitor.csv"
+    result = run("check-convergence", path, "-m", "r", "--format", "json")
+    assert result.returncode == 0, result.stdout
+    reward = verdicts(result)["r"]
+    assert reward["verdict"] == "converged" and reward["warmup"] >= 1750
+    assert 380 < reward["ci"][0] < 420 < reward["ci"][1] < 470

@@ -309,9 +309,16 @@ class ConvergenceTest(Estimator):
 
         level = self.alpha / 4.0
         equivalence = self.equivalence_alpha if self.equivalence_alpha is not None else self.alpha
+        # the tests that show movement may size their batches by the noise around the
+        # regimes a slow-swinging run holds; the flatness bounds keep the series' own time
+        test_tau, regimes_found = _tests_tau(kept, tau)
         trend = kept_trend(kept, kept_steps, tau)
         drift = continued_drift(z, steps, tau, trend, level)
-        late = late_change(kept, tau)
+        shown_trend, shown_drift = trend, drift
+        if test_tau < tau:
+            shown_trend = kept_trend(kept, kept_steps, test_tau)
+            shown_drift = continued_drift(z, steps, test_tau, shown_trend, level)
+        late = late_change(kept, test_tau)
         variance = variance_shift(kept)
         # under long memory the slope's batch-means error is as optimistic as the mean's
         inflate = precision.inflation
@@ -321,6 +328,7 @@ class ConvergenceTest(Estimator):
         # shown to have ended: the whole run must look flat too.
         whole = (flatness_bound(drift.estimate, drift.se * inflate, drift.dof, horizon, tolerance,
                                 equivalence, level, n) if drift.applies else None)
+        trend, drift = shown_trend, shown_drift
         late_bound = (abs(late.change) + float(t_ppf(1 - equivalence, max(late.dof, 1))) * late.se
                       if late.length else 0.0)
 
@@ -343,6 +351,12 @@ class ConvergenceTest(Estimator):
         failures, notes = self._shown_changes(trend, drift, late, variance, flat, whole, late_bound,
                                               tolerance, level, units, steps, unit,
                                               resolve(self.better, series.name))
+        if test_tau < tau:
+            notes.append(
+                f"the kept part moves in slow swings (autocorrelation time {fmt(tau, 3)}, "
+                f"{fmt(ess, 3)} effective samples) that are {regimes_found} level or slope "
+                f"change(s) around noise with autocorrelation time {fmt(test_tau, 3)} "
+                "(detect_regimes): the trend and late-change tests use the latter")
         if precision.long_memory:
             notes.append(
                 "long memory suspected: the variance of the mean keeps growing with the batch "
@@ -524,6 +538,43 @@ def _step_axis_note(series: Series, steps: np.ndarray) -> list:
         return []
     return ["the step axis is not increasing (a restart, or several runs in one file?); "
             "row order was used - split the runs with group= for a per-run check"]
+
+
+#: Below this many effective samples in the kept part, its noise is looked at around the
+#: regimes it holds (see :func:`_tests_tau`).
+REGIME_CHECK_ESS = 50
+#: ... on runs up to this length (the regime search is near-linear, but not free).
+REGIME_CHECK_POINTS = 100_000
+
+
+def _tests_tau(kept: np.ndarray, tau: float) -> tuple[float, int]:
+    """(integrated time for the tests that show movement, regime changes found).
+
+    On a run that rises in a late step (a learning curve that took off at 70% of the run)
+    or holds bursts, the autocorrelation time of the kept part is mostly the step itself:
+    g ~ 1,500 on 5,500 real episodes whose noise around their levels has g ~ 1.  Batches
+    of 5 g then leave the trend and late-change tests no power, and a 0 -> 5,000 climb reads
+    as "insufficient data".  When the kept part holds fewer than ``REGIME_CHECK_ESS``
+    effective samples and :func:`~swarmstats.detect_regimes` (calibrated to find no change
+    in stationary persistent noise: AR(0.9) at n = 200-1,000, 0-0.03 spurious changes per
+    series) finds level or slope changes in it, the tests use the noise's own time around
+    those regimes.  With no change found nothing moves: a stationary run keeps its size
+    (AR(0.9) and AR(0.97) at n = 300 and 1,000: not_converged 1.7-4.3%, within alpha).
+    The flatness bound and the interval always keep the conservative time.
+    """
+    m = len(kept)
+    if m / tau >= REGIME_CHECK_ESS or m > REGIME_CHECK_POINTS or m < 30:
+        return tau, 0
+    from ..regimes.offline import detect_regimes  # only here: it loads scipy.stats
+
+    try:
+        regimes = detect_regimes(kept)
+    except InputError:  # nothing it can segment: the series' own time stands
+        return tau, 0
+    found = len(regimes.changepoints)
+    if not found or not math.isfinite(regimes.autocorr_time):
+        return tau, 0
+    return min(tau, max(float(regimes.autocorr_time), 1.0)), found
 
 
 def _safe_geweke(kept: np.ndarray) -> float:
