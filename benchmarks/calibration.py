@@ -4,7 +4,9 @@ Every row prints the measured rate with its binomial standard error next to the 
 the numbers in docs/convergence.md come from this script.  Same generators as the tests
 (benchmarks/scenarios.py), more replicates.
 
-    python benchmarks/calibration.py [--reps 400] [--live-reps 200]
+    PYTHONHASHSEED=0 python benchmarks/calibration.py [--reps 400] [--live-reps 200]
+
+(the stationary cells seed from hash((kind, n)): fixing the hash seed repeats the docs' run)
 """
 
 import argparse
