@@ -192,6 +192,8 @@ def test_real_learning_curves_are_a_few_regimes_where_a_reader_sees_them(path, m
     ("sb3-long/td3-Humanoid-v3.monitor.csv", "still improving"),
     # PPO on Hopper: bursts near 1,000 early, ~200 for most of the run, a fresh climb at the end
     ("sb3-long/ppo-Hopper-v3.monitor.csv", "higher than the kept part before them"),
+    # QR-DQN on Breakout: the S-shaped climb runs past half the run, where the warm-up stops
+    ("sb3-long/qrdqn-Breakout-v4.monitor.csv", "still improving"),
 ])
 def test_a_late_take_off_or_a_fresh_climb_is_shown_still_improving(path, words):
     """Their autocorrelation time is mostly the take-off or the bursts (g = 1,556 and 478);
@@ -219,3 +221,12 @@ def test_a_plateau_reached_after_a_third_of_the_run_is_converged_at_its_level():
     reward = verdicts(result)["r"]
     assert reward["verdict"] == "converged" and reward["warmup"] >= 1750
     assert 380 < reward["ci"][0] < 420 < reward["ci"][1] < 470
+
+
+def test_a_task_learned_in_sixty_episodes_is_converged_near_its_plateau():
+    # DQN on Acrobot: -500 to ~-90 within 60 episodes, then ~-87 with rare bad episodes
+    path = REAL / "sb3/dqn-Acrobot-v1.monitor.csv"
+    result = run("check-convergence", path, "-m", "r", "--format", "json")
+    assert result.returncode == 0, result.stdout
+    reward = verdicts(result)["r"]
+    assert reward["verdict"] == "converged" and -90 < reward["ci"][0] < -86 < reward["ci"][1] < -80
