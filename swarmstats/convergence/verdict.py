@@ -559,7 +559,7 @@ def _tests_tau(kept: np.ndarray, tau: float) -> tuple[float, int]:
     in stationary persistent noise: AR(0.9) at n = 200-1,000, 0-0.03 spurious changes per
     series) finds level or slope changes in it, the tests use the noise's own time around
     those regimes.  With no change found nothing moves: a stationary run keeps its size
-    (AR(0.9) and AR(0.97) at n = 300 and 1,000: not_converged 2.2-3.0% of 400 each).
+    (AR(0.9) and AR(0.97) at n = 300 and 1,000: not_converged 1.0-3.8% of 400 each).
     The flatness bound and the interval always keep the conservative time.
     """
     m = len(kept)
