@@ -26,7 +26,7 @@ from ._kernels.bootstrap import (
     chunk_sizes,
 )
 from ._kernels.chains import ess_quantile
-from ._kernels.precision import mean_precision
+from ._kernels.precision import mean_precision, within_range
 from ._result import Result, fmt
 from .errors import InputError, check_choice, check_level
 
@@ -254,6 +254,9 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int, med
                          f"{fmt(precision.inflation, 3)}x along that growth, and the ESS overstates "
                          "the information")
         ci_iid = _t_interval(mean, sd, float(n), level)
+        # a mean cannot lie beyond every value the series holds: a success rate's interval
+        # stops at 1, a capped return's at its cap
+        ci, ci_iid = (within_range(interval, float(x[lo]), float(x[hi])) for interval in (ci, ci_iid))
         if median_method == "bootstrap" and n * n_boot > bootstrap.EXACT_LIMIT:
             notes.append(f"{n} values: the median's interval uses order statistics and the ESS "
                          "(a bootstrap would cost n x n_boot draws)")

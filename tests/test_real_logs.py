@@ -230,3 +230,27 @@ def test_a_task_learned_in_sixty_episodes_is_converged_near_its_plateau():
     assert result.returncode == 0, result.stdout
     reward = verdicts(result)["r"]
     assert reward["verdict"] == "converged" and -90 < reward["ci"][0] < -86 < reward["ci"][1] < -80
+
+
+def test_a_solved_cartpole_held_at_its_cap_is_a_streak_not_an_exact_500():
+    # A2C on CartPole: learned, collapsed to ~60 around episode 65, learned again, then the
+    # 500 cap for the last 95 episodes. Converged at 500 - but 95 episodes cannot rule out a
+    # failure now and then, so the interval reaches below the cap (it read [500, 500])
+    path = REAL / "sb3/a2c-CartPole-v1.monitor.csv"
+    result = run("check-convergence", path, "-m", "r", "--format", "json")
+    assert result.returncode == 0, result.stdout
+    reward = verdicts(result)["r"]
+    assert reward["verdict"] == "converged" and reward["mean"] == 500
+    assert 470 < reward["ci"][0] < 490 and reward["ci"][1] == 500
+    assert "stays at 500 for 95 points" in reward["reasons"][0]
+
+
+def test_pong_near_its_cap_of_21_is_converged_with_an_interval_that_stops_at_21():
+    # PPO on Pong: -20 to ~20.9 within 150 episodes, then a few 19s and 20s among 21s; the
+    # interval's upper end read 21.05, above the largest score the game allows
+    path = REAL / "sb3/ppo-Pong-v4.monitor.csv"
+    result = run("check-convergence", path, "-m", "r", "--format", "json")
+    assert result.returncode == 0, result.stdout
+    reward = verdicts(result)["r"]
+    assert reward["verdict"] == "converged" and 20.7 < reward["ci"][0] < reward["mean"] < 21
+    assert reward["ci"][1] == 21

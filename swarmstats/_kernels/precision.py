@@ -173,3 +173,51 @@ def transient_allowance(before: np.ndarray, kept: np.ndarray) -> tuple[float, fl
     gap = float(kept[len(kept) // 2:].mean() - kept.mean())
     stretch = float(max(0.0, -side * gap))
     return (stretch, 0.0) if side > 0 else (0.0, stretch)
+
+
+def within_range(interval: tuple[float, float], low: float, high: float) -> tuple[float, float]:
+    """``interval`` cut to [low, high], the range of the values a mean was estimated from.
+
+    A mean cannot lie beyond every value its process produces, and a stationary stretch
+    with a few effective samples has both sides of its mean in it, so the cut loses
+    coverage only when every point fell on one side (~2^-ESS).  It keeps a capped score (a
+    solved CartPole at 500, Pong at 21, a success rate at 1) from an upper end above its cap.
+
+    >>> within_range((0.9506, 1.016), 0.0, 1.0)
+    (0.9506, 1.0)
+    """
+    return max(interval[0], low), min(interval[1], high)
+
+
+def streak_interval(level: float, length: int, low: float, high: float,
+                    ci: float) -> tuple[tuple[float, float], float]:
+    """The interval of the mean of a stretch of ``length`` points that all equal ``level``,
+    when the run also produced values from ``low`` to ``high``; and the share of departures
+    it allows.
+
+    A constant stretch after a warm-up is a streak, not a measurement without error: a
+    success rate that held at 1 for 34 points after a failure cannot rule out failures in
+    ~10% of points.  The largest share of departures the streak leaves plausible is the
+    Clopper-Pearson bound for no event in ``length`` independent trials,
+    1 - ((1 - ci) / 2)^(1 / length); departures as far as the farthest value seen move the
+    mean by that share of the distance.  For 0/1 data this is the exact binomial interval.
+
+    >>> (lo, hi), share = streak_interval(1.0, 34, 0.0, 1.0, 0.95)
+    >>> round(lo, 3), hi, round(share, 3)   # 34 successes in a row: Clopper-Pearson
+    (0.897, 1.0, 0.103)
+    """
+    share = 1.0 - ((1.0 - ci) / 2.0) ** (1.0 / length)
+    return (level - share * (level - low), level + share * (high - level)), share
+
+
+def streak_length_needed(precision: float, low: float, high: float, level: float, ci: float) -> int:
+    """How long a streak at ``level`` must be for :func:`streak_interval`'s wider side to
+    reach ``precision`` (0 when no departure was seen).
+
+    >>> streak_length_needed(0.05, 0.0, 1.0, 1.0, 0.95)   # 72 successes in a row: +-0.05
+    72
+    """
+    reach = max(level - low, high - level)
+    if reach <= precision:
+        return 0
+    return int(math.ceil(math.log((1.0 - ci) / 2.0) / math.log1p(-precision / reach)))

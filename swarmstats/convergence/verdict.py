@@ -35,7 +35,13 @@ from .._input.series import Series, as_runs, as_series, is_multi_run
 from .._kernels import chains as _chains
 from .._kernels.distributions import t_ppf
 from .._kernels.flatness import flatness_bound
-from .._kernels.precision import mean_precision, transient_allowance
+from .._kernels.precision import (
+    mean_precision,
+    streak_interval,
+    streak_length_needed,
+    transient_allowance,
+    within_range,
+)
 from .._kernels.stationary_tests import geweke_z
 from .._kernels.verdict_tests import (
     ROUNDING,
@@ -293,7 +299,7 @@ class ConvergenceTest(Estimator):
         kept, kept_steps = z[start:], steps[start:]
         m = len(kept)
         if not np.std(kept) > ROUNDING:  # nothing moves after the warm-up (but rounding)
-            return _constant_result(values, series, base, self.tolerance, start=start)
+            return self._streak_result(values, series, base, start, steps)
         ess = m / tau
         mean, sd = float(kept.mean()), float(kept.std(ddof=1))
         precision = mean_precision(kept, tau)
@@ -338,7 +344,11 @@ class ConvergenceTest(Estimator):
         numbers = dict(
             warmup=start, warmup_step=series.step_of(start), n_kept=m, ess=ess, autocorr_time=tau,
             mean=centre + units(mean), sd=units(sd),
-            ci=(centre + units(mean - half_width - below), centre + units(mean + half_width + above)),
+            # a mean cannot lie beyond every value the run produced (a capped score's end
+            # stays at its cap); the precision judged is the interval before the cut
+            ci=within_range((centre + units(mean - half_width - below),
+                             centre + units(mean + half_width + above)),
+                            float(values.min()), float(values.max())),
             mcse=units(precision.mcse), trend_slope=units(trend.estimate),
             trend_pvalue=trend.pvalue, drift_slope=units(drift.estimate), drift_pvalue=drift.pvalue,
             late_change=units(late.change), late_pvalue=late.pvalue, late_length=late.length,
@@ -446,6 +456,35 @@ class ConvergenceTest(Estimator):
                 f"the trailing variance has not stabilised: the last quarter's variance is "
                 f"{fmt(variance.estimate, 3)}x the quarter before (p = {fmt(variance.pvalue, 2)})")
         return failures, notes
+
+    def _streak_result(self, values: np.ndarray, series: Series, base: dict, start: int,
+                       steps: np.ndarray) -> ConvergenceResult:
+        """Nothing moves after the warm-up, but the run produced other values before: flat,
+        with the interval a streak of that length allows (a success rate at 1 for 34 points
+        after a failure is not known to be exactly 1), judged against ``precision``."""
+        kept = values[start:]
+        level, m = float(kept[0]), len(kept)
+        low, high = float(values.min()), float(values.max())
+        ci, share = streak_interval(level, m, low, high, self.ci)
+        unit = series.step_unit
+        reasons = [f"after the warm-up ({start} points) the series stays at {fmt(level)} for "
+                   f"{_count(m, 'points')}: nothing is changing, but the run produced values from "
+                   f"{fmt(low)} to {fmt(high)} before, so departures in up to {share:.1%} of points "
+                   f"are not ruled out ({self.ci:.0%} upper bound for a streak of {m}; points "
+                   "taken as independent), which puts the mean in "
+                   f"[{fmt(ci[0])}, {fmt(ci[1])}]"]
+        verdict, needed = "converged", (0 if self.precision is not None else None)
+        if self.precision is not None:
+            length = streak_length_needed(self.precision, low, high, level, self.ci)
+            if length > m:
+                verdict = "insufficient_data"
+                needed = max(int(math.ceil((length - m) * _step_spacing(steps[start:]))), 1)
+                reasons.insert(0, f"a streak of {m} points leaves the mean within "
+                                  f"+-{fmt(max(level - ci[0], ci[1] - level), 3)}; "
+                                  f"+-{fmt(self.precision, 3)} needs a streak of {length}, "
+                                  f"about {_count(needed, unit, 'more ')}")
+        return _constant_result(values, series, base, self.tolerance, start=start, ci=ci,
+                                verdict=verdict, steps_needed=needed, reasons=reasons)
 
     def _steps_needed(self, half_width: float, kept: int, spacing: float) -> int | None:
         """Further steps for the CI half-width to reach ``precision``; the half-width
@@ -636,26 +675,32 @@ def _undefined(values: np.ndarray, series: Series) -> dict:
                 projected_change=nan, change_bound=nan, detectable_change=nan, long_memory=False)
 
 
-def _constant_result(values: np.ndarray, series: Series, base: dict, tolerance, start=None):
-    """A series (or a kept part) that does not move: converged, with defined numbers."""
+def _constant_result(values: np.ndarray, series: Series, base: dict, tolerance, start=None,
+                     ci=None, verdict="converged", steps_needed=0, reasons=None):
+    """A series (or a kept part) that does not move: converged, with defined numbers; a kept
+    part that is a streak passes its interval (``ci``), verdict and reasons."""
     index = 0 if start is None else start
     kept = values[index:]
     level = float(kept[0])
     m = len(kept)
+    ci = (level, level) if ci is None else ci
     numbers = dict(
         warmup=index, warmup_step=series.step_of(index), n_kept=m, ess=float(m),
-        autocorr_time=1.0, mean=level, sd=0.0, ci=(level, level), mcse=0.0, trend_slope=0.0,
+        autocorr_time=1.0, mean=level, sd=0.0, ci=ci, mcse=0.0, trend_slope=0.0,
         trend_pvalue=1.0, drift_slope=0.0, drift_pvalue=1.0, late_change=0.0, late_pvalue=1.0,
         late_length=0, variance_ratio=1.0, variance_pvalue=1.0, geweke_z=0.0,
         tolerance=float(tolerance) if tolerance is not None else 0.0, horizon=float(m),
         projected_change=0.0, change_bound=0.0, detectable_change=0.0, long_memory=False)
-    where = ("the series is constant" if start is None
-             else f"after the warm-up ({index} points) the series is constant")
-    return ConvergenceResult(
-        verdict="converged", converged=True, steps_needed=0,
-        reasons=[f"{where} at {fmt(level)}: nothing is changing (every point is an "
-                 "effective sample; the autocorrelation time is taken as 1)"],
-        **numbers, **base)
+    if reasons is None:
+        # no other value was seen, so nothing bounds how far a departure would go
+        _, share = streak_interval(level, m, level, level, base["ci_level"])
+        reasons = [f"the series is constant at {fmt(level)}: nothing is changing (every point is "
+                   "an effective sample; the autocorrelation time is taken as 1). "
+                   f"{m} identical points rule out departures in more than {share:.1%} of "
+                   f"points ({base['ci_level']:.0%} bound), not how large one would be: the "
+                   "interval is the point itself"]
+    return ConvergenceResult(verdict=verdict, converged=verdict == "converged",
+                             steps_needed=steps_needed, reasons=reasons, **numbers, **base)
 
 
 def _per_hundred(slope: float, unit: str) -> str:
