@@ -65,6 +65,22 @@ def stationary(kind, n, rng, reps):
     raise ValueError(kind)
 
 
+#: skewed stationary noise, with the true mean and the side the bulk sits on (+1 above the
+#: mean, -1 below): rare crashes (a crash landing), a 97% success rate, a log-normal score
+SKEWED = {"crash": (-0.3, 1), "success": (0.97, 1), "lognormal": (float(np.exp(0.5)), -1)}
+
+
+def skewed(kind, n, rng, reps):
+    """Stationary series whose rare values sit far on one side (see ``SKEWED``)."""
+    if kind == "crash":
+        return rng.normal(size=(reps, n)) - 10.0 * (rng.random((reps, n)) < 0.03)
+    if kind == "success":
+        return (rng.random((reps, n)) < 0.97).astype(float)
+    if kind == "lognormal":
+        return rng.lognormal(0.0, 1.0, size=(reps, n))
+    raise ValueError(kind)
+
+
 STATIONARY = ("ar0", "ar0.5", "ar0.9", "ar0.97", "bernoulli", "poisson", "t2.5", "bounded",
               "arma", "periodic", "garch", "garch-persistent")
 

@@ -19,7 +19,16 @@ import swarmstats as ss
 from .conftest import binomial_upper
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from scenarios import STATIONARY, ar1, late_drop, learning_curve, seeds_case, stationary  # noqa: E402
+from scenarios import (  # noqa: E402
+    SKEWED,
+    STATIONARY,
+    ar1,
+    late_drop,
+    learning_curve,
+    seeds_case,
+    skewed,
+    stationary,
+)
 
 TEST = ss.ConvergenceTest()
 
@@ -116,6 +125,45 @@ def test_the_interval_covers_or_the_verdict_says_insufficient(phi):
     judged = [r for r in results if r.verdict != "insufficient_data"]
     missed = sum(not (r.ci[0] <= 0.0 <= r.ci[1]) for r in judged)
     assert missed <= (1 - binomial_lower(0.93, reps)) * reps
+
+
+def test_rare_values_of_skewed_noise_are_not_cut_away_as_a_warm_up():
+    """The warm-up rule drops the prefix that most lowers the variance of the kept mean; on
+    skewed noise that is a prefix holding rare values (a failure, a crash), which biased the
+    kept mean toward the bulk by ~0.35 SE and left intervals covering 87-91% (n = 500).  A
+    cut must now set apart a transient (a rank test over every cut the rule could choose)."""
+    reps, n = 100, 500
+    sds = {"crash": np.sqrt(1 + 100 * 0.03 * 0.97), "success": np.sqrt(0.97 * 0.03),
+           "lognormal": np.sqrt((np.e - 1) * np.e)}
+    errors, covered = [], 0
+    for i, (kind, (truth, bulk)) in enumerate(SKEWED.items()):
+        for result in (TEST.fit(row) for row in skewed(kind, n, np.random.default_rng(40 + i), reps)):
+            errors.append(bulk * (result.mean - truth) / (sds[kind] / np.sqrt(n)))
+            covered += result.ci[0] <= truth <= result.ci[1]
+    # each error is ~N(0, 1) when unbiased: their mean is within 3 / sqrt(300) of 0
+    assert np.mean(errors) <= 3 / np.sqrt(len(errors))
+    assert covered >= binomial_lower(0.93, len(errors)) * len(errors)
+
+
+def test_a_constant_stretch_after_a_warm_up_is_a_streak_not_an_exact_mean():
+    """A success rate that held at 1 after its last failure is not known to be exactly 1: the
+    interval is the Clopper-Pearson bound of the streak."""
+    curve = np.r_[np.zeros(40), np.ones(60)]   # learned at step 40, then never failed
+    result = TEST.fit(curve)
+    assert result.converged and result.warmup == 40 and result.mean == 1.0
+    assert result.ci == pytest.approx((0.025 ** (1 / 60), 1.0))
+    assert "departures in up to 6.0% of points" in result.reasons[0]
+    precise = ss.ConvergenceTest(precision=0.02).fit(curve)
+    needed = int(np.ceil(np.log(0.025) / np.log1p(-0.02)))   # 183 in a row give +-0.02
+    assert precise.verdict == "insufficient_data" and precise.steps_needed == needed - 60
+    # 60 draws of a 97% success rate, one failure at step 23: the warm-up rule cut at 26 and
+    # the verdict read "converged, constant at 1 [1, 1]"; those 26 points are no transient
+    draws = (np.random.default_rng(1).random(60) < 0.97).astype(float)
+    assert np.flatnonzero(draws == 0).tolist() == [23]
+    found = TEST.fit(draws)
+    assert found.warmup == 0 and found.mean == pytest.approx(59 / 60)
+    assert found.ci[0] < 0.97 and found.ci[1] == 1.0   # the interval stops at the cap
+    assert "a few rare values are not a warm-up" in " ".join(found.reasons)
 
 
 def first_stop(values, min_steps=100):

@@ -5,7 +5,8 @@ The verdict, for one run:
 1. Too few points (< ``min_points``) -> ``insufficient_data``.  A constant
    series has converged (nothing moves) and says so, with defined numbers.
 2. The values are standardised (so 1e-300-sized data behave like 1-sized data),
-   the warm-up is found (:func:`~swarmstats.detect_warmup`) and set aside.
+   the warm-up is found (:func:`~swarmstats.detect_warmup`) and set aside if the points
+   it sets aside sit apart from the rest (a transient, not a few rare values).
 3. Four batch-means tests (see :mod:`swarmstats._kernels.verdict_tests`), each at
    alpha / 4 (Bonferroni), so a stationary series is called ``not_converged``
    at most alpha of the time: a trend after the warm-up, a drift across the
@@ -46,6 +47,7 @@ from .._kernels.stationary_tests import geweke_z
 from .._kernels.verdict_tests import (
     ROUNDING,
     continued_drift,
+    cut_sets_apart,
     kept_trend,
     late_change,
     settle_cut,
@@ -295,7 +297,11 @@ class ConvergenceTest(Estimator):
         # Every test runs on standardised values, so 1e-300-sized data behave like 1-sized data.
         z = (values - centre) / scale
         cut = warmup_of_values(z, method=self.warmup, max_fraction=self.max_warmup, steps=series.steps)
-        start, tau = settle_cut(z, cut.index, int(self.max_warmup * n))
+        # a cut must set apart a transient, not the rare values of skewed noise
+        cap = int(self.max_warmup * n)
+        apart, apart_p = cut_sets_apart(z, cut.index, cap)
+        first = cut.index if apart else 0
+        start, tau = settle_cut(z, first, cap)
         kept, kept_steps = z[start:], steps[start:]
         m = len(kept)
         if not np.std(kept) > ROUNDING:  # nothing moves after the warm-up (but rounding)
@@ -377,7 +383,7 @@ class ConvergenceTest(Estimator):
         spacing = _step_spacing(kept_steps)
         steps_needed = self._steps_needed(units(reach), m, spacing)
         axis_note = _step_axis_note(series, steps)
-        warmup_note = [_warmup_reason(cut, start)]
+        warmup_note = [_warmup_reason(cut, start, first, apart_p)]
         if failures:
             reasons = failures + notes + warmup_note + axis_note
             if steps_needed:
@@ -741,7 +747,16 @@ def _flat_reason(flat, units, horizon: float, tolerance: float, variance, unit: 
                else "(variance not judged)"))
 
 
-def _warmup_reason(cut, start: int) -> str:
+def _warmup_reason(cut, start: int, first: int, apart_p: float) -> str:
+    """What was set aside and why; ``first`` is the rule's cut once checked for a transient."""
+    if first != cut.index:
+        undone = (f"the {cut.method} rule would cut at {cut.index}, but those points do not sit "
+                  f"apart from the rest (rank test p = {fmt(apart_p, 2)}, over every cut the rule "
+                  "could choose): a few rare values are not a warm-up")
+        if start == 0:
+            return f"warm-up: none set aside ({undone})"
+        return (f"warm-up: the first {start} of {cut.n} points set aside ({undone}; the start of "
+                "the run still differed from its end, so a cut was made there)")
     if start != cut.index:
         return (f"warm-up: the first {start} of {cut.n} points set aside (the {cut.method} "
                 f"rule cut at {cut.index}; the start of what it kept still differed from "
