@@ -226,3 +226,25 @@ def test_default_merging_keeps_changes_of_spread_and_slope():
 def test_bad_search_combinations(kwargs, match):
     with pytest.raises(InputError, match=match):
         detect_regimes(np.arange(50.0), **kwargs)
+
+
+def test_a_noisy_regime_gets_an_interval_from_its_own_scatter():
+    """Regimes differ in noise as well as level (a policy that sometimes succeeds scatters far
+    more than one that always fails).  With one series-wide noise scale the noisy regime's
+    mean had an interval covering 34% of the time; its own scatter gives ~98%."""
+    rng = np.random.default_rng(7)
+    reps, covered, judged = 120, np.zeros(3), 0
+    for _ in range(reps):
+        y = np.r_[rng.normal(0, 1, 400), rng.normal(20, 6, 60), rng.normal(5, 1, 300)]
+        result = detect_regimes(y, model="meanvar")
+        if len(result.changepoints) != 2:
+            continue
+        judged += 1
+        segments = result.segments
+        covered += (segments["ci_low"] <= [0, 20, 5]).to_numpy() & (segments["ci_high"] >= [0, 20, 5]).to_numpy()
+    assert judged >= 0.9 * reps
+    lower = 0.95 - 3 * np.sqrt(0.95 * 0.05 / judged)
+    assert np.all(covered / judged >= lower), covered / judged
+    # the quiet regimes' intervals are the narrow ones: their scatter, not the noisy one's
+    widths = (segments["ci_high"] - segments["ci_low"]).to_numpy()
+    assert widths[1] > 5 * max(widths[0], widths[2])

@@ -324,7 +324,7 @@ class RegimeDetector(Estimator):
         slope_penalty = SLOPE_CONSTANT * long_run * math.log(max(len(values), 2))
         trend_cost = LevelOrTrendCost(scaled, slope_penalty) if trend else None
         segments = segment_table(scaled, steps, changepoints, long_run,
-                                 sloped_by=trend_cost if long_run > 0 else None)
+                                 sloped_by=trend_cost if long_run > 0 else None, autocorr_time=tau)
         strengths = change_strengths(segments, changepoints, steps, scaled_sd, long_run, tau, trend_cost=trend_cost)
         in_units = ["mean", "sd", "slope", "ci_low", "ci_high", "slope_ci_low", "slope_ci_high"]
         segments[in_units] = segments[in_units] * unit
@@ -460,11 +460,20 @@ class _SegmentMoments:
         return effect
 
 
-def segment_table(values, steps, changepoints, long_run_variance, sloped_by=None) -> pd.DataFrame:
-    """One row per regime: its span, mean with a 95% interval from the long-run
-    variance, SD, and least-squares slope (per unit of ``steps``) with its
-    interval.  ``sloped_by`` (a :class:`LevelOrTrendCost`) marks the regimes
-    the ``"trend"`` model fits with a line."""
+def segment_table(values, steps, changepoints, long_run_variance, sloped_by=None,
+                  autocorr_time: float = 1.0) -> pd.DataFrame:
+    """One row per regime: its span, mean with a 95% interval, SD, and least-squares slope
+    (per unit of ``steps``) with its interval.  ``sloped_by`` (a :class:`LevelOrTrendCost`)
+    marks the regimes the ``"trend"`` model fits with a line.
+
+    The intervals use ``long_run_variance``, or a regime's own scatter (around its line when
+    it is sloped) times the series' ``autocorr_time`` where that is larger, then on a t law
+    with the regime's degrees of freedom: regimes differ in noise as well as level (a policy
+    that sometimes succeeds scatters far more than one that always fails), and one
+    series-wide noise scale gave a noisy regime's mean an interval covering a third of the
+    time.  Never narrower than the series-wide interval: a short regime's own scatter is too
+    uncertain to narrow it.
+    """
     rows = []
     bounds = [0, *changepoints, len(values)]
     for start, end in zip(bounds[:-1], bounds[1:]):
@@ -472,19 +481,30 @@ def segment_table(values, steps, changepoints, long_run_variance, sloped_by=None
         length = end - start
         mean = float(part.mean())
         sd = float(part.std(ddof=1)) if length > 1 else float("nan")
-        slope, slope_half = float("nan"), float("nan")
+        sloped = bool(sloped_by.sloped(start, end)) if sloped_by is not None and length >= 3 else False
+        slope, slope_half, spread = float("nan"), float("nan"), 0.0
+        residuals = part - mean
         if length > 2:
             t = steps[start:end]
             slope = float(np.polyfit(t, part, 1)[0])
             spread = float(np.sum((t - t.mean()) ** 2))
-            slope_half = 1.959964 * math.sqrt(long_run_variance / spread) if spread > 0 else float("nan")
-        half = 1.959964 * math.sqrt(long_run_variance / length) if long_run_variance > 0 else 0.0
+            if sloped:
+                residuals = residuals - slope * (t - t.mean())
+        fitted = 2 if sloped else 1
+        variance, quantile = long_run_variance, 1.959964
+        if length > fitted + 1:
+            own = float(residuals @ residuals) / (length - fitted) * max(autocorr_time, 1.0)
+            if own > long_run_variance:
+                variance, quantile = own, float(stats.t.ppf(0.975, length - fitted))
+        if length > 2 and spread > 0:
+            slope_half = quantile * math.sqrt(variance / spread)
+        half = quantile * math.sqrt(variance / length) if variance > 0 else 0.0
         row = {"start": start, "end": end, "n": length, "start_step": plain_number(steps[start]),
                "end_step": plain_number(steps[end - 1]), "mean": mean, "sd": sd, "slope": slope,
                "ci_low": mean - half, "ci_high": mean + half,
                "slope_ci_low": slope - slope_half, "slope_ci_high": slope + slope_half}
         if sloped_by is not None:
-            row["sloped"] = sloped_by.sloped(start, end) if length >= 3 else False
+            row["sloped"] = sloped
         rows.append(row)
     return pd.DataFrame(rows)
 
