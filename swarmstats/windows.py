@@ -37,7 +37,7 @@ from ._base import OnlineEstimator, Trace
 from ._input.series import as_series
 from ._kernels.autocorr import integrated_time
 from ._kernels.history import BlockHistory, block_trend, span_blocks
-from ._kernels.precision import mean_precision
+from ._kernels.precision import mean_precision, within_range
 from ._kernels.window_tests import RecentPlan, length_grid, slope_and_t
 from ._result import Result, fmt, plain_number
 from .direction import DIRECTIONS, resolve
@@ -617,7 +617,12 @@ class AdaptiveWindow(OnlineEstimator):
             level = mean + slope[0] * end
             sxx = length * (length * length - 1.0) / 12.0
             level_half = self._z * scale * math.sqrt(1.0 / length + end * end / sxx)
-        return WindowState(step=step, length=length, start=start, mean=mean, ci_low=mean - half,
-                           ci_high=mean + half, slope=slope[0], slope_t=slope[1], status=status,
-                           reason=reason, change=change, level=level, level_low=level - level_half,
-                           level_high=level + level_half)
+        # neither the mean nor the level now lies beyond every value in the window (a capped
+        # score's interval stops at its cap)
+        low, high = float(window.min()), float(window.max())
+        ci_low, ci_high = within_range((mean - half, mean + half), low, high)
+        level_low, level_high = within_range((level - level_half, level + level_half), low, high)
+        return WindowState(step=step, length=length, start=start, mean=mean, ci_low=ci_low,
+                           ci_high=ci_high, slope=slope[0], slope_t=slope[1], status=status,
+                           reason=reason, change=change, level=level, level_low=level_low,
+                           level_high=level_high)

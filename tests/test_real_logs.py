@@ -254,3 +254,7 @@ def test_pong_near_its_cap_of_21_is_converged_with_an_interval_that_stops_at_21(
     reward = verdicts(result)["r"]
     assert reward["verdict"] == "converged" and 20.7 < reward["ci"][0] < reward["mean"] < 21
     assert reward["ci"][1] == 21
+    # the adaptive window's intervals stop at the cap too, at every step
+    log = ss.read_log(path)
+    table = ss.AdaptiveWindow().fit(log.loc[log["metric"] == "r", "value"].to_numpy()).table
+    assert table["ci_high"].max() == 21 and table["level_high"].max() == 21
