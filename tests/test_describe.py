@@ -66,6 +66,8 @@ def test_autocorrelation_widens_the_interval_of_the_mean():
 def test_constant_and_short_series_have_defined_answers():
     const = describe([0.5] * 20)
     assert const.sd == 0 and const.ci == (0.5, 0.5) and any("constant" in n for n in const.notes)
+    # 20 identical values rule out other values in more than 1 - 0.025^(1/20) = 16.8% of points
+    assert any("more than 16.8% of points" in n for n in const.notes)
     short = describe([0.1, 0.2, 0.4])
     assert np.isnan(short.ci[0]) and any("at least 4" in n for n in short.notes)
     one = describe([0.7])
