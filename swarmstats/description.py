@@ -26,7 +26,7 @@ from ._kernels.bootstrap import (
     chunk_sizes,
 )
 from ._kernels.chains import ess_quantile
-from ._kernels.precision import mean_precision, streak_interval, within_range
+from ._kernels.precision import departure_share, mean_precision, within_range
 from ._result import Result, fmt
 from .errors import InputError, check_choice, check_level
 
@@ -231,7 +231,7 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int, med
     constant = n > 1 and np.ptp(x) == 0
     if constant:
         # no other value was seen, so nothing bounds how far one would go
-        _, share = streak_interval(mean, n, mean, mean, level)
+        share = departure_share(n, level)
         notes.append(f"the series is constant: every interval is a point ({n} identical values "
                      f"rule out other values in more than {share:.1%} of points at {level:.0%}, "
                      "not how far they would lie)")

@@ -189,6 +189,17 @@ def within_range(interval: tuple[float, float], low: float, high: float) -> tupl
     return max(interval[0], low), min(interval[1], high)
 
 
+def departure_share(length: int, ci: float) -> float:
+    """The largest share of departures that ``length`` identical points leave plausible: the
+    Clopper-Pearson bound for no event in ``length`` independent trials,
+    1 - ((1 - ci) / 2)^(1 / length).
+
+    >>> round(departure_share(100, 0.95), 4)   # 100 successes in a row: failures <= 3.6%
+    0.0362
+    """
+    return 1.0 - ((1.0 - ci) / 2.0) ** (1.0 / length)
+
+
 def streak_interval(level: float, length: int, low: float, high: float,
                     ci: float) -> tuple[tuple[float, float], float]:
     """The interval of the mean of a stretch of ``length`` points that all equal ``level``,
@@ -197,22 +208,20 @@ def streak_interval(level: float, length: int, low: float, high: float,
 
     A constant stretch after a warm-up is a streak, not a measurement without error: a
     success rate that held at 1 for 34 points after a failure cannot rule out failures in
-    ~10% of points.  The largest share of departures the streak leaves plausible is the
-    Clopper-Pearson bound for no event in ``length`` independent trials,
-    1 - ((1 - ci) / 2)^(1 / length); departures as far as the farthest value seen move the
-    mean by that share of the distance.  For 0/1 data this is the exact binomial interval.
+    ~10% of points.  Departures in up to :func:`departure_share` of the points, as far as
+    the farthest value seen, move the mean by that share of the distance.  For 0/1 data this is the exact binomial interval.
 
     >>> (lo, hi), share = streak_interval(1.0, 34, 0.0, 1.0, 0.95)
     >>> round(lo, 3), hi, round(share, 3)   # 34 successes in a row: Clopper-Pearson
     (0.897, 1.0, 0.103)
     """
-    share = 1.0 - ((1.0 - ci) / 2.0) ** (1.0 / length)
+    share = departure_share(length, ci)
     return (level - share * (level - low), level + share * (high - level)), share
 
 
 def streak_length_needed(precision: float, low: float, high: float, level: float, ci: float) -> int:
     """How long a streak at ``level`` must be for :func:`streak_interval`'s wider side to
-    reach ``precision`` (0 when no departure was seen).
+    reach ``precision`` (0 when no departure was seen): :func:`departure_share` inverted.
 
     >>> streak_length_needed(0.05, 0.0, 1.0, 1.0, 0.95)   # 72 successes in a row: +-0.05
     72

@@ -37,6 +37,7 @@ from .._kernels import chains as _chains
 from .._kernels.distributions import t_ppf
 from .._kernels.flatness import flatness_bound
 from .._kernels.precision import (
+    departure_share,
     mean_precision,
     streak_interval,
     streak_length_needed,
@@ -699,7 +700,7 @@ def _constant_result(values: np.ndarray, series: Series, base: dict, tolerance, 
         projected_change=0.0, change_bound=0.0, detectable_change=0.0, long_memory=False)
     if reasons is None:
         # no other value was seen, so nothing bounds how far a departure would go
-        _, share = streak_interval(level, m, level, level, base["ci_level"])
+        share = departure_share(m, base["ci_level"])
         reasons = [f"the series is constant at {fmt(level)}: nothing is changing (every point is "
                    "an effective sample; the autocorrelation time is taken as 1). "
                    f"{m} identical points rule out departures in more than {share:.1%} of "
