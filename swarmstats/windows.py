@@ -36,9 +36,22 @@ from scipy import stats
 from ._base import OnlineEstimator, Trace
 from ._input.series import as_series
 from ._kernels.autocorr import integrated_time
+from ._kernels.distributions import beta_ppf
 from ._kernels.history import BlockHistory, block_trend, span_blocks
-from ._kernels.precision import mean_precision, within_range
-from ._kernels.window_tests import RecentPlan, length_grid, slope_and_t
+from ._kernels.pooled_noise import line_residuals
+from ._kernels.precision import (
+    departure_share,
+    mean_precision,
+    streak_interval,
+    within_range,
+)
+from ._kernels.window_tests import (
+    RecentPlan,
+    length_grid,
+    repeat_counts,
+    slope_and_t,
+    trailing_run,
+)
 from ._result import Result, fmt, plain_number
 from .direction import DIRECTIONS, resolve
 from .errors import (
@@ -180,6 +193,13 @@ def short_window_inflation(g: float, n: int) -> float:
     return 1.0 / max(1.0 - LONG_RUN_BIAS * (g - 1.0) / n, 1.0 / MAX_INFLATION)
 
 
+def _floored_time(residuals: np.ndarray) -> float:
+    """The integrated autocorrelation time of ``residuals``, never below 1: an anti-correlated
+    estimate on a short window would make every test bolder than the data allow."""
+    g = float(integrated_time(residuals))
+    return max(g, 1.0) if np.isfinite(g) else 1.0
+
+
 def _memory_notes(regime: np.ndarray) -> list:
     """A note when the current regime's noise has long memory: the window's intervals assume
     the noise forgets within the window, and then they are too narrow."""
@@ -281,6 +301,7 @@ class AdaptiveWindow(OnlineEstimator):
         self.n = 0
         self._regime = 0        # stream index where the current regime starts
         self._scale = None      # (sigma, g) of the current regime, refreshed now and then
+        self._recent_g = 1.0    # g of the recent half of the window, refreshed with it
         self._since_refresh = 0
         self._hold = None       # (until index, status, reason) after a change
         self.changes: list = []
@@ -402,7 +423,7 @@ class AdaptiveWindow(OnlineEstimator):
                                + ("the start" if not self.changes else f"the change at step {label(self._regime)}")
                                + f"; {self.min_length} are needed to judge", False)
         if window.max() == window.min():
-            return self._plain(window, step, label(start), "stable", "every value is the same", False,
+            return self._plain(window, step, label(start), "stable", self._constant_reason(window), False,
                                scale=0.0, slope=(0.0, 0.0))
         sigma, g = self._noise(window)
         if sigma <= 1e-12 * max(1.0, float(np.abs(window).max())):
@@ -413,7 +434,7 @@ class AdaptiveWindow(OnlineEstimator):
         # "does the trend go on?" check below)
         plan = self._plan(length)
         grid = plan.lengths
-        split_z, slopes, slope_t = plan.statistics(window, scale)
+        split_z, slopes, slope_t = plan.statistics(window, scale, sigma)
         critical = self._critical(length, g)
 
         splittable = grid <= length - self.min_length
@@ -422,6 +443,9 @@ class AdaptiveWindow(OnlineEstimator):
             best = int(np.argmax(z))
             if z[best] > critical:
                 return self._change(window, t, int(grid[best]), float(split_z[best]), sigma, step, label)
+        run = self._improbable_run(window)
+        if run is not None:
+            return self._change(window, t, run[0], run[1], sigma, step, label, evidence=run[2])
         if self._hold is not None and t <= self._hold[0]:
             return self._plain(window, step, label(start), self._hold[1], self._hold[2], False,
                                scale=scale)
@@ -441,12 +465,21 @@ class AdaptiveWindow(OnlineEstimator):
         if slow is not None:
             return slow
 
-        precision = self.precision if self.precision is not None else DEFAULT_PRECISION_SDS * sigma
-        needed = int(math.ceil(g * (self._z * sigma / precision) ** 2))
         # the level is read only from the recent part that shows no trend even at the nominal
         # level: older points from before a rise levelled off would bias the mean
-        flat = spans & (np.abs(slope_t) <= self._z)
+        # (and whose recent half sits level with its first quarter, judged by their own
+        # scatter: the window's scale is inflated by a rise's end that no quadratic follows)
+        drift = plan.level_drift(window, min(g, self._recent_g))
+        flat = spans & (np.abs(slope_t) <= self._z) & (np.abs(drift) <= self._z)
         available = int(grid[flat].max()) if flat.any() else self.min_length
+        if 2 * self.min_length <= available < length:
+            # that older shape is not the noise of the recent part whose mean is read here
+            own = self._part_noise(window[-available:])
+            if own[0] > 0:
+                sigma, g = own
+                scale = sigma * math.sqrt(g)
+        precision = self.precision if self.precision is not None else DEFAULT_PRECISION_SDS * sigma
+        needed = int(math.ceil(g * (self._z * sigma / precision) ** 2))
         target = min(max(needed, self.min_length), self.max_length, available)
         chosen = window[-target:]
         half_width = self._z * scale / math.sqrt(target)
@@ -555,7 +588,44 @@ class AdaptiveWindow(OnlineEstimator):
                 return int(i)
         return None
 
-    def _change(self, window, t, span, z, sigma, step, label) -> WindowState:
+    def _improbable_run(self, window: np.ndarray):
+        """(span, z, evidence) when the window ends in a run of identical values that the
+        points before it make improbable, else None.
+
+        A score that reaches a cap and stays there (CartPole's 500, Pong's 21, a success rate
+        at 1) has no noise left to shift its mean by many standard errors of the noise before
+        it; the run itself is the evidence.  If the values before went on, each value repeats
+        its predecessor at most at the upper confidence bound of how often this value (or,
+        if it is new, any value) repeated there, so a run of k has chance at most that rate
+        to the power k - 1 - judged against the same per-test tail as the other tests."""
+        run = trailing_run(window)
+        before = window[:-run]
+        if run < self._grid[0] or len(before) < self.min_length:
+            return None
+        value = float(window[-1])
+        shift = value - float(before.mean())
+        if shift == 0:
+            return None
+        repeats, chances, own = repeat_counts(before, value)
+        if repeats >= chances:
+            return None  # it always repeated: no run of it is improbable
+        if repeats and (run - 1) * math.log(repeats / chances) >= math.log(self._tail):
+            return None  # not improbable even at the rate seen (the bound below is higher)
+        key = ("repeat", repeats, chances)
+        rate = self._criticals.get(key)
+        if rate is None:
+            rate = self._criticals[key] = beta_ppf(1.0 - self.alpha / 2, repeats + 1, chances - repeats)
+        log_chance = (run - 1) * math.log(rate)
+        if log_chance >= math.log(self._tail):
+            return None
+        chance = math.exp(log_chance)
+        z = math.copysign(float(stats.norm.isf(max(chance, 1e-300) / 2)), shift)
+        evidence = (f"held at {fmt(value)} for the last {run} points (before, "
+                    f"{'it' if own else 'any value'} repeated "
+                    f"{repeats} of {chances} times: a run that long has chance < {fmt(chance, 2)})")
+        return run, z, evidence
+
+    def _change(self, window, t, span, z, sigma, step, label, evidence=None) -> WindowState:
         post, pre = window[-span:], window[:-span]
         # the shift against the level just before the change (the m points before it), or
         # against the whole past when that is what confirmed it; z carries the direction
@@ -569,9 +639,10 @@ class AdaptiveWindow(OnlineEstimator):
             self._history.add(float(value))
         self._long, self._long_stale = None, False
         self._scale = None  # re-estimate the noise on the new regime
+        if evidence is None:
+            evidence = f"{fmt(abs(shift) / sigma, 2)} noise SDs, z = {fmt(z, 3)}"
         reason = (f"level {'rose' if z > 0 else 'dropped'} by {fmt(abs(shift), 3)} "
-                  f"({fmt(abs(shift) / sigma, 2)} noise SDs, z = {fmt(z, 3)}) at step {label(self._regime)}: "
-                  f"the window is cut to the {span} points since")
+                  f"({evidence}) at step {label(self._regime)}: the window is cut to the {span} points since")
         self.changes.append({"step": t, "start": self._regime, "direction": direction, "shift": shift,
                              "shift_sds": shift / sigma, "z": z})
         self._hold = (t + self.min_length, status,
@@ -590,13 +661,37 @@ class AdaptiveWindow(OnlineEstimator):
         positions = np.linspace(-1.0, 1.0, len(window))
         residuals = window - np.polyval(np.polyfit(positions, window, 2), positions)
         sigma = float(residuals.std(ddof=3)) if len(window) > 3 else 0.0
-        g = float(integrated_time(residuals)) if sigma > 0 else 1.0
-        # never below 1: an anti-correlated estimate on a short window would make every
-        # test bolder than the data allow
-        g = max(g, 1.0) if np.isfinite(g) else 1.0
+        g = _floored_time(residuals) if sigma > 0 else 1.0
         self._scale = (sigma, g * short_window_inflation(g, len(window)))
+        # the recent half's own, for judging where the level stopped moving: a rise's end
+        # that the quadratic misses inflates the whole window's g along with its sigma
+        half = window[len(window) // 2:]
+        self._recent_g = self._part_noise(half)[1] if len(half) >= 2 * self.min_length else self._scale[1]
         self._since_refresh = 0
         return self._scale
+
+    def _part_noise(self, part: np.ndarray) -> tuple[float, float]:
+        """(sigma, g) of the residuals of ``part`` about its own line, g corrected for the
+        part's length as the window's own is."""
+        residuals = line_residuals(part)
+        sigma = float(np.sqrt(residuals @ residuals / (len(part) - 2)))
+        if sigma == 0:
+            return 0.0, 1.0
+        g = _floored_time(residuals)
+        return sigma, g * short_window_inflation(g, len(part))
+
+    def _recent_range(self) -> tuple[float, float]:
+        """The smallest and largest of the last ``max_length`` values."""
+        recent = self._buffer[max(0, self._used - self.max_length):self._used]
+        return float(recent.min()), float(recent.max())
+
+    def _constant_reason(self, window: np.ndarray) -> str:
+        low, high = self._recent_range()
+        if low == high:
+            return "every value is the same"
+        return (f"held at {fmt(window[-1])} for the last {len(window)} points: departures in up to "
+                f"{departure_share(len(window), self.ci):.1%} of points are not ruled out (the values "
+                f"lately ran from {fmt(low)} to {fmt(high)})")
 
     def _plain(self, window, step, start, status, reason, change, *, scale=None, slope=None,
                trend_level=False) -> WindowState:
@@ -622,6 +717,11 @@ class AdaptiveWindow(OnlineEstimator):
         low, high = float(window.min()), float(window.max())
         ci_low, ci_high = within_range((mean - half, mean + half), low, high)
         level_low, level_high = within_range((level - level_half, level + level_half), low, high)
+        if length >= 2 and low == high:
+            # a constant stretch is a streak, not a measurement without error: departures as
+            # far as the values the stream took lately are ruled out only up to a share
+            (ci_low, ci_high), _ = streak_interval(mean, length, *self._recent_range(), self.ci)
+            level_low, level_high = ci_low, ci_high
         return WindowState(step=step, length=length, start=start, mean=mean, ci_low=ci_low,
                            ci_high=ci_high, slope=slope[0], slope_t=slope[1], status=status,
                            reason=reason, change=change, level=level, level_low=level_low,

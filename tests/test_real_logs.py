@@ -66,6 +66,14 @@ def test_an_s_shaped_atari_curve_jumps_where_the_agent_learned_and_ends_near_its
     assert 230 <= biggest["changepoint"] <= 290  # -20 for 180 episodes, then the climb to +17
     window = run("windows", path, "-m", "r", "--summary", "--format", "csv").stdout
     assert 15 < float(window.splitlines()[1].split(",")[4]) < 20  # the level now: the plateau
+    # ... read from the plateau alone, within a point of 18: with the end of the climb inside
+    # the window (no quadratic follows a climb that stops) it read "too noisy", 16.0 [11.9, 20.1]
+    log = ss.read_log(path)
+    scores = log.loc[log["metric"] == "r", "value"].to_numpy()
+    result = ss.AdaptiveWindow().fit(scores)
+    last = result.table.iloc[-1]
+    assert result.final_status == "stable" and last["length"] < 100
+    assert last["level_low"] < scores[-50:].mean() < last["level_high"] < last["level_low"] + 2
     verdict = verdicts(run("check-convergence", path, "-m", "r", "--format", "json"))["r"]
     assert verdict["verdict"] != "converged"  # the plateau is the last 30%: too short to show flat
 
@@ -243,6 +251,16 @@ def test_a_solved_cartpole_held_at_its_cap_is_a_streak_not_an_exact_500():
     assert reward["verdict"] == "converged" and reward["mean"] == 500
     assert 470 < reward["ci"][0] < 490 and reward["ci"][1] == 500
     assert "stays at 500 for 95 points" in reward["reasons"][0]
+    # the adaptive window sees the jump to the cap as a change (no normal-theory test can:
+    # the 500s have no spread) and ends on the same streak interval as the verdict
+    log = ss.read_log(path)
+    window = ss.AdaptiveWindow().fit(log.loc[log["metric"] == "r", "value"].to_numpy())
+    assert [(c["start"], c["direction"]) for c in window.changes] == [(94, "up")]
+    assert window.changes[0]["step"] - 94 <= 40
+    last = window.table.iloc[-1]
+    assert window.final_status == "stable" and last["length"] == 95 and last["level"] == 500
+    assert (last["level_low"], last["level_high"]) == pytest.approx(tuple(reward["ci"]))
+    assert "held at 500 for the last 95 points" in window.final_reason
 
 
 def test_pong_near_its_cap_of_21_is_converged_with_an_interval_that_stops_at_21():

@@ -25,6 +25,9 @@ import math
 
 import numpy as np
 
+#: the fewest points whose scatter judges the last m points of a split (see ``statistics``)
+LOCAL_POINTS = 64
+
 
 def length_grid(longest: int, shortest: int = 8) -> np.ndarray:
     """Lengths 8, 12, 16, 24, 32, 48, ... (ratio ~1.5) up to ``longest``.
@@ -56,21 +59,56 @@ class RecentPlan:
         self.m = m
         with np.errstate(divide="ignore", invalid="ignore"):
             self.inv_before = np.where(before > 0, 1.0 / before, np.nan)
-            self.mean_se = np.sqrt(1.0 / m + self.inv_before)
             centre_before = (before - 1.0) / 2.0
             self.centre_before = centre_before
             self.inv_sxx_before = np.where(before >= 3, 12.0 / (before * (before * before - 1.0)), np.nan)
             self.distance = (self.first + n - 1.0) / 2.0 - centre_before
-            self.trend_se = np.sqrt(1.0 / m + self.inv_before + self.distance ** 2 * self.inv_sxx_before)
             self.sxx = m * (m * m - 1.0) / 12.0
             self.usable = before >= 3
             # the m points just before the last m (fewer if the window is short)
             self.recent = np.maximum(np.minimum(lengths, n - lengths), 1)
-            self.recent_se = np.sqrt(1.0 / m + 1.0 / self.recent)
+            # where the stretch whose scatter judges the last m points starts
+            self.local_start = np.maximum(n - np.maximum(lengths, LOCAL_POINTS), 0)
+            self.quarter, self.half = lengths // 4, lengths // 2
         self.positions = np.arange(n, dtype=float)
 
-    def statistics(self, window: np.ndarray, scale: float):
-        """(split_z, slope, slope_t) of ``window`` (see :func:`recent_statistics`)."""
+    def level_drift(self, window: np.ndarray, g: float) -> np.ndarray:
+        """For every length m, how far the mean of the last m points' recent half lies from
+        the mean of their first quarter, in standard errors from the two parts' own scatter
+        (times the autocorrelation time ``g``).  A span that still holds the end of a rise
+        is not flat, however noisy the rise makes the window's scale look: the scatter
+        within each part is not inflated by the level moving between them.
+
+        >>> plan = RecentPlan(40, np.array([20, 40]))
+        >>> w = np.r_[np.zeros(20), np.tile([1.0, 3.0], 10)]
+        >>> plan.level_drift(w, 1.0).round(2).tolist()   # the last 20 level; all 40 not
+        [0.34, 8.72]
+        """
+        n = self.n
+        u = window - window.mean()
+        c1 = np.r_[0.0, np.cumsum(u)]
+        c2 = np.r_[0.0, np.cumsum(u * u)]
+        first, quarter, half = self.first, self.quarter, self.half
+        with np.errstate(divide="ignore", invalid="ignore"):
+            early_sum = c1[first + quarter] - c1[first]
+            late_sum = c1[n] - c1[n - half]
+            early_ss = c2[first + quarter] - c2[first] - early_sum * early_sum / quarter
+            late_ss = c2[n] - c2[n - half] - late_sum * late_sum / half
+            variance = g * (np.maximum(early_ss, 0.0) / ((quarter - 1.0) * quarter)
+                            + np.maximum(late_ss, 0.0) / ((half - 1.0) * half))
+            difference = late_sum / half - early_sum / quarter
+            z = np.where(variance > 0, difference / np.sqrt(variance),
+                         np.where(np.abs(difference) > 1e-12 * (1.0 + np.abs(u).max()), np.inf, 0.0))
+        return np.where(quarter >= 2, z, 0.0)
+
+    def statistics(self, window: np.ndarray, scale: float, sigma: float | None = None):
+        """(split_z, slope, slope_t) of ``window`` (see :func:`recent_statistics`).
+
+        With ``sigma`` (the window's noise SD, of which ``scale`` is the long-run version),
+        the last m points' own scatter about their line counts where it is larger, and for
+        the split also the local scatter around them.  A few rare values of skewed or heavy-tailed
+        noise, or a burst of volatility, then widen the judgement of the very stretch they
+        sit in instead of reading as a shift or a trend against the calmer rest."""
         n = self.n
         u = window - window.mean()  # centred: sums of a few hundred values stay exact enough
         c1 = np.zeros(n + 1)
@@ -78,24 +116,66 @@ class RecentPlan:
         cj = np.zeros(n + 1)
         np.cumsum(self.positions * u, out=cj[1:])
         first = self.first
+        m = self.m
         sum_last = c1[n] - c1[first]
-        mean_last = sum_last / self.m
+        mean_last = sum_last / m
+        # slope over positions first..n-1: sum (x - xbar) u with x = j - first
+        sum_xu = (cj[n] - cj[first]) - first * sum_last
+        slope = (sum_xu - (m - 1.0) / 2.0 * sum_last) / self.sxx
+        spread, line_spread = 1.0, 1.0
+        if sigma is not None and sigma > 0:
+            c2 = np.zeros(n + 1)
+            np.cumsum(u * u, out=c2[1:])
+            # the last m points' scatter about their line, on its own and pooled with that of
+            # the points just before them (to LOCAL_POINTS in all) about theirs.  Rare far
+            # values show in the first (two failures among eight tries); a burst of volatility
+            # in the second (eight points alone say little about how volatile their stretch
+            # is); neither a shift between the two parts nor a trend within one is scatter
+            last = _about_line(c1, cj, c2, first, n)
+            before = _about_line(c1, cj, c2, self.local_start, first)
+            dof_last = np.maximum(m - 2.0, 0.0)
+            dof_local = dof_last + np.maximum(first - self.local_start - 2.0, 0.0)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                own = np.where(dof_last > 0, last / dof_last, 0.0)
+                local = np.where(dof_local > 0, (last + before) / dof_local, 0.0)
+                spread = np.maximum(np.maximum(own, local) / (sigma * sigma), 1.0)
+                line_spread = np.maximum(own / (sigma * sigma), 1.0)
         with np.errstate(divide="ignore", invalid="ignore"):
             mean_before = c1[first] * self.inv_before
-            against_mean = (mean_last - mean_before) / (scale * self.mean_se)
+            last_term = spread / m  # the variance of the last m points' mean, in scale^2
+            against_mean = (mean_last - mean_before) / (scale * np.sqrt(last_term + self.inv_before))
             # the line fitted to the points before, evaluated at the centre of the last m points
             slope_before = (cj[first] - self.centre_before * c1[first]) * self.inv_sxx_before
             predicted = mean_before + slope_before * self.distance
-            against_trend = (mean_last - predicted) / (scale * self.trend_se)
+            against_trend = (mean_last - predicted) / (scale * np.sqrt(
+                last_term + self.inv_before + self.distance ** 2 * self.inv_sxx_before))
             recent_mean = (c1[first] - c1[first - self.recent]) / self.recent
-            against_recent = (mean_last - recent_mean) / (scale * self.recent_se)
+            against_recent = (mean_last - recent_mean) / (scale * np.sqrt(last_term + 1.0 / self.recent))
             split_z = np.where(self.usable, _stronger(_confirmed(against_trend, against_mean),
                                                       _confirmed(against_trend, against_recent)), 0.0)
-            # slope over positions first..n-1: sum (x - xbar) u with x = j - first
-            sum_xu = (cj[n] - cj[first]) - first * sum_last
-            slope = (sum_xu - (self.m - 1.0) / 2.0 * sum_last) / self.sxx
-            slope_t = slope * np.sqrt(self.sxx) / scale
+            slope_t = slope * np.sqrt(self.sxx) / (scale * np.sqrt(line_spread))
         return split_z, slope, slope_t
+
+
+def _about_line(c1: np.ndarray, cj: np.ndarray, c2: np.ndarray, start, stop) -> np.ndarray:
+    """The residual sum of squares about their least-squares line of the values at positions
+    start..stop-1, for arrays of segments, from the cumulative sums of u, j*u and u*u (0 for
+    segments of two points or fewer, which a line fits exactly).
+
+    >>> u = np.array([0.0, 1.0, 0.0, 3.0, 5.0])
+    >>> c = [np.r_[0.0, np.cumsum(v)] for v in (u, np.arange(5) * u, u * u)]
+    >>> round(float(_about_line(*c, np.array([1]), np.array([5]))[0]), 12)  # 1, 0, 3, 5
+    3.5
+    """
+    count = (stop - start).astype(float)
+    total = c1[stop] - c1[start]
+    centre = (start + stop - 1.0) / 2.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        about_mean = c2[stop] - c2[start] - np.where(count > 0, total * total / count, 0.0)
+        cross = (cj[stop] - cj[start]) - centre * total
+        sxx = count * (count * count - 1.0) / 12.0
+        about = np.where(count >= 3, about_mean - cross * cross / sxx, 0.0)
+    return np.maximum(about, 0.0)
 
 
 def _confirmed(primary: np.ndarray, confirmation: np.ndarray) -> np.ndarray:
@@ -138,3 +218,33 @@ def slope_and_t(window: np.ndarray, scale: float) -> tuple[float, float]:
     sxx = n * (n * n - 1.0) / 12.0
     slope = float(centred @ window) / sxx
     return slope, slope * math.sqrt(sxx) / scale
+
+
+def trailing_run(window: np.ndarray) -> int:
+    """How many values at the end of ``window`` equal its last one.
+
+    >>> trailing_run(np.array([3.0, 1.0, 2.0, 2.0, 2.0]))
+    3
+    """
+    if len(window) < 2 or window[-2] != window[-1]:
+        return min(len(window), 1)
+    differ = np.flatnonzero(window != window[-1])
+    return len(window) - int(differ[-1]) - 1 if len(differ) else len(window)
+
+
+def repeat_counts(before: np.ndarray, value: float) -> tuple[int, int, bool]:
+    """(repeats, chances, own) of ``value`` in ``before``: how often a ``value`` was followed by
+    another, out of the ``value``s that had a successor there.  When ``value`` never had one,
+    the same for any value (how often anything repeated its predecessor; ``own`` False): a
+    value new to the stream is judged by how often the stream's values repeat at all.
+
+    >>> repeat_counts(np.array([5.0, 5.0, 1.0, 5.0, 2.0]), 5.0)   # 5 -> 5, 5 -> 1, 5 -> 2
+    (1, 3, True)
+    >>> repeat_counts(np.array([0.1, 0.7, 0.3, 0.3]), 9.0)       # any value: 1 repeat in 3
+    (1, 3, False)
+    """
+    at_value = before[:-1] == value
+    chances = int(at_value.sum())
+    if chances:
+        return int((before[1:][at_value] == value).sum()), chances, True
+    return int((before[1:] == before[:-1]).sum()), len(before) - 1, False
