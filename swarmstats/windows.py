@@ -451,7 +451,7 @@ class AdaptiveWindow(OnlineEstimator):
                                scale=scale)
 
         spans = grid >= self.min_length
-        trend = self._current_trend(plan, slope_t, spans, critical)
+        trend = self._current_trend(plan, slopes, slope_t, spans, critical)
         if trend is not None:
             span = int(grid[trend])
             status = self._verdict(slope_t[trend])
@@ -575,16 +575,26 @@ class AdaptiveWindow(OnlineEstimator):
         rising = direction > 0
         return "improving" if rising == (self.direction == "higher") else "degrading"
 
-    def _current_trend(self, plan, slope_t, spans, critical):
+    def _current_trend(self, plan, slopes, slope_t, spans, critical):
         """The span whose slope is most significant (beyond the critical value) and still
-        going on: the slope over its recent half points the same way at the nominal level.
-        A rise that has levelled off is history, not a current trend.  None if no such span."""
+        going on: the slope over its recent half points the same way at the nominal level,
+        and does not differ from the span's own at that level.  A rise that has levelled
+        off is history, not a current trend; a rise that is slowing (or speeding up) is
+        judged on a shorter span, whose line ends where the curve is - the line through a
+        whole concave climb ends above it.  None if no such span."""
         grid, position = plan.lengths, plan.position
         for i in np.argsort(-np.abs(np.where(spans, slope_t, 0.0))):
             if not spans[i] or abs(slope_t[i]) <= critical:
                 return None
             half = position.get(int(grid[i]) // 2)
-            if half is None or np.sign(slope_t[half]) == np.sign(slope_t[i]) and abs(slope_t[half]) > self._z:
+            if half is None:
+                return int(i)
+            if np.sign(slope_t[half]) != np.sign(slope_t[i]) or abs(slope_t[half]) <= self._z:
+                continue
+            # the half's slope is nested in the span's: Var(difference) = Var(half) - Var(span)
+            se_half, se_span = slopes[half] / slope_t[half], slopes[i] / slope_t[i]
+            se_difference = math.sqrt(max(se_half * se_half - se_span * se_span, 0.0)) or se_half
+            if abs(slopes[half] - slopes[i]) <= self._z * se_difference:
                 return int(i)
         return None
 
