@@ -16,7 +16,12 @@ one pass of cumulative sums gives, for every m,
   standard error.
 
 Both standard errors use ``scale`` = sigma * sqrt(g), the noise SD inflated by
-the integrated autocorrelation time, so Var(mean of m points) = scale^2 / m.
+the integrated autocorrelation time, so Var(mean of m points) = scale^2 / m -
+with sigma replaced, where larger, by the last m points' own scatter (and, for
+the split, the scatter around them): rare far values and bursts of volatility
+widen the judgement of the stretch they sit in.  Also here: the level drift
+inside a span (where a climb stopped), and the run of identical values at the
+end of a window with how often its value repeated before (a score at its cap).
 """
 
 from __future__ import annotations
@@ -106,9 +111,9 @@ class RecentPlan:
 
         With ``sigma`` (the window's noise SD, of which ``scale`` is the long-run version),
         the last m points' own scatter about their line counts where it is larger, and for
-        the split also the local scatter around them.  A few rare values of skewed or heavy-tailed
-        noise, or a burst of volatility, then widen the judgement of the very stretch they
-        sit in instead of reading as a shift or a trend against the calmer rest."""
+        the split also the local scatter around them.  A few rare values of skewed or
+        heavy-tailed noise, or a burst of volatility, then widen the judgement of the very
+        stretch they sit in instead of reading as a shift or a trend against the calmer rest."""
         n = self.n
         u = window - window.mean()  # centred: sums of a few hundred values stay exact enough
         c1 = np.zeros(n + 1)
