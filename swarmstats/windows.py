@@ -630,9 +630,9 @@ class AdaptiveWindow(OnlineEstimator):
             return None
         chance = math.exp(log_chance)
         z = math.copysign(float(stats.norm.isf(max(chance, 1e-300) / 2)), shift)
-        evidence = (f"held at {fmt(value)} for the last {run} points (before, "
-                    f"{'it' if own else 'any value'} repeated "
-                    f"{repeats} of {chances} times: a run that long has chance < {fmt(chance, 2)})")
+        which = fmt(value) if own else "any value"
+        evidence = (f"held at {fmt(value)} for {run} points; before, {which} repeated its predecessor "
+                    f"{repeats} of {chances} times, so a run that long has chance < {fmt(chance, 2)}")
         return run, z, evidence
 
     def _change(self, window, t, span, z, sigma, step, label, evidence=None) -> WindowState:
