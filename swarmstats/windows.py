@@ -423,8 +423,11 @@ class AdaptiveWindow(OnlineEstimator):
                                + ("the start" if not self.changes else f"the change at step {label(self._regime)}")
                                + f"; {self.min_length} are needed to judge", False)
         if window.max() == window.min():
-            return self._plain(window, step, label(start), "stable", self._constant_reason(window),
-                               False, scale=0.0, slope=(0.0, 0.0))
+            # right after a change (a run that reached a cap) its call holds, as for any change
+            status, reason = (self._hold[1:] if self._hold is not None and t <= self._hold[0]
+                              else ("stable", self._constant_reason(window)))
+            return self._plain(window, step, label(start), status, reason, False, scale=0.0,
+                               slope=(0.0, 0.0))
         sigma, g = self._noise(window)
         if sigma <= 1e-12 * max(1.0, float(np.abs(window).max())):
             return self._plain(window, step, label(start), "stable",

@@ -111,6 +111,9 @@ def test_a_score_that_reaches_its_cap_and_stays_there_is_a_change():
         result = AdaptiveWindow().fit(y)
         found = [c for c in result.changes if c["start"] == run_start and c["direction"] == "up"]
         delays.append(found[0]["step"] - run_start if found else None)
+        if found:  # the change's call holds for min_length steps, as after any change
+            seen = found[0]["step"]
+            assert set(result.table["status"].iloc[seen:seen + 21]) == {"improving"}
         assert result.final_status == "stable" and "held at 1 for the last" in result.final_reason
         # k successes in a row leave up to 1 - 0.025^(1/k) failures possible (3.6% at 100):
         # the interval says so
