@@ -19,6 +19,26 @@ def median_time(function, *, repeats: int = 5, warmup: int = 1) -> float:
     return statistics.median(times)
 
 
+def median_ratio(ours, anchor, *, repeats: int = 31, warmup: int = 2) -> tuple[float, float, float]:
+    """(median ratio ours / anchor, median ours, median anchor), the two timed in alternation
+    round by round: on a shared, loaded machine the load changes between separate series of
+    repeats, and each round's ratio sees the same load for both."""
+    for _ in range(warmup):
+        anchor()
+        ours()
+    ratios, mine, theirs = [], [], []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        anchor()
+        middle = time.perf_counter()
+        ours()
+        end = time.perf_counter()
+        theirs.append(middle - start)
+        mine.append(end - middle)
+        ratios.append((end - middle) / (middle - start))
+    return statistics.median(ratios), statistics.median(mine), statistics.median(theirs)
+
+
 def machine() -> str:
     import os
 

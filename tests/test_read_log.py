@@ -249,3 +249,30 @@ def test_sparse_rows_fold_like_pandas_pivot_table(seed):
         assert "never" not in got.columns
         assert got.equals(got.sort_values(index, kind="stable", ignore_index=True))
         pd.testing.assert_frame_equal(got, expected, check_dtype=False)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_sparse_wide_rows_fold_like_the_melted_rows(seed):
+    """The column-wise fold the Lightning reader uses (no tidy frame in between) gives the
+    table sparse_to_wide gives of the same rows melted: repeated and missing steps, a value
+    logged twice at one step, rows with no value, a metric never logged, infinities."""
+    from swarmstats.io.formats._table import fold_columns, melt_columns, sparse_to_wide
+
+    rng = np.random.default_rng(seed)
+    n = 200
+    step = rng.integers(0, 30, n).astype(float)
+    step[rng.random(n) < 0.05] = np.nan
+    columns = {}
+    for name in ("val/loss", "reward", "lr", "never"):
+        values = rng.normal(size=n)
+        values[rng.random(n) < 0.6] = np.nan  # each row carries some metrics only
+        columns[name] = values
+    columns["never"][:] = np.nan
+    columns["reward"][rng.random(n) < 0.02] = np.inf
+    expected = sparse_to_wide(melt_columns(pd.DataFrame(columns), list(columns), step=step))
+    got = pd.DataFrame(fold_columns(step, columns))
+    assert "never" not in got.columns
+    pd.testing.assert_frame_equal(got, expected)
+    # rows that carry no value at all
+    empty = fold_columns(np.array([1.0, 2.0]), {"a": np.full(2, np.nan)})
+    assert list(empty) == ["step"] and len(empty["step"]) == 0

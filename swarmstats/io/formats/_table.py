@@ -34,12 +34,27 @@ class LogTable:
 def numeric_frame(frame: pd.DataFrame, name: str, keep=()) -> pd.DataFrame:
     """Numeric metric columns (None/null/NaN empty); non-numeric columns are dropped unless in
     ``keep``; a column mixing numbers and words is an error naming the first bad cell."""
+    return pd.DataFrame(numeric_columns(frame, name, keep), index=frame.index)
+
+
+def numeric_columns(frame: pd.DataFrame, name: str, keep=()) -> dict:
+    """:func:`numeric_frame` as a dict of column name -> array (or Series for ``keep``), in
+    the frame's order, for readers that assemble their table with numpy: each pandas call on a
+    small log costs ~20-50 us, several times a 5 KB parse.
+
+    >>> numeric_columns(pd.DataFrame({"r": [1, 2], "id": ["a", "b"], "x": ["3", None]}), "log")
+    {'r': array([1., 2.]), 'x': 0    3.0
+    1    NaN
+    Name: x, dtype: float64}
+    """
     out = {}
-    dtypes = frame.dtypes
-    numeric = [c for c, dtype in dtypes.items() if c not in keep
+    numeric = [c for c, dtype in zip(frame.columns.tolist(), frame.dtypes.tolist()) if c not in keep
                and pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)]
     # the numeric columns converted in one block, not one pandas call each (a 25-column
     # progress.csv spent 2.5 ms here, five times pandas' own parse)
+    if len(numeric) == len(frame.columns):  # the common case: no selection, one conversion
+        block = frame.to_numpy(dtype=float)
+        return {column: block[:, i] for i, column in enumerate(numeric)}
     block = frame[numeric].to_numpy(dtype=float) if numeric else None
     position = {c: i for i, c in enumerate(numeric)}
     for column in frame.columns:
@@ -68,7 +83,7 @@ def numeric_frame(frame: pd.DataFrame, name: str, keep=()) -> pd.DataFrame:
             raise InputError(f"{name}: column {column!r} mixes numbers and text "
                              f"({series.loc[row]!r} at data row {int(row) + 1})")
         out[column] = pd.to_numeric(series.where(series.index.isin(present.index)), errors="coerce")
-    return pd.DataFrame(out, index=frame.index)
+    return out
 
 
 def numeric_axis(series: pd.Series, name: str, column: str) -> np.ndarray:
@@ -93,7 +108,7 @@ def check_repeated_header(frame: pd.DataFrame, name: str) -> None:
     mid-file): refuse rather than read strings as numbers."""
     if frame.empty or len(frame.columns) < 2:
         return
-    if any(pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns):
+    if any(pd.api.types.is_numeric_dtype(dtype) for dtype in frame.dtypes.tolist()):
         return  # a repeated header row would have made every column text
     text = frame.astype(str)
     matches = np.ones(len(frame), dtype=bool)
@@ -113,7 +128,10 @@ def melt_columns(frame: pd.DataFrame, metrics: list, *, step, run=None, wall_tim
     n = len(frame)
     values = np.empty(n * len(metrics))
     for i, column in enumerate(metrics):
-        values[i * n:(i + 1) * n] = pd.to_numeric(frame[column], errors="coerce").to_numpy(dtype=float)
+        series = frame[column]
+        if not pd.api.types.is_float_dtype(series.dtype):  # what the readers return is float already
+            series = pd.to_numeric(series, errors="coerce")
+        values[i * n:(i + 1) * n] = series.to_numpy(dtype=float)
     keep = ~np.isnan(values)
     dense = bool(keep.all())  # the common case: no gaps, so no gathers at all
     width = len(metrics)
@@ -133,6 +151,38 @@ def melt_columns(frame: pd.DataFrame, metrics: list, *, step, run=None, wall_tim
     if wall_time is not None:
         out["wall_time"] = spread(wall_time)
     return pd.DataFrame(out, copy=False)
+
+
+def fold_columns(step: np.ndarray, columns: dict) -> dict:
+    """Sparse wide rows (each carries some of the metrics) folded to one row per step: each
+    metric's last value logged at that step, rows sorted by step, metrics by name; rows
+    without a step, and steps with no value at all, are dropped.  The same table as
+    :func:`sparse_to_wide` of the melted rows (tested against it) without building the tidy
+    frame: on a 5 KB Lightning log the melt and the fold cost ten times the parse.
+
+    >>> fold_columns(np.array([2.0, 1.0, 1.0, np.nan]), {"b": np.array([5.0, np.nan, 3.0, 1.0]),
+    ...                                                  "a": np.array([np.nan, 1.0, 2.0, 0.0])})
+    {'step': array([1., 2.]), 'a': array([ 2., nan]), 'b': array([3., 5.])}
+    """
+    arrays = {c: np.asarray(v, dtype=float) for c, v in columns.items()}
+    stepped = ~np.isnan(step)
+    names = sorted(c for c, v in arrays.items() if not np.isnan(v[stepped]).all())  # a metric never logged
+    values = np.column_stack([arrays[c] for c in names]) if names else np.empty((len(step), 0))
+    present = ~np.isnan(values)
+    keep = stepped & present.any(axis=1)
+    if not keep.any():  # then no metric was logged either
+        return {"step": np.empty(0)}
+    step, values, present = step[keep], values[keep], present[keep]
+    order = np.argsort(step, kind="stable")  # logging order kept within a step
+    step, values, present = step[order], values[order], present[order]
+    starts = np.flatnonzero(np.r_[True, step[1:] != step[:-1]])
+    out = {"step": step[starts]}
+    # the last row of each step that holds the metric: the largest such row index in the group
+    rows = np.where(present, np.arange(len(step))[:, None], -1)
+    last = np.maximum.reduceat(rows, starts, axis=0)
+    for j, c in enumerate(names):
+        out[c] = np.where(last[:, j] >= 0, values[np.maximum(last[:, j], 0), j], np.nan)
+    return out
 
 
 def sparse_to_wide(tidy: pd.DataFrame) -> pd.DataFrame:

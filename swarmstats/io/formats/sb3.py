@@ -10,14 +10,18 @@ import numpy as np
 import pandas as pd
 
 from ...errors import InputError
-from ._table import LogTable, check_repeated_header, numeric_frame
+from ._table import LogTable, check_repeated_header, numeric_columns
 
 SB3_STEP = "time/total_timesteps"
 BASELINES_STEPS = ("TimestepsSoFar", "total_timesteps", "steps", "timesteps_total", "nupdates")
 
 
 def read_monitor(files: list[tuple[str, bytes]], source: str) -> LogTable:
-    """One or several worker files, merged in time order (t_start + t) and rebased."""
+    """One or several worker files, merged in time order (t_start + t) and rebased.
+
+    The table is assembled column by column with numpy and becomes a DataFrame once: on a
+    10 KB monitor file the concat, sort, drop and inserts of a pandas assembly cost ~3 ms,
+    six times the parse."""
     parts = []
     for name, data in files:
         text = data.decode("utf-8-sig")
@@ -40,21 +44,27 @@ def read_monitor(files: list[tuple[str, bytes]], source: str) -> LogTable:
         if missing:
             raise InputError(f"{name}: a monitor file needs columns r, l, t (missing {', '.join(missing)})")
         check_repeated_header(frame, name)
-        frame = numeric_frame(frame, name)
-        text = [c for c in ("r", "l", "t") if c not in frame.columns]
+        columns = {c: np.asarray(v, dtype=float) for c, v in numeric_columns(frame, name).items()}
+        text = [c for c in ("r", "l", "t") if c not in columns]
         if text:
             raise InputError(f"{name}: the monitor column(s) {', '.join(text)} hold no numbers")
-        frame["wall_time"] = float(header["t_start"]) + frame["t"]
-        parts.append(frame)
+        columns["wall_time"] = float(header["t_start"]) + columns["t"]
+        parts.append(columns)
     if not parts:
         raise InputError(f"{source}: no finished episode in the monitor file(s)")
-    merged = pd.concat(parts, ignore_index=True).sort_values("wall_time", kind="stable")
-    merged = merged.reset_index(drop=True)
-    merged = merged.drop(columns=["t"])  # seconds since each worker's start: the wall time says it
-    merged.insert(0, "step", np.arange(len(merged)))  # the episode number, across workers
-    merged["timesteps"] = merged["l"].cumsum()
+    wall_time = np.concatenate([part["wall_time"] for part in parts])
+    order = np.argsort(wall_time, kind="stable")
+    # every worker's columns in the order they first appear (a column one worker lacks is
+    # empty there); "t", seconds since each worker's start, is dropped: the wall time says it
+    names = list(dict.fromkeys(c for part in parts for c in part if c not in ("t", "wall_time")))
+    merged = {"step": np.arange(len(wall_time))}  # the episode number, across workers
+    for column in names:
+        merged[column] = np.concatenate([part.get(column, np.full(len(part["t"]), np.nan))
+                                         for part in parts])[order]
+    merged["wall_time"] = wall_time[order]
+    merged["timesteps"] = np.cumsum(merged["l"])
     notes = [f"{len(parts)} worker files merged by time"] if len(parts) > 1 else []
-    return LogTable(merged, "monitor", source, notes)
+    return LogTable(pd.DataFrame(merged, copy=False), "monitor", source, notes)
 
 
 def monitor_files(directory: str) -> list[str]:
@@ -69,13 +79,14 @@ def read_progress(frame: pd.DataFrame, name: str, format: str) -> LogTable:
         step = SB3_STEP
     else:
         step = next((c for c in BASELINES_STEPS if c in frame.columns), None)
-    numbers = numeric_frame(frame, name)
-    if step is None or step not in numbers:
-        numbers.insert(0, "step", np.arange(len(numbers)))
+    columns = numeric_columns(frame, name)  # one DataFrame at the end: each pandas step costs ~50 us
+    if step is None or step not in columns:
+        columns = {"step": np.arange(len(frame)), **columns}
         notes = ["no step column: the row number is the step"]
     else:
-        numbers = numbers.rename(columns={step: "step"})
+        columns = {("step" if c == step else c): values for c, values in columns.items()}
         notes = [f"step = {step}"]
+    numbers = pd.DataFrame(columns, index=frame.index, copy=False)
     if format == "baselines-progress":
         notes.append("some baselines forks write 0 as an empty cell; such cells read as missing")
     return LogTable(numbers, format, name, notes)

@@ -10,10 +10,10 @@ from ...errors import InputError
 from ._table import (
     LogTable,
     check_repeated_header,
-    melt_columns,
+    fold_columns,
     numeric_axis,
+    numeric_columns,
     numeric_frame,
-    sparse_to_wide,
 )
 
 #: keys of the final summary entry of a trainer_state.json log_history
@@ -34,13 +34,12 @@ def read_trainer_state(payload, name: str) -> LogTable:
     frame = pd.json_normalize(rows, sep="/")
     if "step" not in frame:
         raise InputError(f"{name}: log_history entries have no 'step'")
-    step = pd.Series(numeric_axis(frame["step"], name, "step"), index=frame.index)
-    numbers = numeric_frame(frame.drop(columns=["step"]), name)
-    metrics = numbers.drop(columns=[c for c in ("epoch",) if c in numbers])
-    tidy = melt_columns(metrics, list(metrics.columns), step=step.to_numpy(dtype=float))
+    step = numeric_axis(frame["step"], name, "step")
+    metrics = numeric_columns(frame.drop(columns=["step"]), name)
+    metrics.pop("epoch", None)
     notes = ["the final training-summary entry is not a data point"] if len(rows) < len(
         payload["log_history"]) else []
-    return LogTable(sparse_to_wide(tidy), "trainer-state", name, notes)
+    return LogTable(pd.DataFrame(fold_columns(step, metrics), copy=False), "trainer-state", name, notes)
 
 
 def read_lightning(frame: pd.DataFrame, name: str) -> LogTable:
@@ -48,25 +47,28 @@ def read_lightning(frame: pd.DataFrame, name: str) -> LogTable:
     check_repeated_header(frame, name)
     if "step" not in frame:
         raise InputError(f"{name}: a Lightning metrics.csv has a 'step' column")
-    numbers = numeric_frame(frame, name)
-    metrics = numbers.drop(columns=[c for c in ("step", "epoch") if c in numbers])
-    tidy = melt_columns(metrics, list(metrics.columns), step=numbers["step"].to_numpy(dtype=float))
-    return LogTable(sparse_to_wide(tidy), "lightning-csv", name,
-                    _nan_rows_note(metrics, numbers["step"]))
+    numbers = numeric_columns(frame, name)
+    # a step column with a word in it is dropped as text by numeric_columns: say where
+    step = numbers.pop("step") if "step" in numbers else numeric_axis(frame["step"], name, "step")
+    step = np.asarray(step, dtype=float)
+    numbers.pop("epoch", None)
+    metrics = {c: np.asarray(v, dtype=float) for c, v in numbers.items()}
+    return LogTable(pd.DataFrame(fold_columns(step, metrics), copy=False), "lightning-csv", name,
+                    _nan_rows_note(metrics, step))
 
 
-def _nan_rows_note(metrics: pd.DataFrame, steps: pd.Series) -> list:
+def _nan_rows_note(metrics: dict, steps: np.ndarray) -> list:
     """Lightning writes a row only for a logging call, so a row whose every value is missing
     logged NaN (or inf): from the first such row on, a run that diverged.  Said, since the
     analyses drop those rows as missing."""
-    values = metrics.to_numpy(dtype=float)
-    if values.size == 0:
+    if not metrics or not len(steps):
         return []
+    values = np.column_stack(list(metrics.values()))
     dead = ~np.isfinite(values).any(axis=1)
     if not dead.any():
         return []
     first = int(np.flatnonzero(dead)[0])
-    step = steps.iloc[first]
+    step = steps[first]
     tail = " and every row after it" if dead[first:].all() else ""
     return [f"{int(dead.sum())} logged row(s) hold only NaN or inf, from step "
             f"{int(step) if float(step).is_integer() else step}{tail}: the run diverged there "
