@@ -422,14 +422,15 @@ class AdaptiveWindow(OnlineEstimator):
                                f"only {length} point(s) since "
                                + ("the start" if not self.changes else f"the change at step {label(self._regime)}")
                                + f"; {self.min_length} are needed to judge", False)
-        if window.max() == window.min():
+        highest, lowest = float(window.max()), float(window.min())
+        if highest == lowest:
             # right after a change (a run that reached a cap) its call holds, as for any change
             status, reason = (self._hold[1:] if self._hold is not None and t <= self._hold[0]
                               else ("stable", self._constant_reason(window)))
             return self._plain(window, step, label(start), status, reason, False, scale=0.0,
                                slope=(0.0, 0.0))
         sigma, g = self._noise(window)
-        if sigma <= 1e-12 * max(1.0, float(np.abs(window).max())):
+        if sigma <= 1e-12 * max(1.0, abs(highest), abs(lowest)):
             return self._plain(window, step, label(start), "stable",
                                "the values lie exactly on a curve: no noise to judge", False)
         scale = sigma * math.sqrt(g)
@@ -437,11 +438,12 @@ class AdaptiveWindow(OnlineEstimator):
         # "does the trend go on?" check below)
         plan = self._plan(length)
         grid = plan.lengths
-        split_z, slopes, slope_t = plan.statistics(window, scale, sigma)
+        sums = plan.sums(window)
+        split_z, slopes, slope_t = plan.statistics(sums, scale, sigma)
         critical = self._critical(length, g)
 
-        splittable = grid <= length - self.min_length
-        if splittable.any():
+        splittable = plan.splittable
+        if plan.can_split:
             z = np.where(splittable, np.abs(split_z), 0.0)
             best = int(np.argmax(z))
             if z[best] > critical:
@@ -453,7 +455,7 @@ class AdaptiveWindow(OnlineEstimator):
             return self._plain(window, step, label(start), self._hold[1], self._hold[2], False,
                                scale=scale)
 
-        spans = grid >= self.min_length
+        spans = plan.spans
         trend = self._current_trend(plan, slopes, slope_t, spans, critical)
         if trend is not None:
             span = int(grid[trend])
@@ -472,7 +474,7 @@ class AdaptiveWindow(OnlineEstimator):
         # level: older points from before a rise levelled off would bias the mean
         # (and whose recent half sits level with its first quarter, judged by their own
         # scatter: the window's scale is inflated by a rise's end that no quadratic follows)
-        drift = plan.level_drift(window, min(g, self._recent_g))
+        drift = plan.level_drift(sums, min(g, self._recent_g))
         flat = spans & (np.abs(slope_t) <= self._z) & (np.abs(drift) <= self._z)
         available = int(grid[flat].max()) if flat.any() else self.min_length
         if 2 * self.min_length <= available < length:
@@ -556,7 +558,7 @@ class AdaptiveWindow(OnlineEstimator):
         if plan is None:
             fitting = self._grid[self._grid <= length]
             grid = np.unique(np.concatenate([fitting, (length, length // 2)]))
-            plan = self._plans[length] = RecentPlan(length, grid[grid >= self._grid[0]])
+            plan = self._plans[length] = RecentPlan(length, grid[grid >= self._grid[0]], self.min_length)
         return plan
 
     def _critical(self, length: int, g: float) -> float:

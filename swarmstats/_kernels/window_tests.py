@@ -27,6 +27,7 @@ end of a window with how often its value repeated before (a score at its cap).
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -50,13 +51,28 @@ def length_grid(longest: int, shortest: int = 8) -> np.ndarray:
     return np.array(sorted(set(lengths)), dtype=int)
 
 
+class WindowSums(NamedTuple):
+    """A window centred on its mean (``u``) and the cumulative sums of u, j*u and u*u
+    (each with a leading 0), as :meth:`RecentPlan.sums` makes them."""
+
+    u: np.ndarray
+    c1: np.ndarray
+    cj: np.ndarray
+    c2: np.ndarray
+
+
 class RecentPlan:
     """Everything about the tests that depends only on the window length and the grid,
     computed once: a window that has reached its maximum length reuses it every step."""
 
-    def __init__(self, n: int, lengths: np.ndarray):
+    def __init__(self, n: int, lengths: np.ndarray, min_length: int = 0):
         self.n = n
         self.lengths = lengths
+        # the lengths a change may cut off (leaving min_length points before it), and the
+        # spans long enough to judge a trend on
+        self.splittable = lengths <= n - min_length
+        self.can_split = bool(self.splittable.any())
+        self.spans = lengths >= min_length
         self.position = {int(m): i for i, m in enumerate(lengths)}
         m = lengths.astype(float)
         self.first = n - lengths
@@ -75,9 +91,36 @@ class RecentPlan:
             # where the stretch whose scatter judges the last m points starts
             self.local_start = np.maximum(n - np.maximum(lengths, LOCAL_POINTS), 0)
             self.quarter, self.half = lengths // 4, lengths // 2
+            # for statistics(): the segments whose scatter about their line is read (the
+            # last m points, then the points before them back to local_start) in one array,
+            # and the terms that depend on the lengths only
+            k = len(lengths)
+            self.scatter = _LineSegments(np.concatenate([self.first, self.local_start]),
+                                         np.concatenate([np.full(k, n), self.first]))
+            self.dof_last = np.maximum(m - 2.0, 0.0)
+            self.dof_local = self.dof_last + np.maximum(self.first - self.local_start - 2.0, 0.0)
+            self.trend_term = self.distance ** 2 * self.inv_sxx_before
+            self.inv_recent = 1.0 / self.recent
+            self.recent_start = self.first - self.recent
+            self.sqrt_sxx = np.sqrt(self.sxx)
+            # for level_drift(): the first quarter's and the recent half's bounds
+            self.quarter_end, self.half_start = self.first + self.quarter, n - self.half
+            self.quarter_dof = (self.quarter - 1.0) * self.quarter
+            self.half_dof = (self.half - 1.0) * self.half
         self.positions = np.arange(n, dtype=float)
 
-    def level_drift(self, window: np.ndarray, g: float) -> np.ndarray:
+    def sums(self, window: np.ndarray) -> WindowSums:
+        """The cumulative sums both tests read, computed once per window: of u, j*u and u*u,
+        with u the window centred on its mean (sums of a few hundred values stay exact enough)."""
+        n = self.n
+        u = window - window.sum() / n  # the mean, as window.mean() computes it
+        sums = np.zeros((3, n + 1))
+        u.cumsum(out=sums[0, 1:])
+        (self.positions * u).cumsum(out=sums[1, 1:])
+        (u * u).cumsum(out=sums[2, 1:])
+        return WindowSums(u, sums[0], sums[1], sums[2])
+
+    def level_drift(self, sums: WindowSums, g: float) -> np.ndarray:
         """For every length m, how far the mean of the last m points' recent half lies from
         the mean of their first quarter, in standard errors from the two parts' own scatter
         (times the autocorrelation time ``g``).  A span that still holds the end of a rise
@@ -86,66 +129,59 @@ class RecentPlan:
 
         >>> plan = RecentPlan(40, np.array([20, 40]))
         >>> w = np.r_[np.zeros(20), np.tile([1.0, 3.0], 10)]
-        >>> plan.level_drift(w, 1.0).round(2).tolist()   # the last 20 level; all 40 not
+        >>> plan.level_drift(plan.sums(w), 1.0).round(2).tolist()   # the last 20 level; all 40 not
         [0.34, 8.72]
         """
-        n = self.n
-        u = window - window.mean()
-        c1 = np.r_[0.0, np.cumsum(u)]
-        c2 = np.r_[0.0, np.cumsum(u * u)]
+        n, c1, c2 = self.n, sums.c1, sums.c2
         first, quarter, half = self.first, self.quarter, self.half
+        quarter_end, half_start = self.quarter_end, self.half_start
         with np.errstate(divide="ignore", invalid="ignore"):
-            early_sum = c1[first + quarter] - c1[first]
-            late_sum = c1[n] - c1[n - half]
-            early_ss = c2[first + quarter] - c2[first] - early_sum * early_sum / quarter
-            late_ss = c2[n] - c2[n - half] - late_sum * late_sum / half
-            variance = g * (np.maximum(early_ss, 0.0) / ((quarter - 1.0) * quarter)
-                            + np.maximum(late_ss, 0.0) / ((half - 1.0) * half))
+            early_sum = c1[quarter_end] - c1[first]
+            late_sum = c1[n] - c1[half_start]
+            early_ss = c2[quarter_end] - c2[first] - early_sum * early_sum / quarter
+            late_ss = c2[n] - c2[half_start] - late_sum * late_sum / half
+            variance = g * (np.maximum(early_ss, 0.0) / self.quarter_dof
+                            + np.maximum(late_ss, 0.0) / self.half_dof)
             difference = late_sum / half - early_sum / quarter
-            z = np.where(variance > 0, difference / np.sqrt(variance),
-                         np.where(np.abs(difference) > 1e-12 * (1.0 + np.abs(u).max()), np.inf, 0.0))
+            z = difference / np.sqrt(variance)
+        degenerate = ~(variance > 0)
+        if degenerate.any():  # both parts constant: any difference beyond rounding is a drift
+            tiny = 1e-12 * (1.0 + float(np.abs(sums.u).max()))
+            z = np.where(degenerate, np.where(np.abs(difference) > tiny, np.inf, 0.0), z)
         return np.where(quarter >= 2, z, 0.0)
 
-    def statistics(self, window: np.ndarray, scale: float, sigma: float | None = None):
-        """(split_z, slope, slope_t) of ``window`` (see :func:`recent_statistics`).
+    def statistics(self, sums: WindowSums, scale: float, sigma: float | None = None):
+        """(split_z, slope, slope_t) of the window whose ``sums`` are given (see
+        :func:`recent_statistics`).
 
         With ``sigma`` (the window's noise SD, of which ``scale`` is the long-run version),
         the last m points' own scatter about their line counts where it is larger, and for
         the split also the local scatter around them.  A few rare values of skewed or
         heavy-tailed noise, or a burst of volatility, then widen the judgement of the very
         stretch they sit in instead of reading as a shift or a trend against the calmer rest."""
-        n = self.n
-        u = window - window.mean()  # centred: sums of a few hundred values stay exact enough
-        c1 = np.zeros(n + 1)
-        np.cumsum(u, out=c1[1:])
-        cj = np.zeros(n + 1)
-        np.cumsum(self.positions * u, out=cj[1:])
+        n, c1, cj = self.n, sums.c1, sums.cj
         first = self.first
         m = self.m
-        sum_last = c1[n] - c1[first]
-        mean_last = sum_last / m
-        # slope over positions first..n-1: sum (x - xbar) u with x = j - first
-        sum_xu = (cj[n] - cj[first]) - first * sum_last
-        slope = (sum_xu - (m - 1.0) / 2.0 * sum_last) / self.sxx
-        spread, line_spread = 1.0, 1.0
-        if sigma is not None and sigma > 0:
-            c2 = np.zeros(n + 1)
-            np.cumsum(u * u, out=c2[1:])
-            # the last m points' scatter about their line, on its own and pooled with that of
-            # the points just before them (to LOCAL_POINTS in all) about theirs.  Rare far
-            # values show in the first (two failures among eight tries); a burst of volatility
-            # in the second (eight points alone say little about how volatile their stretch
-            # is); neither a shift between the two parts nor a trend within one is scatter
-            last = _about_line(c1, cj, c2, first, n)
-            before = _about_line(c1, cj, c2, self.local_start, first)
-            dof_last = np.maximum(m - 2.0, 0.0)
-            dof_local = dof_last + np.maximum(first - self.local_start - 2.0, 0.0)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                own = np.where(dof_last > 0, last / dof_last, 0.0)
-                local = np.where(dof_local > 0, (last + before) / dof_local, 0.0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            sum_last = c1[n] - c1[first]
+            mean_last = sum_last / m
+            # slope over positions first..n-1: sum (x - xbar) u with x = j - first
+            sum_xu = (cj[n] - cj[first]) - first * sum_last
+            slope = (sum_xu - (m - 1.0) / 2.0 * sum_last) / self.sxx
+            spread, line_spread = 1.0, 1.0
+            if sigma is not None and sigma > 0:
+                # the last m points' scatter about their line, on its own and pooled with that
+                # of the points just before them (to LOCAL_POINTS in all) about theirs.  Rare
+                # far values show in the first (two failures among eight tries); a burst of
+                # volatility in the second (eight points alone say little about how volatile
+                # their stretch is); neither a shift between the two parts nor a trend within
+                # one is scatter
+                scatter = self.scatter.about_line(sums)
+                last, before = scatter[:len(m)], scatter[len(m):]
+                own = np.where(self.dof_last > 0, last / self.dof_last, 0.0)
+                local = np.where(self.dof_local > 0, (last + before) / self.dof_local, 0.0)
                 spread = np.maximum(np.maximum(own, local) / (sigma * sigma), 1.0)
                 line_spread = np.maximum(own / (sigma * sigma), 1.0)
-        with np.errstate(divide="ignore", invalid="ignore"):
             mean_before = c1[first] * self.inv_before
             last_term = spread / m  # the variance of the last m points' mean, in scale^2
             against_mean = (mean_last - mean_before) / (scale * np.sqrt(last_term + self.inv_before))
@@ -153,34 +189,45 @@ class RecentPlan:
             slope_before = (cj[first] - self.centre_before * c1[first]) * self.inv_sxx_before
             predicted = mean_before + slope_before * self.distance
             against_trend = (mean_last - predicted) / (scale * np.sqrt(
-                last_term + self.inv_before + self.distance ** 2 * self.inv_sxx_before))
-            recent_mean = (c1[first] - c1[first - self.recent]) / self.recent
-            against_recent = (mean_last - recent_mean) / (scale * np.sqrt(last_term + 1.0 / self.recent))
+                last_term + self.inv_before + self.trend_term))
+            recent_mean = (c1[first] - c1[self.recent_start]) / self.recent
+            against_recent = (mean_last - recent_mean) / (scale * np.sqrt(last_term + self.inv_recent))
             split_z = np.where(self.usable, _stronger(_confirmed(against_trend, against_mean),
                                                       _confirmed(against_trend, against_recent)), 0.0)
-            slope_t = slope * np.sqrt(self.sxx) / (scale * np.sqrt(line_spread))
+            slope_t = slope * self.sqrt_sxx / (scale * np.sqrt(line_spread))
         return split_z, slope, slope_t
 
 
-def _about_line(c1: np.ndarray, cj: np.ndarray, c2: np.ndarray, start, stop) -> np.ndarray:
-    """The residual sum of squares about their least-squares line of the values at positions
-    start..stop-1, for arrays of segments, from the cumulative sums of u, j*u and u*u (0 for
-    segments of two points or fewer, which a line fits exactly).
+class _LineSegments:
+    """Segments start..stop-1 of a window (arrays of them) whose residual sum of squares about
+    their least-squares line is read from the window's cumulative sums; what depends on the
+    bounds alone is computed once."""
 
-    >>> u = np.array([0.0, 1.0, 0.0, 3.0, 5.0])
-    >>> c = [np.r_[0.0, np.cumsum(v)] for v in (u, np.arange(5) * u, u * u)]
-    >>> round(float(_about_line(*c, np.array([1]), np.array([5]))[0]), 12)  # 1, 0, 3, 5
-    3.5
-    """
-    count = (stop - start).astype(float)
-    total = c1[stop] - c1[start]
-    centre = (start + stop - 1.0) / 2.0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        about_mean = c2[stop] - c2[start] - np.where(count > 0, total * total / count, 0.0)
-        cross = (cj[stop] - cj[start]) - centre * total
-        sxx = count * (count * count - 1.0) / 12.0
-        about = np.where(count >= 3, about_mean - cross * cross / sxx, 0.0)
-    return np.maximum(about, 0.0)
+    def __init__(self, start: np.ndarray, stop: np.ndarray):
+        self.start, self.stop = start, stop
+        count = (stop - start).astype(float)
+        self.count = count
+        self.centre = (start + stop - 1.0) / 2.0
+        self.has_points = count > 0
+        self.fits_line = count >= 3  # a line fits two points or fewer exactly
+        with np.errstate(divide="ignore", invalid="ignore"):
+            self.sxx = count * (count * count - 1.0) / 12.0
+
+    def about_line(self, sums: WindowSums) -> np.ndarray:
+        """The residual sums of squares (0 for segments of two points or fewer).
+
+        >>> u = np.array([0.0, 1.0, 0.0, 3.0, 5.0])
+        >>> sums = WindowSums(u, *(np.r_[0.0, np.cumsum(v)] for v in (u, np.arange(5) * u, u * u)))
+        >>> round(float(_LineSegments(np.array([1]), np.array([5])).about_line(sums)[0]), 12)  # 1, 0, 3, 5
+        3.5
+        """
+        start, stop = self.start, self.stop
+        total = sums.c1[stop] - sums.c1[start]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            about_mean = sums.c2[stop] - sums.c2[start] - np.where(self.has_points, total * total / self.count, 0.0)
+            cross = (sums.cj[stop] - sums.cj[start]) - self.centre * total
+            about = np.where(self.fits_line, about_mean - cross * cross / self.sxx, 0.0)
+        return np.maximum(about, 0.0)
 
 
 def _confirmed(primary: np.ndarray, confirmation: np.ndarray) -> np.ndarray:
@@ -209,7 +256,8 @@ def recent_statistics(window: np.ndarray, lengths: np.ndarray, scale: float):
     >>> float(z[0])  # a steady trend is no change
     0.0
     """
-    return RecentPlan(len(window), lengths).statistics(window, scale)
+    plan = RecentPlan(len(window), lengths)
+    return plan.statistics(plan.sums(window), scale)
 
 
 def slope_and_t(window: np.ndarray, scale: float) -> tuple[float, float]:
