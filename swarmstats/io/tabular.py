@@ -404,8 +404,18 @@ def is_bookkeeping_name(name) -> bool:
             or any(pattern.search(name) for _, pattern in _BOOKKEEPING))
 
 
-def _is_axis(column: pd.Series) -> bool:
-    values = pd.to_numeric(column, errors="coerce").dropna().to_numpy(dtype=float)
+def _present_numbers(column: pd.Series) -> np.ndarray:
+    """The column's values as floats, cells that are not numbers left out."""
+    if pd.api.types.is_numeric_dtype(column.dtype) and not pd.api.types.is_bool_dtype(column.dtype):
+        values = column.to_numpy(dtype=float, na_value=np.nan)  # no conversion pass at 10^6 rows
+    else:
+        values = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    missing = np.isnan(values)
+    return values[~missing] if missing.any() else values
+
+
+def _is_axis(column: pd.Series, values: np.ndarray | None = None) -> bool:
+    values = _present_numbers(column) if values is None else values
     if len(values) < 2:
         return len(values) == len(column)
     drops = np.diff(values) < 0
@@ -422,10 +432,12 @@ def _bookkeeping(name: str, column: pd.Series) -> str | None:
 def _is_counter(column: pd.Series) -> bool:
     """Integer values that go up at (nearly) every row: a count of something done so far,
     shaped like a step axis (a few drops where a new run starts)."""
-    values = pd.to_numeric(column, errors="coerce").dropna().to_numpy(dtype=float)
-    if len(values) < 5 or not np.all(values == np.round(values)):
+    values = _present_numbers(column)
+    if len(values) < 5 or not np.all(values[:1000] == np.round(values[:1000])):
+        return False  # most metrics show a fraction in their first rows: no pass over them all
+    if not np.all(values == np.round(values)):
         return False
-    return bool(np.mean(np.diff(values) > 0) >= 0.9 and _is_axis(column))
+    return bool(np.mean(np.diff(values) > 0) >= 0.9 and _is_axis(column, values))
 
 
 def _is_numeric_column(column: pd.Series) -> bool:

@@ -135,11 +135,14 @@ def melt_columns(frame: pd.DataFrame, metrics: list, *, step, run=None, wall_tim
     keep = ~np.isnan(values)
     dense = bool(keep.all())  # the common case: no gaps, so no gathers at all
     width = len(metrics)
-    codes = np.repeat(np.arange(width, dtype=np.int32 if width < 2**31 else np.int64), n)
-    rows = None if dense else np.tile(np.arange(n), width)[keep]
+    # the code type pandas would coerce the codes to anyway (a copy of n * width codes)
+    codes = np.empty(n * width, dtype=np.min_scalar_type(-max(width, 1)))
+    for i in range(width):  # slice fills: np.repeat and np.tile cost 2-3x more at 10^6 rows
+        codes[i * n:(i + 1) * n] = i
+    rows = None if dense else _stacked(np.arange(n), width)[keep]
 
     def spread(axis):
-        return np.tile(axis, width) if dense else axis[rows]
+        return _stacked(np.asarray(axis), width) if dense else axis[rows]
 
     out = {}
     if run is not None:
@@ -182,6 +185,15 @@ def fold_columns(step: np.ndarray, columns: dict) -> dict:
     last = np.maximum.reduceat(rows, starts, axis=0)
     for j, c in enumerate(names):
         out[c] = np.where(last[:, j] >= 0, values[np.maximum(last[:, j], 0), j], np.nan)
+    return out
+
+
+def _stacked(axis: np.ndarray, times: int) -> np.ndarray:
+    """``axis`` repeated end to end ``times`` times (np.tile for one dimension)."""
+    n = len(axis)
+    out = np.empty(n * times, dtype=axis.dtype)
+    for i in range(times):
+        out[i * n:(i + 1) * n] = axis
     return out
 
 
