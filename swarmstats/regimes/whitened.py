@@ -49,6 +49,10 @@ CHANGE_CONSTANT, SLOPE_CONSTANT = 3.0, 1.0
 SPREAD_FLOOR = 0.15
 FLOOR_PHI_CAP = 0.97
 WINSOR = 3.0
+#: ... but clipping at most this share of the values: a second mode (the episodes that fail,
+#: the ones that crash) is part of the noise's distribution, not its tail, and clipping it
+#: towards a median that jumps between the modes makes "regimes" of where the median jumps
+MAX_CLIPPED = 0.10
 #: a seasonal peak: autocorrelation of the differences >= 0.4 at lag p, and
 #: 0.5 above its lowest value at shorter lags (a smooth series has high
 #: autocorrelation at every lag, and no cycle)
@@ -188,11 +192,18 @@ def _winsorised(x: np.ndarray) -> tuple[np.ndarray, float]:
     window = int(min(max(len(x) // 20, 11), 101)) | 1
     smooth = ndimage.median_filter(x, size=window, mode="nearest")
     residuals = x - smooth
-    bounded = np.clip(residuals, -WINSOR * scale, WINSOR * scale)
+    limit = max(WINSOR * scale, float(np.quantile(np.abs(residuals), 1.0 - MAX_CLIPPED)))
+    bounded = np.clip(residuals, -limit, limit)
+    clipped = smooth + bounded
+    if limit > WINSOR * scale:
+        # a second mode: the robust scales measure the main mode alone, and the values are
+        # (nearly) unclipped, so their own spread is the noise's (from differences, which a
+        # shift or a trend barely moves)
+        return clipped, float(np.var(np.diff(clipped))) / 2.0
     _, residual_scale = robust_centre_scale(residuals)
     # heavy tails: the clipped values vary more than the MAD says; normal data: factor ~1
     factor = max(float(np.var(bounded)) / residual_scale**2, 1.0) if residual_scale > 0 else 1.0
-    return smooth + bounded, scale * scale * factor
+    return clipped, scale * scale * factor
 
 
 def broken_stick(y: np.ndarray, min_size: int) -> tuple[int, float]:
