@@ -31,6 +31,27 @@ def test_cusum_false_alarms_stay_within_the_promised_rate():
         assert alarms <= promised + 2.5 * np.sqrt(promised), (kind, alarms, promised)
 
 
+def _falls_or_full(rng, n, fall_rate):
+    """Episodes that either fail early (~30) or run to the end (~990), as a walker's reward."""
+    return np.where(rng.random(n) < fall_rate, rng.normal(30, 20, n), rng.normal(990, 10, n))
+
+
+def test_cusum_on_a_reward_with_two_modes_keeps_the_promised_rate_and_sees_the_mix_change():
+    # falls in 30% of episodes: clipped at 3 robust SDs of the main mode, the innovations were
+    # a two-point stream and CUSUM raised 1.75 alarms per 10,000 points (3.4x the promise);
+    # the clip now reaches at most 10% of them: 0.10 per 10,000 measured
+    rng = np.random.default_rng(171)
+    promised = 40 * 10_000 / CusumDetector().target_arl
+    alarms = sum(len(CusumDetector().fit(_falls_or_full(rng, 10_000, 0.3)).alarms) for _ in range(40))
+    assert alarms <= promised + 2.5 * np.sqrt(promised), (alarms, promised)
+    # a fall rate that goes from 10% to 50% is still caught (median delay 17.5 measured, was 31.5)
+    caught = 0
+    for _ in range(20):
+        result = CusumDetector().fit(np.r_[_falls_or_full(rng, 1000, 0.1), _falls_or_full(rng, 1000, 0.5)])
+        caught += any(1000 <= alarm["index"] < 1100 for alarm in result.alarms)
+    assert caught >= 18, caught
+
+
 def test_bocpd_false_alarms_on_persistent_and_heavy_tailed_streams():
     # stated: >= 20,000 points between false alarms (0.5 per 10,000); 2 x 5,000 points of each
     # kind (normal noise: test_regimes_bocpd.py).  Before: 77 per 10,000 for AR(0.5), 70 for t(3)

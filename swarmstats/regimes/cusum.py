@@ -32,7 +32,7 @@ from ..errors import (
     is_real,
 )
 from .alarms import alarm_records, alarms_text
-from .reference import Reference, estimate_reference
+from .reference import MAX_CLIPPED, Reference, estimate_reference
 
 __all__ = ["CusumDetector", "CusumState", "CusumResult", "cusum_threshold", "cusum_arl"]
 
@@ -222,7 +222,7 @@ class CusumDetector(OnlineEstimator):
         if self.reference is None:
             self._buffer.append(x)
             if len(self._buffer) >= self.warmup:
-                self.reference = estimate_reference(np.asarray(self._buffer))
+                self.reference = estimate_reference(np.asarray(self._buffer), max_clipped=MAX_CLIPPED)
                 self._buffer = []
                 self._upper_zero = self._lower_zero = index
             self._record()
