@@ -17,3 +17,25 @@ def robust_centre_scale(x: np.ndarray) -> tuple[float, float]:
     if scale <= 0:
         scale = float(np.std(x))
     return centre, scale
+
+
+#: The largest share of the values a clip at a few robust SDs may reach.  Heavy-tailed noise
+#: puts 3-8% of its values beyond 3 robust SDs (t(3), t(2.5), rare crashes, log-normal); a
+#: reward with two modes - episodes that fall early or run to the end, tasks that fail or
+#: succeed - puts 12-36% there (the public SB3 monitors): a second mode, not a tail, which a
+#: robust SD of the main mode alone cannot describe.
+MAX_CLIPPED = 0.10
+
+
+def clip_limit(sizes: np.ndarray, robust_limit: float, share: float = MAX_CLIPPED) -> float:
+    """``robust_limit``, widened where needed so that at most ``share`` of ``sizes`` (absolute
+    deviations) lie beyond it.
+
+    >>> two_modes = np.r_[np.zeros(70), np.full(30, 10.0)]   # 30% at 10: a second mode
+    >>> a_tail = np.r_[np.zeros(95), np.full(5, 10.0)]       # 5% at 10: a tail
+    >>> clip_limit(two_modes, 3.0), clip_limit(a_tail, 3.0)
+    (10.0, 3.0)
+    """
+    if share >= 1.0 or not len(sizes):
+        return robust_limit
+    return max(robust_limit, float(np.quantile(sizes, 1.0 - share)))

@@ -17,7 +17,7 @@ import numpy as np
 from scipy import ndimage
 
 from .._kernels.autocorr import integrated_time
-from .._kernels.robust import robust_centre_scale
+from .._kernels.robust import clip_limit, robust_centre_scale
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,10 @@ def noise_scale(y: np.ndarray, *, window: int | None = None) -> NoiseScale:
     centre, sd = robust_centre_scale(residuals)
     if sd <= 0:
         return NoiseScale(sd=0.0, autocorr_time=1.0, window=window)
+    if clip_limit(np.abs(residuals - centre), 4 * sd) > 4 * sd:
+        # a second mode (episodes that fall early, tasks that fail): the MAD is the main
+        # mode's alone, and penalties on it cut a stationary mixture every few points
+        sd = float(np.std(residuals))
     clipped = np.clip(residuals, centre - 4 * sd, centre + 4 * sd)
     tau = integrated_time(clipped) if n >= 8 and np.ptp(clipped) > 0 else 1.0
     return NoiseScale(sd=sd, autocorr_time=max(float(tau) if np.isfinite(tau) else 1.0, 1.0),

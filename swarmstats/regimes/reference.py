@@ -25,18 +25,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._kernels.robust import robust_centre_scale
+from .._kernels.robust import clip_limit, robust_centre_scale
 
 #: innovations are clipped at this many robust SDs (BOCPD, which also learns the spread and
 #: reads a burst of large values as a change of it, clips at 2: t(3) streams then raise 0.4
 #: false alarms per 10,000 points instead of 1.2)
 CLIP = 3.0
-#: CUSUM clips at most this share of them: rewards with two modes (episodes that fall early or
-#: run to the end) put 12-36% of their values beyond 3 robust SDs of the main mode, and clipped
-#: there they make a two-point stream whose CUSUM alarms 0.6 times per 2,000 steps, not ~0.
-#: (BOCPD keeps its clip: it models the spread, and a second mode left unclipped reads to it
-#: as a burst of volatility - 3 to 18 alarms per 2,000 steps)
-MAX_CLIPPED = 0.10
 #: persistence is capped: near 1 a stream is a random walk and a "level" means nothing
 MAX_PERSISTENCE = 0.95
 
@@ -72,7 +66,7 @@ def estimate_reference(values: np.ndarray, clip: float = CLIP, max_clipped: floa
     centre, spread = robust_centre_scale(values)
     if spread <= 0:
         spread = 1.0
-    reach = max(clip * spread, _share_limit(np.abs(values - centre), max_clipped))
+    reach = clip_limit(np.abs(values - centre), clip * spread, max_clipped)
     clipped = np.clip(values, centre - reach, centre + reach)
     mean = float(clipped.mean())
     deviations = clipped - mean
@@ -84,13 +78,8 @@ def estimate_reference(values: np.ndarray, clip: float = CLIP, max_clipped: floa
     innovations = deviations[1:] - phi * deviations[:-1]
     _, robust = robust_centre_scale(innovations)
     robust = robust if robust > 0 else float(np.std(innovations)) or spread
-    limit = max(clip * robust, _share_limit(np.abs(innovations), max_clipped))
+    limit = clip_limit(np.abs(innovations), clip * robust, max_clipped)
     bounded = np.clip(innovations, -limit, limit)
     scale = float(np.sqrt(np.mean(bounded * bounded))) or robust
     return Reference(mean=mean, persistence=phi, scale=scale, points=m, bound=limit / scale)
 
-
-def _share_limit(sizes: np.ndarray, share: float) -> float:
-    """The size beyond which at most ``share`` of ``sizes`` lie: a clip never reaches further
-    into the values than that (a second mode is not a tail)."""
-    return float(np.quantile(sizes, 1.0 - share)) if len(sizes) and share < 1.0 else 0.0

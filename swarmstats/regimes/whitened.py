@@ -37,7 +37,7 @@ import numpy as np
 from scipy import ndimage
 
 from .._kernels.autocorr import autocovariance
-from .._kernels.robust import robust_centre_scale
+from .._kernels.robust import clip_limit, robust_centre_scale
 from .costs import LevelOrTrendCost
 
 #: persistence values tried; 1.0 is a random walk (a level is then a jump)
@@ -49,10 +49,6 @@ CHANGE_CONSTANT, SLOPE_CONSTANT = 3.0, 1.0
 SPREAD_FLOOR = 0.15
 FLOOR_PHI_CAP = 0.97
 WINSOR = 3.0
-#: ... but clipping at most this share of the values: a second mode (the episodes that fail,
-#: the ones that crash) is part of the noise's distribution, not its tail, and clipping it
-#: towards a median that jumps between the modes makes "regimes" of where the median jumps
-MAX_CLIPPED = 0.10
 #: a seasonal peak: autocorrelation of the differences >= 0.4 at lag p, and
 #: 0.5 above its lowest value at shorter lags (a smooth series has high
 #: autocorrelation at every lag, and no cycle)
@@ -192,7 +188,9 @@ def _winsorised(x: np.ndarray) -> tuple[np.ndarray, float]:
     window = int(min(max(len(x) // 20, 11), 101)) | 1
     smooth = ndimage.median_filter(x, size=window, mode="nearest")
     residuals = x - smooth
-    limit = max(WINSOR * scale, float(np.quantile(np.abs(residuals), 1.0 - MAX_CLIPPED)))
+    # ... reaching at most MAX_CLIPPED of them: a second mode clipped toward a running median
+    # that jumps to it wherever it bunches makes "regimes" of where the median jumps
+    limit = clip_limit(np.abs(residuals), WINSOR * scale)
     bounded = np.clip(residuals, -limit, limit)
     clipped = smooth + bounded
     if limit > WINSOR * scale:
