@@ -52,6 +52,17 @@ def test_cusum_on_a_reward_with_two_modes_keeps_the_promised_rate_and_sees_the_m
     assert caught >= 18, caught
 
 
+def test_bocpd_says_when_a_stream_has_two_modes_rather_than_alarming_silently():
+    # BOCPD's false-alarm rate is not controlled on a reward that falls or finishes (~5 alarms
+    # per 10,000 points with 30% falls): the result says so, and names CUSUM; streams it is
+    # calibrated on get no such note (0 of 100 normal, AR(0.9), 3% crashes; 1-2 of 100 t(3))
+    rng = np.random.default_rng(172)
+    noted = OnlineRegimeDetector().fit(_falls_or_full(rng, 500, 0.3))
+    assert noted.notes and "CusumDetector" in noted.notes[0] and "note:" in noted.summary()
+    calm = [rng.normal(size=500), ar1(0.9, 500, rng, 1)[0], rng.normal(size=500) - 10 * (rng.random(500) < 0.03)]
+    assert not any(OnlineRegimeDetector().fit(y).notes for y in calm)
+
+
 def test_bocpd_false_alarms_on_persistent_and_heavy_tailed_streams():
     # stated: >= 20,000 points between false alarms (0.5 per 10,000); 2 x 5,000 points of each
     # kind (normal noise: test_regimes_bocpd.py).  Before: 77 per 10,000 for AR(0.5), 70 for t(3)

@@ -86,6 +86,8 @@ def _online(args, frame, columns, metrics) -> int:
         steps = series.index.to_numpy() if columns.step else np.arange(len(series))
         detector = OnlineRegimeDetector()
         detector.update_many(series.to_numpy())
+        for note in detector.notes:
+            say(f"{metric}: {note}")
         rows += [{"metric": metric, "alarm_step": plain_number(steps[alarm]),
                   "change_step": plain_number(steps[max(change, 0)]), "delay": int(alarm - change)}
                  for alarm, change in detector.alarms]

@@ -42,6 +42,9 @@ class Reference:
     scale: float  # SD of the clipped innovations
     points: int  # how many points it was estimated from (0: given)
     bound: float = CLIP  # where standardised innovations are clipped (the clip that set the scale)
+    #: share of the warm-up's values beyond CLIP robust SDs of their median: above MAX_CLIPPED
+    #: the stream has a second mode (see :func:`clip_limit`), not a tail
+    far_share: float = 0.0
 
     def innovation(self, x: float, previous: float | None) -> float:
         """The standardised, clipped innovation of ``x`` given the previous value."""
@@ -81,5 +84,7 @@ def estimate_reference(values: np.ndarray, clip: float = CLIP, max_clipped: floa
     limit = clip_limit(np.abs(innovations), clip * robust, max_clipped)
     bounded = np.clip(innovations, -limit, limit)
     scale = float(np.sqrt(np.mean(bounded * bounded))) or robust
-    return Reference(mean=mean, persistence=phi, scale=scale, points=m, bound=limit / scale)
+    far = float(np.mean(np.abs(values - centre) > CLIP * spread))
+    return Reference(mean=mean, persistence=phi, scale=scale, points=m, bound=limit / scale,
+                     far_share=far)
 
