@@ -45,6 +45,9 @@ class Reference:
     #: share of the warm-up's values beyond CLIP robust SDs of their median: above MAX_CLIPPED
     #: the stream has a second mode (see :func:`clip_limit`), not a tail
     far_share: float = 0.0
+    #: more than half the warm-up's values tie (a 0/1 success, a score at its cap): discrete
+    #: values, which a normal model of the innovations does not describe
+    tied: bool = False
 
     def innovation(self, x: float, previous: float | None) -> float:
         """The standardised, clipped innovation of ``x`` given the previous value."""
@@ -85,6 +88,6 @@ def estimate_reference(values: np.ndarray, clip: float = CLIP, max_clipped: floa
     bounded = np.clip(innovations, -limit, limit)
     scale = float(np.sqrt(np.mean(bounded * bounded))) or robust
     far = float(np.mean(np.abs(values - centre) > CLIP * spread))
+    tied = bool(m) and float(np.median(np.abs(values - centre))) == 0.0
     return Reference(mean=mean, persistence=phi, scale=scale, points=m, bound=limit / scale,
-                     far_share=far)
-
+                     far_share=far, tied=tied)
