@@ -38,8 +38,8 @@ def share(results, verdict):
     return sum(r.verdict == verdict for r in results)
 
 
-def first_stop(values, min_steps=100):
-    monitor = ss.ConvergenceMonitor()
+def first_stop(values, min_steps=100, budget=None):
+    monitor = ss.ConvergenceMonitor(budget=budget)
     monitor.update_many(values)
     return next((n for n, v in monitor.history if v == "converged" and n >= min_steps), None)
 
@@ -113,6 +113,7 @@ def fixed(reps):
 def live(reps):
     print("## live: ConvergenceMonitor defaults, the verdict read after every step")
     print("still improving - target: a stop while the remaining rise exceeds the tolerance <= 5%")
+    print("(budget: the stream's last step passed as budget=, as the trainer adapters do)")
     cases = [(f"seeds' case to 1000 steps, phi={phi}", seeds_case(1000, phi, np.random.default_rng(1), reps),
               0.49 + 0.0011 * np.arange(1000)) for phi in (0.0, 0.5)]
     for tau, phi in ((50, 0.5), (50, 0.9), (200, 0.5), (200, 0.9)):
@@ -123,37 +124,45 @@ def live(reps):
     cases.append(("climb of 0.5 SD per 1000 steps over 4000 steps", ar1(0.5, 4000, np.random.default_rng(7), reps)
                   + 0.0005 * np.arange(4000), 0.0005 * np.arange(4000)))
     for name, series, mean in cases:
-        stops = wrong_claim = remaining = 0
-        for row in series:
-            stop = first_stop(row)
-            if stop is None:
-                continue
-            stops += 1
-            monitor = ss.ConvergenceMonitor()
-            monitor.update_many(row[:stop])
-            claim = monitor.last_result
-            ahead = min(stop - 1 + int(claim.horizon), len(mean) - 1)
-            wrong_claim += abs(mean[ahead] - mean[stop - 1]) > claim.tolerance
-            remaining += abs(mean[-1] - mean[stop - 1]) > claim.tolerance
-        print(f"  {name}: stopped {stops / reps:.0%}; remaining rise > tolerance {rate(remaining, reps)}; "
-              f"claim wrong over its own horizon {rate(wrong_claim, reps)}")
+        for budget in (None, len(mean) - 1):
+            stops = wrong_claim = remaining = 0
+            for row in series:
+                stop = first_stop(row, budget=budget)
+                if stop is None:
+                    continue
+                stops += 1
+                monitor = ss.ConvergenceMonitor(budget=budget)
+                monitor.update_many(row[:stop])
+                claim = monitor.last_result
+                ahead = min(stop - 1 + int(claim.horizon), len(mean) - 1)
+                wrong_claim += abs(mean[ahead] - mean[stop - 1]) > claim.tolerance
+                remaining += abs(mean[-1] - mean[stop - 1]) > claim.tolerance
+            known = "budget known" if budget is not None else "no budget"
+            print(f"  {name}, {known}: stopped {stops / reps:.0%}; remaining rise > tolerance "
+                  f"{rate(remaining, reps)}; claim wrong over its own horizon {rate(wrong_claim, reps)}")
     test = ss.ConvergenceTest()
     for n in (400, 600, 800, 1000):
         conv = sum(test.fit(row).converged for row in ar1(0.5, n, np.random.default_rng(n), reps))
         print(f"  fixed-sample AR(0.5), n={n}: converged {rate(conv, reps)}")
-    stops = np.array([s if s is not None else np.inf
-                      for s in (first_stop(row) for row in ar1(0.5, 6000, np.random.default_rng(9), reps))])
-    print(f"  live AR(0.5): stop by 2400 (3x the n where the fixed verdict reaches 90%) "
-          f"{rate(int(np.sum(stops <= 2400)), reps)}; median stop {np.median(stops):.0f}")
+    for budget in (None, 5999):
+        stops = np.array([s if s is not None else np.inf
+                          for s in (first_stop(row, budget=budget)
+                                    for row in ar1(0.5, 6000, np.random.default_rng(9), reps))])
+        known = f"budget {budget}" if budget is not None else "no budget"
+        print(f"  live AR(0.5), {known}: stop by 2400 (3x the n where the fixed verdict reaches 90%) "
+              f"{rate(int(np.sum(stops <= 2400)), reps)}; median stop {np.median(stops):.0f}, 90th percentile "
+              f"{np.percentile(stops, 90):.0f}, never {np.mean(np.isinf(stops)):.1%}")
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--reps", type=int, default=400)
     parser.add_argument("--live-reps", type=int, default=200)
+    parser.add_argument("--live-only", action="store_true", help="skip the fixed-sample rows")
     args = parser.parse_args()
     start = time.perf_counter()
-    fixed(args.reps)
+    if not args.live_only:
+        fixed(args.reps)
     live(args.live_reps)
     print(f"({time.perf_counter() - start:.0f} s)")
 

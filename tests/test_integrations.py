@@ -77,6 +77,7 @@ def test_hugging_face_trainer_callback_sees_logs_and_stops(tmp_path):
     trainer = transformers.Trainer(model=Tiny(), args=args, train_dataset=Data(), callbacks=[cb])
     trainer.train()
     assert cb.monitor.status.metrics["loss"]["n"] >= 30
+    assert cb.monitor.budget == 2000  # read from the Trainer: flat up to max_steps
     assert trainer.state.global_step < 2000  # stopped by the callback
 
 
@@ -111,6 +112,7 @@ def test_lightning_callback_sees_metrics_and_stops():
                                 accelerator="cpu", num_sanity_val_steps=0)
     trainer.fit(Module(), loader)
     assert cb.monitor.status.metrics["train_loss"]["n"] >= 30
+    assert cb.monitor.budget == 100 * 32  # max_epochs x batches: the estimated last step
     assert trainer.global_step < 100 * 32  # stopped before the last epoch
 
 
@@ -137,6 +139,7 @@ except ValueError:
     refused = True
 print(json.dumps({"backend": keras.backend.backend(), "n": cb.monitor.status.metrics["loss"]["n"],
                   "epochs": len(history.history["loss"]), "stop": cb.monitor.should_stop,
+                  "budget": cb.monitor.budget,
                   "refused": refused}))
 """
 
@@ -161,6 +164,7 @@ def test_keras_callback_sees_epoch_losses_and_stops():
     assert outcome["backend"] == "torch"
     assert outcome["n"] == outcome["epochs"] >= 30
     assert outcome["epochs"] < 400 and outcome["stop"]  # stopped before the last epoch
+    assert outcome["budget"] == 399  # the last epoch's step, read from fit(epochs=400)
     assert outcome["refused"]
 
 
@@ -174,6 +178,7 @@ def test_stable_baselines3_callback_logs_episodes_and_stops():
     model.learn(total_timesteps=50_000, callback=cb)
     report = cb.monitor.status
     assert report.metrics["episode_reward"]["n"] >= 30
+    assert cb.monitor.budget == 50_000  # learn()'s total_timesteps
     assert model.num_timesteps < 50_000  # a frozen policy's returns are stationary: stopped
 
 
@@ -225,3 +230,25 @@ def test_hf_callback_with_trl_grpo_metric_names():
     before = cb.monitor.calls
     cb.on_log(None, other, control, logs={"reward": 1.0})  # not the main process: ignored
     assert cb.monitor.calls == before
+
+
+def test_adapters_give_the_monitor_the_run_s_budget_unless_told_otherwise():
+    from swarmstats.integrations import check_budget, plan_budget
+
+    monitor = Monitor(metrics=["loss"])
+    plan_budget(monitor, "auto", 2000)  # what the trainer plans
+    assert monitor.budget == 2000
+    plan_budget(monitor, "auto", 5000)  # a budget already set is kept
+    assert monitor.budget == 2000
+    for budget, planned in ((None, 2000), ("auto", None), ("auto", -1), ("auto", float("inf"))):
+        untouched = Monitor(metrics=["loss"])
+        plan_budget(untouched, budget, planned)  # no budget wanted, or the host has none
+        assert untouched.budget is None
+    own = Monitor(metrics=["loss"])
+    plan_budget(own, 300, 2000)  # the adapter's number wins over the trainer's plan
+    assert own.budget == 300
+    horizon = Monitor(metrics=["loss"], horizon=50)
+    plan_budget(horizon, "auto", 2000)  # flatness over a horizon was asked for: no budget
+    assert horizon.budget is None
+    with pytest.raises(ValueError, match="budget"):
+        check_budget("soon")

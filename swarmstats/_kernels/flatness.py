@@ -35,13 +35,16 @@ class Flatness:
 
 
 def flatness_bound(slope: float, slope_se: float, dof: int, horizon: float, tolerance: float,
-                   alpha: float, trend_level: float, n_points: int) -> Flatness:
+                   alpha: float, trend_level: float, n_points: int, *,
+                   horizon_grows: bool = True) -> Flatness:
     """The equivalence bound of ``slope * horizon`` against ``+-tolerance``.
 
     ``points_needed`` assumes a flat curve and a standard error shrinking as
     1/sqrt(n) (the horizon grows with the kept part, so se(slope * H) does):
     n' = n ((t + z) se / tolerance)^2, z the 80% point of |N(0, 1)| (1.28): the
-    estimate itself must also land within the margin.
+    estimate itself must also land within the margin.  With ``horizon_grows=False``
+    (a horizon fixed by a budget) se(slope * H) shrinks as n^-1.5 instead:
+    n' = n ((t + z) se / tolerance)^(2/3).
 
     >>> f = flatness_bound(0.0, 0.001, 18, 100, 0.5, 0.05, 0.0125, 100)
     >>> f.shown, round(f.bound, 3)
@@ -60,7 +63,8 @@ def flatness_bound(slope: float, slope_se: float, dof: int, horizon: float, tole
     needed = 0
     if not shown and tolerance > 0 and se > 0:
         folded = float(norm_ppf(0.5 + POWER / 2))  # P(|Z| < folded) = POWER
-        target = n_points * ((t_equiv + folded) * se / tolerance) ** 2
+        ratio = (t_equiv + folded) * se / tolerance
+        target = n_points * ratio ** (2.0 if horizon_grows else 2.0 / 3.0)
         needed = max(1, int(math.ceil(target - n_points)))
     return Flatness(change=change, bound=bound, se=se, dof=dof, horizon=float(horizon),
                     tolerance=float(tolerance), shown=shown, detectable=detectable,

@@ -57,6 +57,10 @@ def add_parser(commands) -> None:
                        help="the default tolerance in noise SDs (default 0.75)")
     check.add_argument("--horizon", type=finite,
                        help="steps ahead over which flatness is claimed (default: the span kept after the warm-up)")
+    check.add_argument("--budget", type=finite,
+                       help="the step the run is planned to end at (on the step axis): flatness is then "
+                            "claimed up to it, so 'converged' means training on would not move the mean "
+                            "by more than the tolerance")
     check.add_argument("--precision", type=finite, help="target half-width of the CI of the mean")
     add_better_option(check)
     check.add_argument("--warmup", choices=WARMUP_METHODS, default="variance", help="warm-up rule")
@@ -68,7 +72,7 @@ def add_parser(commands) -> None:
 
 def run(args) -> int:
     test = ConvergenceTest(alpha=args.alpha, tolerance=args.tolerance, tolerance_sd=args.tolerance_sd,
-                           horizon=args.horizon, precision=args.precision, warmup=args.warmup,
+                           horizon=args.horizon, budget=args.budget, precision=args.precision, warmup=args.warmup,
                            better=args.better)
     frame, columns, metrics = load(args)
     if args.format == "text":  # machine formats keep stderr for errors

@@ -49,6 +49,9 @@ def add_parser(commands) -> None:
     watch.add_argument("--check-every", type=at_least(1), default=None,
                        help="re-check every N values (default: whenever a metric has grown by half; "
                             "each check spends part of alpha, so fewer checks stop sooner)")
+    watch.add_argument("--budget", type=finite,
+                       help="the step the job is planned to end at: 'converged' then means flat up to it, "
+                            "not only over the next stretch as long as the part kept")
     watch.add_argument("--format", choices=("text", "json"), default="text",
                        help="json: one JSON object per verdict change, then the final report")
     watch.add_argument("--notify", metavar="URL",
@@ -329,7 +332,7 @@ def run(args) -> int:
         check_url(args.notify)  # a bad URL is a usage error before anything is read
     follower = ServerFollower(args.file) if mlflow_server.is_source(args.file) else Follower(args.file)
     notifier = Notifier(args.notify) if args.notify else None
-    monitor = Monitor(metrics=args.metric, check_every=args.check_every)
+    monitor = Monitor(metrics=args.metric, check_every=args.check_every, budget=args.budget)
     verdicts: dict = {}
     idle_since = time.monotonic()
     calls = 0
@@ -340,7 +343,7 @@ def run(args) -> int:
         for kind, message in follower.take_events():
             _say(args, {"event": kind, "message": message})
         if follower.restarted:
-            monitor = Monitor(metrics=args.metric, check_every=args.check_every)
+            monitor = Monitor(metrics=args.metric, check_every=args.check_every, budget=args.budget)
             verdicts, calls = {}, 0
             _say(args, {"event": "restart", "message": "the file was rewritten; reading it again"})
         for record in records:

@@ -14,8 +14,8 @@ The verdict, for one run:
    (the last 5, 10 or 20%), and a change of the trailing variance.
 4. ``converged`` needs more than "no test rejected": the equivalence bound of
    :mod:`swarmstats._kernels.flatness` must show the projected change over the
-   next ``horizon`` steps (default: as many as were kept) within
-   +-``tolerance`` (default: 0.75 noise SD).  A significant trend or late
+   next ``horizon`` steps (default: as many as were kept, or up to the ``budget``
+   step when that is further) within +-``tolerance`` (default: 0.75 noise SD).  A significant trend or late
    change fails the check, unless ``tolerance`` was given and the bound shows
    the change inside it.  Not shown flat, and nothing shown moving -> ``insufficient_data``,
    with ``steps_needed`` and the smallest drift the data could detect.
@@ -202,6 +202,12 @@ class ConvergenceTest(Estimator):
     horizon : float, optional
         How far ahead (in steps) flatness is claimed.  Default: the span of the
         part kept after the warm-up.
+    budget : float, optional
+        The step the run is planned to end at (a trainer's ``max_steps``), on the
+        series' step axis.  Flatness is then claimed up to it: the horizon is the rest
+        of the budget when that is longer than the kept span, so "converged" means
+        that training on to the end would change the mean by less than the tolerance.
+        Give ``horizon`` or ``budget``, not both.
     precision : float, optional
         Target half-width of the CI of the mean; wider -> insufficient_data
         with ``steps_needed``.
@@ -228,7 +234,8 @@ class ConvergenceTest(Estimator):
 
     def __init__(self, *, alpha: float = 0.05, warmup: str = "variance", max_warmup: float = 0.5,
                  tolerance: float | None = None, tolerance_sd: float = 0.75,
-                 horizon: float | None = None, equivalence_alpha: float | None = None,
+                 horizon: float | None = None, budget: float | None = None,
+                 equivalence_alpha: float | None = None,
                  precision: float | None = None, ci: float = 0.95,
                  min_points: int = 20, min_ess: float = 10, rhat_threshold: float | None = 1.01,
                  nan_policy: str = "raise", better: str = "auto"):
@@ -238,6 +245,7 @@ class ConvergenceTest(Estimator):
         self.tolerance = tolerance
         self.tolerance_sd = tolerance_sd
         self.horizon = horizon
+        self.budget = budget
         self.equivalence_alpha = equivalence_alpha
         self.precision = precision
         self.ci = ci
@@ -263,6 +271,10 @@ class ConvergenceTest(Estimator):
             value = getattr(self, name)
             if value is not None and not (is_real(value) and math.isfinite(value) and value > 0):
                 raise InputError(f"{name} must be a positive number, got {value!r}")
+        if self.budget is not None and not (is_real(self.budget) and math.isfinite(self.budget)):
+            raise InputError(f"budget must be a finite step number, got {self.budget!r}")
+        if self.horizon is not None and self.budget is not None:
+            raise InputError("give horizon (steps ahead) or budget (the step the run ends at), not both")
         if int(self.min_points) < 5:
             raise InputError(f"min_points must be at least 5, got {self.min_points!r}")
 
@@ -318,7 +330,8 @@ class ConvergenceTest(Estimator):
         tolerance = (self.tolerance / scale if self.tolerance is not None
                      else self.tolerance_sd * sd)
         span = float(kept_steps[-1] - kept_steps[0]) if m > 1 else 1.0
-        horizon = float(self.horizon) if self.horizon is not None else max(span, 1.0)
+        horizon, to_budget = self._horizon(span, float(steps[-1]))
+        ahead = _ahead_text(horizon, to_budget, unit)
 
         level = self.alpha / 4.0
         equivalence = self.equivalence_alpha if self.equivalence_alpha is not None else self.alpha
@@ -336,11 +349,12 @@ class ConvergenceTest(Estimator):
         # under long memory the slope's batch-means error is as optimistic as the mean's
         inflate = precision.inflation
         flat = flatness_bound(trend.estimate, trend.se * inflate, trend.dof, horizon, tolerance,
-                              equivalence, level, m)
+                              equivalence, level, m, horizon_grows=to_budget is None)
         # While the kept part continues the whole run's slope, the transient has not been
         # shown to have ended: the whole run must look flat too.
         whole = (flatness_bound(drift.estimate, drift.se * inflate, drift.dof, horizon, tolerance,
-                                equivalence, level, n) if drift.applies else None)
+                                equivalence, level, n, horizon_grows=to_budget is None)
+                 if drift.applies else None)
         trend, drift = shown_trend, shown_drift
         late_bound = (abs(late.change) + float(t_ppf(1 - equivalence, max(late.dof, 1))) * late.se
                       if late.length else 0.0)
@@ -412,7 +426,7 @@ class ConvergenceTest(Estimator):
         if not (flat.shown and (whole is None or whole.shown)):
             worst = flat if whole is None or flat.bound >= whole.bound else whole
             more = max(int(math.ceil(worst.points_needed * spacing)), 1)
-            reason = (f"not shown to be flat: over the next {_steps_text(horizon)} {unit} the mean could "
+            reason = (f"not shown to be flat: over {ahead} the mean could "
                       f"still move by up to {fmt(units(worst.bound), 3)} (tolerance "
                       f"+-{fmt(units(tolerance), 3)}); if it is flat, about {_count(more, unit, 'more ')} would "
                       f"show it. The smallest drift these data can detect is "
@@ -424,16 +438,26 @@ class ConvergenceTest(Estimator):
             return ConvergenceResult(
                 verdict="insufficient_data", converged=False, steps_needed=steps_needed,
                 reasons=[self._precision_reason(units(reach), steps_needed, unit),
-                         _flat_reason(flat, units, horizon, tolerance, variance, unit)] + notes
+                         _flat_reason(flat, units, ahead, tolerance, variance)] + notes
                 + warmup_note + axis_note, **numbers, **base)
         if not variance.applies:
             notes.append("the trailing variance was not judged: each quarter of the kept part is "
                          "too short for two batches spanning the persistence of its squared "
                          "deviations (volatility clusters)")
-        reasons = [_flat_reason(flat, units, horizon, tolerance, variance, unit)] + notes + warmup_note
+        reasons = [_flat_reason(flat, units, ahead, tolerance, variance)] + notes + warmup_note
         return ConvergenceResult(verdict="converged", converged=True, reasons=reasons + axis_note,
                                  steps_needed=0 if self.precision is not None else None,
                                  **numbers, **base)
+
+    def _horizon(self, span: float, last_step: float) -> tuple[float, float | None]:
+        """How far ahead flatness is claimed, and the budget's end when the claim runs to it:
+        ``horizon`` as given; else the kept span, or the rest of the budget when longer."""
+        if self.horizon is not None:
+            return float(self.horizon), None
+        own = max(span, 1.0)
+        if self.budget is not None and float(self.budget) - last_step > own:
+            return float(self.budget) - last_step, float(self.budget)
+        return own, None
 
     def _shown_changes(self, trend, drift, late, variance, flat, whole, late_bound: float,
                        tolerance: float, level: float, units, steps: np.ndarray, unit: str,
@@ -662,6 +686,13 @@ def _steps_text(steps: float) -> str:
     return f"{steps:,.0f}" if steps >= 10 else fmt(steps, 3)
 
 
+def _ahead_text(horizon: float, to_budget: float | None, unit: str) -> str:
+    """What the flatness claim covers, for a sentence: "the next 600 steps" (and where that
+    ends when it runs to the budget)."""
+    text = f"the next {_steps_text(horizon)} {unit}"
+    return text if to_budget is None else f"{text}, to the budget's end at {_steps_text(to_budget)}"
+
+
 def _step_spacing(steps: np.ndarray) -> float:
     """Steps per point (1 for row order; the mean spacing of a real step axis)."""
     if len(steps) < 2:
@@ -739,8 +770,8 @@ def _late_reason(outcome, units, steps: np.ndarray, within: bool, tolerance: flo
     return f"a late change: {text}"
 
 
-def _flat_reason(flat, units, horizon: float, tolerance: float, variance, unit: str) -> str:
-    return (f"flat within +-{fmt(units(tolerance), 3)} over the next {_steps_text(horizon)} {unit}: "
+def _flat_reason(flat, units, ahead: str, tolerance: float, variance) -> str:
+    return (f"flat within +-{fmt(units(tolerance), 3)} over {ahead}: "
             f"the projected change is {fmt(units(flat.change), 3)} (at most "
             f"{fmt(units(flat.bound), 3)} either way); "
             f"no trend, late change or variance change "

@@ -14,7 +14,10 @@ from __future__ import annotations
 from .. import errors
 from ..errors import MissingDependency
 
-__all__ = ["MissingDependency", "require", "monitor_for", "log_and_check"]
+__all__ = ["MissingDependency", "require", "monitor_for", "log_and_check", "plan_budget"]
+
+#: What an adapter's ``budget`` means by default: read the run's last step from the trainer.
+AUTO = "auto"
 
 
 def require(module: str, extra: str):
@@ -29,6 +32,25 @@ def monitor_for(monitor, options: dict):
     if monitor is not None and options:
         raise TypeError("pass either monitor= or Monitor options, not both")
     return monitor if monitor is not None else Monitor(**options)
+
+
+def check_budget(budget) -> None:
+    """An adapter's ``budget``: "auto", None, or a finite step number."""
+    if budget is None or budget == AUTO:
+        return
+    if not (errors.is_real(budget) and budget == budget and abs(budget) != float("inf")):
+        raise ValueError(f"budget must be 'auto', None or a step number, got {budget!r}")
+
+
+def plan_budget(monitor, budget, planned) -> None:
+    """Give ``monitor`` the step its run ends at, once the host knows it: ``budget`` as the
+    adapter was given it, or with "auto" the host's own plan (``planned``: a step number, or
+    None / <= 0 when the host has none).  A budget already set on the Monitor is kept."""
+    if budget is None or monitor.budget is not None or monitor.get_params().get("horizon") is not None:
+        return  # no budget wanted, one set already, or flatness claimed over a horizon instead
+    value = planned if budget == AUTO else budget
+    if value is not None and value == value and 0 < value < float("inf"):
+        monitor.budget = float(value)
 
 
 def log_and_check(monitor, step, metrics: dict, stop: bool) -> bool:

@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
-from . import monitor_for, require
+from . import AUTO, check_budget, monitor_for, plan_budget, require
 
 
-def callback(monitor=None, *, stop: bool = True, **monitor_options):
+def callback(monitor=None, *, stop: bool = True, budget=AUTO, **monitor_options):
     """A Stable-Baselines3 callback: every finished episode (``infos[i]["episode"]``, which the
     Monitor wrapper adds) is logged as ``episode_reward`` and ``episode_length`` at
     ``num_timesteps``; training stops (``_on_step`` returns False) once the Monitor says so.
 
+    ``budget`` is the step the run ends at: with "auto" (the default) it is read from the
+    ``total_timesteps`` given to ``learn`` when training starts, so a stop means that training
+    on to the end would change the metric's mean by less than the tolerance; None claims
+    flatness only over the next stretch as long as the part kept (stops sooner; a slow climb may
+    be stopped).  A budget set on a given Monitor is kept.
+
         model.learn(total_timesteps=100_000, callback=callback(metrics=["episode_reward"]))
     """
     callbacks = require("stable_baselines3.common.callbacks", "sb3")
+    check_budget(budget)
     options = {"metrics": ["episode_reward", "episode_length"], "stop_on": "episode_reward",
                **monitor_options} if monitor is None else monitor_options
     tracker = monitor_for(monitor, options)
@@ -24,6 +31,10 @@ def callback(monitor=None, *, stop: bool = True, **monitor_options):
             super().__init__()
             self.monitor = tracker
             self.stop = stop
+
+        def _on_training_start(self) -> None:
+            # learn()'s locals: total_timesteps already counts the timesteps done before
+            plan_budget(self.monitor, budget, self.locals.get("total_timesteps"))
 
         def _on_step(self) -> bool:
             for info in self.locals.get("infos", ()):

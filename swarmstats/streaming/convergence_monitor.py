@@ -80,7 +80,10 @@ class ConvergenceMonitor(OnlineEstimator):
         Spend ``alpha`` of the flatness claim over the checks (see above).  False
         runs every check at the full level: fine for a single look, not for stopping.
     **test_options
-        Passed to :class:`ConvergenceTest` (``alpha``, ``tolerance`` ...).
+        Passed to :class:`ConvergenceTest` (``alpha``, ``tolerance`` ...).  ``budget`` is
+        counted in values here (the stream's own axis, from 0): with ``budget=3999`` every
+        check claims flatness up to the 4,000th value, so a stop means the rest of the
+        stream would move the mean by less than the tolerance.
 
     ``update_many(xs)`` gives exactly the state of a loop of ``update``: the
     checks run at the same stream lengths.

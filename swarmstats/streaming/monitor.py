@@ -19,7 +19,7 @@ import numpy as np
 
 from .._base import Estimator, renamed_names, same_value
 from .._result import Result, fmt
-from ..errors import InputError, check_choice, check_count
+from ..errors import InputError, check_choice, check_count, is_real
 from ..windows import AdaptiveWindow
 from .convergence_monitor import ConvergenceMonitor
 
@@ -77,6 +77,14 @@ class Monitor(Estimator):
         ``should_stop`` needs the verdict "converged" at this many consecutive checks.  The
         checks' flatness claims are already anytime-valid (alpha spent over the looks, see
         :class:`ConvergenceMonitor`); more confirmations only delay the stop.
+    budget : float, optional
+        The step the run is planned to end at, in the units of ``log``'s ``step`` (a
+        trainer's ``max_steps``; the trainer adapters read it from the trainer).  Each check
+        then claims flatness up to it, so a stop means that training on to the end would
+        change the mean by less than the tolerance - not only over the next stretch as long
+        as the part kept.  Each metric's remaining values are estimated from the spacing of
+        the steps it was logged at.  Without it a slow climb can be stopped where it is flat
+        over its own horizon but not over the rest of the run (docs/convergence.md).
     **convergence_options
         Passed to :class:`ConvergenceMonitor` (``alpha``, ``tolerance``, ``precision``,
         ``check_every``, ``growth`` ...).
@@ -90,13 +98,15 @@ class Monitor(Estimator):
     """
 
     def __init__(self, *, metrics=None, checks=("convergence",), stop_on=None, stop_when: str = "all",
-                 min_steps: int = 100, confirmations: int = 1, **convergence_options):
+                 min_steps: int = 100, confirmations: int = 1, budget: float | None = None,
+                 **convergence_options):
         self.metrics = None if metrics is None else [str(m) for m in metrics]
         self.checks = (checks,) if isinstance(checks, str) else tuple(checks)
         self.stop_on = stop_on if stop_on is None or isinstance(stop_on, str) else [str(m) for m in stop_on]
         self.stop_when = stop_when
         self.min_steps = min_steps
         self.confirmations = confirmations
+        self.budget = budget
         # validates the options now, not at the first log; each metric gets a clone
         self._template = ConvergenceMonitor(**convergence_options)
         self._validate()
@@ -114,6 +124,12 @@ class Monitor(Estimator):
                              f"({', '.join(self.metrics)})")
         check_count("min_steps", self.min_steps)
         check_count("confirmations", self.confirmations)
+        if self.budget is not None:
+            if not (is_real(self.budget) and math.isfinite(self.budget)):
+                raise InputError(f"budget must be a finite step number, got {self.budget!r}")
+            if self._template.test.horizon is not None:
+                raise InputError("give horizon (steps ahead) or budget (the step the run ends at), "
+                                 "not both")
 
     def get_params(self) -> dict:
         template = self._template.get_params()
@@ -175,8 +191,10 @@ class Monitor(Estimator):
                 self._steps[name] = []
                 if "window" in self.checks:
                     self._windows[name] = AdaptiveWindow(keep_states=False)
-            stream.update(value)
             self._steps[name].append(step)
+            if self.budget is not None:
+                stream.test.budget = _budget_in_values(self._steps[name], float(self.budget))
+            stream.update(value)
             if name in self._windows:
                 self._window_states[name] = self._windows[name].update(value)
 
@@ -232,6 +250,17 @@ class Monitor(Estimator):
         from ..plots.streaming import plot_monitor
 
         return plot_monitor(self, ax)
+
+
+def _budget_in_values(steps: list, budget: float) -> float | None:
+    """Where the budget falls on a metric's own axis (its values counted from 0), from the
+    mean spacing of the steps it was logged at; None while that spacing is unknown (fewer
+    than two distinct numeric steps)."""
+    first, last = steps[0], steps[-1]
+    if len(steps) < 2 or not (is_real(first) and is_real(last)) or not last > first:
+        return None
+    spacing = (float(last) - float(first)) / (len(steps) - 1)
+    return (len(steps) - 1) + (budget - float(last)) / spacing
 
 
 def _number(raw) -> float | None:
