@@ -1,5 +1,6 @@
 """`swarmstats check-convergence` through a subprocess: exit codes, formats, bad input."""
 
+import io
 import json
 import os
 import subprocess
@@ -253,6 +254,34 @@ def test_regimes_online_lists_alarms_in_steps(regime_log):
     payload = json.loads(run("regimes", regime_log, "--online", "--format", "json").stdout)
     changes = [a["change_step"] for a in payload["alarms"] if a["metric"] == "reward"]
     assert any(abs(c - 1500) <= 50 for c in changes) and any(abs(c - 2500) <= 50 for c in changes)
+    assert "(online, BOCPD)" in text.stdout and not text.stderr.count("CUSUM rather")  # Gaussian noise
+
+
+def test_regimes_online_gives_cusum_the_streams_bocpd_cannot_judge(tmp_path):
+    # a stationary reward whose episodes fall early 30% of the time, and a 90% success as 0/1:
+    # BOCPD raises alarm after alarm on the 0/1 stream; "auto" hands both to CUSUM and says why
+    rng = np.random.default_rng(8)
+    n = 2000
+    falls = rng.random(n) < 0.3
+    pd.DataFrame({"step": np.arange(n) * 4,
+                  "reward": np.where(falls, rng.uniform(15, 150, n), 990 + rng.normal(0, 10, n)),
+                  "success": (rng.random(n) < 0.9).astype(int),
+                  "plain": rng.normal(size=n)}).to_csv(tmp_path / "log.csv", index=False)
+    auto = run("regimes", tmp_path / "log.csv", "--online", "--format", "csv")
+    assert auto.returncode == 0, auto.stderr
+    table = pd.read_csv(io.StringIO(auto.stdout))
+    assert dict(zip(table["metric"], table["detector"])) == {"reward": "CUSUM", "success": "CUSUM",
+                                                           "plain": "BOCPD"}
+    assert table["alarm_step"].notna().sum() <= 1  # stationary: at most a stray alarm
+    assert "reward: CUSUM rather than BOCPD" in auto.stderr and "second mode" in auto.stderr
+    assert "success: CUSUM rather than BOCPD" in auto.stderr and "discrete values" in auto.stderr
+    forced = run("regimes", tmp_path / "log.csv", "--online-method", "bocpd", "-m", "success")
+    assert forced.returncode == 0 and "(online, BOCPD)" in forced.stdout
+    assert forced.stdout.count("alarm at step") > 10  # what auto spared the reader
+    assert "use CUSUM" in forced.stderr  # BOCPD still says what limits it
+    cusum = json.loads(run("regimes", tmp_path / "log.csv", "--online-method", "cusum", "-m", "plain",
+                           "--format", "json").stdout)
+    assert cusum["detectors"] == {"plain": "CUSUM"} and cusum["alarms"] == []
 
 
 def test_the_readme_sample_output_is_what_the_command_prints():

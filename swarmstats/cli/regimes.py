@@ -6,9 +6,15 @@ import numpy as np
 import pandas as pd
 
 from .._result import fmt, plain_number
-from ..errors import InputError
+from ..errors import InputError, is_real
 from ..io import LOG_FORMATS, select_metric
-from ..regimes import MODELS, PENALTIES, OnlineRegimeDetector, RegimeDetector
+from ..regimes import (
+    MODELS,
+    PENALTIES,
+    CusumDetector,
+    OnlineRegimeDetector,
+    RegimeDetector,
+)
 from ..regimes.offline import METHODS
 from ._common import (
     EXIT_PASS,
@@ -25,6 +31,9 @@ from ._common import (
     run_label,
     say,
 )
+
+#: --online-method: "auto" is BOCPD unless its warm-up check names a stream it cannot judge.
+ONLINE_METHODS = ("auto", "bocpd", "cusum")
 
 
 def add_parser(commands) -> None:
@@ -45,7 +54,11 @@ def add_parser(commands) -> None:
     regimes.add_argument("--min-effect", type=finite, default=None,
                          help="merge changes smaller than this many noise SDs (0: never; default 0.5 for the trend model, 1 otherwise)")
     regimes.add_argument("--online", action="store_true",
-                         help="replay each metric through the online detector (BOCPD) and list its alarms")
+                         help="replay each metric through an online detector and list its alarms")
+    regimes.add_argument("--online-method", choices=ONLINE_METHODS, default=None,
+                         help="implies --online: bocpd, cusum, or auto (the default: BOCPD, but CUSUM for a metric "
+                              "whose first 100 values have two modes or mostly one value, where BOCPD "
+                              "false-alarms many times its stated rate; said on stderr)")
     add_input_format_option(regimes, LOG_FORMATS)
     add_output_options(regimes, plot="the series, segments and changes")
 
@@ -66,8 +79,8 @@ def run(args) -> int:
     detector = RegimeDetector(model=model, penalty=penalty, min_size=args.min_size,
                               min_effect=args.min_effect, method=args.method)
     frame, columns, metrics = load(args)
-    if args.online:
-        return _online(args, frame, columns, metrics)
+    if args.online or args.online_method:
+        return _online(args, frame, columns, metrics, args.online_method or "auto")
     results = [detector.fit(select_metric(part, metric, step=columns.step), name=run_label(metric, key, args))
                for metric in metrics for key, part in parts(frame, args)]
     render(args, "regimes", results, frame=frame,
@@ -77,40 +90,67 @@ def run(args) -> int:
     return EXIT_PASS
 
 
-def _online(args, frame, columns, metrics) -> int:
-    """Alarms of the BOCPD detector replayed over each metric, in step units."""
+def _online(args, frame, columns, metrics, method: str) -> int:
+    """Alarms of an online detector replayed over each metric, in step units."""
     rows = []
     for metric, key, part in [(m, k, p) for m in metrics for k, p in parts(frame, args)]:
         series = select_metric(part, metric, step=columns.step)
         metric = run_label(metric, key, args)
         steps = series.index.to_numpy() if columns.step else np.arange(len(series))
-        detector = OnlineRegimeDetector()
-        detector.update_many(series.to_numpy())
-        for note in detector.notes:
+        values = series.to_numpy()
+        detector, name, why = _online_detector(method, values)
+        detector.update_many(values)
+        if why:
+            say(f"{metric}: CUSUM rather than BOCPD (--online-method auto), whose false-alarm rate "
+                f"is not controlled here - {why}")
+        for note in getattr(detector, "notes", ()):
             say(f"{metric}: {note}")
-        rows += [{"metric": metric, "alarm_step": plain_number(steps[alarm]),
+        rows += [{"metric": metric, "detector": name, "alarm_step": plain_number(steps[alarm]),
                   "change_step": plain_number(steps[max(change, 0)]), "delay": int(alarm - change)}
                  for alarm, change in detector.alarms]
         if not detector.alarms:
-            rows.append({"metric": metric, "alarm_step": None, "change_step": None, "delay": None})
-    table = pd.DataFrame(rows, columns=["metric", "alarm_step", "change_step", "delay"])
+            rows.append({"metric": metric, "detector": name, "alarm_step": None, "change_step": None,
+                         "delay": None})
+    table = pd.DataFrame(rows, columns=["metric", "detector", "alarm_step", "change_step", "delay"])
     table["delay"] = table["delay"].astype("Int64")
+    for column in ("alarm_step", "change_step"):  # whole steps print as whole numbers
+        steps_of = table[column].dropna()
+        if steps_of.map(lambda v: is_real(v) and float(v).is_integer()).all():
+            table[column] = table[column].astype("Int64")
     render(args, "regimes", [], frame=frame, table=lambda: table, text=lambda: _alarms_text(table),
            payload=lambda: {"mode": "online",
+                            "detectors": dict(zip(table["metric"], table["detector"])),
                             "alarms": table.dropna(subset=["alarm_step"]).to_dict("records")})
     return EXIT_PASS
 
 
+def _online_detector(method: str, values: np.ndarray):
+    """The detector for one metric, its name, and why CUSUM replaced BOCPD (or None).
+
+    "auto" learns BOCPD's reference from the metric's first values: when BOCPD's own check
+    says they have a second mode or are mostly one value (a 0/1 success, a score at its cap),
+    where it raises many times its stated false-alarm rate, the metric gets CUSUM, whose
+    reference clips at most 10% of them and keeps its promise there."""
+    if method == "cusum":
+        return CusumDetector(), "CUSUM", None
+    if method == "auto":
+        probe = OnlineRegimeDetector()
+        probe.update_many(values[:probe.warmup])
+        if probe.unsuited:
+            return CusumDetector(), "CUSUM", probe.unsuited
+    return OnlineRegimeDetector(), "BOCPD", None
+
+
 def _alarms_text(table) -> None:
-    for metric in dict.fromkeys(table["metric"]):
-            part = table[(table["metric"] == metric) & table["alarm_step"].notna()]
-            if part.empty:
-                print(f"{metric}: no alarm (online, BOCPD)")
-                continue
-            print(f"{metric}: {len(part)} alarm(s) (online, BOCPD)")
-            for row in part.to_dict("records"):
-                print(f"  alarm at step {plain_number(row['alarm_step'])}: change from step "
-                      f"{plain_number(row['change_step'])} ({int(row['delay'])} points later)")
+    for metric, detector in dict(zip(table["metric"], table["detector"])).items():
+        part = table[(table["metric"] == metric) & table["alarm_step"].notna()]
+        if part.empty:
+            print(f"{metric}: no alarm (online, {detector})")
+            continue
+        print(f"{metric}: {len(part)} alarm(s) (online, {detector})")
+        for row in part.to_dict("records"):
+            print(f"  alarm at step {plain_number(row['alarm_step'])}: change from step "
+                  f"{plain_number(row['change_step'])} ({int(row['delay'])} points later)")
 
 
 def _segments_text(result) -> str:

@@ -265,26 +265,33 @@ class OnlineRegimeDetector(OnlineEstimator):
             threshold=float(self.threshold))
 
     @property
-    def notes(self) -> tuple:
-        """What limits the alarms: a warm-up with more than MAX_CLIPPED of its values beyond 3
-        robust SDs - two modes (episodes that fall early or run to the end) or a long skewed
-        tail - or with more than half its values tied (a 0/1 success), on which BOCPD's
-        false-alarm rate is not controlled (per 10,000 points: ~5 with 30% falls, ~2.4 on
-        log-normal noise, 230-420 on a 90% success rate, against <= 0.5 stated)."""
+    def unsuited(self) -> str | None:
+        """Why BOCPD's false-alarm rate is not controlled on this stream, or None: a warm-up
+        with more than MAX_CLIPPED of its values beyond 3 robust SDs - two modes (episodes that
+        fall early or run to the end) or a long skewed tail - or with more than half its values
+        tied (a 0/1 success, a score at its cap).  Per 10,000 points BOCPD then raises ~5 false
+        alarms with 30% falls, ~2.4 on log-normal noise, 230-420 on a 90% success rate, against
+        <= 0.5 stated; CUSUM keeps its promise there."""
         reference = self.reference
-        advice = ("where BOCPD raises several times its stated false-alarm rate; use CUSUM "
-                  "(swarmstats.CusumDetector), or track the failure rate as its own 0/1 metric")
         if reference is None:
-            return ()
+            return None
         if reference.tied:
-            return ("more than half the warm-up's values are the same value (a 0/1 success, a score "
-                    "at its cap): discrete values, where BOCPD raises many times its stated false-alarm "
-                    "rate; use CUSUM (swarmstats.CusumDetector)",)
+            return ("more than half the warm-up's values are the same value (a 0/1 success, a "
+                    "score at its cap): discrete values")
         if reference.far_share > MAX_CLIPPED:
-            return (f"{reference.far_share:.0%} of the warm-up lies beyond {REFERENCE_CLIP:g} robust SDs of its "
-                    "median - a second mode (falls and full episodes, failures and successes) or a long "
-                    f"skewed tail - {advice}",)
-        return ()
+            return (f"{reference.far_share:.0%} of the warm-up lies beyond {REFERENCE_CLIP:g} robust SDs "
+                    "of its median: a second mode (falls and full episodes, failures and successes) "
+                    "or a long skewed tail")
+        return None
+
+    @property
+    def notes(self) -> tuple:
+        """What limits the alarms (see :attr:`unsuited`), with what to use instead."""
+        why = self.unsuited
+        if why is None:
+            return ()
+        return (f"{why}, where BOCPD raises many times its stated false-alarm rate; use CUSUM "
+                "(swarmstats.CusumDetector, or swarmstats regimes --online-method cusum)",)
 
     def result(self) -> OnlineRegimeResult:
         """The alarms, with the run length and change probability at every point so far."""
