@@ -672,13 +672,14 @@ def _standard_scale(values: np.ndarray) -> tuple[float, float]:
 
 
 def _count(count: int, unit: str, before: str = "") -> str:
-    """``count`` ``unit`` in words, singular for one: "1 more step", "1992 more steps".
+    """``count`` ``unit`` in words, singular for one: "1 more step", "1,992 more steps" (grouped
+    like the horizons beside them).
 
-    >>> _count(1, "steps", "more "), _count(3, "episodes")
-    ('1 more step', '3 episodes')
+    >>> _count(1, "steps", "more "), _count(3, "episodes"), _count(44435, "timesteps", "more ")
+    ('1 more step', '3 episodes', '44,435 more timesteps')
     """
     word = unit[:-1] if count == 1 and unit.endswith("s") else unit
-    return f"{count} {before}{word}"
+    return f"{count:,} {before}{word}"
 
 
 def _steps_text(steps: float) -> str:
