@@ -45,6 +45,7 @@ from ._kernels.precision import (
     streak_interval,
     within_range,
 )
+from ._kernels.shape_residuals import shape_residuals
 from ._kernels.window_tests import (
     RecentPlan,
     length_grid,
@@ -667,14 +668,16 @@ class AdaptiveWindow(OnlineEstimator):
                            scale=sigma * math.sqrt(self._noise(post)[1]) if len(post) >= 10 else None)
 
     def _noise(self, window: np.ndarray) -> tuple[float, float]:
-        """(sigma, g) of the residuals of a quadratic fit to the regime, refreshed every
-        ~10% of the window so the cost per update stays O(window)."""
+        """(sigma, g) of the residuals of a quadratic fit to the regime (and of a step, when
+        the window holds one), refreshed every ~10% of the window so the cost per update
+        stays O(window)."""
         if self._scale is not None and self._since_refresh < max(5, len(window) // 10):
             return self._scale
         # residuals of a quadratic: a trend, and a rise that levels off, are not noise; an
-        # oscillation stays in them and keeps the tests modest
-        positions = np.linspace(-1.0, 1.0, len(window))
-        residuals = window - np.polyval(np.polyfit(positions, window, 2), positions)
+        # oscillation stays in them and keeps the tests modest.  A level shift inside the
+        # window is taken out too when it earns its place (shape_residuals): left in, it
+        # inflated the scale and the alarm limit until the shift itself was never called
+        residuals = shape_residuals(window)
         sigma = float(residuals.std(ddof=3)) if len(window) > 3 else 0.0
         g = _floored_time(residuals) if sigma > 0 else 1.0
         self._scale = (sigma, g * short_window_inflation(g, len(window)))

@@ -279,3 +279,14 @@ def test_pong_near_its_cap_of_21_is_converged_with_an_interval_that_stops_at_21(
     log = ss.read_log(path)
     table = ss.AdaptiveWindow().fit(log.loc[log["metric"] == "r", "value"].to_numpy()).table
     assert table["ci_high"].max() == 21 and table["level_high"].max() == 21
+
+
+def test_a_short_log_whose_reward_jumps_gets_the_change_called():
+    # DDPG on Pendulum, 100 episodes: ~-1,300 for 60, then ~-170 within six.  The window read
+    # its noise from a quadratic through the jump, whose residuals carried the jump itself:
+    # scale and alarm limit grew with it and every step stayed "uncertain"
+    log = ss.read_log(REAL / "sb3/ddpg-Pendulum-v1.monitor.csv")
+    window = ss.AdaptiveWindow().fit(log.loc[log["metric"] == "r", "value"].to_numpy())
+    assert [c["direction"] for c in window.changes] == ["up"]
+    assert 58 <= window.changes[0]["start"] <= 68 and window.changes[0]["step"] <= 80
+    assert (window.table["status"] == "improving").sum() >= 10

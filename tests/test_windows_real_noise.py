@@ -198,3 +198,29 @@ def test_long_memory_in_the_current_regime_is_named():
                for x in _fractional_noise(0.3, 5_000, np.random.default_rng(1), 4)]
     assert any(flagged)
     assert not AdaptiveWindow().fit(np.random.default_rng(2).normal(size=5_000)).notes
+
+
+def test_a_shift_after_a_short_stretch_is_called_and_short_stationary_series_are_not():
+    """60 points of unit noise, then a shift: the quadratic the noise was read from ran through
+    the shift, so its residuals carried it (SD ~1.8 and autocorrelation time ~9 for a shift of
+    8), the alarm limit rose past 60 and no shift of 2-8 SDs was ever called.  The residuals
+    now drop a step that earns its place (shape_residuals); short stationary series, persistent
+    ones included, still get no call."""
+    rng = np.random.default_rng(21)
+    reps = 20
+    for shift in (4.0, 8.0):
+        found = 0
+        for _ in range(reps):
+            y = np.r_[rng.normal(size=60), rng.normal(shift, 1.0, 40)]
+            changes = AdaptiveWindow().fit(y).changes
+            found += any(c["direction"] == "up" and 55 <= c["start"] <= 65 and c["step"] <= 80
+                         for c in changes)
+        # measured 95% and 100% of 40, median delay 7 and 6 points (before: 5% and 10%); a
+        # 3-SD shift 80% (12%), 2 SD 25% (10%)
+        assert found >= 0.75 * reps, (shift, found)
+    quiet = [rng.normal(size=100) for _ in range(reps)]
+    quiet += list(ar1(0.9, 100, rng, reps=reps, sd=np.sqrt(1 - 0.81)))
+    called = sum(AdaptiveWindow().fit(y).table["status"].isin(["improving", "degrading"]).any()
+                 for y in quiet)
+    # measured: 0 of 80 unit-noise series, 3 of 80 AR(0.9) (2 before)
+    assert called <= 3, called
