@@ -493,7 +493,11 @@ class AdaptiveWindow(OnlineEstimator):
             status, reason = "stable", (f"no trend or change beyond the alarm limit; the mean of the last "
                                         f"{target} points is known to +-{fmt(half_width, 3)}")
         elif needed > self.max_length:
-            status, reason = "uncertain", (f"too noisy: even {self.max_length} points give only "
+            # independent values would get there: it is the persistence, not the scatter, that
+            # keeps the level unknown (a plateau that creeps, a shape the quadratic misses)
+            why = (f"the level wanders slowly (autocorrelation time {fmt(g, 3)})" if needed / g <= self.max_length
+                   else "too noisy")
+            status, reason = "uncertain", (f"{why}: even {self.max_length} points give only "
                                            f"+-{fmt(self._z * scale / math.sqrt(self.max_length), 3)} "
                                            f"(+-{fmt(precision, 3)} needs {needed})")
         elif available < length:

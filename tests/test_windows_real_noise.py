@@ -224,3 +224,15 @@ def test_a_shift_after_a_short_stretch_is_called_and_short_stationary_series_are
                  for y in quiet)
     # measured: 0 of 80 unit-noise series, 3 of 80 AR(0.9) (2 before)
     assert called <= 3, called
+
+
+def test_an_unknown_level_names_persistence_rather_than_noise_when_that_is_the_cause():
+    """A plateau that wanders slowly (a public TRPO Swimmer curve at ~362 with SD 2 read "too
+    noisy: even 500 points give only +-0.622"): independent values would pin its level, so
+    the reason names the persistence; where even independent values could not, it is noise."""
+    rng = np.random.default_rng(22)
+    wandering = AdaptiveWindow().fit(ar1(0.95, 600, rng, sd=np.sqrt(1 - 0.95 ** 2)))
+    assert wandering.final_status == "uncertain"
+    assert wandering.final_reason.startswith("the level wanders slowly (autocorrelation time")
+    noisy = AdaptiveWindow(precision=0.01).fit(rng.normal(size=600))
+    assert noisy.final_reason.startswith("too noisy: even 500 points")
