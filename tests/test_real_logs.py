@@ -290,3 +290,17 @@ def test_a_short_log_whose_reward_jumps_gets_the_change_called():
     assert [c["direction"] for c in window.changes] == ["up"]
     assert 58 <= window.changes[0]["start"] <= 68 and window.changes[0]["step"] <= 80
     assert (window.table["status"] == "improving").sum() >= 10
+
+
+def test_a_short_log_that_jumped_and_held_is_not_read_as_a_climb_still_going_on():
+    # the same DDPG Pendulum log: the jump after 60 of 100 episodes is past the warm-up's cap
+    # (half the run), so the trend tests rightly see movement - but "still improving" alone
+    # read as a climb that goes on, where the last 32 episodes hold level at ~-170
+    result = run("check-convergence", REAL / "sb3/ddpg-Pendulum-v1.monitor.csv", "-m", "r",
+                 "--format", "json")
+    reward = verdicts(result)["r"]
+    assert reward["verdict"] == "not_converged"
+    settled = [r for r in reward["reasons"] if r.startswith("the movement is a change into a level regime")]
+    assert len(settled) == 1 and "since episode 6" in settled[0] and "no slope" in settled[0]
+    mean = float(settled[0].split("the mean is ")[1].split(" ")[0])
+    assert -250 < mean < -100
