@@ -83,6 +83,7 @@ def test_a_monitor_turns_a_step_budget_into_each_metric_s_own_values():
     assert reward.test.budget == pytest.approx(2000)  # value 999 is step 9,990: 1,001 values to go
     assert evals.test.budget == pytest.approx(200)  # value 99 is step 9,900: 101 values to go
     assert "to the budget's end" in monitor.result("reward").reasons[0]
+    assert "stop on reward (flat up to step 20,000)" in monitor.status.summary()
     assert ss.Monitor(budget=10).get_params()["budget"] == 10
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._base import Estimator, renamed_names, same_value
-from .._result import Result, fmt
+from .._result import Result, fmt, plain_number
 from ..errors import InputError, check_choice, check_count, is_real
 from ..windows import AdaptiveWindow
 from .convergence_monitor import ConvergenceMonitor
@@ -38,11 +38,14 @@ class MonitorStatus(Result):
     skipped: dict = field(default_factory=dict)
     stop_metrics: list = field(default_factory=list)
     stop_when: str = "all"
+    budget: float | None = None  # the step the run ends at, when known
 
     def summary(self) -> str:
         names = self.stop_metrics or ([self.stop_metric] if self.stop_metric else [])
         rule = (f"stop on {names[0]}" if len(names) == 1 else
                 f"stop when {self.stop_when} of {', '.join(names)} converged")
+        if self.budget is not None:
+            rule += f" (flat up to step {plain_number(self.budget):,})"
         lines = [f"{self.steps} log call(s); " + (f"{rule}: {'yes' if self.should_stop else 'not yet'}"
                                                    if names else "no stop rule")]
         for name, entry in self.metrics.items():
@@ -243,7 +246,8 @@ class Monitor(Estimator):
             entries[name] = entry
         return MonitorStatus(steps=self.calls, metrics=entries, stop_metric=self.stop_metric,
                              should_stop=self.should_stop, skipped=dict(self._skipped),
-                             stop_metrics=self.stop_metrics, stop_when=self.stop_when)
+                             stop_metrics=self.stop_metrics, stop_when=self.stop_when,
+                             budget=self.budget)
 
     def plot(self, ax=None):
         """Each tracked metric's series (on one Axes, or one panel per metric when ax is None)."""
