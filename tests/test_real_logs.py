@@ -304,3 +304,12 @@ def test_a_short_log_that_jumped_and_held_is_not_read_as_a_climb_still_going_on(
     assert len(settled) == 1 and "since episode 6" in settled[0] and "no slope" in settled[0]
     mean = float(settled[0].split("the mean is ")[1].split(" ")[0])
     assert -250 < mean < -100
+
+
+def test_a_regime_held_at_a_score_cap_gets_no_interval_above_the_cap():
+    # A2C CartPole ends on 95 episodes at 500 and PPO Pong on ~590 near its cap of 21: the
+    # regimes' intervals of those levels reached 522 and 21.1, above anything the game allows
+    for name, cap in (("sb3/a2c-CartPole-v1.monitor.csv", 500), ("sb3/ppo-Pong-v4.monitor.csv", 21)):
+        log = ss.read_log(REAL / name)
+        last = ss.detect_regimes(log.loc[log["metric"] == "r", "value"].to_numpy()).segments.iloc[-1]
+        assert last["ci_high"] == pytest.approx(cap, abs=1e-9) and last["ci_low"] < last["mean"] <= last["ci_high"]

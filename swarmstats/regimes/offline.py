@@ -11,6 +11,7 @@ from scipy import stats
 
 from .._base import Estimator
 from .._input.series import as_series
+from .._kernels.precision import within_range
 from .._result import Result, fmt, plain_number
 from ..errors import InputError, check_choice
 from .costs import COSTS, KernelCost, LevelOrTrendCost, SegmentCost
@@ -472,7 +473,8 @@ def segment_table(values, steps, changepoints, long_run_variance, sloped_by=None
     that sometimes succeeds scatters far more than one that always fails), and one
     series-wide noise scale gave a noisy regime's mean an interval covering a third of the
     time.  Never narrower than the series-wide interval: a short regime's own scatter is too
-    uncertain to narrow it.
+    uncertain to narrow it.  Cut to the range of the regime's values (a mean cannot lie
+    beyond them; the series' range for a constant regime).
     """
     rows = []
     bounds = [0, *changepoints, len(values)]
@@ -499,9 +501,15 @@ def segment_table(values, steps, changepoints, long_run_variance, sloped_by=None
         if length > 2 and spread > 0:
             slope_half = quantile * math.sqrt(variance / spread)
         half = quantile * math.sqrt(variance / length) if variance > 0 else 0.0
+        # a regime's mean cannot lie beyond every value it produced: a score held at its cap
+        # (CartPole's 500, Pong's 21) gets no upper end above the cap.  A constant regime
+        # shows no range of its own: the series' range bounds it (500 at the top stays the top)
+        spread_of = part if part.max() > part.min() else values
+        low, high = within_range((mean - half, mean + half), float(spread_of.min()), float(spread_of.max()))
+        low, high = min(low, mean), max(high, mean)  # the mean's own rounding stays inside
         row = {"start": start, "end": end, "n": length, "start_step": plain_number(steps[start]),
                "end_step": plain_number(steps[end - 1]), "mean": mean, "sd": sd, "slope": slope,
-               "ci_low": mean - half, "ci_high": mean + half,
+               "ci_low": low, "ci_high": high,
                "slope_ci_low": slope - slope_half, "slope_ci_high": slope + slope_half}
         if sloped_by is not None:
             row["sloped"] = sloped
