@@ -271,10 +271,7 @@ class ConvergenceTest(Estimator):
             value = getattr(self, name)
             if value is not None and not (is_real(value) and math.isfinite(value) and value > 0):
                 raise InputError(f"{name} must be a positive number, got {value!r}")
-        if self.budget is not None and not (is_real(self.budget) and math.isfinite(self.budget)):
-            raise InputError(f"budget must be a finite step number, got {self.budget!r}")
-        if self.horizon is not None and self.budget is not None:
-            raise InputError("give horizon (steps ahead) or budget (the step the run ends at), not both")
+        check_budget(self.budget, self.horizon)
         if int(self.min_points) < 5:
             raise InputError(f"min_points must be at least 5, got {self.min_points!r}")
 
@@ -659,7 +656,7 @@ def _settled_note(regimes, start: int, series: Series, units, centre: float, uni
     if bool(last["sloped"]) or int(last["n"]) < 10:
         return None
     first = series.step_of(start + int(last["start"]))
-    return (f"the movement is a change into a level regime: since {unit[:-1] if unit.endswith('s') else unit} "
+    return (f"the movement is a change into a level regime: since {_singular(unit)} "
             f"{first} (the last {int(last['n'])} points) the mean is {fmt(centre + units(last['mean']), 4)} "
             f"[{fmt(centre + units(last['ci_low']), 4)}, {fmt(centre + units(last['ci_high']), 4)}] "
             "with no slope (detect_regimes): the tests above see that change, not a climb still going on")
@@ -696,13 +693,36 @@ def _count(count: int, unit: str, before: str = "") -> str:
     >>> _count(1, "steps", "more "), _count(3, "episodes"), _count(44435, "timesteps", "more ")
     ('1 more step', '3 episodes', '44,435 more timesteps')
     """
-    word = unit[:-1] if count == 1 and unit.endswith("s") else unit
+    word = _singular(unit) if count == 1 else unit
     return f"{count:,} {before}{word}"
+
+
+def _singular(unit: str) -> str:
+    """"episode" for "episodes": one step of the axis, for a sentence."""
+    return unit[:-1] if unit.endswith("s") else unit
 
 
 def _steps_text(steps: float) -> str:
     """A number of steps for a sentence: 600, 12,500, or 2.5 on a fractional axis."""
     return f"{steps:,.0f}" if steps >= 10 else fmt(steps, 3)
+
+
+def check_budget(budget, horizon=None) -> None:
+    """InputError unless ``budget`` is None or a finite step number, not given with ``horizon``
+    (the verdict's rule; Monitor and the trainer adapters check theirs with it too).
+
+    >>> check_budget(4000)
+    >>> check_budget(4000, horizon=100)
+    Traceback (most recent call last):
+    ...
+    swarmstats.errors.InputError: give horizon (steps ahead) or budget (the step the run ends at), not both
+    """
+    if budget is None:
+        return
+    if not (is_real(budget) and math.isfinite(budget)):
+        raise InputError(f"budget must be a finite step number, got {budget!r}")
+    if horizon is not None:
+        raise InputError("give horizon (steps ahead) or budget (the step the run ends at), not both")
 
 
 def _ahead_text(horizon: float, to_budget: float | None, unit: str) -> str:

@@ -35,11 +35,12 @@ def monitor_for(monitor, options: dict):
 
 
 def check_budget(budget) -> None:
-    """An adapter's ``budget``: "auto", None, or a finite step number."""
-    if budget is None or budget == AUTO:
-        return
-    if not (errors.is_real(budget) and budget == budget and abs(budget) != float("inf")):
-        raise ValueError(f"budget must be 'auto', None or a step number, got {budget!r}")
+    """An adapter's ``budget``: "auto", or what the verdict accepts (None or a finite step
+    number); InputError, a ValueError, otherwise."""
+    from ..convergence.verdict import check_budget as verdict_budget
+
+    if budget != AUTO:
+        verdict_budget(budget)
 
 
 def plan_budget(monitor, budget, planned) -> None:

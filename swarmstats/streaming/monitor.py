@@ -19,6 +19,7 @@ import numpy as np
 
 from .._base import Estimator, renamed_names, same_value
 from .._result import Result, fmt, plain_number
+from ..convergence.verdict import check_budget
 from ..errors import InputError, check_choice, check_count, is_real
 from ..windows import AdaptiveWindow
 from .convergence_monitor import ConvergenceMonitor
@@ -127,12 +128,7 @@ class Monitor(Estimator):
                              f"({', '.join(self.metrics)})")
         check_count("min_steps", self.min_steps)
         check_count("confirmations", self.confirmations)
-        if self.budget is not None:
-            if not (is_real(self.budget) and math.isfinite(self.budget)):
-                raise InputError(f"budget must be a finite step number, got {self.budget!r}")
-            if self._template.test.horizon is not None:
-                raise InputError("give horizon (steps ahead) or budget (the step the run ends at), "
-                                 "not both")
+        check_budget(self.budget, self._template.test.horizon)
 
     def get_params(self) -> dict:
         template = self._template.get_params()
