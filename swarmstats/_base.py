@@ -168,6 +168,21 @@ class Trace:
         view.flags.writeable = False
         return view
 
+    def release(self) -> np.ndarray:
+        """What was appended, as a writable array the caller now owns (no copy when the
+        capacity was about right); the trace is empty afterwards.
+
+        >>> trace = Trace(capacity=3)
+        >>> trace.extend([1.0, 2.0, 3.0])
+        >>> trace.release(), len(trace)
+        (array([1., 2., 3.]), 0)
+        """
+        data = self._data[:self._n]
+        if len(self._data) > 1.25 * self._n:
+            data = data.copy()  # do not keep the unused capacity alive
+        self._data, self._n = np.empty(1), 0
+        return data
+
     def _grow(self, needed: int) -> None:
         grown = np.empty(max(needed, 2 * len(self._data)))
         grown[:self._n] = self._data[:self._n]

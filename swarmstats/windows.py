@@ -27,6 +27,7 @@ O(max_length), whatever the length of the stream.
 from __future__ import annotations
 
 import math
+from array import array
 from dataclasses import dataclass, field, fields
 
 import numpy as np
@@ -91,17 +92,19 @@ class WindowState:
 
 class StateRecord:
     """Every :class:`WindowState` of a stream, kept column by column: numbers in growing float
-    arrays, the status and reason as references.  A list of the state objects themselves cost
-    ~1 KB per step (a dict and a boxed float per field); this keeps what the table needs."""
+    arrays, the status and reason as codes into their distinct values.  A list of the state
+    objects themselves cost ~1 KB per step (a dict and a boxed float per field), and a string
+    column ~100 B per step for the reason, although a long stream repeats a few hundred of them."""
 
     NUMBERS = ("step", "length", "start", "mean", "ci_low", "ci_high", "slope", "slope_t",
                "level", "level_low", "level_high")
 
-    def __init__(self):
-        self._numbers = {name: Trace() for name in self.NUMBERS}
-        self._status: list = []
-        self._reason: list = []
-        self._change: list = []
+    def __init__(self, capacity: int = 256):
+        self._numbers = {name: Trace(capacity) for name in self.NUMBERS}
+        self._status = bytearray()
+        self._reason = array("i")
+        self._reasons: dict = {}       # each distinct reason -> its code, in order of first use
+        self._change = bytearray()
 
     def __len__(self) -> int:
         return len(self._status)
@@ -109,23 +112,35 @@ class StateRecord:
     def append(self, state: WindowState) -> None:
         for name, trace in self._numbers.items():
             trace.append(getattr(state, name))
-        self._status.append(state.status)
-        self._reason.append(state.reason)
+        self._status.append(STATUSES.index(state.status))
+        self._reason.append(self._reasons.setdefault(state.reason, len(self._reasons)))
         self._change.append(state.change)
 
-    def frame(self) -> pd.DataFrame:
-        """One row per state, the columns in WindowState's order; whole-number steps, starts and
-        lengths as integers (as the states hold them)."""
+    def frame(self, values: np.ndarray, *, handover: bool = False) -> pd.DataFrame:
+        """One row per state, ``values`` (the series) beside the step, the columns in
+        WindowState's order; whole-number steps, starts and lengths as integers (as the states
+        hold them); the status and reason categorical (the status's categories are always
+        :data:`STATUSES`).  ``handover=True`` gives the table the record's own arrays instead of
+        copies: only for a record that is never appended to again (a finished ``fit``)."""
         columns = {}
         for name in (f.name for f in fields(WindowState)):
             if name in self._numbers:
-                values = self._numbers[name].values.copy()
-                whole = name in ("step", "length", "start") and np.all(np.mod(values, 1) == 0)
-                columns[name] = values.astype(np.int64) if whole else values
+                # one column at a time, so a fit's peak is its record plus one column
+                numbers = self._numbers[name].release() if handover else self._numbers[name].values.copy()
+                if name in ("step", "length", "start") and np.all(np.mod(numbers, 1) == 0):
+                    numbers = numbers.astype(np.int64)
+                columns[name] = numbers
+            elif name == "status":
+                codes = np.array(self._status, dtype=np.int8)  # a copy: the record may grow on
+                columns[name] = pd.Categorical.from_codes(codes, categories=list(STATUSES))
+            elif name == "reason":
+                codes = np.array(self._reason, dtype=np.int32)
+                columns[name] = pd.Categorical.from_codes(codes, categories=list(self._reasons))
             else:
-                columns[name] = {"status": self._status, "reason": self._reason,
-                                 "change": np.array(self._change, dtype=bool)}[name]
-        return pd.DataFrame(columns)
+                columns[name] = np.array(self._change, dtype=bool)
+            if name == "step":
+                columns["value"] = values
+        return pd.DataFrame(columns, copy=False)
 
 
 @dataclass(frozen=True, repr=False)
@@ -293,7 +308,7 @@ class AdaptiveWindow(OnlineEstimator):
         if not isinstance(self.keep_states, bool):
             raise InputError(f"keep_states must be True or False, got {self.keep_states!r}")
 
-    def _start_stream(self, name: str | None = None) -> None:
+    def _start_stream(self, name: str | None = None, capacity: int = 256) -> None:
         self.name = name
         self.direction = resolve(self.better, name)  # which way is "improving"
         self._buffer = np.empty(2 * self.max_length)
@@ -310,8 +325,8 @@ class AdaptiveWindow(OnlineEstimator):
         self._long = None       # the history's current trend, judged when a block completes
         self._long_stale = False
         self._last: WindowState | None = None
-        self._states = StateRecord()  # every state, for result() (keep_states)
-        self._values = Trace()
+        self._states = StateRecord(capacity)  # every state, for result() (keep_states)
+        self._values = Trace(capacity)
         self._steps: Trace | None = None  # the step axis, once a step is given
 
     # -- updating ---------------------------------------------------------------------------------
@@ -365,21 +380,23 @@ class AdaptiveWindow(OnlineEstimator):
         """
         series = as_series(y, min_length=1, name=name)
         fresh = self.clone(keep_states=True)
-        fresh._start_stream(series.name)
+        fresh._start_stream(series.name, capacity=len(series))
         fresh.update_many(series.values, steps=series.steps)
-        return fresh.result()
+        return fresh._result(handover=True)
 
     def result(self) -> WindowResult:
         """Every state since the start (or the last :meth:`reset`) as a table, and its summary."""
+        return self._result(handover=False)
+
+    def _result(self, *, handover: bool) -> WindowResult:
         if not self.keep_states:
             raise InputError("result() needs the window's states: this window was made with "
                              "keep_states=False, which keeps only its memory of max_length values")
         if not self.n:
             raise InputError("no values yet: update() the window before asking for its result")
-        values = self._values.values.copy()
-        table = self._states.frame()
-        table.insert(1, "value", values)
-        counts = table["status"].value_counts().to_dict()
+        values = self._values.release() if handover else self._values.values.copy()
+        table = self._states.frame(values, handover=handover)
+        counts = {status: count for status, count in table["status"].value_counts().items() if count}
         label = ((lambda i: plain_number(self._steps.values[i])) if self._steps is not None
                  else (lambda i: int(i)))
         changes = [{**change, "step": label(change["step"]), "start": label(change["start"])}

@@ -75,6 +75,31 @@ def test_streaming_equals_batch():
             assert row[field] == pytest.approx(getattr(state, field), nan_ok=True), field
 
 
+def test_the_table_is_compact_and_a_stream_grows_on_after_a_result():
+    # one row per step: 12 numbers (8 bytes each), a flag, and the status and reason as codes
+    # into their few distinct values; a column of reason strings cost ~100 bytes per step
+    y = np.random.default_rng(3).normal(size=20_000)
+    result = AdaptiveWindow().fit(y)
+    table = result.table
+    assert table["status"].dtype == "category"
+    assert list(table["status"].cat.categories) == ["improving", "degrading", "stable", "uncertain"]
+    assert table["reason"].dtype == "category" and table["reason"].nunique() < 2_000
+    assert table.memory_usage(deep=True).sum() < 14 * y.nbytes
+    assert result.status_counts == {status: int((table["status"] == status).sum())
+                                    for status in set(table["status"])}
+    assert sum(result.status_counts.values()) == len(y)
+    # a result in mid-stream copies: the window keeps growing, and the first table stays as it was
+    window = AdaptiveWindow()
+    window.update_many(y[:300])
+    early = window.result().table
+    before = early.copy()
+    window.update_many(y[300:600])
+    later = window.result().table
+    assert len(later) == 600
+    assert early.equals(before) and later.iloc[:300].astype(str).equals(early.astype(str))
+    assert later.astype(str).equals(AdaptiveWindow().fit(y[:600]).table.astype(str))
+
+
 def test_calls_an_oscillating_climb_degrading_far_less_than_a_fixed_window():
     rng = np.random.default_rng(1)
     fixed = adaptive = 0
