@@ -83,7 +83,9 @@ def test_a_baselines_progress_file_leaves_its_counter_out_and_reads_the_plateau(
     result = run("check-convergence", path, "--format", "json")
     rows = verdicts(result)
     assert "num episodes" not in rows and "num episodes (a counter)" in result.stderr
-    assert rows["max 100 episode reward"]["verdict"] == "converged"  # CartPole-v0's ceiling, 200
+    ceiling = rows["max 100 episode reward"]  # 34, 172, then CartPole-v0's ceiling of 200
+    assert ceiling["verdict"] == "converged" and ceiling["mean"] == 200 and ceiling["warmup"] == 2
+    assert "stays at 200 for 98 points" in ceiling["reasons"][0]
     mean = rows["mean 100 episode reward"]
     assert mean["verdict"] != "not_converged" and mean["ci"][0] < 193 < mean["ci"][1]
     assert "lower is better for" in run("check-convergence", path).stderr  # the losses

@@ -26,6 +26,14 @@ def test_a_wild_first_sample_is_discarded(method):
         assert ss.detect_warmup(y, method=method).index >= 1
 
 
+def test_a_constant_tail_is_cut_at_its_start_whatever_the_round_off():
+    # standardised, the tail's variance comes out of the transform as ~1e-35 at some origins
+    # and 0 at others; the rule took whichever was exactly 0 (20 here, 40 in the verdict)
+    y = np.r_[34.0, 172.0, np.full(98, 200.0)]
+    for values in (y, (y - y.mean()) / y.std(), y * 1e-300, y + 1e9):
+        assert ss.detect_warmup(values).index == 2
+
+
 def test_slow_drift_hidden_in_noise_is_cut_later_than_the_anchors():
     # AR(1)(0.5) + 3 exp(-t/400), n = 4000: the bias is below 0.1 sigma only after ~1300 steps.
     # Measured medians: MSER-5 ~550, max-ESS ~750, the default ~800 (docs/convergence.md).

@@ -93,6 +93,10 @@ def bartlett_mean_variance(x: np.ndarray, origin: int) -> float:
     """
     segment = x[origin:]
     m = len(segment)
+    if segment.max() == segment.min():
+        # exactly 0: a transform's round-off (~1e-35) would otherwise rank the origins of a
+        # constant tail at random, and the rule would cut at one of them, not the first
+        return 0.0
     width = max(1, int(np.sqrt(m)))
     acov = autocovariance(segment, max_lag=width - 1)
     weights = 1.0 - np.arange(width) / width

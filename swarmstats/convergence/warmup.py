@@ -8,6 +8,7 @@ import numpy as np
 
 from .._input.series import as_series
 from .._kernels.autocorr import block_means
+from .._kernels.robust import square_safe
 from .._kernels.truncation import (
     bartlett_mean_variance,
     leading_outliers,
@@ -116,6 +117,7 @@ def warmup_of_values(values, *, method="variance", max_fraction=0.5, batch_size=
                      tau_method="geyer"):
     """:func:`detect_warmup` on a clean float array (no validation)."""
     n = len(values)
+    original = values
 
     def result(index, at_cap=False, skipped=0, resolution=1, origins=None, objective=None):
         step = None
@@ -125,11 +127,12 @@ def warmup_of_values(values, *, method="variance", max_fraction=0.5, batch_size=
             index=int(index), step=step, n=n, method=method,
             fraction=float(index / n) if n else 0.0, at_cap=bool(at_cap),
             skipped_leading_outliers=int(skipped), resolution=int(resolution),
-            _origins=origins, _objective=objective, _values=values,
+            _origins=origins, _objective=objective, _values=original,
         )
 
     if n < 10 or np.ptp(values) == 0:
         return result(0)
+    values = square_safe(values)  # the cut depends on the shape, not the scale
     if method == "mser":
         means = block_means(values, batch_size, align="start")
         cap = int(np.floor(max_fraction * len(means)))
