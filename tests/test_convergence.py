@@ -113,6 +113,20 @@ def test_few_effective_samples_is_insufficient():
         assert result.steps_needed > 0
 
 
+def test_few_effective_samples_say_what_would_settle_it_not_only_what_would_let_it_be_judged():
+    # 5.3 effective samples: 107 more steps reach the 10 needed to judge, but flatness within
+    # the default tolerance needs thousands; the reason and steps_needed give the latter
+    y = ar1(0.97, 120, np.random.default_rng(0))
+    result = ss.check_convergence(y)
+    assert result.verdict == "insufficient_data" and result.ess < 10
+    assert result.steps_needed > 1_000 and "if it is flat, about" in result.reasons[0]
+    assert f"{result.steps_needed:,} more steps would show it" in result.reasons[0]
+    # with a tolerance that the bound already meets, reaching the count to judge is what is left
+    loose = ss.check_convergence(y, tolerance=100)
+    assert loose.verdict == "insufficient_data" and 1 <= loose.steps_needed < 200
+    assert f"about {loose.steps_needed} more steps would give 10" in loose.reasons[0]
+
+
 def test_steps_of_a_pandas_index_set_the_slope_units():
     y = seeds_case(1)
     per_row = ss.check_convergence(y)

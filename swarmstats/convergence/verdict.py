@@ -406,13 +406,21 @@ class ConvergenceTest(Estimator):
                 reasons.append(self._precision_reason(units(reach), steps_needed, unit))
             return ConvergenceResult(verdict="not_converged", converged=False,
                                      reasons=reasons, steps_needed=steps_needed, **numbers, **base)
+        unsettled = not (flat.shown and (whole is None or whole.shown))
+        worst = flat if whole is None or flat.bound >= whole.bound else whole
         if ess < self.min_ess:
-            more = int(math.ceil((self.min_ess - ess) * tau * spacing))
+            more = max(int(math.ceil((self.min_ess - ess) * tau * spacing)), 1)
+            judged = f"about {_count(more, unit, 'more ')} would give {fmt(self.min_ess, 3)}"
+            # reaching the count to judge by settles nothing when flatness needs far more
+            to_show = int(math.ceil(worst.points_needed * spacing)) if unsettled else 0
+            if to_show > more:
+                more = to_show
+                judged = (f"{fmt(self.min_ess, 3)} are needed to judge, and if it is flat, about "
+                          f"{_count(more, unit, 'more ')} would show it")
             return ConvergenceResult(
-                verdict="insufficient_data", converged=False, steps_needed=max(more, 1),
+                verdict="insufficient_data", converged=False, steps_needed=more,
                 reasons=[f"only {fmt(ess, 3)} effective samples after the warm-up (autocorrelation "
-                         f"time {fmt(tau, 3)}); about {_count(max(more, 1), unit, 'more ')} would give "
-                         f"{fmt(self.min_ess, 3)}"] + notes + warmup_note + axis_note,
+                         f"time {fmt(tau, 3)}); {judged}"] + notes + warmup_note + axis_note,
                 **numbers, **base)
         if precision.long_memory:
             return ConvergenceResult(
@@ -424,8 +432,7 @@ class ConvergenceTest(Estimator):
                          "fast as usual; compare independent runs (seeds) instead"]
                 + [note for note in notes if not note.startswith("long memory")]
                 + warmup_note + axis_note, **numbers, **base)
-        if not (flat.shown and (whole is None or whole.shown)):
-            worst = flat if whole is None or flat.bound >= whole.bound else whole
+        if unsettled:
             more = max(int(math.ceil(worst.points_needed * spacing)), 1)
             reason = (f"not shown to be flat: over {ahead} the mean could "
                       f"still move by up to {fmt(units(worst.bound), 3)} (tolerance "
