@@ -745,15 +745,22 @@ class AdaptiveWindow(OnlineEstimator):
             slope = (slope_and_t(window, scale) if length >= 3 and np.isfinite(scale) and scale > 0
                      else (math.nan, math.nan))
         level, level_half = mean, half
+        low, high = float(window.min()), float(window.max())
         if trend_level:
             # the line at the last of m points: Var = scale^2 (1/m + ((m-1)/2)^2 / Sxx) ~ 4 scale^2 / m
             end = (length - 1) / 2.0
             level = mean + slope[0] * end
             sxx = length * (length * length - 1.0) / 12.0
             level_half = self._z * scale * math.sqrt(1.0 / length + end * end / sxx)
+            if not low <= level <= high:
+                # the line's end overshoots every value in the window: a rise that is levelling
+                # off (public SAC LunarLander and TD3 Humanoid curves: 318.8 where no episode
+                # passed 314.3).  The last quarter's mean says where the curve is now.
+                recent = window[-max(length // 4, 2):]
+                level = float(recent.mean())
+                level_half = self._z * scale / math.sqrt(len(recent))
         # neither the mean nor the level now lies beyond every value in the window (a capped
         # score's interval stops at its cap)
-        low, high = float(window.min()), float(window.max())
         ci_low, ci_high = within_range((mean - half, mean + half), low, high)
         level_low, level_high = within_range((level - level_half, level + level_half), low, high)
         if length >= 2 and low == high:
