@@ -481,14 +481,15 @@ def segment_table(values, steps, changepoints, long_run_variance, sloped_by=None
     for start, end in zip(bounds[:-1], bounds[1:]):
         part = values[start:end]
         length = end - start
-        mean = float(part.mean())
-        sd = float(part.std(ddof=1)) if length > 1 else float("nan")
+        constant = bool(part.max() == part.min())  # a score held at its cap: no rounding shown
+        mean = float(part[0]) if constant else float(part.mean())
+        sd = (0.0 if constant else float(part.std(ddof=1))) if length > 1 else float("nan")
         sloped = bool(sloped_by.sloped(start, end)) if sloped_by is not None and length >= 3 else False
         slope, slope_half, spread = float("nan"), float("nan"), 0.0
         residuals = part - mean
         if length > 2:
             t = steps[start:end]
-            slope = float(np.polyfit(t, part, 1)[0])
+            slope = 0.0 if constant else float(np.polyfit(t, part, 1)[0])
             spread = float(np.sum((t - t.mean()) ** 2))
             if sloped:
                 residuals = residuals - slope * (t - t.mean())
@@ -504,7 +505,7 @@ def segment_table(values, steps, changepoints, long_run_variance, sloped_by=None
         # a regime's mean cannot lie beyond every value it produced: a score held at its cap
         # (CartPole's 500, Pong's 21) gets no upper end above the cap.  A constant regime
         # shows no range of its own: the series' range bounds it (500 at the top stays the top)
-        spread_of = part if part.max() > part.min() else values
+        spread_of = values if constant else part
         low, high = within_range((mean - half, mean + half), float(spread_of.min()), float(spread_of.max()))
         low, high = min(low, mean), max(high, mean)  # the mean's own rounding stays inside
         row = {"start": start, "end": end, "n": length, "start_step": plain_number(steps[start]),
