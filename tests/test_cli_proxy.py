@@ -119,3 +119,11 @@ def test_the_tolerated_wrong_side_probability_has_its_own_name(tmp_path, capsys)
     old = capsys.readouterr()
     assert json.loads(new.out)["max_wrong_side"] == 0.3 and new.out == old.out
     assert "--alpha is renamed --max-wrong-side" in old.err and "renamed" not in new.err
+
+
+def test_without_a_key_every_score_is_one_key_named_all():
+    # the real SWARM events file has no key column: its one row read "None"
+    result = run("proxy", "tests/fixtures/real/swarm/strict-governance-events.jsonl")
+    assert result.returncode == 0, result.stderr
+    row = result.stdout.splitlines()[2]
+    assert row.split()[:2] == ["(all)", "163"] and "None" not in result.stdout

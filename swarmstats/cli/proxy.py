@@ -86,7 +86,8 @@ def _text(report) -> str:
     for key, row in report.table.head(TEXT_ROWS).iterrows():
         flips = f"{fmt(row['thrash_rate'], 2)} ({fmt(row['expected_thrash_rate'], 2)})"
         verdict = "TOO NOISY" if row["too_noisy"] else "ok"
-        lines.append(f"  {str(key):<14}  {int(row['n']):<6}  {fmt(row['mean'], 3):<6}  {fmt(row['sd'], 3):<6}  "
+        label = "(all)" if key is None else str(key)  # no --key: every score is one key's
+        lines.append(f"  {label:<14}  {int(row['n']):<6}  {fmt(row['mean'], 3):<6}  {fmt(row['sd'], 3):<6}  "
                      f"{fmt(row['wrong_side_probability'], 2):<10}  {flips:<13}  {verdict}: {row['reason']}")
     if len(report.table) > TEXT_ROWS:
         lines.append(f"  ... {len(report.table) - TEXT_ROWS} more key(s) (--format csv lists all)")
