@@ -87,6 +87,40 @@ def test_monitor_workers_are_merged_in_time_order():
     assert "merged" in tidy.attrs["notes"][0]
 
 
+def _monitor(folder, name, start, env, times):
+    rows = "".join(f"{i + 1},{10 + i},{t}\n" for i, t in enumerate(times))
+    (folder / name).write_text(f'#{{"t_start": {start}, "env_id": "{env}"}}\nr,l,t\n{rows}')
+
+
+def test_monitor_files_of_other_runs_are_other_runs(tmp_path):
+    # two workers that ran together, a later run of the same environment, and a run of another
+    # environment at the same time: three runs, each numbered from episode 0
+    _monitor(tmp_path, "0.monitor.csv", 1000.0, "CartPole-v1", [1.0, 2.0, 3.0])
+    _monitor(tmp_path, "1.monitor.csv", 1000.4, "CartPole-v1", [1.5, 2.5])
+    _monitor(tmp_path, "later.monitor.csv", 5000.0, "CartPole-v1", [1.0, 2.0])
+    _monitor(tmp_path, "other.monitor.csv", 1000.2, "Pendulum-v1", [1.0, 2.0, 3.0, 4.0])
+    wide = read_log(tmp_path, wide=True)
+    sizes = wide.groupby("run", sort=False).size().to_dict()
+    assert sizes == {"0": 5, "other": 4, "later": 2}
+    assert (wide.groupby("run")["step"].min() == 0).all()
+    assert wide.loc[wide["run"] == "0", "timesteps"].tolist() == [10, 20, 31, 42, 54]
+    assert "3 runs in 4 monitor files" in wide.attrs["notes"][0]
+    # workers alone stay one run, merged by time
+    for name in ("later.monitor.csv", "other.monitor.csv"):
+        (tmp_path / name).unlink()
+    merged = read_log(tmp_path, wide=True)
+    assert "run" not in merged.columns and len(merged) == 5 and "merged" in merged.attrs["notes"][0]
+
+
+def test_a_folder_of_unrelated_real_monitor_files_is_four_runs_not_one():
+    # four experiments (HopperBullet, Breakout, Humanoid, Hopper; started months apart) were
+    # merged into one run of 30,071 "episodes"
+    wide = read_log(Path(__file__).parent / "fixtures" / "real" / "sb3-long", wide=True)
+    sizes = wide.groupby("run").size().to_dict()
+    assert sizes == {"ddpg-HopperBulletEnv-v0": 6593, "ppo-Hopper-v3": 10779,
+                     "qrdqn-Breakout-v4": 7220, "td3-Humanoid-v3": 5479}
+
+
 def test_trainer_state_skips_the_summary_and_accepts_none():
     tidy = read_log(FIXTURES / "hf" / "checkpoint-30")
     assert 30 not in set(tidy["step"]) and "train_loss" not in set(tidy["metric"])

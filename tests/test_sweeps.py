@@ -83,6 +83,18 @@ def test_one_long_file_split_by_group(tmp_path):
     assert result.n_runs == 6 and set(result.table["adv"]) == {0.0, 0.5}
 
 
+def test_a_folder_of_monitor_files_from_other_runs_is_a_run_each():
+    # four unrelated SB3 runs side by side were one run of 30,071 episodes with mean 505.1
+    folder = Path(__file__).resolve().parent / "fixtures" / "real" / "sb3-long"
+    specs = discover(str(folder))
+    assert sorted(Path(spec.name).name for spec in specs) == [
+        "ddpg-HopperBulletEnv-v0", "ppo-Hopper-v3", "qrdqn-Breakout-v4", "td3-Humanoid-v3"]
+    result = ss.sweep(str(folder), metrics=["r"], workers=1, progress=False)
+    assert result.n_runs == 4 and result.n_failed == 0
+    # a folder of one run's workers stays one run
+    assert len(discover(str(folder.parent / "sb3" / "ppo-Pendulum-v1"))) == 1
+
+
 def test_swarm_regime_rules_exactly():
     def frame(acceptance, toxicity, total=50):
         n = len(acceptance)

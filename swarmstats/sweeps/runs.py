@@ -115,8 +115,14 @@ def discover(paths, *, group: str | None = None, format: str | None = None) -> l
             runs += [RunSpec(name=child, path=child, params={**path_params(child), **_folder_params(child)},
                              format=format) for child in children]
         else:
-            runs.append(RunSpec(name=path, path=path, params={**path_params(path), **_folder_params(path)},
-                                format=format))
+            params = {**path_params(path), **_folder_params(path)}
+            # a folder read whole may still hold several runs (SB3 monitor files of other
+            # runs beside each other): each is a run of the sweep, never one merged run
+            split = _runs_in_one_file(path, format) if os.path.isdir(path) else []
+            runs += [RunSpec(name=os.path.join(path, spec.name), frame=spec.frame,
+                             params={**params, **spec.params}, format=format) for spec in split]
+            if not split:
+                runs.append(RunSpec(name=path, path=path, params=params, format=format))
     if not runs:
         raise InputError("the sweep has no runs")
     return runs

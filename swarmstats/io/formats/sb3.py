@@ -13,58 +13,123 @@ from ...errors import InputError
 from ._table import LogTable, check_repeated_header, numeric_columns
 
 SB3_STEP = "time/total_timesteps"
+#: how far apart the worker files of one run may start: a vectorised environment makes its
+#: workers one after another (seconds for slow simulators), and each writes its own header
+WORKER_START_SECONDS = 30.0
 BASELINES_STEPS = ("TimestepsSoFar", "total_timesteps", "steps", "timesteps_total", "nupdates")
 
 
 def read_monitor(files: list[tuple[str, bytes]], source: str) -> LogTable:
     """One or several worker files, merged in time order (t_start + t) and rebased.
 
+    Files are workers of one run when they ran at the same time on the same environment (their
+    spans t_start .. t_start + last t overlap, and their ``env_id`` agrees); files that ran at
+    other times or on other environments are other runs, told apart by a ``run`` column named
+    after each run's first file.  Merged, four unrelated runs in one folder (four environments,
+    months apart) read as one 30,000-episode run.
+
     The table is assembled column by column with numpy and becomes a DataFrame once: on a
     10 KB monitor file the concat, sort, drop and inserts of a pandas assembly cost ~3 ms,
     six times the parse."""
-    parts = []
-    for name, data in files:
-        text = data.decode("utf-8-sig")
-        first, _, rest = text.partition("\n")
-        if not first.startswith("#"):
-            raise InputError(f"{name}: a monitor file starts with a '#{{...}}' JSON line")
-        try:
-            header = json.loads(first[1:])
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{name}: the first line is not valid JSON ({exc.msg})") from None
-        if not isinstance(header, dict) or "t_start" not in header:
-            raise InputError(f"{name}: the first line has no t_start")
-        try:
-            frame = pd.read_csv(io.StringIO(rest))
-        except pd.errors.EmptyDataError:
-            continue  # a worker that finished no episode yet
-        except pd.errors.ParserError as exc:
-            raise InputError(f"{name}: malformed row: {str(exc).strip().splitlines()[-1]}") from None
-        missing = [c for c in ("r", "l", "t") if c not in frame.columns]
-        if missing:
-            raise InputError(f"{name}: a monitor file needs columns r, l, t (missing {', '.join(missing)})")
-        check_repeated_header(frame, name)
-        columns = {c: np.asarray(v, dtype=float) for c, v in numeric_columns(frame, name).items()}
-        text = [c for c in ("r", "l", "t") if c not in columns]
-        if text:
-            raise InputError(f"{name}: the monitor column(s) {', '.join(text)} hold no numbers")
-        columns["wall_time"] = float(header["t_start"]) + columns["t"]
-        parts.append(columns)
+    parts = [part for part in (_monitor_part(name, data) for name, data in files) if part is not None]
     if not parts:
         raise InputError(f"{source}: no finished episode in the monitor file(s)")
-    wall_time = np.concatenate([part["wall_time"] for part in parts])
-    order = np.argsort(wall_time, kind="stable")
+    runs = _monitor_runs(parts)
     # every worker's columns in the order they first appear (a column one worker lacks is
     # empty there); "t", seconds since each worker's start, is dropped: the wall time says it
-    names = list(dict.fromkeys(c for part in parts for c in part if c not in ("t", "wall_time")))
+    names = list(dict.fromkeys(c for part in parts for c in part["columns"] if c not in ("t", "wall_time")))
+    tables = [_merged_run(run, names) for run in runs]
+    merged = {key: np.concatenate([table[key] for table in tables]) for key in tables[0]}
+    notes = []
+    if len(runs) > 1:
+        labels = _run_labels(runs)
+        merged = {"run": np.repeat(np.array(labels, dtype=object), [len(t["step"]) for t in tables]), **merged}
+        notes.append(f"{len(runs)} runs in {len(parts)} monitor files (files that ran at other times or on "
+                     f"other environments are other runs): {', '.join(labels)}")
+    elif len(parts) > 1:
+        notes.append(f"{len(parts)} worker files merged by time")
+    return LogTable(pd.DataFrame(merged, copy=False), "monitor", source, notes)
+
+
+def _monitor_part(name: str, data: bytes) -> dict | None:
+    """One monitor file: its header and numeric columns (None when it holds no episode yet)."""
+    text = data.decode("utf-8-sig")
+    first, _, rest = text.partition("\n")
+    if not first.startswith("#"):
+        raise InputError(f"{name}: a monitor file starts with a '#{{...}}' JSON line")
+    try:
+        header = json.loads(first[1:])
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{name}: the first line is not valid JSON ({exc.msg})") from None
+    if not isinstance(header, dict) or "t_start" not in header:
+        raise InputError(f"{name}: the first line has no t_start")
+    try:
+        frame = pd.read_csv(io.StringIO(rest))
+    except pd.errors.EmptyDataError:
+        return None  # a worker that finished no episode yet
+    except pd.errors.ParserError as exc:
+        raise InputError(f"{name}: malformed row: {str(exc).strip().splitlines()[-1]}") from None
+    missing = [c for c in ("r", "l", "t") if c not in frame.columns]
+    if missing:
+        raise InputError(f"{name}: a monitor file needs columns r, l, t (missing {', '.join(missing)})")
+    check_repeated_header(frame, name)
+    columns = {c: np.asarray(v, dtype=float) for c, v in numeric_columns(frame, name).items()}
+    text = [c for c in ("r", "l", "t") if c not in columns]
+    if text:
+        raise InputError(f"{name}: the monitor column(s) {', '.join(text)} hold no numbers")
+    start = float(header["t_start"])
+    columns["wall_time"] = start + columns["t"]
+    end = float(np.nanmax(columns["wall_time"])) if len(columns["t"]) else start
+    return {"name": name, "env": header.get("env_id"), "start": start, "end": end, "columns": columns}
+
+
+def _monitor_runs(parts: list) -> list:
+    """The files grouped into runs: in order of start, a file joins a run of the same
+    environment when it starts within ``WORKER_START_SECONDS`` of the run's first file or
+    before the run's last episode ended (workers are made together and run side by side);
+    otherwise it begins a run of its own.  Two runs of one environment started together
+    cannot be told from workers of one run."""
+    runs: list = []
+    for part in sorted(parts, key=lambda p: p["start"]):
+        for run in runs:
+            together = part["start"] - run["start"] <= WORKER_START_SECONDS or part["start"] <= run["end"]
+            if run["env"] == part["env"] and together:
+                run["parts"].append(part)
+                run["end"] = max(run["end"], part["end"])
+                break
+        else:
+            runs.append({"env": part["env"], "start": part["start"], "end": part["end"], "parts": [part]})
+    return runs
+
+
+def _merged_run(run: dict, names: list) -> dict:
+    """One run's workers merged by wall time, episodes numbered from 0."""
+    parts = [part["columns"] for part in run["parts"]]
+    wall_time = np.concatenate([part["wall_time"] for part in parts])
+    order = np.argsort(wall_time, kind="stable")
     merged = {"step": np.arange(len(wall_time))}  # the episode number, across workers
     for column in names:
         merged[column] = np.concatenate([part.get(column, np.full(len(part["t"]), np.nan))
                                          for part in parts])[order]
     merged["wall_time"] = wall_time[order]
     merged["timesteps"] = np.cumsum(merged["l"])
-    notes = [f"{len(parts)} worker files merged by time"] if len(parts) > 1 else []
-    return LogTable(pd.DataFrame(merged, copy=False), "monitor", source, notes)
+    return merged
+
+
+def _run_labels(runs: list) -> list:
+    """Each run's name: its first file's name without the monitor suffix (made unique)."""
+    labels = []
+    for run in runs:
+        stem = os.path.basename(run["parts"][0]["name"])
+        for suffix in (".monitor.csv", "monitor.csv"):
+            if stem.endswith(suffix):
+                stem = stem[: -len(suffix)].rstrip("._-") or stem
+                break
+        label, count = stem, 2
+        while label in labels:
+            label, count = f"{stem} ({count})", count + 1
+        labels.append(label)
+    return labels
 
 
 def monitor_files(directory: str) -> list[str]:
