@@ -195,3 +195,33 @@ def fmt(value, digits: int = 4) -> str:
     if not math.isfinite(value):
         return "n/a"
     return f"{value:.{digits}g}"
+
+
+def fmt_interval(value, low, high, digits: int = 4) -> str:
+    """``value [low, high]`` with as many significant digits as it takes for the interval's
+    ends to read apart (up to 10): a loss near 11.516 known to +-0.002 read "11.52 [11.52, 11.52]".
+
+    >>> fmt_interval(11.5176, 11.5159, 11.5193)
+    '11.518 [11.516, 11.519]'
+    >>> fmt_interval(0.25, 0.2, 0.3), fmt_interval(1.0, 1.0, 1.0), fmt_interval(2.0, None, None)
+    ('0.25 [0.2, 0.3]', '1 [1, 1]', '2 [n/a, n/a]')
+    """
+    digits = interval_digits(low, high, digits)
+    return f"{fmt(value, digits)} [{fmt(low, digits)}, {fmt(high, digits)}]"
+
+
+def interval_digits(low, high, digits: int = 4) -> int:
+    """The significant digits (``digits`` or more, at most 10) at which ``low`` and ``high``
+    read apart when they differ (see :func:`fmt_interval`).
+
+    >>> interval_digits(11.5159, 11.5193), interval_digits(0.2, 0.3)
+    (5, 4)
+    """
+    try:
+        apart = math.isfinite(float(low)) and math.isfinite(float(high)) and float(low) < float(high)
+    except (TypeError, ValueError):
+        apart = False
+    while apart and digits < 10 and fmt(low, digits) == fmt(high, digits):
+        digits += 1
+    return digits
+

@@ -27,7 +27,7 @@ from ._kernels.bootstrap import (
 )
 from ._kernels.chains import ess_quantile
 from ._kernels.precision import departure_share, mean_precision, within_range
-from ._result import Result, fmt
+from ._result import Result, fmt, fmt_interval, interval_digits
 from .errors import InputError, check_choice, check_level
 
 QUANTILES = (0.05, 0.25, 0.75, 0.95)
@@ -91,10 +91,11 @@ class DescribeResult(Result):
         level = f"{self.ci_level:.0%}"
         name = f"{self.name}: " if self.name else ""
         q = list(self.quantiles.values())
+        d = interval_digits(*self.ci)
         lines = [
-            f"{name}n = {self.n}, mean {fmt(self.mean)} [{level} CI {fmt(self.ci[0])}, {fmt(self.ci[1])}]"
+            f"{name}n = {self.n}, mean {fmt(self.mean, d)} [{level} CI {fmt(self.ci[0], d)}, {fmt(self.ci[1], d)}]"
             f" (ESS {fmt(self.ess, 3)}; i.i.d. CI {fmt(self.ci_iid[0])}, {fmt(self.ci_iid[1])})",
-            f"  median {fmt(self.median)} [{fmt(self.median_ci[0])}, {fmt(self.median_ci[1])}], "
+            f"  median {fmt_interval(self.median, *self.median_ci)}, "
             f"IQM {fmt(self.iqm)}, SD {fmt(self.sd)}",
             f"  5/25/75/95%: {fmt(q[0])} / {fmt(q[1])} / {fmt(q[2])} / {fmt(q[3])}",
             f"  min {fmt(self.minimum)} (step {self.minimum_step}), max {fmt(self.maximum)} "

@@ -54,7 +54,7 @@ from ._kernels.window_tests import (
     slope_and_t,
     trailing_run,
 )
-from ._result import Result, fmt, plain_number
+from ._result import Result, fmt, fmt_interval, plain_number
 from .direction import DIRECTIONS, resolve
 from .errors import (
     InputError,
@@ -176,9 +176,9 @@ class WindowResult(Result):
                            for status in STATUSES)
         last = self.table.iloc[-1]
         lines = [f"{name}now {self.final_status} - {self.final_reason}",
-                 f"  level now {fmt(last['level'])} [{fmt(last['level_low'])}, {fmt(last['level_high'])}]; "
-                 f"window {int(last['length'])} points, mean {fmt(last['mean'])} "
-                 f"[{fmt(last['ci_low'])}, {fmt(last['ci_high'])}] ({self.better} is better)",
+                 f"  level now {fmt_interval(last['level'], last['level_low'], last['level_high'])}; "
+                 f"window {int(last['length'])} points, mean "
+                 f"{fmt_interval(last['mean'], last['ci_low'], last['ci_high'])} ({self.better} is better)",
                  f"  over {self.n} steps: {shares}; {len(self.changes)} change(s)"]
         for change in self.changes[:10]:
             lines.append(f"  change at step {change['start']} (seen at {change['step']}): "

@@ -340,3 +340,10 @@ def test_the_window_level_now_stays_inside_its_interval_and_what_was_seen(name):
     if name.startswith("sb3/sac"):
         # episodes 435-534 have medians near 269 and a best of 307.5: the level now is below 300
         assert 230 < table.loc[534, "level"] < 300
+
+
+def test_an_interval_narrow_against_its_level_prints_with_ends_that_read_apart():
+    # a GAN's discriminator loss held near 11.516 (+-0.002) printed "11.52 [11.52, 11.52]"
+    result = run("check-convergence", REAL / "lightning/lightning_logs", "-m", "train_disc_loss")
+    row = next(line for line in result.stdout.splitlines() if line.startswith("train_disc_loss [run=version_2]"))
+    assert "11.517 [11.516, 11.519]" in row

@@ -8,7 +8,7 @@ import sys
 
 import pandas as pd
 
-from .._result import fmt
+from .._result import fmt, fmt_interval
 from ..convergence.verdict import ConvergenceTest
 from ..convergence.warmup import WARMUP_METHODS
 from ..errors import InputError
@@ -138,7 +138,7 @@ def _github(args, frame, results) -> None:
              "|---|---|---|---|---|---|"]
     for row in stacked_frames(results).to_dict("records"):
         lines.append(f"| {row['metric']} | {row['verdict']} | {row['warmup']} | "
-                     f"{fmt(row['mean'])} [{fmt(row['ci_low'])}, {fmt(row['ci_high'])}] | "
+                     f"{fmt_interval(row['mean'], row['ci_low'], row['ci_high'])} | "
                      f"{fmt(row['ess'], 4)} | {row['reason']} |")
     try:
         with open(summary_path, "a", encoding="utf-8") as handle:
@@ -158,7 +158,7 @@ def _text_table(table: pd.DataFrame, color: bool) -> str:
     headers = ["metric", "verdict", "n", "warm-up", "mean [95% CI]", f"kept slope/100 {unit}", "ESS", "reason"]
     lines = []
     for row in table.to_dict("records"):
-        ci = f"{fmt(row['mean'])} [{fmt(row['ci_low'])}, {fmt(row['ci_high'])}]"
+        ci = fmt_interval(row['mean'], row['ci_low'], row['ci_high'])
         slope = fmt(None if row["slope"] is None else row["slope"] * 100, 3)
         lines.append([str(row["metric"]), row["verdict"], str(row["n"]), str(row["warmup"]), ci,
                       slope, fmt(row["ess"], 4), row["reason"]])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._result import fmt, plain_number
+from .._result import fmt, fmt_interval, plain_number
 from ..errors import InputError, is_real
 from ..io import LOG_FORMATS, select_metric
 from ..regimes import (
@@ -157,6 +157,6 @@ def _segments_text(result) -> str:
     lines = ["  segment  steps              n     mean [95% CI]                sd"]
     for i, row in enumerate(result.segments.to_dict("records")):
         steps = f"{row['start_step']}-{row['end_step']}"
-        ci = f"{fmt(row['mean'])} [{fmt(row['ci_low'])}, {fmt(row['ci_high'])}]"
+        ci = fmt_interval(row['mean'], row['ci_low'], row['ci_high'])
         lines.append(f"  {i:<7}  {steps:<17}  {row['n']:<4}  {ci:<27}  {fmt(row['sd'])}")
     return "\n".join(lines)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .._result import fmt
+from .._result import fmt_interval
 from ..io import LOG_FORMATS, select_metric
 from ..windows import STATUSES, AdaptiveWindow
 from ._common import (
@@ -92,7 +92,7 @@ def _table_text(result) -> str:
     keep = (table["status"] != table["status"].shift()) | table["change"]
     lines = ["  step        status      window  level now [CI]               reason"]
     for row in table[keep].to_dict("records"):
-        ci = f"{fmt(row['level'], 4)} [{fmt(row['level_low'], 4)}, {fmt(row['level_high'], 4)}]"
+        ci = fmt_interval(row['level'], row['level_low'], row['level_high'])
         lines.append(f"  {str(row['step']):<10}  {row['status']:<10}  {row['length']:<6}  {ci:<27}  {row['reason']}")
     lines.append(f"  ({int(keep.sum())} of {len(table)} steps shown: those where the status changes; "
                  "--format csv lists every step)")

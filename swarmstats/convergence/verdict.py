@@ -54,7 +54,7 @@ from .._kernels.verdict_tests import (
     settle_cut,
     variance_shift,
 )
-from .._result import Result, fmt
+from .._result import Result, fmt, fmt_interval
 from ..direction import DIRECTIONS, movement, resolve
 from ..errors import InputError, check_choice, is_real
 from .warmup import WARMUP_METHODS, warmup_of_values
@@ -124,7 +124,7 @@ class ConvergenceResult(Result):
         lines += [f"  - {reason}" for reason in self.reasons[1:]]
         if math.isfinite(self.mean):
             lines.append(
-                f"  mean {fmt(self.mean)} [{fmt(self.ci[0])}, {fmt(self.ci[1])}] "
+                f"  mean {fmt_interval(self.mean, *self.ci)} "
                 f"({self.ci_level:.0%} CI, ESS {fmt(self.ess, 3)} of {self.n_kept} kept points, "
                 f"warm-up {self.warmup})"
             )

@@ -35,7 +35,7 @@ from .._kernels.bootstrap import (
     wilson_interval,
 )
 from .._kernels.permutation import lower_tail_pvalue, permuted_gaps
-from .._result import Result, fmt
+from .._result import Result, fmt, fmt_interval
 from ..errors import InputError, check_level
 from .payoff import PayoffConfig
 
@@ -83,7 +83,7 @@ class Estimate:
     ci_high: float
 
     def __str__(self) -> str:
-        return f"{fmt(self.value)} [{fmt(self.ci_low)}, {fmt(self.ci_high)}]"
+        return fmt_interval(self.value, self.ci_low, self.ci_high)
 
 
 @dataclass(frozen=True, repr=False)
