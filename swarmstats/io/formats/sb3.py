@@ -20,13 +20,14 @@ BASELINES_STEPS = ("TimestepsSoFar", "total_timesteps", "steps", "timesteps_tota
 
 
 def read_monitor(files: list[tuple[str, bytes]], source: str) -> LogTable:
-    """One or several worker files, merged in time order (t_start + t) and rebased.
+    """One or several monitor files: the workers of each run merged in time order
+    (t_start + t) and numbered from episode 0.
 
-    Files are workers of one run when they ran at the same time on the same environment (their
-    spans t_start .. t_start + last t overlap, and their ``env_id`` agrees); files that ran at
-    other times or on other environments are other runs, told apart by a ``run`` column named
-    after each run's first file.  Merged, four unrelated runs in one folder (four environments,
-    months apart) read as one 30,000-episode run.
+    Files are workers of one run when their ``env_id`` agrees and they started together (see
+    :func:`_monitor_runs`); files that ran at other times or on other environments are other
+    runs, told apart by a ``run`` column named after each run's first file.  Merged, four
+    unrelated runs in one folder (four environments, months apart) read as one 30,000-episode
+    run.
 
     The table is assembled column by column with numpy and becomes a DataFrame once: on a
     10 KB monitor file the concat, sort, drop and inserts of a pandas assembly cost ~3 ms,
