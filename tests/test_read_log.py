@@ -112,6 +112,22 @@ def test_monitor_files_of_other_runs_are_other_runs(tmp_path):
     assert "run" not in merged.columns and len(merged) == 5 and "merged" in merged.attrs["notes"][0]
 
 
+def test_runs_of_other_environments_are_never_pooled(tmp_path):
+    # two CartPole runs are replicates (pooled, with R-hat); the Pendulum run is judged alone
+    from tests.test_cli import run
+    rng = np.random.default_rng(0)
+    for name, start, env in (("a", 1000.0, "CartPole-v1"), ("b", 9000.0, "CartPole-v1"),
+                             ("c", 1000.0, "Pendulum-v1")):
+        rows = "".join(f"{v:.3f},10,{i + 1}\n" for i, v in enumerate(rng.normal(size=120)))
+        (tmp_path / f"{name}.monitor.csv").write_text(f'#{{"t_start": {start}, "env_id": "{env}"}}\nr,l,t\n{rows}')
+    wide = read_log(tmp_path, wide=True)
+    assert wide.attrs["run_configs"] == {"a": "CartPole-v1", "c": "Pendulum-v1", "b": "CartPole-v1"}
+    result = run("check-convergence", tmp_path, "-m", "r", "--format", "json")
+    rows = {r["name"]: r for r in __import__("json").loads(result.stdout)["results"]}
+    assert set(rows) == {"r [CartPole-v1]", "r [Pendulum-v1]"}
+    assert len(rows["r [CartPole-v1]"]["runs"]) == 2 and "runs" not in rows["r [Pendulum-v1]"]
+
+
 def test_a_folder_of_unrelated_real_monitor_files_is_four_runs_not_one():
     # four experiments (HopperBullet, Breakout, Humanoid, Hopper; started months apart) were
     # merged into one run of 30,071 "episodes"
@@ -119,6 +135,10 @@ def test_a_folder_of_unrelated_real_monitor_files_is_four_runs_not_one():
     sizes = wide.groupby("run").size().to_dict()
     assert sizes == {"ddpg-HopperBulletEnv-v0": 6593, "ppo-Hopper-v3": 10779,
                      "qrdqn-Breakout-v4": 7220, "td3-Humanoid-v3": 5479}
+    # four environments: no R-hat across them, one verdict each
+    from tests.test_cli import run
+    result = run("check-convergence", Path(__file__).parent / "fixtures" / "real" / "sb3-long", "-m", "r")
+    assert "R-hat" not in result.stdout and "r [Humanoid-v3]" in result.stdout
 
 
 def test_trainer_state_skips_the_summary_and_accepts_none():

@@ -299,8 +299,12 @@ def _runs(frame, key, args):
         return frame
     attrs = dict(frame.attrs)
     frame = frame.assign(**{RUN: key.labels})
-    if key.config_labels is not None:
-        frame[CONFIG] = key.config_labels
+    configs = key.config_labels
+    known = attrs.get("run_configs")  # what the log says each run was (a monitor's environment)
+    if configs is None and known and set(key.names) <= set(known):
+        configs = frame[RUN].map(known).to_numpy(dtype=object)
+    if configs is not None:
+        frame[CONFIG] = configs
     if chosen is not None:
         if chosen not in key.names and len(key.columns) == 1:
             chosen = f"{key.columns[0]}={chosen}"  # --run 3 for the run 'seed=3'
@@ -311,7 +315,7 @@ def _runs(frame, key, args):
         return frame
     frame.attrs.update(attrs)
     args.group = RUN
-    args.config = CONFIG if key.config_labels is not None else None
+    args.config = CONFIG if configs is not None else None
     say(f"{source} holds {len(key.names)} runs ({key.how}: {_names(key.names)}); each is "
         "analysed on its own (--run NAME picks one)")
     return frame

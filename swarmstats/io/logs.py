@@ -79,6 +79,8 @@ def read_log(source, *, format: str | None = None, wide: bool = False,
     table = _load(source, format)
     frame = table.frame
     frame.attrs.update(source=table.source, format=table.format, notes=list(table.notes))
+    if table.run_configs:
+        frame.attrs["run_configs"] = dict(table.run_configs)
     if table.format in STEP_UNITS and "step" in frame.columns:
         frame.attrs["step_unit"] = STEP_UNITS[table.format]
     if wide:
@@ -111,6 +113,8 @@ def _tidy(table: LogTable) -> pd.DataFrame:
         axes = {axis: frame[axis].to_numpy() if axis in frame.columns else None for axis in AXES}
         tidy = melt_columns(frame, metrics, **axes)
     tidy.attrs.update(source=table.source, format=table.format, notes=list(table.notes))
+    if table.run_configs:
+        tidy.attrs["run_configs"] = dict(table.run_configs)
     return tidy
 
 

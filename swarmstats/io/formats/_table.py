@@ -21,6 +21,9 @@ class LogTable:
     format: str
     source: str
     notes: list = field(default_factory=list)
+    #: each run's configuration when the log knows it (a monitor file's environment): runs of
+    #: one configuration are replicates, runs of different ones are never pooled
+    run_configs: dict = field(default_factory=dict)
 
     @property
     def metrics(self) -> list:

@@ -41,15 +41,18 @@ def read_monitor(files: list[tuple[str, bytes]], source: str) -> LogTable:
     names = list(dict.fromkeys(c for part in parts for c in part["columns"] if c not in ("t", "wall_time")))
     tables = [_merged_run(run, names) for run in runs]
     merged = {key: np.concatenate([table[key] for table in tables]) for key in tables[0]}
-    notes = []
+    notes, configs = [], {}
     if len(runs) > 1:
         labels = _run_labels(runs)
         merged = {"run": np.repeat(np.array(labels, dtype=object), [len(t["step"]) for t in tables]), **merged}
         notes.append(f"{len(runs)} runs in {len(parts)} monitor files (files that ran at other times or on "
                      f"other environments are other runs): {', '.join(labels)}")
+        environments = [run["env"] for run in runs]
+        if None not in environments and len(set(environments)) > 1:
+            configs = dict(zip(labels, map(str, environments)))
     elif len(parts) > 1:
         notes.append(f"{len(parts)} worker files merged by time")
-    return LogTable(pd.DataFrame(merged, copy=False), "monitor", source, notes)
+    return LogTable(pd.DataFrame(merged, copy=False), "monitor", source, notes, run_configs=configs)
 
 
 def _monitor_part(name: str, data: bytes) -> dict | None:
