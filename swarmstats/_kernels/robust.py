@@ -41,6 +41,10 @@ def clip_limit(sizes: np.ndarray, robust_limit: float, share: float = MAX_CLIPPE
     return max(robust_limit, float(np.quantile(sizes, 1.0 - share)))
 
 
+#: spreads whose squares neither underflow nor overflow in float64, with room for sums
+SQUARE_SAFE = (1e-100, 1e100)
+
+
 def square_safe(x: np.ndarray) -> np.ndarray:
     """``x`` itself, or - when the squares of its deviations would underflow (1e-300-sized
     data) or overflow (1e200) - its deviations from the mean divided by the largest one.
@@ -54,6 +58,6 @@ def square_safe(x: np.ndarray) -> np.ndarray:
     """
     centre = float(np.mean(x))
     spread = float(np.max(np.abs(x - centre))) if len(x) else 0.0
-    if spread == 0 or not np.isfinite(spread) or 1e-100 < spread < 1e100:
+    if spread == 0 or not np.isfinite(spread) or SQUARE_SAFE[0] < spread < SQUARE_SAFE[1]:
         return x
     return (x - centre) / spread

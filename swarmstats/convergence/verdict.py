@@ -44,6 +44,7 @@ from .._kernels.precision import (
     transient_allowance,
     within_range,
 )
+from .._kernels.robust import SQUARE_SAFE
 from .._kernels.stationary_tests import geweke_z
 from .._kernels.verdict_tests import (
     ROUNDING,
@@ -664,8 +665,8 @@ def _settled_note(regimes, start: int, series: Series, units, centre: float, uni
         return None
     first = series.step_of(start + int(last["start"]))
     return (f"the movement is a change into a level regime: since {_singular(unit)} "
-            f"{first} (the last {int(last['n'])} points) the mean is {fmt(centre + units(last['mean']), 4)} "
-            f"[{fmt(centre + units(last['ci_low']), 4)}, {fmt(centre + units(last['ci_high']), 4)}] "
+            f"{first} (the last {int(last['n'])} points) the mean is "
+            f"{fmt_interval(*(centre + units(last[k]) for k in ('mean', 'ci_low', 'ci_high')))} "
             "with no slope (detect_regimes): the tests above see that change, not a climb still going on")
 
 
@@ -688,7 +689,7 @@ def _standard_scale(values: np.ndarray) -> tuple[float, float]:
     spread = max(high - centre, centre - low)
     if spread == 0 or not math.isfinite(spread):
         return centre, 0.0
-    if 1e-100 < spread < 1e100:
+    if SQUARE_SAFE[0] < spread < SQUARE_SAFE[1]:
         return centre, float(np.std(values, ddof=1))
     return centre, spread * float(np.std((values - centre) / spread, ddof=1))
 

@@ -66,12 +66,12 @@ def _folder_params(path: str) -> dict:
     return {}
 
 
-def _readable_whole(path: str) -> bool:
+def _read_whole(path: str) -> pd.DataFrame | None:
+    """The log ``path`` holds when ``read_log`` reads it whole; None for a folder of runs."""
     try:
-        read_log(path, wide=True)
-        return True
+        return read_log(path, wide=True)
     except InputError:
-        return False
+        return None
 
 
 def discover(paths, *, group: str | None = None, format: str | None = None) -> list[RunSpec]:
@@ -109,7 +109,8 @@ def discover(paths, *, group: str | None = None, format: str | None = None) -> l
     for path in expanded:
         if not os.path.exists(path):
             raise InputError(f"no such file or directory: {path}")
-        if os.path.isdir(path) and not _readable_whole(path):
+        whole = _read_whole(path) if os.path.isdir(path) else None
+        if os.path.isdir(path) and whole is None:
             children = sorted(os.path.join(path, child) for child in os.listdir(path)
                               if not child.startswith("."))
             runs += [RunSpec(name=child, path=child, params={**path_params(child), **_folder_params(child)},
@@ -118,7 +119,7 @@ def discover(paths, *, group: str | None = None, format: str | None = None) -> l
             params = {**path_params(path), **_folder_params(path)}
             # a folder read whole may still hold several runs (SB3 monitor files of other
             # runs beside each other): each is a run of the sweep, never one merged run
-            split = _runs_in_one_file(path, format) if os.path.isdir(path) else []
+            split = _split_runs(whole, format) if whole is not None else []
             runs += [RunSpec(name=os.path.join(path, spec.name), frame=spec.frame,
                              params={**params, **spec.params}, format=format) for spec in split]
             if not split:
@@ -156,7 +157,11 @@ def links_out(specs) -> list:
 def _runs_in_one_file(path: str, format: str | None) -> list:
     """One file holding several runs (a run/seed/trial column, label x seed, step restarts) is
     split by its run key, never analysed as one merged run."""
-    frame = read_log(path, format=format, wide=True)
+    return _split_runs(read_log(path, format=format, wide=True), format)
+
+
+def _split_runs(frame: pd.DataFrame, format: str | None) -> list:
+    """The runs of one table read whole (see :func:`_runs_in_one_file`); [] for one run."""
     _, key = table_roles(frame)
     if not key.several:
         return []
