@@ -1,8 +1,11 @@
 """Which way is better for a metric: one rule for every command and estimator.
 
 Losses, errors, perplexity, KL, toxicity, WER/CER, regret, costs ... are better when lower;
-everything else (rewards, returns, accuracies, scores) when higher.  A name is split into
-words (``train/loss`` -> train, loss; ``eval_wer`` -> eval, wer) so that ``kl`` matches
+diagnostics - a gradient norm, an entropy, an episode length, a clipping share, a spread - have
+no better side (an SB3 monitor's episode length ``l`` is longer when CartPole improves and shorter
+when MountainCar does), so what describes them says "rising" or "falling", never "improving";
+everything else (rewards, returns, accuracies, scores) is better when higher.  A name is split
+into words (``train/loss`` -> train, loss; ``eval_wer`` -> eval, wer) so that ``kl`` matches
 ``approx_kl`` but not ``ankle``.  ``better=`` / ``--better`` overrides the guess.
 """
 
@@ -18,19 +21,53 @@ LOWER_IS_BETTER = ("loss", "error", "err", "errors", "perplexity", "ppl", "kl", 
                    "toxic", "wer", "cer", "regret", "mse", "mae", "rmse", "nll", "cost", "costs",
                    "penalty", "latency", "violations", "harm")
 _SUFFIXES = ("loss", "error")
+#: words of a diagnostic with no better side (unless a lower-is-better word is there too:
+#: ``entropy_loss``): gradient norms, entropies, episode and completion lengths, clipping
+#: shares, spreads, temperatures and coefficients
+NEITHER = ("norm", "entropy", "len", "length", "lengths", "clipped", "clipfrac", "std",
+           "temperature", "coef")
+#: a clipping share (``clip_fraction``, ``clip_ratio``); ``clip_score`` (an image model's CLIP
+#: score) is a score
+_CLIP_SHARES = {"fraction", "frac", "ratio"}
+#: whole names that are diagnostics: an SB3 monitor's episode length
+NEITHER_NAMES = ("l",)
+
+
+def _words(name) -> list:
+    return [w for w in re.split(r"[^a-z]+", str(name or "").lower()) if w]
+
+
+def guessed_direction(name) -> str | None:
+    """"lower" for losses, errors, toxicity ..., None for a diagnostic with no better side,
+    else "higher".
+
+    >>> guessed_direction("train/loss"), guessed_direction("reward"), guessed_direction("grad_norm")
+    ('lower', 'higher', None)
+    >>> guessed_direction("l"), guessed_direction("rollout/ep_len_mean"), guessed_direction("cross_entropy")
+    (None, None, 'lower')
+    >>> guessed_direction("train/clip_fraction"), guessed_direction("clip_score")
+    (None, 'higher')
+    """
+    words = _words(name)
+    if any(w in LOWER_IS_BETTER or w.endswith(_SUFFIXES) for w in words) or {"cross", "entropy"} <= set(words):
+        return "lower"
+    clipping = "clip" in words and bool(_CLIP_SHARES & set(words))
+    if (clipping or any(w in NEITHER or w.endswith("norm") for w in words)
+            or str(name or "").strip().lower() in NEITHER_NAMES):
+        return None
+    return "higher"
 
 
 def better_direction(name) -> str:
-    """"lower" for losses, errors, toxicity ..., else "higher".
+    """"lower" for losses, errors, toxicity ..., else "higher" (a diagnostic included: what
+    ranks runs needs a side, and the user's ``better=`` gives the right one).
 
     >>> better_direction("train/loss"), better_direction("reward"), better_direction("approx_kl")
     ('lower', 'higher', 'lower')
     >>> better_direction("ankle_angle"), better_direction("eval_wer"), better_direction("qloss")
     ('higher', 'lower', 'lower')
     """
-    words = [w for w in re.split(r"[^a-z]+", str(name or "").lower()) if w]
-    lower = any(w in LOWER_IS_BETTER or w.endswith(_SUFFIXES) for w in words)
-    return "lower" if lower else "higher"
+    return guessed_direction(name) or "higher"
 
 
 def resolve(better: str | None, name) -> str:
@@ -41,6 +78,21 @@ def resolve(better: str | None, name) -> str:
     return better
 
 
-def movement(change: float, better: str) -> str:
-    """"improving" or "worsening" for a change of this sign."""
+def sense(better: str | None, name) -> str | None:
+    """Like :func:`resolve`, but None for a diagnostic whose side was not given: for what
+    describes a movement ("improving" or only "rising"), not for what ranks runs.
+
+    >>> sense("auto", "grad_norm"), sense("lower", "grad_norm"), sense("auto", "reward")
+    (None, 'lower', 'higher')
+    """
+    if better in (None, "auto"):
+        return guessed_direction(name)
+    return resolve(better, name)
+
+
+def movement(change: float, better: str | None) -> str:
+    """"improving" or "worsening" for a change of this sign; "rising" or "falling" when
+    neither side is better (``better`` None)."""
+    if better is None:
+        return "rising" if change > 0 else "falling"
     return "improving" if (change > 0) == (better == "higher") else "worsening"

@@ -55,7 +55,7 @@ from ._kernels.window_tests import (
     trailing_run,
 )
 from ._result import Result, fmt, fmt_interval, plain_number
-from .direction import DIRECTIONS, resolve
+from .direction import DIRECTIONS, sense
 from .errors import (
     InputError,
     check_choice,
@@ -65,7 +65,9 @@ from .errors import (
     finite_number,
 )
 
-STATUSES = ("improving", "degrading", "stable", "uncertain")
+#: "rising" and "falling" are the trends of a diagnostic with no better side (a gradient norm,
+#: an episode length: :func:`swarmstats.direction.guessed_direction`)
+STATUSES = ("improving", "degrading", "rising", "falling", "stable", "uncertain")
 #: the default precision, in noise SDs: the window grows until the mean is known to +-0.25 sigma
 DEFAULT_PRECISION_SDS = 0.25
 
@@ -159,7 +161,7 @@ class WindowResult(Result):
     precision: float | None
     alpha: float
     notes: list = field(default_factory=list)
-    better: str = "higher"
+    better: str | None = "higher"  # None: a diagnostic with no better side (rising / falling)
     _values: np.ndarray | None = None
 
     def to_frame(self) -> pd.DataFrame:
@@ -172,13 +174,15 @@ class WindowResult(Result):
 
     def summary(self) -> str:
         name = f"{self.name}: " if self.name else ""
+        moving = ("rising", "falling") if self.better is None else ("improving", "degrading")
         shares = ", ".join(f"{status} {self.status_counts.get(status, 0) / self.n:.0%}"
-                           for status in STATUSES)
+                           for status in moving + ("stable", "uncertain"))
+        side = "no better side" if self.better is None else f"{self.better} is better"
         last = self.table.iloc[-1]
         lines = [f"{name}now {self.final_status} - {self.final_reason}",
                  f"  level now {fmt_interval(last['level'], last['level_low'], last['level_high'])}; "
                  f"window {int(last['length'])} points, mean "
-                 f"{fmt_interval(last['mean'], last['ci_low'], last['ci_high'])} ({self.better} is better)",
+                 f"{fmt_interval(last['mean'], last['ci_low'], last['ci_high'])} ({side})",
                  f"  over {self.n} steps: {shares}; {len(self.changes)} change(s)"]
         for change in self.changes[:10]:
             lines.append(f"  change at step {change['start']} (seen at {change['step']}): "
@@ -251,8 +255,9 @@ class AdaptiveWindow(OnlineEstimator):
     better : {"auto", "higher", "lower"}, default "auto"
         Which direction is good: with ``"lower"`` (a loss, a toxicity) a falling
         score is "improving".  ``"auto"`` guesses from the name given to :meth:`fit`
-        (:func:`swarmstats.direction.better_direction`: loss, error, KL, toxicity ...
-        are lower-is-better) and is "higher" for a nameless stream.
+        (:func:`swarmstats.direction.guessed_direction`: loss, error, KL, toxicity ...
+        are lower-is-better; a gradient norm, an entropy, an episode length has no better
+        side, and its trends are "rising" and "falling") and is "higher" for a nameless stream.
     keep_states : bool, default True
         Keep every state for :meth:`result` (what :meth:`fit` reports).  False keeps the
         memory at O(max_length) for an endless live stream; ``update`` and ``state`` work
@@ -310,7 +315,7 @@ class AdaptiveWindow(OnlineEstimator):
 
     def _start_stream(self, name: str | None = None, capacity: int = 256) -> None:
         self.name = name
-        self.direction = resolve(self.better, name)  # which way is "improving"
+        self.direction = sense(self.better, name)  # which way is "improving" (None: neither)
         self._buffer = np.empty(2 * self.max_length)
         self._base = 0          # stream index of buffer[0]
         self._used = 0          # filled part of the buffer
@@ -598,8 +603,11 @@ class AdaptiveWindow(OnlineEstimator):
         return critical
 
     def _verdict(self, direction: float) -> str:
-        """"improving" or "degrading" for a rise (direction > 0) or a fall."""
+        """"improving" or "degrading" for a rise (direction > 0) or a fall; "rising" or
+        "falling" when neither side is better."""
         rising = direction > 0
+        if self.direction is None:
+            return "rising" if rising else "falling"
         return "improving" if rising == (self.direction == "higher") else "degrading"
 
     def _current_trend(self, plan, slopes, slope_t, spans, critical):

@@ -347,3 +347,15 @@ def test_an_interval_narrow_against_its_level_prints_with_ends_that_read_apart()
     result = run("check-convergence", REAL / "lightning/lightning_logs", "-m", "train_disc_loss")
     row = next(line for line in result.stdout.splitlines() if line.startswith("train_disc_loss [run=version_2]"))
     assert "11.517 [11.516, 11.519]" in row
+
+
+def test_an_episode_length_is_not_called_worse_when_it_falls():
+    # MountainCar: an episode ends at the goal, so its length falls as the agent learns; the
+    # direction rule once read "l" as higher-is-better and called this run "degrading"
+    path = REAL / "sb3/dqn-MountainCar-v0.monitor.csv"
+    windows = run("windows", path, "-m", "l", "--summary")
+    assert windows.returncode == 0 and "now falling" in windows.stdout
+    assert "degrading" not in windows.stdout and "no better side for l" in windows.stderr
+    verdict = run("check-convergence", path, "-m", "l", "--format", "json")
+    reason = json.loads(verdict.stdout)["results"][0]["reasons"][0]
+    assert reason.startswith("still falling") and "worsening" not in reason

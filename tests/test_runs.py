@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import swarmstats as ss
-from swarmstats.direction import better_direction
+from swarmstats.direction import better_direction, guessed_direction, sense
 from swarmstats.io.runs import find_runs
 from swarmstats.io.tabular import classify_columns
 from tests.test_cli import run
@@ -139,6 +139,38 @@ def test_a_slope_is_quoted_per_100_units_of_the_step_axis_in_api_and_cli(tmp_pat
                                          ("eval/accuracy", "higher"), ("ep_rew_mean", "higher")])
 def test_one_direction_rule(name, better):
     assert better_direction(name) == better
+
+
+@pytest.mark.parametrize("name", ["grad_norm", "train/grad_norm", "gradnorm", "l", "rollout/ep_len_mean",
+                                  "completion_length", "train/clip_fraction", "clip_ratio/low_mean",
+                                  "policy_entropy", "reward_std", "ent_coef", "temperature"])
+def test_a_diagnostic_has_no_better_side_but_a_ranking_still_gets_one(name):
+    assert guessed_direction(name) is None and sense("auto", name) is None
+    assert better_direction(name) == "higher"  # what ranks runs needs a side
+    assert sense("lower", name) == "lower"      # and the user's word is taken
+
+
+@pytest.mark.parametrize("name,better", [("cross_entropy", "lower"), ("train/entropy_loss", "lower"),
+                                         ("clip_score", "higher"), ("normalized_score", "higher"),
+                                         ("length_penalty", "lower"), ("level", "higher")])
+def test_words_near_a_diagnostic_keep_their_side(name, better):
+    assert guessed_direction(name) == better
+
+
+def test_a_diagnostic_rises_and_falls_in_the_window_and_the_verdict():
+    rng = np.random.default_rng(8)
+    y = np.linspace(0, 3, 400) + rng.normal(0, 1, 400)
+    window = ss.AdaptiveWindow().fit(pd.Series(y, name="grad_norm"))
+    statuses = set(window.table["status"])
+    assert window.better is None and "rising" in statuses and not statuses & {"improving", "degrading"}
+    assert "no better side" in window.summary() and "rising" in window.summary()
+    falling = ss.AdaptiveWindow().fit(pd.Series(-y, name="grad_norm"))
+    assert "falling" in set(falling.table["status"])
+    verdict = ss.check_convergence(pd.Series(y, name="grad_norm"))
+    assert verdict.verdict == "not_converged" and "still rising" in verdict.main_reason
+    told = ss.check_convergence(pd.Series(y, name="grad_norm"), better="lower")
+    assert "still worsening" in told.main_reason
+    assert "improving" in set(ss.AdaptiveWindow(better="higher").fit(pd.Series(y, name="grad_norm")).table["status"])
 
 
 def test_windows_and_report_use_the_direction_rule_and_say_so(tmp_path):

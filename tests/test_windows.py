@@ -82,7 +82,8 @@ def test_the_table_is_compact_and_a_stream_grows_on_after_a_result():
     result = AdaptiveWindow().fit(y)
     table = result.table
     assert table["status"].dtype == "category"
-    assert list(table["status"].cat.categories) == ["improving", "degrading", "stable", "uncertain"]
+    assert list(table["status"].cat.categories) == ["improving", "degrading", "rising", "falling", "stable",
+                                                    "uncertain"]
     assert table["reason"].dtype == "category" and table["reason"].nunique() < 2_000
     assert table.memory_usage(deep=True).sum() < 14 * y.nbytes
     assert result.status_counts == {status: int((table["status"] == status).sum())

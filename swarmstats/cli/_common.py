@@ -260,15 +260,18 @@ def add_better_option(parser) -> None:
 
 
 def announce_direction(args, metrics) -> None:
-    """Say which way is better for each metric when it was guessed from the names."""
+    """Say which way is better for each metric when it was guessed from the names (for what
+    describes a movement: a diagnostic has no better side and rises or falls)."""
     if args.better != "auto":
         return
-    from ..direction import better_direction
+    from ..direction import guessed_direction
 
     sides = {}
     for metric in metrics:
-        sides.setdefault(better_direction(metric), []).append(str(metric))
-    said = "; ".join(f"{side} is better for {', '.join(names)}" for side, names in sides.items())
+        sides.setdefault(guessed_direction(metric), []).append(str(metric))
+    said = "; ".join(f"{side} is better for {', '.join(names)}" if side else
+                     f"no better side for {', '.join(names)} (a diagnostic: rising or falling)"
+                     for side, names in sides.items())
     say(f"{said} (guessed from the names; --better overrides)")
 
 

@@ -56,7 +56,7 @@ from .._kernels.verdict_tests import (
     variance_shift,
 )
 from .._result import Result, fmt, fmt_interval
-from ..direction import DIRECTIONS, movement, resolve
+from ..direction import DIRECTIONS, movement, sense
 from ..errors import InputError, check_choice, is_real
 from .warmup import WARMUP_METHODS, warmup_of_values
 
@@ -224,7 +224,9 @@ class ConvergenceTest(Estimator):
     better : {"auto", "higher", "lower"}, default "auto"
         Which direction is an improvement, for the reasons' words ("still improving"
         / "still worsening"); "auto" guesses from the metric's name (a loss, an error,
-        a KL, a toxicity is lower-is-better: :func:`swarmstats.direction.better_direction`).
+        a KL, a toxicity is lower-is-better; a gradient norm, an entropy, an episode length
+        has no better side and is "still rising" / "still falling":
+        :func:`swarmstats.direction.guessed_direction`).
 
     >>> rng = np.random.default_rng(0)
     >>> ConvergenceTest().fit(rng.normal(size=1000)).verdict
@@ -380,7 +382,7 @@ class ConvergenceTest(Estimator):
 
         failures, notes = self._shown_changes(trend, drift, late, variance, flat, whole, late_bound,
                                               tolerance, level, units, steps, unit,
-                                              resolve(self.better, series.name))
+                                              sense(self.better, series.name))
         if test_tau < tau:
             notes.append(
                 f"the kept part moves in slow swings (autocorrelation time {fmt(tau, 3)}, "
@@ -470,8 +472,9 @@ class ConvergenceTest(Estimator):
 
     def _shown_changes(self, trend, drift, late, variance, flat, whole, late_bound: float,
                        tolerance: float, level: float, units, steps: np.ndarray, unit: str,
-                       better: str):
-        """(failures, notes): each test that found a change at ``level``, as a reason.
+                       better: str | None):
+        """(failures, notes): each test that found a change at ``level``, as a reason (a trend
+        in a diagnostic with no better side, ``better`` None, is "rising" or "falling").
 
         A change shown to exist fails the check, unless the user's own tolerance says it is
         too small to matter and the bound shows it inside that tolerance.  The default
@@ -792,7 +795,7 @@ def _per_hundred(slope: float, unit: str) -> str:
     return f"{slope * 100:+.3g} per 100 {unit}"
 
 
-def _trend_reason(outcome, units, within: bool, tolerance: float, unit: str, better: str) -> str:
+def _trend_reason(outcome, units, within: bool, tolerance: float, unit: str, better: str | None) -> str:
     direction = movement(outcome.estimate, better)
     slope = _per_hundred(units(outcome.estimate), unit)
     if within:

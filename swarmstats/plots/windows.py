@@ -8,7 +8,8 @@ from ..windows import WindowResult
 from . import plotter
 from ._draw import downsample, plot_series
 
-STATUS_COLOURS = {"improving": "C2", "degrading": "C3", "stable": "C0", "uncertain": "0.75"}
+STATUS_COLOURS = {"improving": "C2", "degrading": "C3", "rising": "C8", "falling": "C9", "stable": "C0",
+                  "uncertain": "0.75"}
 
 
 @plotter(WindowResult)
@@ -35,10 +36,13 @@ def plot_windows(result, ax):
             run_start = i
     for change in result.changes:
         ax.axvline(change["start"], color="C3" if change["direction"] == "down" else "C2", ls="--", lw=1)
-    handles = [__import__("matplotlib.patches", fromlist=["Patch"]).Patch(color=colour, label=name)
-               for name, colour in STATUS_COLOURS.items()]
+    # a diagnostic (no better side) rises and falls; a score improves and degrades
+    shown = [name for name in STATUS_COLOURS
+             if name not in (("improving", "degrading") if result.better is None else ("rising", "falling"))]
+    handles = [__import__("matplotlib.patches", fromlist=["Patch"]).Patch(color=STATUS_COLOURS[name], label=name)
+               for name in shown]
     lines, labels = ax.get_legend_handles_labels()
-    ax.legend(lines + handles, labels + list(STATUS_COLOURS), fontsize=7, ncol=2, loc="upper left")
+    ax.legend(lines + handles, labels + shown, fontsize=7, ncol=2, loc="upper left")
     twin = ax.twinx()
     twin.plot(*downsample(steps, table["length"].to_numpy(dtype=float)), color="C1", lw=0.8, alpha=0.7)
     twin.set_ylabel("window length", color="C1", fontsize=8)
