@@ -47,6 +47,25 @@ def test_a_trained_agent_evaluated_is_converged_despite_its_heavy_lower_tail():
     assert regimes["changepoints"] == []
 
 
+@pytest.mark.parametrize("name,mean", [("tqc-PandaStack-v1", -96.9), ("her-FetchReach-v1", -1.68),
+                                       ("trpo-Acrobot-v1", -83.1)])
+def test_a_trained_agent_with_discrete_rewards_is_quiet_everywhere(name, mean):
+    # rl-baselines3-zoo's evaluations of trained agents: nothing changes, but the rewards take a
+    # few values (PandaStack: -100 in 97% of episodes, 0 and -99 otherwise; FetchReach: 4 values;
+    # Acrobot: steps to the goal, with rare long episodes) - what a normal-noise model reads as
+    # shifts of level or spread
+    path = REAL / "sb3-eval" / f"{name}.monitor.csv"
+    table = ss.read_log(path)
+    reward = table.loc[table["metric"] == "r", "value"].to_numpy()
+    verdict = ss.check_convergence(reward, name="r")
+    assert verdict.verdict == "converged" and verdict.ci[0] < mean < verdict.ci[1]
+    assert ss.detect_regimes(reward, name="r").changepoints == []
+    window = ss.AdaptiveWindow().fit(reward, name="r")
+    assert window.changes == [] and not window.table["status"].isin(["improving", "degrading"]).any()
+    online = run("regimes", path, "-m", "r", "--online")
+    assert online.returncode == 0 and "no alarm" in online.stdout, online.stdout + online.stderr
+
+
 def test_a_monitor_folder_of_parallel_envs_is_one_run_that_plateaus_after_learning():
     folder = REAL / "sb3/ppo-Pendulum-v1"
     result = run("check-convergence", folder, "-m", "r", "--format", "json")
