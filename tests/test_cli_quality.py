@@ -1,6 +1,7 @@
 """`swarmstats quality-gap` and `swarmstats describe` through a subprocess."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -132,6 +133,33 @@ def test_describe_text_json_csv_and_groups(tmp_path):
     assert {"mean", "ci_low", "ci_high", "median", "iqm", "q05", "q95", "cvar", "bimodal"} <= set(table.columns)
     png = tmp_path / "d.png"
     assert run("describe", path, "--plot", png).returncode == 0 and png.stat().st_size > 1000
+
+
+def test_describe_clusters_by_a_column_and_an_eval_by_its_examples(tmp_path):
+    import swarmstats as ss
+
+    rng = np.random.default_rng(2)
+    prompts = np.repeat([f"p{i}" for i in range(40)], 4)
+    score = rng.normal(0, 1, 40)[np.repeat(np.arange(40), 4)] + rng.normal(0, 1, 160)
+    order = rng.permutation(160)  # logged in any order
+    path = tmp_path / "eval.csv"
+    pd.DataFrame({"prompt_id": prompts[order], "score": score[order]}).to_csv(path, index=False)
+    result = run("describe", path, "-m", "score", "--cluster", "prompt_id", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    [row] = json.loads(result.stdout)["results"]
+    api = ss.describe(score[order], clusters=prompts[order])
+    assert row["clusters"] == 40 and row["n"] == 160
+    assert tuple(row["ci"]) == pytest.approx(api.ci, rel=1e-12)
+    bad = run("describe", path, "-m", "score", "--cluster", "prompt")
+    assert bad.returncode == 2 and "no column 'prompt'" in bad.stderr and "Traceback" not in bad.stderr
+    # a verifiers eval: 5 Wordle games x 3 rollouts is one description, clustered by game
+    wordle = Path(__file__).resolve().parent / "fixtures/real/verifiers/wordle-gpt-5-mini-results.jsonl"
+    pooled = run("describe", wordle, "-m", "reward", "--format", "json")
+    [row] = json.loads(pooled.stdout)["results"]
+    assert row["n"] == 15 and row["clusters"] == 5 and row["ci"][0] < row["mean"] < row["ci"][1]
+    assert "clustered by example" in pooled.stderr
+    each = json.loads(run("describe", wordle, "-m", "reward", "--group", "run", "--format", "json").stdout)
+    assert len(each["results"]) == 5 and all(r["n"] == 3 for r in each["results"])
 
 
 def test_describe_bad_input(tmp_path):

@@ -9,6 +9,7 @@ from ..errors import InputError, NoValues
 from ..io import LOG_FORMATS, select_metric
 from ._common import (
     EXIT_PASS,
+    RUN,
     add_command,
     add_input_format_option,
     add_log_options,
@@ -19,6 +20,7 @@ from ._common import (
     plot_results,
     render,
     run_label,
+    say,
 )
 
 
@@ -34,27 +36,63 @@ def add_parser(commands) -> None:
                           help="interval of the median: order statistics with the ESS (default; "
                                "better calibrated under strong autocorrelation, fast at any length) "
                                "or a block bootstrap")
+    describe.add_argument("--cluster", metavar="COLUMN",
+                          help="column naming the cluster of each value (the prompt or example a "
+                               "rollout answered, the agent a score came from): the intervals "
+                               "allow for values of one cluster being alike; a verifiers eval is "
+                               "clustered by example by itself")
     add_input_format_option(describe, LOG_FORMATS)
     add_output_options(describe, plot="each distribution")
 
 
 def run(args) -> int:
+    grouped = args.group is not None
     frame, columns, metrics = load(args)
+    cluster = _cluster_column(frame, args, grouped)
     results = []
     rng = np.random.default_rng(args.random_seed)
     for metric in metrics:
         for key, part in parts(frame, args):
             try:
-                series = select_metric(part, metric, step=columns.step)
+                series, rows = select_metric(part, metric, step=columns.step, rows=True)
             except NoValues:
                 if args.group:
                     continue  # a run that never logged this metric
                 raise
+            clusters = part[cluster].to_numpy()[rows] if cluster is not None else None
             results.append(describe(series, random_state=rng, name=run_label(metric, key, args),
-                                    median_method=args.median_method))
+                                    median_method=args.median_method, clusters=clusters))
     if not results:
         raise InputError("no values to describe")
     render(args, "describe", results, frame=frame)
     if args.plot:
         plot_results(results, args.plot)
     return EXIT_PASS
+
+
+def _cluster_column(frame, args, grouped: bool) -> str | None:
+    """The column whose values cluster the rows: ``--cluster``, or a verifiers eval's examples
+    (its rollouts of one example are alike; they are not runs of a training to tell apart).
+    A cluster column that was taken for the run key is pooled: one description, clustered."""
+    cluster = args.cluster
+    examples = frame.attrs.get("format") == "verifiers" and args.group == RUN and not grouped
+    if cluster is None and examples:
+        cluster = RUN
+        say(f"{frame.attrs.get('source')}: an evaluation's examples are not runs of a training: one "
+            "description of every rollout, clustered by example (--group run describes each example)")
+    if cluster is None:
+        return None
+    if cluster not in frame.columns:
+        raise InputError(f"--cluster: no column {cluster!r}; columns: {', '.join(map(str, frame.columns))}")
+    if args.group == RUN and (cluster == RUN or _same_rows(frame, cluster, RUN)):
+        args.group = None  # the runs are the clusters: pooled
+    elif cluster == args.group:
+        raise InputError(f"--cluster {cluster} is also --group: a cluster cannot be described on its own "
+                         "and clustered at once")
+    return cluster
+
+
+def _same_rows(frame, first: str, second: str) -> bool:
+    """Whether two columns split the rows the same way."""
+    pairs = frame[[first, second]].astype(str).drop_duplicates()
+    return pairs[first].is_unique and pairs[second].is_unique

@@ -453,10 +453,11 @@ def _is_numeric_column(column: pd.Series) -> bool:
     return bool(converted.notna().mean() > 0.5)
 
 
-def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None) -> pd.Series:
+def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, rows: bool = False):
     """One metric as a float Series indexed by the step column (missing cells dropped).
 
-    Non-numeric cells and infinities are errors, not silently dropped.
+    Non-numeric cells and infinities are errors, not silently dropped.  ``rows=True`` also
+    returns the positions in ``frame`` of the values kept (to pair them with another column).
     """
     if metric not in frame.columns:
         raise InputError(f"no metric {metric!r}; available: {_listing(classify_columns(frame).metrics)}")
@@ -488,13 +489,14 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None) 
         # the axis' name is its unit in sentences: a reader may say what its 'step' counts
         unit = frame.attrs.get("step_unit") if step == "step" else None
         values = pd.Series(values.to_numpy(), index=pd.Index(index.to_numpy(), name=unit or step), name=metric)
-        values = values[np.isfinite(values.index.to_numpy(dtype=float))]
+        kept = np.isfinite(values.index.to_numpy(dtype=float)) & values.notna().to_numpy()
     else:
         values = pd.Series(values.to_numpy(), name=metric)
-    values = values.dropna()
+        kept = values.notna().to_numpy()
+    values = values[kept]
     if values.empty:
         raise NoValues(f"metric {metric!r} has no values (every cell is empty)")
-    return values
+    return (values, np.flatnonzero(kept)) if rows else values
 
 
 def _listing(columns) -> str:
