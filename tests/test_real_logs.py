@@ -133,6 +133,17 @@ def test_a_verifiers_eval_whose_completions_are_empty_reads_as_zero_reward_every
     assert "generation_ms" not in run("describe", path, "--run", "0", "--format", "csv").stdout
 
 
+@pytest.mark.parametrize("command", ["check-convergence", "windows", "regimes"])
+def test_an_evaluation_is_not_read_as_a_series_in_time(command):
+    # 5 Wordle games x 3 rollouts: once 5 three-point "runs", each "insufficient_data", and a gate
+    # that failed an eval for having no training curve
+    path = REAL / "verifiers/wordle-gpt-5-mini-results.jsonl"
+    result = run(command, path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "is an evaluation" in result.stderr and "swarmstats describe" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
 def test_a_git_lfs_pointer_is_named_as_one():
     result = run("describe", REAL / "verifiers/wordle-results.lfs-pointer.jsonl")
     assert result.returncode == 2 and "Git LFS pointer" in result.stderr and "git lfs pull" in result.stderr

@@ -102,6 +102,8 @@ def add_random_seed_option(parser, help: str) -> None:
 
 #: the columns the commands add to a table whose rows hold several runs
 RUN, CONFIG = "run", "config of run"
+#: the commands that read a log as a series in time (an evaluation's rollouts have no such order)
+TIME_ORDERED = ("check-convergence", "windows", "regimes", "report")
 
 
 def load(args):
@@ -115,6 +117,12 @@ def load(args):
     from ..io.tabular import table_roles
 
     frame = read_log(args.file, format=args.input_format, wide=True)
+    if frame.attrs.get("format") == "verifiers" and getattr(args, "command", None) in TIME_ORDERED:
+        examples = frame["run"].nunique() if "run" in frame.columns else 0
+        raise InputError(f"{frame.attrs.get('source')} is an evaluation (verifiers results: {examples} "
+                         f"examples, {len(frame)} rollouts), not a training log: its rollouts have no "
+                         f"order in time, so nothing converges, changes or trends in it; 'swarmstats "
+                         f"describe {args.file}' gives each score with an interval clustered by example")
     for note in frame.attrs.get("notes", []):  # what the reader found (runs, joins, gaps)
         say(f"{frame.attrs.get('source')}: {note}")
     group = getattr(args, "group", None)
