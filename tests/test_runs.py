@@ -217,3 +217,30 @@ def test_a_git_lfs_pointer_in_place_of_an_event_file(tmp_path):
     pointer.write_text("version https://git-lfs.github.com/spec/v1\noid sha256:00\nsize 10\n")
     result = run("describe", pointer)
     assert result.returncode == 2 and "Git LFS pointer" in result.stderr
+
+
+def _seeded_log(path, names, levels):
+    rng = np.random.default_rng(11)
+    frames = [pd.DataFrame({"run": name, "step": np.arange(300), "reward": level + rng.normal(0, 0.3, 300)})
+              for name, level in zip(names, levels)]
+    pd.concat(frames).to_csv(path, index=False)
+    return path
+
+
+def test_runs_named_by_configuration_and_seed_are_pooled_per_configuration(tmp_path):
+    # PPO and SAC settle at different levels: one R-hat over all four runs said "the runs
+    # disagree" of seeds that agree within each algorithm
+    path = _seeded_log(tmp_path / "runs.csv", ["ppo_seed1", "ppo_seed2", "sac_seed1", "sac_seed2"], [1, 1, 2, 2])
+    result = run("check-convergence", path, "--format", "json")
+    names = [r["name"] for r in json.loads(result.stdout)["results"]]
+    assert names == ["reward [ppo]", "reward [sac]"], names
+    text = run("check-convergence", path)
+    assert "disagree" not in text.stdout and "configurations ppo, sac by the names' seed numbers" in text.stderr
+    # a configuration's only seed keeps its own name
+    lone = _seeded_log(tmp_path / "lone.csv", ["ppo_seed1", "ppo_seed2", "sac_seed1"], [1, 1, 2])
+    names = [r["name"] for r in json.loads(run("check-convergence", lone, "--format", "json").stdout)["results"]]
+    assert names == ["reward [ppo]", "reward [run=sac_seed1]"]
+    # names that say nothing about configurations are pooled as before (W&B's random names)
+    random = _seeded_log(tmp_path / "wandb.csv", ["glowing-sun-12", "dark-moon-3"], [1, 2])
+    pooled = run("check-convergence", random)
+    assert "R-hat" in pooled.stdout and "disagree" in pooled.stdout

@@ -16,6 +16,7 @@ from ..io import LOG_FORMATS, select_metric
 from ._common import (
     EXIT_FAIL,
     EXIT_PASS,
+    RUN,
     add_better_option,
     add_command,
     add_exit_zero_option,
@@ -89,6 +90,8 @@ def run(args) -> int:
             name = metric if config is None else f"{metric} [{config}]"
             if not runs:
                 raise InputError(f"metric {metric!r} has no values in any run")
+            if len(runs) == 1 and config is not None and str(rows[RUN].iloc[0]).startswith(str(config)):
+                name = runs[0].name  # a configuration's only seed keeps its own name (sac_seed1)
             results.append(test.fit(runs if len(runs) > 1 else runs[0], name=name))
     passed = all(r.converged for r in results)
     _render(args, frame, results, passed)

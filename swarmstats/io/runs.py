@@ -85,14 +85,45 @@ def find_runs(frame: pd.DataFrame, *, step: str | None = None, exclude=()) -> Ru
     replicate = [c for c in columns if normalise(c) in REPLICATE_NAMES]
     config_columns = [c for c in columns if c not in replicate]
     config_labels = _join(frame, config_columns) if replicate and config_columns else None
+    stems = seed_stems(names) if config_labels is None and len(columns) == 1 and not restarts else None
+    if stems is not None:
+        config_labels = pd.Series(labels).map(stems).to_numpy(dtype=object)
     configs = list(dict.fromkeys(config_labels.tolist())) if config_labels is not None else []
     how = []
     if columns:
         how.append(("column " if len(columns) == 1 else "columns ") + " x ".join(f"'{c}'" for c in columns))
+        if stems is not None:
+            how[-1] += f", configurations {', '.join(configs[:8])} by the names' seed numbers"
     if restarts:
         how.append(f"the step column '{step}' starting again {restarts} time(s)")
     return RunKey(columns=tuple(columns), labels=labels, names=names, config_labels=config_labels,
                   configs=configs, restarts=restarts, how=" and ".join(how))
+
+
+#: a run name that ends in its replicate number: "ppo_seed1", "sac-s3", "PPO_2", "dqn run 4"
+_SEED_SUFFIX = re.compile(r"^(?P<stem>.*?[^\s_\-=./])(?:[\s_\-./]*(?:seed|rep|replicate|run|trial|s)[\s_\-=]*|[_\-])\d+$",
+                          re.IGNORECASE)
+
+
+def seed_stems(names) -> dict | None:
+    """Each run name's configuration when every name ends in a replicate number after a
+    separator or a word like "seed" (``ppo_seed1`` -> ``ppo``), the names hold at least two
+    configurations and one of them has replicates; else None (one configuration's seeds, or
+    names that say nothing - W&B's ``glowing-sun-12`` and ``dark-moon-3``).
+
+    >>> seed_stems(["ppo_seed1", "ppo_seed2", "sac_seed1"])
+    {'ppo_seed1': 'ppo', 'ppo_seed2': 'ppo', 'sac_seed1': 'sac'}
+    >>> seed_stems(["PPO_1", "PPO_2"]), seed_stems(["lr0.001", "lr0.0003"]), seed_stems(["sun-12", "moon-3"])
+    (None, None, None)
+    """
+    stems = {}
+    for name in names:
+        match = _SEED_SUFFIX.match(str(name))
+        if match is None:
+            return None
+        stems[name] = match.group("stem")
+    counts = pd.Series(list(stems.values())).value_counts()
+    return stems if len(counts) >= 2 and counts.max() >= 2 else None
 
 
 def _join(frame: pd.DataFrame, columns: list) -> np.ndarray:
