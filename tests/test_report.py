@@ -56,6 +56,9 @@ def test_html_report_has_every_section_and_embedded_image(tmp_path):
     assert "http://" not in text and "https://" not in text
     assert out.stat().st_size < 3 * 100_000  # docs/report.md: about 40-80 KB per metric
     assert "SDs above the mean" in text and "% above the mean" not in text
+    # a loss's best value is its lowest (its highest is its worst); an entropy has no better side
+    assert "best (step)" in text and "SDs below the mean" in text and "highest (step)" in text
+    assert "peak (step)" not in text
 
 
 def test_quality_panel_when_p_and_accepted_exist(tmp_path):
