@@ -30,6 +30,7 @@ from ._kernels.bootstrap import (
 from ._kernels.chains import ess_quantile
 from ._kernels.precision import departure_share, mean_precision, within_range
 from ._result import Result, fmt, fmt_interval, interval_digits
+from .direction import DIRECTIONS, sense
 from .errors import InputError, check_choice, check_level
 
 QUANTILES = (0.05, 0.25, 0.75, 0.95)
@@ -55,9 +56,9 @@ class DescribeResult(Result):
     minimum_step: float | int | None
     maximum: float
     maximum_step: float | int | None
-    peak_gap: float
+    peak_gap: float  # how far the best value lies from the mean: max - mean (mean - min for a loss)
     peak_gap_relative: float
-    peak_gap_sd: float  # (max - mean) / SD: meaningful whatever the sign or size of the mean
+    peak_gap_sd: float  # peak_gap / SD: meaningful whatever the sign or size of the mean
     ci: tuple
     ci_iid: tuple
     ci_level: float
@@ -73,6 +74,9 @@ class DescribeResult(Result):
     #: i.i.d. one; ESS = n / design_effect)
     clusters: int | None = None
     design_effect: float = float("nan")
+    #: which side is better: the peak is the maximum ("higher"), the minimum ("lower"), or -
+    #: for a diagnostic with no better side (None) - just the maximum
+    better: str | None = "higher"
     _values: np.ndarray | None = None
     _steps: np.ndarray | None = None
 
@@ -111,17 +115,27 @@ class DescribeResult(Result):
             f"  5/25/75/95%: {fmt(q[0])} / {fmt(q[1])} / {fmt(q[2])} / {fmt(q[3])}",
             f"  min {fmt(self.minimum)} (step {self.minimum_step}), max {fmt(self.maximum)} "
             f"(step {self.maximum_step})",
-            f"  peak - mean = {fmt(self.peak_gap)} ({_sds(self.peak_gap_sd)}): "
-            "reporting the peak alone would overstate the typical value by that much",
+            self._peak_line(),
             f"  lower-tail CVaR ({self.cvar_tail:.0%}): {fmt(self.cvar)}; bimodality coefficient "
             f"{fmt(self.bimodality_coefficient, 3)}{' (suggests two modes)' if self.bimodal else ''}",
         ]
         lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
 
-def _sds(value: float) -> str:
+    def _peak_line(self) -> str:
+        """How far the best value lies from the mean (a loss's best is its lowest)."""
+        if self.better == "lower":
+            return (f"  mean - best (lowest) = {fmt(self.peak_gap)} ({_sds(self.peak_gap_sd, 'below')}): "
+                    "reporting the best alone would overstate the typical value by that much")
+        if self.better is None:  # a diagnostic: its highest value is no achievement
+            return f"  max - mean = {fmt(self.peak_gap)} ({_sds(self.peak_gap_sd)})"
+        return (f"  peak - mean = {fmt(self.peak_gap)} ({_sds(self.peak_gap_sd)}): "
+                "reporting the peak alone would overstate the typical value by that much")
+
+
+def _sds(value: float, side: str = "above") -> str:
     """"2.1 SDs above the mean": a percentage of a mean near or below zero means nothing."""
-    return "n/a" if not math.isfinite(value) else f"{fmt(value, 3)} SDs above the mean"
+    return "n/a" if not math.isfinite(value) else f"{fmt(value, 3)} SDs {side} the mean"
 
 
 def interquartile_mean(values: np.ndarray, axis: int = -1) -> np.ndarray:
@@ -185,7 +199,7 @@ def _central_moments(values: np.ndarray) -> tuple:
 
 def describe(y, *, ci: float = 0.95, tail: float = 0.05, n_boot: int = 2000,
              median_method: str = "order-statistics", random_state=None, nan_policy: str = "raise",
-             name: str | None = None, clusters=None) -> DescribeResult:
+             name: str | None = None, clusters=None, better: str = "auto") -> DescribeResult:
     """The distribution of a score series, with autocorrelation-aware intervals.
 
     Parameters
@@ -221,6 +235,11 @@ def describe(y, *, ci: float = 0.95, tail: float = 0.05, n_boot: int = 2000,
         the indicator from the same clustered variance.  No autocorrelation is assumed
         (``autocorr_time`` is NaN); ``design_effect`` and a note say how much the clustering
         costs and whether more clusters or more values per cluster would narrow the interval.
+    better : {"auto", "higher", "lower"}
+        Which side is better, for the peak: the best value is the maximum, or the minimum of a
+        loss (``peak_gap`` = mean - min: reporting the lowest loss overstates the typical one).
+        ``"auto"`` guesses from the name (:func:`swarmstats.direction.guessed_direction`); a
+        diagnostic (a gradient norm) has no best value, and its maximum is only the maximum.
 
     >>> rng = np.random.default_rng(0)
     >>> result = describe(rng.normal(0.5, 0.1, size=400), random_state=0)
@@ -234,12 +253,25 @@ def describe(y, *, ci: float = 0.95, tail: float = 0.05, n_boot: int = 2000,
     if int(n_boot) < 0:
         raise InputError(f"n_boot must be >= 0 (0 skips the median's bootstrap interval), got {n_boot}")
     check_choice("median_method", median_method, MEDIAN_METHODS)
+    check_choice("better", better, ("auto",) + DIRECTIONS)
     if clusters is not None:
         y, codes = _cluster_codes(y, clusters, nan_policy)
     series = as_series(y, nan_policy=nan_policy, min_length=1, name=name)
     if clusters is not None:
-        return _describe_clustered(series, codes, level, tail)
-    return _describe_series(series, level, tail, int(n_boot), median_method, resolve_rng(random_state))
+        result = _describe_clustered(series, codes, level, tail)
+    else:
+        result = _describe_series(series, level, tail, int(n_boot), median_method, resolve_rng(random_state))
+    return _oriented(result, sense(better, series.name))
+
+
+def _oriented(result: DescribeResult, better: str | None) -> DescribeResult:
+    """The peak on the better side: a loss's best value is its minimum."""
+    if better != "lower":
+        return replace(result, better=better)
+    gap = result.mean - result.minimum
+    relative = gap / abs(result.mean) if result.mean != 0 else float("nan")
+    sds = gap / result.sd if result.sd > 0 else (0.0 if gap == 0 else float("nan"))
+    return replace(result, better=better, peak_gap=gap, peak_gap_relative=relative, peak_gap_sd=sds)
 
 
 def _describe_series(series: Series, level: float, tail: float, n_boot: int, median_method: str,

@@ -234,3 +234,21 @@ def test_cluster_labels_are_checked_and_follow_the_values_they_label():
     kept = describe([1.0, np.nan, 3.0, 4.0, 6.0, 7.0], clusters=["a", "a", "b", "b", "c", "c"], nan_policy="omit")
     direct = describe([1.0, 3.0, 4.0, 6.0, 7.0], clusters=["a", "b", "b", "c", "c"])
     assert kept.ci == direct.ci and kept.n == 5
+
+
+def test_a_loss_reports_its_lowest_value_as_its_best():
+    # the peak of a loss is its worst value: "reporting the peak alone would overstate" read
+    # the highest training loss as an achievement
+    loss = pd.Series([0.9, 0.5, 0.7, 0.6, 0.8, 0.4, 0.7, 0.6], name="train/loss")
+    result = describe(loss)
+    assert result.better == "lower"
+    assert result.peak_gap == pytest.approx(loss.mean() - 0.4)
+    assert result.peak_gap_sd == pytest.approx((loss.mean() - 0.4) / loss.std())
+    assert "mean - best (lowest)" in result.summary() and "below the mean" in result.summary()
+    told = describe(loss, better="higher")
+    assert told.peak_gap == pytest.approx(0.9 - loss.mean()) and "peak - mean" in told.summary()
+    # a diagnostic has no best value: its maximum is only the maximum
+    norm = describe(loss.rename("grad_norm"))
+    assert norm.better is None and "max - mean" in norm.summary() and "overstate" not in norm.summary()
+    with pytest.raises(InputError, match="better"):
+        describe(loss, better="up")

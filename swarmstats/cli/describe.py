@@ -10,11 +10,13 @@ from ..io import LOG_FORMATS, select_metric
 from ._common import (
     EXIT_PASS,
     RUN,
+    add_better_option,
     add_command,
     add_input_format_option,
     add_log_options,
     add_output_options,
     add_random_seed_option,
+    announce_direction,
     load,
     parts,
     plot_results,
@@ -41,6 +43,7 @@ def add_parser(commands) -> None:
                                "rollout answered, the agent a score came from): the intervals "
                                "allow for values of one cluster being alike; a verifiers eval is "
                                "clustered by example by itself")
+    add_better_option(describe)
     add_input_format_option(describe, LOG_FORMATS)
     add_output_options(describe, plot="each distribution")
 
@@ -49,6 +52,7 @@ def run(args) -> int:
     grouped = args.group is not None
     frame, columns, metrics = load(args)
     cluster = _cluster_column(frame, args, grouped)
+    announce_direction(args, metrics)
     results = []
     rng = np.random.default_rng(args.random_seed)
     for metric in metrics:
@@ -61,7 +65,8 @@ def run(args) -> int:
                 raise
             clusters = part[cluster].to_numpy()[rows] if cluster is not None else None
             results.append(describe(series, random_state=rng, name=run_label(metric, key, args),
-                                    median_method=args.median_method, clusters=clusters))
+                                    median_method=args.median_method, clusters=clusters,
+                                    better=args.better))
     if not results:
         raise InputError("no values to describe")
     render(args, "describe", results, frame=frame)

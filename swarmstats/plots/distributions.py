@@ -28,9 +28,13 @@ def plot_describe(result, ax):
     ax.axvline(q["q05"], color="0.3", lw=1, ls="--", label="5% / 95% quantiles")
     ax.axvline(q["q95"], color="0.3", lw=1, ls="--")
     ax.axvline(result.cvar, color="C3", lw=1.5, ls="-.", label=f"CVaR {result.cvar_tail:.0%} {fmt(result.cvar)}")
-    ax.axvline(result.maximum, color="C2", lw=1.5, label=f"peak {fmt(result.maximum)}")
+    lowest = result.better == "lower"  # a loss's best value is its lowest
+    best, word = ((result.minimum, "best") if lowest else
+                  (result.maximum, "peak" if result.better is not None else "max"))
+    ax.axvline(best, color="C2", lw=1.5, label=f"{word} {fmt(best)}")
     sds = result.peak_gap_sd  # in SDs: a percentage of a mean near or below zero means nothing
-    gap = "" if not np.isfinite(sds) else f": the peak is {fmt(sds, 3)} SDs above the mean"
+    side = "below" if lowest else "above"
+    gap = "" if not np.isfinite(sds) else f": the {word} is {fmt(sds, 3)} SDs {side} the mean"
     ax.set_title(f"{result.name or 'series'}{gap}", fontsize=9)
     ax.set_xlabel(result.name or "value")
     ax.set_ylabel("density")
