@@ -25,7 +25,8 @@ COMMANDS = {
     "quality-gap": ("quality", "is selection working? soft and hard quality-gap metrics (exit 1 if adverse)"),
     "describe": ("describe", "the distribution of each metric, with autocorrelation-aware intervals"),
     "proxy": ("proxy", "is each key's proxy score too noisy for a hard decision? (exit 1 if any is)"),
-    "windows": ("windows", "adaptive evaluation windows: improving, degrading, stable or uncertain at each step"),
+    "windows": ("windows", "adaptive evaluation windows: improving, degrading, stable or uncertain at each step "
+                           "(a diagnostic rises or falls)"),
     "watch": ("watch", "follow a growing log (e.g. prime-rl metrics.jsonl) and print verdict changes"),
     "sweep": ("sweep", "analyse every run of a sweep (locally or on Dask) and summarise by setting"),
     "compare": ("compare", "is the first set of runs (seeds) better than the others? (exit 1 if not shown)"),
