@@ -2,7 +2,7 @@
 
 A peak is not a result.  :func:`describe` reports where the values lie (mean,
 median, interquartile mean, quantiles, extremes with their steps), how far
-the peak sits from the typical value, the lower tail (CVaR) and a bimodality
+the peak sits from the typical value, the worst tail (CVaR) and a bimodality
 indicator, and it puts intervals on the centre that respect autocorrelation:
 successive points of a training curve are not independent samples, and the
 i.i.d. interval (also reported, for comparison) is far too narrow.
@@ -116,7 +116,8 @@ class DescribeResult(Result):
             f"  min {fmt(self.minimum)} (step {self.minimum_step}), max {fmt(self.maximum)} "
             f"(step {self.maximum_step})",
             self._peak_line(),
-            f"  lower-tail CVaR ({self.cvar_tail:.0%}): {fmt(self.cvar)}; bimodality coefficient "
+            f"  {'upper' if self.better == 'lower' else 'lower'}-tail CVaR ({self.cvar_tail:.0%}): "
+            f"{fmt(self.cvar)}; bimodality coefficient "
             f"{fmt(self.bimodality_coefficient, 3)}{' (suggests two modes)' if self.bimodal else ''}",
         ]
         lines += [f"  note: {note}" for note in self.notes]
@@ -213,7 +214,8 @@ def describe(y, *, ci: float = 0.95, tail: float = 0.05, n_boot: int = 2000,
         ``ci_iid`` is the textbook interval that assumes independence.  The
         median's interval: see ``median_method``.
     tail : float
-        Share of the worst values averaged by the lower-tail CVaR.
+        Share of the worst values averaged by the CVaR: the lowest, or the highest of a
+        lower-is-better metric (see ``better``).
     median_method : {"order-statistics", "bootstrap"}
         ``"order-statistics"`` (default): the order statistics at the
         Beta(ESS/2 + 1, ESS/2 + 1) quantiles, with the ESS of the indicator
@@ -265,13 +267,16 @@ def describe(y, *, ci: float = 0.95, tail: float = 0.05, n_boot: int = 2000,
 
 
 def _oriented(result: DescribeResult, better: str | None) -> DescribeResult:
-    """The peak on the better side: a loss's best value is its minimum."""
+    """The peak and the worst tail on their sides: a loss's best value is its minimum, and its
+    worst values are its highest."""
     if better != "lower":
         return replace(result, better=better)
     gap = result.mean - result.minimum
     relative = gap / abs(result.mean) if result.mean != 0 else float("nan")
     sds = gap / result.sd if result.sd > 0 else (0.0 if gap == 0 else float("nan"))
-    return replace(result, better=better, peak_gap=gap, peak_gap_relative=relative, peak_gap_sd=sds)
+    worst = -lower_cvar(-result._values, result.cvar_tail)
+    return replace(result, better=better, peak_gap=gap, peak_gap_relative=relative, peak_gap_sd=sds,
+                   cvar=worst)
 
 
 def _describe_series(series: Series, level: float, tail: float, n_boot: int, median_method: str,

@@ -245,6 +245,9 @@ def test_a_loss_reports_its_lowest_value_as_its_best():
     assert result.peak_gap == pytest.approx(loss.mean() - 0.4)
     assert result.peak_gap_sd == pytest.approx((loss.mean() - 0.4) / loss.std())
     assert "mean - best (lowest)" in result.summary() and "below the mean" in result.summary()
+    # and its worst values are its highest: the CVaR averages the upper tail
+    ramp = describe(pd.Series(np.arange(100.0), name="val_loss"))
+    assert ramp.cvar == pytest.approx(97.0) and "upper-tail CVaR" in ramp.summary()
     told = describe(loss, better="higher")
     assert told.peak_gap == pytest.approx(0.9 - loss.mean()) and "peak - mean" in told.summary()
     # a diagnostic has no best value: its maximum is only the maximum
