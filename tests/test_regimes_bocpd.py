@@ -53,3 +53,34 @@ def test_bad_configuration():
             OnlineRegimeDetector(**kwargs)
     with pytest.raises(InputError):
         OnlineRegimeDetector(mean=0.0, sd=1.0).update(float("inf"))
+
+
+def test_the_reference_is_learnt_again_after_an_alarm():
+    rng = np.random.default_rng(4)
+    y = np.r_[rng.normal(0, 1, 300), rng.normal(3, 1, 400), rng.normal(0, 1, 300)]
+    detector = OnlineRegimeDetector()
+    states = [detector.update(value) for value in y[:450]]
+    (alarm, start), = detector.alarms
+    assert 300 <= alarm < 320 and states[alarm].alarm and states[alarm].change_index == start
+    assert detector.reference is not None and abs(detector.reference.mean - 3) < 0.5  # the new level
+    during = states[alarm + 1]  # learning it: no alarm, the run counted from the change
+    assert not during.alarm and during.run_length == alarm + 2 - start
+    detector.update_many(y[450:])
+    back = [a for a, _ in detector.alarms if a >= 700]
+    assert len(detector.alarms) == 2 and back and back[0] < 720
+    assert detector.unsuited is None and detector.result().reference_points == 100
+
+
+def test_a_learning_curve_that_leaves_its_warm_up_range_raises_no_one_point_alarms():
+    # PPO on Hopper: rewards ~12 in the first 100 episodes, hundreds later.  With the first
+    # warm-up's reference kept, most innovations sat at the clip, a run of them learnt a spread
+    # near 0, and any value off the clip alarmed: 92 alarms, 58 of them within two points of
+    # their "change"
+    import swarmstats as ss
+    from tests.test_real_logs import REAL
+
+    table = ss.read_log(REAL / "sb3-long" / "ppo-Hopper-v3.monitor.csv")
+    reward = table.loc[table["metric"] == "r", "value"].to_numpy()
+    alarms = OnlineRegimeDetector().fit(reward).alarms
+    assert len(alarms) < 70
+    assert not [a for a in alarms if a["index"] - a["start"] <= 2]
