@@ -328,8 +328,9 @@ def _runs(frame, key, args):
     frame.attrs.update(attrs)
     args.group = RUN
     args.config = CONFIG if configs is not None else None
-    say(f"{source} holds {len(key.names)} runs ({key.how}: {_names(key.names)}); each is "
-        "analysed on its own (--run NAME picks one)")
+    if not (attrs.get("format") == "verifiers" and getattr(args, "pool_examples", False)):
+        say(f"{source} holds {len(key.names)} runs ({key.how}: {_names(key.names)}); each is "
+            "analysed on its own (--run NAME picks one)")
     return frame
 
 

@@ -50,6 +50,9 @@ def add_parser(commands) -> None:
 
 def run(args) -> int:
     grouped = args.group is not None
+    # an eval's examples are pooled (clustered), not described one by one: the loader need not
+    # announce them as runs
+    args.pool_examples = not grouped and args.cluster is None and args.run is None
     frame, columns, metrics = load(args)
     cluster = _cluster_column(frame, args, grouped)
     announce_direction(args, metrics)
@@ -80,7 +83,7 @@ def _cluster_column(frame, args, grouped: bool) -> str | None:
     (its rollouts of one example are alike; they are not runs of a training to tell apart).
     A cluster column that was taken for the run key is pooled: one description, clustered."""
     cluster = args.cluster
-    examples = frame.attrs.get("format") == "verifiers" and args.group == RUN and not grouped
+    examples = frame.attrs.get("format") == "verifiers" and args.group == RUN and args.pool_examples
     if cluster is None and examples:
         cluster = RUN
         say(f"{frame.attrs.get('source')}: an evaluation's examples are not runs of a training: one "

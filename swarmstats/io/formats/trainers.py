@@ -114,4 +114,5 @@ def read_verifiers(frame: pd.DataFrame, name: str) -> LogTable:
     rename = {c: c[len("metrics/"):] for c in table.columns if str(c).startswith("metrics/")
               and c[len("metrics/"):] not in table.columns}
     return LogTable(table.rename(columns=rename), "verifiers", name,
-                    [f"{len(np.unique(runs))} examples: each example's rollouts are one run"])
+                    [f"an evaluation of {len(np.unique(runs))} examples, {len(runs)} rollouts (the "
+                     "run column names each rollout's example)"])
