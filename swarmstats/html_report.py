@@ -114,7 +114,7 @@ class Report:
                 ("mean after warm-up", f"{fmt(c.mean)} [{fmt(c.ci[0])}, {fmt(c.ci[1])}]"),
                 ("effective sample size", fmt(c.ess)),
                 ("median / IQM", f"{fmt(d.median)} / {fmt(d.iqm)}"),
-                _best_row(d, w.better),
+                _best_row(d),
                 ("regime changes", str(len(section.regimes.changepoints))),
                 ("window now", f"{html.escape(w.final_status)}: {html.escape(w.final_reason)}")]
         table = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
@@ -166,15 +166,14 @@ class Report:
         plt.close("all")
 
 
-def _best_row(d, better: str | None) -> tuple:
-    """The best value and its step, and how far it lies from the mean: the lowest for a loss
-    (its highest is its worst), the highest otherwise - "highest" for a diagnostic."""
-    lowest = better == "lower"
+def _best_row(d) -> tuple:
+    """The best value and its step, and how far it lies from the mean, as ``describe`` oriented
+    them: the lowest for a loss (its highest is its worst), "highest" for a diagnostic."""
+    lowest = d.better == "lower"
     value, step = (d.minimum, d.minimum_step) if lowest else (d.maximum, d.maximum_step)
-    label = "best (step)" if better is not None else "highest (step)"
-    gap = (d.mean - value if lowest else value - d.mean) / d.sd if d.sd > 0 else float("nan")
-    side = "below" if lowest else "above"
-    return label, f"{fmt(value)} ({step}), {'n/a' if gap != gap else fmt(gap, 3)} SDs {side} the mean"
+    label = "best (step)" if d.better is not None else "highest (step)"
+    gap = "n/a" if d.peak_gap_sd != d.peak_gap_sd else fmt(d.peak_gap_sd, 3)
+    return label, f"{fmt(value)} ({step}), {gap} SDs {'below' if lowest else 'above'} the mean"
 
 
 def build_report(frame: pd.DataFrame, *, metrics=None, step: str | None = None,
@@ -201,7 +200,7 @@ def build_report(frame: pd.DataFrame, *, metrics=None, step: str | None = None,
             name=name, convergence=ConvergenceTest(better=better).fit(series, name=name),
             regimes=RegimeDetector().fit(series, name=name),
             window=AdaptiveWindow(better=better).fit(followed, name=name),
-            distribution=describe(series, name=name, random_state=0)))
+            distribution=describe(series, name=name, random_state=0, better=better)))
     quality = None
     if quality_columns:
         clusters, used = cluster_option(frame, "auto")

@@ -49,12 +49,11 @@ def add_parser(commands) -> None:
 
 
 def run(args) -> int:
-    grouped = args.group is not None
     # an eval's examples are pooled (clustered), not described one by one: the loader need not
     # announce them as runs
-    args.pool_examples = not grouped and args.cluster is None and args.run is None
+    args.pool_examples = args.group is None and args.cluster is None and args.run is None
     frame, columns, metrics = load(args)
-    cluster = _cluster_column(frame, args, grouped)
+    cluster = _cluster_column(frame, args)
     announce_direction(args, metrics)
     results = []
     rng = np.random.default_rng(args.random_seed)
@@ -78,7 +77,7 @@ def run(args) -> int:
     return EXIT_PASS
 
 
-def _cluster_column(frame, args, grouped: bool) -> str | None:
+def _cluster_column(frame, args) -> str | None:
     """The column whose values cluster the rows: ``--cluster``, or a verifiers eval's examples
     (its rollouts of one example are alike; they are not runs of a training to tell apart).
     A cluster column that was taken for the run key is pooled: one description, clustered."""
