@@ -313,6 +313,19 @@ def test_pong_near_its_cap_of_21_is_converged_with_an_interval_that_stops_at_21(
     assert table["ci_high"].max() == 21 and table["level_high"].max() == 21
 
 
+def test_online_alarms_on_pong_come_from_cusum_once_the_reward_sits_at_its_cap():
+    # BOCPD's check judged only the first 100 episodes (still learning, all values distinct);
+    # after its alarms the reward sits at 21 with a few 19s and 20s, where BOCPD alarmed on
+    # them: 9 alarms.  Judged on every reference it learns, "auto" hands the metric to CUSUM:
+    # one alarm, where the climb starts
+    result = run("regimes", REAL / "sb3/ppo-Pong-v4.monitor.csv", "-m", "r", "--online", "--format", "json")
+    payload = json.loads(result.stdout)
+    assert payload["detectors"] == {"r": "CUSUM"}
+    assert [a["change_step"] for a in payload["alarms"]] == [100]
+    assert "CUSUM rather than BOCPD" in result.stderr and "are the same value" in result.stderr
+    assert "(the reference learnt after an alarm)" in result.stderr and "from step 1" in result.stderr
+
+
 def test_a_short_log_whose_reward_jumps_gets_the_change_called():
     # DDPG on Pendulum, 100 episodes: ~-1,300 for 60, then ~-170 within six.  The window read
     # its noise from a quadratic through the jump, whose residuals carried the jump itself:

@@ -32,7 +32,7 @@ from ._common import (
     say,
 )
 
-#: --online-method: "auto" is BOCPD unless its warm-up check names a stream it cannot judge.
+#: --online-method: "auto" is BOCPD unless its check names a regime of the stream it cannot judge.
 ONLINE_METHODS = ("auto", "bocpd", "cusum")
 
 
@@ -57,8 +57,8 @@ def add_parser(commands) -> None:
                          help="replay each metric through an online detector and list its alarms")
     regimes.add_argument("--online-method", choices=ONLINE_METHODS, default=None,
                          help="implies --online: bocpd, cusum, or auto (the default: BOCPD, but CUSUM for a metric "
-                              "whose first 100 values have two modes or mostly one value, where BOCPD "
-                              "false-alarms many times its stated rate; said on stderr)")
+                              "whose first 100 values, or a regime after an alarm, have two modes or mostly "
+                              "one value, where BOCPD false-alarms many times its stated rate; said on stderr)")
     add_input_format_option(regimes, LOG_FORMATS)
     add_output_options(regimes, plot="the series, segments and changes")
 
@@ -98,12 +98,15 @@ def _online(args, frame, columns, metrics, method: str) -> int:
         metric = run_label(metric, key, args)
         steps = series.index.to_numpy() if columns.step else np.arange(len(series))
         values = series.to_numpy()
-        detector, name, why = _online_detector(method, values)
-        detector.update_many(values)
+
+        def at_step(index: int, steps=steps) -> str:  # where a regime starts, in the log's steps
+            return f"step {plain_number(steps[index])}"
+
+        detector, name, why = _online_detector(method, values, at_step)
         if why:
             say(f"{metric}: CUSUM rather than BOCPD (--online-method auto), whose false-alarm rate "
                 f"is not controlled here - {why}")
-        for note in getattr(detector, "notes", ()):
+        for note in (detector.notes_at(at_step) if name == "BOCPD" else ()):
             say(f"{metric}: {note}")
         rows += [{"metric": metric, "detector": name, "alarm_step": plain_number(steps[alarm]),
                   "change_step": plain_number(steps[max(change, 0)]), "delay": int(alarm - change)}
@@ -124,21 +127,27 @@ def _online(args, frame, columns, metrics, method: str) -> int:
     return EXIT_PASS
 
 
-def _online_detector(method: str, values: np.ndarray):
-    """The detector for one metric, its name, and why CUSUM replaced BOCPD (or None).
+def _online_detector(method: str, values: np.ndarray, at_step):
+    """The detector for one metric, having read it; its name; why CUSUM replaced BOCPD (or None).
 
-    "auto" learns BOCPD's reference from the metric's first values: when BOCPD's own check
-    says they have a second mode or are mostly one value (a 0/1 success, a score at its cap),
-    where it raises many times its stated false-alarm rate, the metric gets CUSUM, whose
-    reference clips at most 10% of them and keeps its promise there."""
+    "auto" replays the metric through BOCPD: when BOCPD's own check says that a reference it
+    learnt - from the first values, or again after an alarm - has a second mode or is mostly
+    one value (a 0/1 success, a score at its cap), where it raises many times its stated
+    false-alarm rate, the metric gets CUSUM instead, whose reference clips at most 10% of the
+    values and keeps its promise there.  A learning curve often reaches such a regime only
+    later (a reward at its cap once learnt, falls in a tenth of the late episodes)."""
     if method == "cusum":
-        return CusumDetector(), "CUSUM", None
-    if method == "auto":
-        probe = OnlineRegimeDetector()
-        probe.update_many(values[:probe.warmup])
-        if probe.unsuited:
-            return CusumDetector(), "CUSUM", probe.unsuited
-    return OnlineRegimeDetector(), "BOCPD", None
+        detector = CusumDetector()
+        detector.update_many(values)
+        return detector, "CUSUM", None
+    detector = OnlineRegimeDetector()
+    detector.update_many(values)
+    if method == "auto" and detector.unsuited:
+        why = detector.unsuited_reason(at_step)
+        cusum = CusumDetector()
+        cusum.update_many(values)
+        return cusum, "CUSUM", why
+    return detector, "BOCPD", None
 
 
 def _alarms_text(table) -> None:

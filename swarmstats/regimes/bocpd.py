@@ -76,6 +76,10 @@ class OnlineRegimeResult(Result):
         return "\n".join([text, *(f"  note: {note}" for note in self.notes)])
 
 
+def _POINT(index: int) -> str:
+    return f"point {index}"
+
+
 #: innovations are clipped at this many robust SDs (a burst of large values would read as a
 #: change of spread; see :mod:`.reference`)
 CLIP = 2.0
@@ -160,8 +164,10 @@ class OnlineRegimeDetector(OnlineEstimator):
         self._last_change = -(10**18)  # estimated start of the last reported change
         self._alarm_now = False
         self._start = 0  # index of the first point the posterior has seen
+        self._seen_at_alarm = -1  # changes starting at or before it belong to the last alarm
         self._trace = {name: Trace() for name in ("run_length", "change_probability", "values")}
-        self._judged: Reference | None = self.reference
+        # every learnt reference with the index of its first point: what `unsuited` judges
+        self._judged: list[tuple[int, Reference]] = []
         if self.reference is not None:
             self._reset()
 
@@ -216,10 +222,9 @@ class OnlineRegimeDetector(OnlineEstimator):
                 return self._record(self.state)
             warm = np.asarray(self._buffer)
             self.reference = estimate_reference(warm, clip=CLIP)
-            if self._judged is None:
-                self._judged = self.reference  # the stream's first warm-up: what `unsuited` judges
             self._reset()
             self._start = self.n - len(warm)
+            self._judged.append((self._start, self.reference))
             before = None
             for value in warm:
                 self._step(self.reference.innovation(value, before))
@@ -245,9 +250,13 @@ class OnlineRegimeDetector(OnlineEstimator):
         reference no longer describes the stream: on a learning curve that has left its
         warm-up's range most innovations sit at the clip, a run of them learns a spread near 0,
         and any value off the clip alarms (PPO Hopper: 92 alarms, many one point after their
-        'change'); relearnt, 63."""
+        'change'); relearnt, 45 (63 before changes among the replayed points were taken for the reported one)."""
         self.reference = None
         self._buffer = list(self._trace["values"].values[max(change, self._start):self.n])
+        # the relearnt posterior replays points the alarm has already seen: a change it finds
+        # among them is the one just reported, not a new one (Breakout: alarms at episodes
+        # 3349 and 3350 for "changes" from 3156 and 3187)
+        self._seen_at_alarm = self.n - 1
 
     def _record(self, state: OnlineRegimeState) -> OnlineRegimeState:
         self._trace["run_length"].append(state.run_length)
@@ -264,7 +273,8 @@ class OnlineRegimeDetector(OnlineEstimator):
             return 0.0
         run = self._map_run()
         newest = self.n - 1 - run
-        if run >= self.n - self._start or newest <= self._last_change + self.lag:
+        if (run >= self.n - self._start or newest <= self._last_change + self.lag
+                or newest <= self._seen_at_alarm):
             return 0.0  # the most probable run is the whole stream, or an already reported change
         return float(np.exp(logsumexp(self._log_prob[self._run <= run + self.lag])))
 
@@ -287,29 +297,54 @@ class OnlineRegimeDetector(OnlineEstimator):
 
     @property
     def unsuited(self) -> str | None:
-        """Why BOCPD's false-alarm rate is not controlled on this stream, or None: a warm-up
-        with more than MAX_CLIPPED of its values beyond 3 robust SDs - two modes (episodes that
-        fall early or run to the end) or a long skewed tail - or with more than half its values
-        tied (a 0/1 success, a score at its cap).  Per 10,000 points BOCPD then raises ~5 false
-        alarms with 30% falls, ~2.4 on log-normal noise, 230-420 on a 90% success rate, against
-        <= 0.5 stated; CUSUM keeps its promise there.  Judged on the stream's first warm-up
-        (the reference is learnt again after each alarm)."""
-        reference = self._judged
-        if reference is None:
+        """Why BOCPD's false-alarm rate is not controlled on this stream, or None: a reference
+        learnt from values with more than MAX_CLIPPED of them beyond 3 robust SDs - two modes
+        (episodes that fall early or run to the end) or a long skewed tail - or with more than
+        half of them tied (a 0/1 success, a score at its cap).  Per 10,000 points BOCPD then
+        raises ~5 false alarms with 30% falls, ~2.4 on log-normal noise, 230-420 on a 90%
+        success rate, against <= 0.5 stated; CUSUM keeps its promise there.
+
+        Every reference is judged - the first warm-up's and each one learnt again after an
+        alarm - because a learning curve often reaches such a regime only later: PPO's Pong
+        reward sits at its cap of 21 once learnt (9 alarms, CUSUM 1), TD3's Humanoid falls in
+        ~10% of its late episodes (15, CUSUM 14), PPO's Hopper (63, CUSUM 13).
+        :attr:`unsuited_from` says where the regime starts."""
+        return self.unsuited_reason()
+
+    def unsuited_reason(self, position=_POINT) -> str | None:
+        """:attr:`unsuited`, with ``position`` turning the index where the regime starts into
+        words (the CLI names its step)."""
+        judged = self._unsuited_reference()
+        if judged is None:
             return None
+        start, reference = judged
+        values = ("the warm-up's values" if start == 0
+                  else f"the values from {position(start)} on (the reference learnt after an alarm)")
         if reference.tied:
-            return ("more than half the warm-up's values are the same value (a 0/1 success, a "
-                    "score at its cap): discrete values")
-        if reference.far_share > MAX_CLIPPED:
-            return (f"{reference.far_share:.0%} of the warm-up lies beyond {REFERENCE_CLIP:g} robust SDs "
-                    "of its median: a second mode (falls and full episodes, failures and successes) "
-                    "or a long skewed tail")
-        return None
+            return (f"more than half {values} are the same value (a 0/1 success, a score at its "
+                    "cap): discrete values")
+        return (f"{reference.far_share:.0%} of {values} lie beyond {REFERENCE_CLIP:g} robust SDs "
+                "of their median: a second mode (falls and full episodes, failures and successes) "
+                "or a long skewed tail")
+
+    @property
+    def unsuited_from(self) -> int | None:
+        """The index of the first point of the first regime :attr:`unsuited` names, or None."""
+        judged = self._unsuited_reference()
+        return None if judged is None else judged[0]
+
+    def _unsuited_reference(self) -> tuple[int, Reference] | None:
+        return next(((start, reference) for start, reference in self._judged
+                     if reference.tied or reference.far_share > MAX_CLIPPED), None)
 
     @property
     def notes(self) -> tuple:
         """What limits the alarms (see :attr:`unsuited`), with what to use instead."""
-        why = self.unsuited
+        return self.notes_at()
+
+    def notes_at(self, position=_POINT) -> tuple:
+        """:attr:`notes`, with ``position`` naming where a regime starts (see :meth:`unsuited_reason`)."""
+        why = self.unsuited_reason(position)
         if why is None:
             return ()
         return (f"{why}, where BOCPD raises many times its stated false-alarm rate; use CUSUM "
@@ -318,7 +353,7 @@ class OnlineRegimeDetector(OnlineEstimator):
     def result(self) -> OnlineRegimeResult:
         """The alarms, with the run length and change probability at every point so far."""
         given = self.mean is not None and self.sd is not None
-        learnt = 0 if given or self._judged is None else int(self._judged.points)
+        learnt = 0 if given or not self._judged else int(self._judged[0][1].points)
         return OnlineRegimeResult(
             n=self.n, alarms=alarm_records(self.alarms),
             threshold=float(self.threshold), expected_run=float(self.expected_run),
