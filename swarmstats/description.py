@@ -361,7 +361,7 @@ def _cluster_codes(y, clusters, nan_policy: str):
         raise InputError(f"clusters: expected {len(values)} labels, one per value, got {len(labels)}")
     if labels.isna().any():
         row = int(np.flatnonzero(labels.isna().to_numpy())[0])
-        raise InputError(f"clusters: value {row} has no cluster label")
+        raise InputError(f"clusters: no cluster label for the value at position {row} (every value needs one)")
     if nan_policy == "omit":
         numbers = pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(dtype=float)
         keep = ~np.isnan(numbers)

@@ -152,6 +152,10 @@ def test_describe_clusters_by_a_column_and_an_eval_by_its_examples(tmp_path):
     assert tuple(row["ci"]) == pytest.approx(api.ci, rel=1e-12)
     bad = run("describe", path, "-m", "score", "--cluster", "prompt")
     assert bad.returncode == 2 and "no column 'prompt'" in bad.stderr and "Traceback" not in bad.stderr
+    # a value without its label is named by its step and column, not by a 0-based position
+    (tmp_path / "gap.csv").write_text("step,score,prompt_id\n10,1,a\n20,2,\n30,3,b\n40,4,b\n50,5,a\n")
+    gap = run("describe", tmp_path / "gap.csv", "-m", "score", "--cluster", "prompt_id")
+    assert gap.returncode == 2 and "--cluster prompt_id: no label for score at step 20" in gap.stderr
     # a verifiers eval: 5 Wordle games x 3 rollouts is one description, clustered by game
     wordle = Path(__file__).resolve().parent / "fixtures/real/verifiers/wordle-gpt-5-mini-results.jsonl"
     pooled = run("describe", wordle, "-m", "reward", "--format", "json")

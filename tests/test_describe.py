@@ -229,7 +229,7 @@ def test_clusters_say_what_narrows_the_interval_and_when_there_are_too_few():
 def test_cluster_labels_are_checked_and_follow_the_values_they_label():
     with pytest.raises(InputError, match="expected 4 labels"):
         describe([1.0, 2.0, 3.0, 4.0], clusters=[1, 2])
-    with pytest.raises(InputError, match="value 1 has no cluster label"):
+    with pytest.raises(InputError, match="no cluster label for the value at position 1"):
         describe([1.0, 2.0, 3.0, 4.0], clusters=[1, None, 2, 2])
     kept = describe([1.0, np.nan, 3.0, 4.0, 6.0, 7.0], clusters=["a", "a", "b", "b", "c", "c"], nan_policy="omit")
     direct = describe([1.0, 3.0, 4.0, 6.0, 7.0], clusters=["a", "b", "b", "c", "c"])

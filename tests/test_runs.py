@@ -236,6 +236,7 @@ def test_runs_named_by_configuration_and_seed_are_pooled_per_configuration(tmp_p
     assert names == ["reward [ppo]", "reward [sac]"], names
     text = run("check-convergence", path)
     assert "disagree" not in text.stdout and "configurations ppo, sac by the names' seed numbers" in text.stderr
+    assert "(1 metric in 2 configurations: 2 checked," in text.stdout.splitlines()[-1]  # not "2 metrics"
     # a configuration's only seed keeps its own name
     lone = _seeded_log(tmp_path / "lone.csv", ["ppo_seed1", "ppo_seed2", "sac_seed1"], [1, 1, 2])
     names = [r["name"] for r in json.loads(run("check-convergence", lone, "--format", "json").stdout)["results"]]

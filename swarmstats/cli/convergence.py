@@ -94,7 +94,7 @@ def run(args) -> int:
                 name = runs[0].name  # a configuration's only seed keeps its own name (sac_seed1)
             results.append(test.fit(runs if len(runs) > 1 else runs[0], name=name))
     passed = all(r.converged for r in results)
-    _render(args, frame, results, passed)
+    _render(args, frame, results, passed, len(metrics))
     if os.environ.get("GITHUB_ACTIONS") == "true":
         _github(args, frame, results)
     if args.plot:
@@ -102,13 +102,13 @@ def run(args) -> int:
     return EXIT_PASS if passed or args.exit_zero else EXIT_FAIL
 
 
-def _render(args, frame, results, passed):
-    render(args, "check-convergence", results, frame=frame, text=lambda: _text(args, results, passed),
+def _render(args, frame, results, passed, metric_count: int):
+    render(args, "check-convergence", results, frame=frame, text=lambda: _text(args, results, passed, metric_count),
            payload=lambda: {"verdict": "converged" if passed else _worst(results), "passed": passed,
                             "results": [r.to_dict() for r in results]})
 
 
-def _text(args, results, passed) -> None:
+def _text(args, results, passed, metric_count: int) -> None:
     out = sys.stdout
     table = stacked_frames(results)
     color = use_color(args)
@@ -120,7 +120,11 @@ def _text(args, results, passed) -> None:
                 print(f"  - {reason}", file=out)
     print(_text_table(table, color), file=out)
     overall = "all metrics converged" if passed else "not every metric converged"
-    print(f"\n{overall} ({len(results)} checked, alpha = {args.alpha})", file=out)
+    checked = f"{len(results)} checked"
+    if len(results) > metric_count:  # seeds grouped by configuration: one verdict per configuration
+        checked = (f"{metric_count} metric{'s' if metric_count > 1 else ''} in "
+                   f"{len(results) // metric_count} configurations: {checked}")
+    print(f"\n{overall} ({checked}, alpha = {args.alpha})", file=out)
 
 
 def _github(args, frame, results) -> None:

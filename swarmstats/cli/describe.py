@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
+from .._result import plain_number
 from ..description import MEDIAN_METHODS, describe
 from ..errors import InputError, NoValues
 from ..io import LOG_FORMATS, select_metric
@@ -66,6 +68,10 @@ def run(args) -> int:
                     continue  # a run that never logged this metric
                 raise
             clusters = part[cluster].to_numpy()[rows] if cluster is not None else None
+            if clusters is not None and pd.isna(clusters).any():
+                step = plain_number(series.index[int(np.flatnonzero(pd.isna(clusters))[0])])
+                raise InputError(f"--cluster {cluster}: no label for {metric} at step {step} "
+                                 "(every value needs one)")
             results.append(describe(series, random_state=rng, name=run_label(metric, key, args),
                                     median_method=args.median_method, clusters=clusters,
                                     better=args.better))
