@@ -186,8 +186,8 @@ class WindowResult(Result):
                  f"  over {self.n} steps: {shares}; {len(self.changes)} change(s)"]
         for change in self.changes[:10]:
             lines.append(f"  change at step {change['start']} (seen at {change['step']}): "
-                         f"{change['direction']} by {fmt(change['shift'], 3)} "
-                         f"({fmt(change['shift_sds'], 2)} noise SDs)")
+                         f"{change['direction']} by {fmt(abs(change['shift']), 3)} "
+                         f"({fmt(abs(change['shift_sds']), 2)} noise SDs)")
         lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
 
@@ -483,7 +483,7 @@ class AdaptiveWindow(OnlineEstimator):
         if trend is not None:
             span = int(grid[trend])
             status = self._verdict(slope_t[trend])
-            reason = (f"{'rising' if slope_t[trend] > 0 else 'falling'} by {fmt(slopes[trend], 3)} per step "
+            reason = (f"{'rising' if slope_t[trend] > 0 else 'falling'} by {fmt(abs(slopes[trend]), 3)} per step "
                       f"over the last {span} points (t = {fmt(slope_t[trend], 3)}, limit "
                       f"{fmt(critical, 3)}): the window is the trend's span")
             return self._plain(window[-span:], step, label(t - span + 1), status, reason, False,
@@ -560,7 +560,7 @@ class AdaptiveWindow(OnlineEstimator):
         level, level_se = trend.level(after, scale)
         mean_half = self._z * scale / math.sqrt(trend.span)
         status = self._verdict(trend.slope)
-        reason = (f"{'rising' if trend.slope > 0 else 'falling'} by {fmt(trend.slope, 3)} per step over the "
+        reason = (f"{'rising' if trend.slope > 0 else 'falling'} by {fmt(abs(trend.slope), 3)} per step over the "
                   f"last {trend.span} points (t = {fmt(trend.t_scale, 3)} against the noise, "
                   f"{fmt(trend.t_batch, 3)} against the scatter of its {trend.blocks} block means; the "
                   f"recent half too): a trend slower than the window")
