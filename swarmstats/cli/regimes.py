@@ -33,7 +33,7 @@ from ._common import (
 )
 
 #: --online-method: "auto" is BOCPD unless its check names a regime of the stream it cannot judge.
-ONLINE_METHODS = ("auto", "bocpd", "cusum")
+ONLINE_METHODS = ("auto", "bocpd", "cusum", "cusum-trend")
 
 
 def add_parser(commands) -> None:
@@ -56,9 +56,11 @@ def add_parser(commands) -> None:
     regimes.add_argument("--online", action="store_true",
                          help="replay each metric through an online detector and list its alarms")
     regimes.add_argument("--online-method", choices=ONLINE_METHODS, default=None,
-                         help="implies --online: bocpd, cusum, or auto (the default: BOCPD, but CUSUM for a metric "
-                              "whose first 100 values, or a regime after an alarm, have two modes or mostly "
-                              "one value, where BOCPD false-alarms many times its stated rate; said on stderr)")
+                         help="implies --online: bocpd, cusum, cusum-trend (in control along a line: a steady "
+                              "climb is one regime, an alarm a change of level or slope), or auto (the default: "
+                              "BOCPD, but CUSUM for a metric whose first 100 values, or a regime after an alarm, "
+                              "have two modes or mostly one value, where BOCPD false-alarms many times its "
+                              "stated rate; said on stderr)")
     add_input_format_option(regimes, LOG_FORMATS)
     add_output_options(regimes, plot="the series, segments and changes")
 
@@ -136,10 +138,10 @@ def _online_detector(method: str, values: np.ndarray, at_step):
     false-alarm rate, the metric gets CUSUM instead, whose reference clips at most 10% of the
     values and keeps its promise there.  A learning curve often reaches such a regime only
     later (a reward at its cap once learnt, falls in a tenth of the late episodes)."""
-    if method == "cusum":
-        detector = CusumDetector()
+    if method in ("cusum", "cusum-trend"):
+        detector = CusumDetector(model="trend" if method == "cusum-trend" else "level")
         detector.update_many(values)
-        return detector, "CUSUM", None
+        return detector, "CUSUM-trend" if method == "cusum-trend" else "CUSUM", None
     detector = OnlineRegimeDetector()
     detector.update_many(values)
     if method == "auto" and detector.unsuited:

@@ -26,6 +26,7 @@ from .._kernels.robust import MAX_CLIPPED
 from .._result import Result, fmt
 from ..errors import (
     InputError,
+    check_choice,
     check_count,
     check_level,
     check_positive,
@@ -33,9 +34,13 @@ from ..errors import (
     is_real,
 )
 from .alarms import alarm_records, alarms_text
+from .line_reference import LineReference
 from .reference import Reference, estimate_reference
 
-__all__ = ["CusumDetector", "CusumState", "CusumResult", "cusum_threshold", "cusum_arl"]
+__all__ = ["CusumDetector", "CusumState", "CusumResult", "cusum_threshold", "cusum_arl", "MODELS"]
+
+#: what "in control" is: a level, or a line at whatever slope (:mod:`.line_reference`)
+MODELS = ("level", "trend")
 
 
 def cusum_arl(h: float, k: float, shift: float = 0.0) -> float:
@@ -116,13 +121,15 @@ class CusumResult(Result):
     allowance: float  # k = shift / 2
     arl: float
     reference_points: int  # points the in-control reference was learnt from (0 when given)
+    model: str = "level"  # in control: a level, or a line ("trend")
     _upper: np.ndarray | None = None
     _lower: np.ndarray | None = None
     _values: np.ndarray | None = None
 
     def summary(self) -> str:
         found = alarms_text(self.alarms) if self.alarms else "no alarm"
-        return (f"CUSUM over {self.n} points: {found} (threshold h = {fmt(self.threshold, 3)}); "
+        line = ", in control along a line since each change" if self.model == "trend" else ""
+        return (f"CUSUM over {self.n} points: {found} (threshold h = {fmt(self.threshold, 3)}{line}); "
                 f"in-control ARL {fmt(self.arl, 3)}")
 
 
@@ -150,6 +157,13 @@ class CusumDetector(OnlineEstimator):
     autocorr_time : float, default 1
         Only with a given ``mean`` and ``sd``: their noise's g; sd is multiplied
         by sqrt(autocorr_time).  A learnt reference whitens instead.
+    model : {"level", "trend"}, default "level"
+        What "no change" is.  ``"level"``: the stream stays at the reference's level.
+        ``"trend"``: it goes on along the line it has followed since the last change, at any
+        slope (:mod:`.line_reference`), so a steady climb is one regime and an alarm means
+        a change of level or of slope - the climb started, or levelled off.  The CUSUM then
+        runs on the recursive residuals of that line, which are independent in control, so
+        the false-alarm rate is the one promised either way.  Needs a learnt reference.
 
     ``result()`` gives the alarms and the sums S+ and S- at every point (its plot
     draws them against the threshold); ``fit(y)`` does the same for a whole series.
@@ -162,7 +176,7 @@ class CusumDetector(OnlineEstimator):
 
     def __init__(self, *, shift: float = 1.0, arl: float | None = None, alpha: float = 0.05,
                  horizon: int = 1000, mean: float | None = None, sd: float | None = None,
-                 warmup: int = 100, autocorr_time: float = 1.0):
+                 warmup: int = 100, autocorr_time: float = 1.0, model: str = "level"):
         self.shift = shift
         self.arl = arl
         self.alpha = alpha
@@ -171,6 +185,7 @@ class CusumDetector(OnlineEstimator):
         self.sd = sd
         self.warmup = warmup
         self.autocorr_time = autocorr_time
+        self.model = model
         self._validate()
         self.k = shift / 2.0
         given = mean is not None and sd is not None
@@ -198,6 +213,9 @@ class CusumDetector(OnlineEstimator):
         check_count("warmup", self.warmup)
         if self.warmup < 5 and (self.mean is None or self.sd is None):
             raise InputError(f"warmup must be at least 5 to estimate the reference, got {self.warmup!r}")
+        check_choice("model", self.model, MODELS)
+        if self.model == "trend" and self.mean is not None and self.sd is not None:
+            raise InputError('model="trend" follows a line learnt from the stream: give neither mean nor sd')
         if not (is_real(self.autocorr_time) and self.autocorr_time >= 1):
             raise InputError(f"autocorr_time must be a number >= 1, got {self.autocorr_time!r}")
 
@@ -227,7 +245,9 @@ class CusumDetector(OnlineEstimator):
                 # clipped, made a two-point stream that alarmed 3.4x the promised rate.  (BOCPD
                 # keeps its clip: it models the spread, and a second mode left unclipped reads
                 # to it as a burst of volatility: 3-18 alarms per 2,000 steps)
-                self.reference = estimate_reference(np.asarray(self._buffer), max_clipped=MAX_CLIPPED)
+                warm = np.asarray(self._buffer)
+                self.reference = (LineReference(warm) if self.model == "trend"
+                                  else estimate_reference(warm, max_clipped=MAX_CLIPPED))
                 self._buffer = []
                 self._upper_zero = self._lower_zero = index
             self._record()
@@ -266,6 +286,6 @@ class CusumDetector(OnlineEstimator):
         return CusumResult(
             n=self.n, alarms=alarm_records(self.alarms),
             threshold=self.h, allowance=self.k, arl=self.target_arl,
-            reference_points=0 if self._given is not None else int(self.warmup),
+            reference_points=0 if self._given is not None else int(self.warmup), model=self.model,
             _upper=self._trace["upper"].values.copy(), _lower=self._trace["lower"].values.copy(),
             _values=self._trace["values"].values.copy())
