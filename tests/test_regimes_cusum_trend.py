@@ -81,6 +81,17 @@ def test_a_warm_up_that_mostly_ties_gets_a_flat_line():
     assert CusumDetector(model="trend").fit(y).alarms == []
 
 
+def test_a_perfect_line_is_one_regime_until_its_slope_changes():
+    # a counter or a schedule: the residuals are rounding only, and each rounding error alarmed
+    # (9 alarms in 3,000 points); the scale is floored at a billionth of the values' size
+    y = 0.1 * np.arange(3000) + 7.0
+    reference = LineReference(y[:100])
+    assert reference.slope == pytest.approx(0.1) and not reference.tied
+    assert CusumDetector(model="trend").fit(y).alarms == []
+    y[2000:] += 0.1 * np.arange(1000)  # twice as steep from 2,000 on
+    assert [a["start"] for a in CusumDetector(model="trend").fit(y).alarms] == [2001]
+
+
 def test_bad_configuration():
     with pytest.raises(InputError, match="model"):
         CusumDetector(model="slope")

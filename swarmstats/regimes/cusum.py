@@ -37,10 +37,10 @@ from .alarms import alarm_records, alarms_text
 from .line_reference import LineReference
 from .reference import Reference, estimate_reference
 
-__all__ = ["CusumDetector", "CusumState", "CusumResult", "cusum_threshold", "cusum_arl", "MODELS"]
+__all__ = ["CusumDetector", "CusumState", "CusumResult", "cusum_threshold", "cusum_arl", "REFERENCE_MODELS"]
 
 #: what "in control" is: a level, or a line at whatever slope (:mod:`.line_reference`)
-MODELS = ("level", "trend")
+REFERENCE_MODELS = ("level", "trend")
 
 
 def cusum_arl(h: float, k: float, shift: float = 0.0) -> float:
@@ -213,7 +213,7 @@ class CusumDetector(OnlineEstimator):
         check_count("warmup", self.warmup)
         if self.warmup < 5 and (self.mean is None or self.sd is None):
             raise InputError(f"warmup must be at least 5 to estimate the reference, got {self.warmup!r}")
-        check_choice("model", self.model, MODELS)
+        check_choice("model", self.model, REFERENCE_MODELS)
         if self.model == "trend" and self.mean is not None and self.sd is not None:
             raise InputError('model="trend" follows a line learnt from the stream: give neither mean nor sd')
         if not (is_real(self.autocorr_time) and self.autocorr_time >= 1):

@@ -53,7 +53,8 @@ class LineReference:
         m = len(values)
         t = np.arange(m, dtype=np.float64)
         noise = estimate_reference(values, clip=clip, max_clipped=max_clipped)
-        if noise.tied:
+        self.tied = noise.tied  # judged on the values: residuals of a line through ties tie too
+        if self.tied:
             # more than half the values are one value (a score at its cap, a 0/1 success): the
             # residuals of any line through them tie too, their robust scale is next to 0, and
             # every value off the line alarmed (a stationary evaluation stuck at -100 in 97% of
@@ -73,12 +74,13 @@ class LineReference:
             slope, intercept = np.polyfit(t, clipped, 1)
             noise = estimate_reference(clipped - (intercept + slope * t), clip=clip, max_clipped=max_clipped)
         self.persistence = noise.persistence
-        self.scale = noise.scale
+        # floored at a billionth of the values' size: a perfect line (a counter, a schedule)
+        # leaves only rounding in its residuals, and every rounding error alarmed
+        self.scale = max(noise.scale, 1e-9 * float(np.max(np.abs(values))))
         self.bound = noise.bound
         self.points = m
         self.far_share = noise.far_share
-        self.tied = noise.tied
-        self._sloped = not noise.tied
+        self._sloped = not self.tied
         # recursive least squares on the whitened values, started from the warm-up's own fit;
         # the 2 x 2 algebra is written out in floats (a numpy call costs more than the sum)
         phi = self.persistence
