@@ -30,6 +30,15 @@ def main():
           "[target: <= 2]")
     cusum = CusumDetector(mean=0.0, sd=1.0)
     print(f"CUSUM per step: {per_step(cusum, x[:100_000]) * 1e6:.1f} us")
+    # along a line: a recursive least-squares update per step, written out in floats; the
+    # ratio to the level reference (learnt too) is the cost of following a slope
+    level, trend = [], []
+    for _ in range(5):
+        level.append(per_step(CusumDetector(), x[:100_000]))
+        trend.append(per_step(CusumDetector(model="trend"), x[:100_000]))
+    ratio = float(np.median(np.asarray(trend) / np.asarray(level)))
+    print(f"CUSUM per step, learnt reference: level {np.median(level) * 1e6:.1f} us, along a line "
+          f"{np.median(trend) * 1e6:.1f} us (medians of 5) -> ratio {ratio:.2f}")
 
 
 if __name__ == "__main__":
