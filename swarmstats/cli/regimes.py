@@ -143,7 +143,9 @@ def _online_detector(method: str, values: np.ndarray, at_step):
         detector.update_many(values)
         return detector, "CUSUM-trend" if method == "cusum-trend" else "CUSUM", None
     detector = OnlineRegimeDetector()
-    detector.update_many(values)
+    detector.update_many(values[:detector.warmup])  # the first warm-up alone often settles it
+    if not (method == "auto" and detector.unsuited):
+        detector.update_many(values[detector.warmup:])
     if method == "auto" and detector.unsuited:
         why = detector.unsuited_reason(at_step)
         cusum = CusumDetector()
