@@ -31,7 +31,7 @@ from .._result import Result, fmt
 from ..errors import InputError, check_count, check_level, finite_number, is_real
 from .alarms import alarm_records, alarms_text
 from .reference import CLIP as REFERENCE_CLIP
-from .reference import Reference, estimate_reference
+from .reference import Reference, estimate_reference, latest_regime_start
 
 __all__ = ["OnlineRegimeDetector", "OnlineRegimeState", "OnlineRegimeResult"]
 
@@ -104,7 +104,8 @@ class OnlineRegimeDetector(OnlineEstimator):
         winsorised innovation scale; :mod:`.reference`) and the model runs on
         the standardised innovations - whitened and clipped, so that persistent
         or heavy-tailed noise does not read as a change.  After each alarm it is
-        learnt again from the points since the change (no alarm until then).
+        learnt again from the points since the change; a step between two levels
+        among them is an alarm of its own, and the reference is learnt after it.
     prune : float, default 1e-4
         Run lengths with less posterior mass are dropped.
     mean, sd : float, optional
@@ -218,7 +219,7 @@ class OnlineRegimeDetector(OnlineEstimator):
         previous, self._previous = self._previous, x
         if self.reference is None:
             self._buffer.append(x)
-            if len(self._buffer) < self.warmup:
+            if len(self._buffer) < self.warmup or (self.alarms and self._changed_again()):
                 return self._record(self.state)
             warm = np.asarray(self._buffer)
             self.reference = estimate_reference(warm, clip=CLIP)
@@ -257,6 +258,23 @@ class OnlineRegimeDetector(OnlineEstimator):
         # among them is the one just reported, not a new one (Breakout: alarms at episodes
         # 3349 and 3350 for "changes" from 3156 and 3187)
         self._seen_at_alarm = self.n - 1
+
+    def _changed_again(self) -> bool:
+        """While the reference is learnt again after an alarm: whether the values since the
+        change hold another (:func:`.reference.latest_regime_start`).  The reference is then
+        learnt from the values after it, and if it starts after the alarm it is an alarm of
+        its own (before, it is where the reported change really started).  True when the
+        buffer was cut, and more values are needed."""
+        start = latest_regime_start(np.asarray(self._buffer))
+        if not start:
+            return False
+        change = self.n - len(self._buffer) + start
+        self._buffer = self._buffer[start:]
+        if change > self.alarms[-1][0]:
+            self.alarms.append((self.n - 1, change))
+            self._last_change = change
+            self._alarm_now = True
+        return True
 
     def _record(self, state: OnlineRegimeState) -> OnlineRegimeState:
         self._trace["run_length"].append(state.run_length)

@@ -35,7 +35,7 @@ from ..errors import (
 )
 from .alarms import alarm_records, alarms_text
 from .line_reference import LineReference
-from .reference import Reference, estimate_reference
+from .reference import Reference, estimate_reference, latest_regime_start
 
 __all__ = ["CusumDetector", "CusumState", "CusumResult", "cusum_threshold", "cusum_arl", "REFERENCE_MODELS"]
 
@@ -240,6 +240,9 @@ class CusumDetector(OnlineEstimator):
         previous, self._previous = self._previous, x
         if self.reference is None:
             self._buffer.append(x)
+            if len(self._buffer) >= self.warmup and self.alarms and self._changed_again(index):
+                self._record()
+                return self.state
             if len(self._buffer) >= self.warmup:
                 # its clip reaches at most MAX_CLIPPED of the warm-up: a reward's second mode,
                 # clipped, made a two-point stream that alarmed 3.4x the promised rate.  (BOCPD
@@ -269,6 +272,18 @@ class CusumDetector(OnlineEstimator):
             self._upper_zero = self._lower_zero = index
             self.reference = self._given
         return self.state
+
+    def _changed_again(self, index: int) -> bool:
+        """While the reference is learnt again after an alarm: whether the values since hold a
+        second change (:func:`.reference.latest_regime_start`).  If so, that is an alarm, and
+        the reference is learnt from the values after it."""
+        start = latest_regime_start(np.asarray(self._buffer))
+        if not start:
+            return False
+        self.alarms.append((index, index - len(self._buffer) + 1 + start))
+        self._alarm_now = True
+        self._buffer = self._buffer[start:]
+        return True
 
     def _record(self) -> None:
         self._trace["upper"].append(self.upper)

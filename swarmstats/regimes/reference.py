@@ -91,3 +91,38 @@ def estimate_reference(values: np.ndarray, clip: float = CLIP, max_clipped: floa
     tied = bool(m) and float(np.median(np.abs(values - centre))) == 0.0
     return Reference(mean=mean, persistence=phi, scale=scale, points=m, bound=limit / scale,
                      far_share=far, tied=tied)
+
+
+#: a change inside a relearn buffer counts when its selection-adjusted p-value is below this:
+#: the offline detector then finds one in 1-3% of 100-point buffers of AR(0.5) or t(3) noise
+#: with no change (8% of AR(0.9)), and 94 of 100 2-SD steps (57 of 1.5-SD)
+RELEARN_P = 0.01
+
+
+def latest_regime_start(values: np.ndarray) -> int:
+    """Where the latest regime of ``values`` starts (0: they are one regime), by the offline
+    detector, counting changes with a selection-adjusted p-value below ``RELEARN_P``.
+
+    An online detector learns its reference again after an alarm from the next ``warmup``
+    values; a second change among them was learnt into the reference and missed - a 2-SD step
+    60 points after another: CUSUM 59 of 60 missed, BOCPD 25 of 60 - as persistence: a step
+    inside the buffer reads as AR(1) persistence near 1, and the whitened step is then tiny.
+
+    >>> rng = np.random.default_rng(1)
+    >>> latest_regime_start(np.r_[rng.normal(2, 1, 60), rng.normal(4, 1, 40)])
+    60
+    """
+    from .offline import detect_regimes
+
+    result = detect_regimes(np.asarray(values, dtype=np.float64))
+    strengths = result.strengths
+    found = strengths[strengths["pvalue_adjusted"] < RELEARN_P] if len(strengths) else strengths
+    if not len(found):
+        return 0
+    start = int(found["changepoint"].max())
+    # a step between two levels only: a learning curve's bend (a climb levelling off, a climb
+    # starting) is a change too, but cut there the next buffer bends again, and the alarms
+    # were a staircase (TD3 Humanoid, CUSUM: 14 -> 28 alarms)
+    segments = result.segments
+    beside = segments[(segments["end"] == start) | (segments["start"] == start)]
+    return 0 if beside["sloped"].any() else start
