@@ -76,7 +76,7 @@ class OnlineRegimeResult(Result):
         return "\n".join([text, *(f"  note: {note}" for note in self.notes)])
 
 
-def _POINT(index: int) -> str:
+def _as_point(index: int) -> str:
     return f"point {index}"
 
 
@@ -273,6 +273,7 @@ class OnlineRegimeDetector(OnlineEstimator):
         if change > self.alarms[-1][0]:
             self.alarms.append((self.n - 1, change))
             self._last_change = change
+            self._seen_at_alarm = self.n - 1  # the buffer's points are this alarm's, as in _relearn
             self._alarm_now = True
         return True
 
@@ -325,11 +326,11 @@ class OnlineRegimeDetector(OnlineEstimator):
         Every reference is judged - the first warm-up's and each one learnt again after an
         alarm - because a learning curve often reaches such a regime only later: PPO's Pong
         reward sits at its cap of 21 once learnt (9 alarms, CUSUM 1), TD3's Humanoid falls in
-        ~10% of its late episodes (15, CUSUM 14), PPO's Hopper (63, CUSUM 13).
+        ~10% of its late episodes (15, CUSUM 14), PPO's Hopper (45, CUSUM 12).
         :attr:`unsuited_from` says where the regime starts."""
         return self.unsuited_reason()
 
-    def unsuited_reason(self, position=_POINT) -> str | None:
+    def unsuited_reason(self, position=_as_point) -> str | None:
         """:attr:`unsuited`, with ``position`` turning the index where the regime starts into
         words (the CLI names its step)."""
         judged = self._unsuited_reference()
@@ -360,7 +361,7 @@ class OnlineRegimeDetector(OnlineEstimator):
         """What limits the alarms (see :attr:`unsuited`), with what to use instead."""
         return self.notes_at()
 
-    def notes_at(self, position=_POINT) -> tuple:
+    def notes_at(self, position=_as_point) -> tuple:
         """:attr:`notes`, with ``position`` naming where a regime starts (see :meth:`unsuited_reason`)."""
         why = self.unsuited_reason(position)
         if why is None:
