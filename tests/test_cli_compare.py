@@ -94,6 +94,18 @@ def test_one_set_or_a_missing_one_is_refused(tmp_path):
     assert done.returncode == 2 and "no file matches" in done.stderr
 
 
+def test_two_single_runs_are_pointed_to_best_of(tmp_path):
+    # two checkpoints' evaluations, one file each: nothing about seeds, but best-of picks the
+    # better run by its own (autocorrelation-aware) values, and the refusal says so
+    _sets(tmp_path, {"a": 0.8, "b": 0.7}, seeds=1)
+    a, b = (tmp_path / name / "seed=0" / "progress.csv" for name in ("a", "b"))
+    done = run("compare", a, b, "-m", "reward")
+    assert done.returncode == 2 and "a set needs at least two" in done.stderr
+    assert "swarmstats best-of PATH PATH -m reward --last 1" in done.stderr
+    best = run("best-of", a, b, "-m", "reward", "--last", "1")
+    assert best.returncode == 0 and best.stdout.startswith("best of 2:")
+
+
 def _paired_sets(root, seeds_a, seeds_b, edge=0.02, seed=11):
     """Both sets share a large per-seed effect (the seed decides most of the score): set a is
     `edge` better on every seed it shares with b."""

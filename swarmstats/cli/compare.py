@@ -114,7 +114,10 @@ def run_scores(pattern: str, metric: str, last: float, input_format: str | None,
         runs.append(kept)
         values.append(float(np.mean(tail(kept, last))))
     if len(values) < 2:
-        raise InputError(f"{pattern}: {len(values)} run(s); a set needs at least two to compare seeds")
+        raise InputError(f"{pattern}: {len(values)} run(s); a set needs at least two to compare seeds "
+                         "(one run per set - two checkpoints' evaluations - says nothing about seeds: "
+                         "to pick the better run by its own values, swarmstats best-of PATH PATH -m "
+                         f"{metric} --last 1)")
     keys = list(zip(tasks, seeds)) if task is not None else seeds
     known = all(seed is not None for seed in seeds) and len(set(keys)) == len(keys)
     return {"scores": np.array(values), "seeds": seeds if known else None,
