@@ -279,30 +279,65 @@ def _oriented(result: DescribeResult, better: str | None) -> DescribeResult:
                    cvar=worst)
 
 
-def _describe_series(series: Series, level: float, tail: float, n_boot: int, median_method: str,
-                     rng: np.random.Generator) -> DescribeResult:
+def _shape(series: Series, tail: float) -> dict:
+    """What :func:`describe` reports besides its intervals: the same with clusters or without."""
     x = series.values
     n = len(x)
     nan = float("nan")
-    notes = []
     mean = float(x.mean())
     sd = float(x.std(ddof=1)) if n > 1 else nan
     quantiles = dict(zip((f"q{round(q * 100):02d}" for q in QUANTILES), np.quantile(x, QUANTILES).tolist()))
     lo, hi = int(np.argmin(x)), int(np.argmax(x))
     peak_gap = float(x[hi]) - mean
-    peak_relative = peak_gap / abs(mean) if mean != 0 else nan
+    coefficient = bimodality_coefficient(x)
+    return dict(
+        name=series.name, n=n, mean=mean, sd=sd, median=float(np.median(x)),
+        iqm=float(interquartile_mean(x)), quantiles=quantiles, minimum=float(x[lo]),
+        minimum_step=series.step_of(lo), maximum=float(x[hi]), maximum_step=series.step_of(hi),
+        peak_gap=peak_gap, peak_gap_relative=peak_gap / abs(mean) if mean != 0 else nan,
+        peak_gap_sd=peak_gap / sd if sd > 0 else (0.0 if peak_gap == 0 else nan),
+        cvar=lower_cvar(x, tail), cvar_tail=tail, bimodality_coefficient=coefficient,
+        bimodal=bool(coefficient > BIMODALITY_THRESHOLD), _values=x, _steps=series.steps)
 
-    constant = n > 1 and np.ptp(x) == 0
-    if constant:
-        # no other value was seen, so nothing bounds how far one would go
-        share = departure_share(n, level)
-        notes.append(f"the series is constant: every interval is a point ({n} identical values "
-                     f"rule out other values in more than {share:.1%} of points at {level:.0%}, "
-                     "not how far they would lie)")
-        tau, ess, ci, ci_iid, median_ci = nan, nan, (mean, mean), (mean, mean), (mean, mean)
+
+def _constant_note(n: int, level: float) -> str:
+    # no other value was seen, so nothing bounds how far one would go
+    share = departure_share(n, level)
+    return (f"the series is constant: every interval is a point ({n} identical values rule out "
+            f"other values in more than {share:.1%} of points at {level:.0%}, not how far they would lie)")
+
+
+def _median_range_note(n: int, level: float) -> str | None:
+    widest = 1 - 2 * 0.5**n  # the chance that the median lies within the range of n values
+    if widest >= level:
+        return None
+    return (f"with {n} values even their range holds the median only {widest:.2%} of the "
+            f"time (independent values), not {level:.0%}: the median's interval is that range")
+
+
+def _iid_interval(shape: dict, level: float) -> tuple:
+    """The textbook interval that assumes independent values, within their range."""
+    nan = float("nan")
+    if shape["n"] > 1 and shape["maximum"] == shape["minimum"]:
+        return (shape["mean"], shape["mean"])
+    if shape["n"] < 4:
+        return (nan, nan)
+    interval = _t_interval(shape["mean"], shape["sd"], float(shape["n"]), level)
+    return within_range(interval, shape["minimum"], shape["maximum"])
+
+
+def _describe_series(series: Series, level: float, tail: float, n_boot: int, median_method: str,
+                     rng: np.random.Generator) -> DescribeResult:
+    shape = _shape(series, tail)
+    x, n, mean, sd = shape["_values"], shape["n"], shape["mean"], shape["sd"]
+    nan = float("nan")
+    notes = []
+    if n > 1 and np.ptp(x) == 0:
+        notes.append(_constant_note(n, level))
+        tau, ess, ci, median_ci = nan, nan, (mean, mean), (mean, mean)
     elif n < 4:
         notes.append(f"only {n} value(s): no interval is estimated (at least 4 are needed)")
-        tau, ess, ci, ci_iid, median_ci = nan, nan, (nan, nan), (nan, nan), (nan, nan)
+        tau, ess, ci, median_ci = nan, nan, (nan, nan), (nan, nan)
     else:
         tau = float(integrated_time(x))
         ess = n / tau
@@ -321,10 +356,9 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int, med
                          f"the precision of the mean is uncertain; its interval is widened "
                          f"{fmt(precision.inflation, 3)}x along that growth, and the ESS overstates "
                          "the information")
-        ci_iid = _t_interval(mean, sd, float(n), level)
         # a mean cannot lie beyond every value the series holds: a success rate's interval
         # stops at 1, a capped return's at its cap
-        ci, ci_iid = (within_range(interval, float(x[lo]), float(x[hi])) for interval in (ci, ci_iid))
+        ci = within_range(ci, shape["minimum"], shape["maximum"])
         if median_method == "bootstrap" and n * n_boot > bootstrap.EXACT_LIMIT:
             notes.append(f"{n} values: the median's interval uses order statistics and the ESS "
                          "(a bootstrap would cost n x n_boot draws)")
@@ -333,23 +367,12 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int, med
             median_ci = _median_interval(x, tau, level, n_boot, rng)
         else:
             median_ci = _median_order_interval(x, level)
-        widest = 1 - 2 * 0.5**n  # the chance that the median lies within the range of n values
-        if widest < level:
-            notes.append(f"with {n} values even their range holds the median only {widest:.2%} of the "
-                         f"time (independent values), not {level:.0%}: the median's interval is that range")
+        notes += [note for note in [_median_range_note(n, level)] if note]
         if ess < 20:
             notes.append(f"only about {ess:.0f} effectively independent values: the intervals "
                          "are rough (their coverage can fall short of the nominal level)")
-    return DescribeResult(
-        name=series.name, n=n, mean=mean, sd=sd, median=float(np.median(x)),
-        iqm=float(interquartile_mean(x)), quantiles=quantiles, minimum=float(x[lo]),
-        minimum_step=series.step_of(lo), maximum=float(x[hi]), maximum_step=series.step_of(hi),
-        peak_gap=peak_gap, peak_gap_relative=peak_relative,
-        peak_gap_sd=peak_gap / sd if sd > 0 else (0.0 if peak_gap == 0 else nan), ci=ci, ci_iid=ci_iid, ci_level=level,
-        autocorr_time=tau, ess=ess, median_ci=median_ci, cvar=lower_cvar(x, tail), cvar_tail=tail,
-        bimodality_coefficient=bimodality_coefficient(x),
-        bimodal=bool(bimodality_coefficient(x) > BIMODALITY_THRESHOLD), notes=notes,
-        _values=x, _steps=series.steps)
+    return DescribeResult(**shape, ci=ci, ci_iid=_iid_interval(shape, level), ci_level=level,
+                          autocorr_time=tau, ess=ess, median_ci=median_ci, notes=notes)
 
 
 def _cluster_codes(y, clusters, nan_policy: str):
@@ -373,18 +396,18 @@ def _cluster_codes(y, clusters, nan_policy: str):
 
 
 def _describe_clustered(series: Series, codes: np.ndarray, level: float, tail: float) -> DescribeResult:
-    """:func:`describe` of values grouped in clusters (see its ``clusters``)."""
-    x = series.values
-    n, groups = len(x), int(codes.max()) + 1
-    # everything but the intervals is the same as without clusters
-    base = _describe_series(series, level, tail, 0, "order-statistics", np.random.default_rng(0))
-    mean, sd, nan = base.mean, base.sd, float("nan")
-    # the autocorrelation's notes do not apply; the median's range note only with an interval
-    dropped = ("only about", "long memory") + (("with ",) if groups < 2 else ())
-    notes = [note for note in base.notes if not note.startswith(dropped)]
+    """:func:`describe` of values grouped in clusters (see its ``clusters``): the same shape, and
+    intervals from the clusters rather than from the values' autocorrelation."""
+    shape = _shape(series, tail)
+    x, n, mean, sd = shape["_values"], shape["n"], shape["mean"], shape["sd"]
+    groups = int(codes.max()) + 1
+    nan = float("nan")
+    notes = []
     ci, median_ci, ess, effect = (nan, nan), (nan, nan), nan, nan
     if np.ptp(x) == 0:
         ci = median_ci = (mean, mean)
+        if n > 1:
+            notes.append(_constant_note(n, level))
     elif groups < 2:
         notes.append("a single cluster: values that share a cluster say nothing about how far "
                      "another cluster would lie, so no interval is estimated")
@@ -400,10 +423,11 @@ def _describe_clustered(series: Series, codes: np.ndarray, level: float, tail: f
         indicator = float(jackknife_variance(ratio, cluster_totals(np.c_[np.ones(n), below], codes, groups))[0])
         median_ess = share * (1 - share) / indicator if indicator > 0 else float(n)
         median_ci = _order_interval(np.sort(x), median_ess, level)
-        size = n / groups
-        notes.append(_cluster_note(groups, size, effect))
-    return replace(base, ci=ci, median_ci=median_ci, ess=ess, autocorr_time=nan, notes=notes,
-                   clusters=groups, design_effect=effect)
+        notes += [note for note in [_median_range_note(n, level)] if note]
+        notes.append(_cluster_note(groups, n / groups, effect))
+    return DescribeResult(**shape, ci=ci, ci_iid=_iid_interval(shape, level), ci_level=level,
+                          autocorr_time=nan, ess=ess, median_ci=median_ci, notes=notes,
+                          clusters=groups, design_effect=effect)
 
 
 def _cluster_ratio(sums: np.ndarray) -> np.ndarray:
@@ -414,7 +438,7 @@ def _cluster_ratio(sums: np.ndarray) -> np.ndarray:
 def _cluster_note(groups: int, size: float, effect: float) -> str:
     """How much the clustering costs, and what would narrow the interval: with a share rho of
     the variance between clusters, Var(mean) ~ (rho + (1 - rho) / m) / G for G clusters of m."""
-    text = (f"{groups} clusters of {fmt(size, 3)} values on average: the mean's variance is "
+    text = (f"{groups} clusters of {fmt(size, 3)} value{'' if size == 1 else 's'} on average: the mean's variance is "
             f"{fmt(effect, 3)}x that of independent values (design effect; ESS {fmt(groups * size / effect, 3)})")
     if size > 1:
         rho = min(max((effect - 1) / (size - 1), 0.0), 1.0)
@@ -422,7 +446,8 @@ def _cluster_note(groups: int, size: float, effect: float) -> str:
         text += (f"; {rho:.0%} of the variance lies between clusters: twice the values per cluster "
                  f"would narrow the interval by about {per_value:.0%}, twice the clusters by 29%")
     if groups < 10:
-        text += f"; with {groups} clusters the interval is rough (Student's t on {groups - 1} degrees of freedom)"
+        text += (f"; with {groups} clusters the interval is rough (Student's t on {groups - 1} "
+                 f"degree{'' if groups == 2 else 's'} of freedom)")
     return text
 
 

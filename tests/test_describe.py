@@ -226,6 +226,17 @@ def test_clusters_say_what_narrows_the_interval_and_when_there_are_too_few():
     assert same.ci == (1.0, 1.0) and same.clusters == 3
 
 
+def test_clustered_notes_never_contradict_the_interval_given():
+    # the clustered description filtered the unclustered one's notes by their first words, and
+    # kept "only 3 value(s): no interval is estimated" beside the interval it did estimate
+    few = describe([1.0, 2.0, 3.5], clusters=["a", "b", "c"])
+    assert np.isfinite(few.ci).all() and not any("no interval" in note for note in few.notes)
+    assert "3 clusters of 1 value on average" in few.notes[-1]
+    two = describe([1.0, 2.0, 3.5, 4.0, 5.0, 6.0], clusters=["a", "a", "a", "b", "b", "b"])
+    assert "Student's t on 1 degree of freedom" in two.notes[-1]
+    assert not any(note.startswith(("only about", "long memory")) for note in two.notes)
+
+
 def test_cluster_labels_are_checked_and_follow_the_values_they_label():
     with pytest.raises(InputError, match="expected 4 labels"):
         describe([1.0, 2.0, 3.0, 4.0], clusters=[1, 2])
