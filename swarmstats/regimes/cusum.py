@@ -240,10 +240,7 @@ class CusumDetector(OnlineEstimator):
         previous, self._previous = self._previous, x
         if self.reference is None:
             self._buffer.append(x)
-            if len(self._buffer) >= self.warmup and self.alarms and self._changed_again(index):
-                self._record()
-                return self.state
-            if len(self._buffer) >= self.warmup:
+            if len(self._buffer) >= self.warmup and not (self.alarms and self._changed_again(index)):
                 # its clip reaches at most MAX_CLIPPED of the warm-up: a reward's second mode,
                 # clipped, made a two-point stream that alarmed 3.4x the promised rate.  (BOCPD
                 # keeps its clip: it models the spread, and a second mode left unclipped reads

@@ -80,14 +80,13 @@ class LineReference:
         self.bound = noise.bound
         self.points = m
         self.far_share = noise.far_share
-        self._sloped = not self.tied
         # recursive least squares on the whitened values, started from the warm-up's own fit;
         # the 2 x 2 algebra is written out in floats (a numpy call costs more than the sum)
         phi = self.persistence
         level_part = np.full(m - 1, 1.0 - phi)
-        slope_part = (t[1:] - phi * t[:-1]) if self._sloped else np.zeros(m - 1)
+        slope_part = np.zeros(m - 1) if self.tied else t[1:] - phi * t[:-1]
         whitened = clipped[1:] - phi * clipped[:-1]
-        if self._sloped:
+        if not self.tied:
             gram = np.array([[level_part @ level_part, level_part @ slope_part],
                              [level_part @ slope_part, slope_part @ slope_part]])
             inverse = np.linalg.inv(gram)
@@ -117,7 +116,7 @@ class LineReference:
         learns from it."""
         phi = self.persistence
         r1 = 1.0 - phi
-        r2 = self._t - phi * (self._t - 1.0) if self._sloped else 0.0
+        r2 = 0.0 if self.tied else self._t - phi * (self._t - 1.0)
         predicted = r1 * self._a + r2 * self._b
         g1 = self._p11 * r1 + self._p12 * r2  # P x
         g2 = self._p12 * r1 + self._p22 * r2
