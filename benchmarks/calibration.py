@@ -5,6 +5,7 @@ the numbers in docs/convergence.md come from this script.  Same generators as th
 (benchmarks/scenarios.py), more replicates.
 
     PYTHONHASHSEED=0 python benchmarks/calibration.py [--reps 400] [--live-reps 200]
+    python benchmarks/calibration.py --memory-only --reps 200   # the long-memory flag rates
 
 (the stationary cells seed from hash((kind, n)): fixing the hash seed repeats the docs' run)
 """
@@ -22,10 +23,12 @@ from scenarios import (
     learning_curve,
     seeds_case,
     skewed,
+    slow_plus_noise,
     stationary,
 )
 
 import swarmstats as ss
+from swarmstats._kernels.long_memory import spectral_memory
 
 
 def rate(hits, reps):
@@ -110,6 +113,20 @@ def fixed(reps):
                   f"covering {rate(sum(r.ci[0] <= 0 <= r.ci[1] for r in conv), len(conv))}")
 
 
+def memory(reps):
+    print("## long memory in the spectrum: share of series flagged (a fractionally integrated "
+          "model beats every short-memory one by BIC > 6)")
+    kinds = [(kind, lambda n, rng, kind=kind: stationary(kind, n, rng, reps)) for kind in STATIONARY]
+    kinds.append(("slow AR(0.99) + noise", lambda n, rng: slow_plus_noise(n, rng, reps)))
+    kinds += [(f"ARFIMA d={d}", lambda n, rng, d=d: arfima(d, n, rng, reps)) for d in (0.1, 0.2, 0.3)]
+    for name, make in kinds:
+        cells = []
+        for n in (300, 1000, 5000):
+            series = make(n=n, rng=np.random.default_rng(n + len(name)))
+            cells.append(f"n={n}: {rate(sum(spectral_memory(x).long_memory for x in series), reps)}")
+        print(f"  {name:<22}" + "   ".join(cells))
+
+
 def live(reps):
     print("## live: ConvergenceMonitor defaults, the verdict read after every step")
     print("still improving - target: a stop while the remaining rise exceeds the tolerance <= 5%")
@@ -159,10 +176,15 @@ def main():
     parser.add_argument("--reps", type=int, default=400)
     parser.add_argument("--live-reps", type=int, default=200)
     parser.add_argument("--live-only", action="store_true", help="skip the fixed-sample rows")
+    parser.add_argument("--memory-only", action="store_true", help="only the long-memory flag rates")
     args = parser.parse_args()
     start = time.perf_counter()
+    if args.memory_only:
+        memory(args.reps)
+        return
     if not args.live_only:
         fixed(args.reps)
+        memory(args.reps)
     live(args.live_reps)
     print(f"({time.perf_counter() - start:.0f} s)")
 

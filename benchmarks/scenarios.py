@@ -41,6 +41,12 @@ def arfima(d, n, rng, reps, lags=4000):
     return x / np.sqrt(np.sum(weights ** 2))
 
 
+def slow_plus_noise(n, rng, reps):
+    """A slow AR(0.99) component (SD 0.3) under unit white noise: a skill level that wanders
+    under episode noise.  Short memory, but only ARMA(1,1) describes its spectrum."""
+    return 0.3 * ar1(0.99, n, rng, reps) + rng.normal(size=(reps, n))
+
+
 def stationary(kind, n, rng, reps):
     """The awkward stationary series of the calibration table."""
     if kind.startswith("ar") and kind != "arma":

@@ -342,20 +342,18 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int, med
         tau = float(integrated_time(x))
         ess = n / tau
         ci = _t_interval(mean, sd, ess, level)
-        # long memory: the variance of batch means keeps growing with their length, and an
-        # interval built on g (which keeps growing with n) is far too narrow; the convergence
-        # verdict's standard error, widened along that growth, replaces it.  Otherwise the ESS
+        # long memory (the variance of batch means keeps growing with their length, or the
+        # spectrum rises like a fractional power towards zero): an interval built on g is far
+        # too narrow; the convergence verdict's standard error, widened, replaces it.  Otherwise the ESS
         # interval stays: it covers 94-95% on short-memory noise, the verdict's (the larger of
         # two estimates, on 5-20 batches) 97-98.5%
         precision = mean_precision(x, tau)
         if precision.long_memory:
             half = float(stats.t.ppf(0.5 + level / 2, precision.dof)) * precision.mcse
             ci = (mean - half, mean + half)
-            notes.append(f"long memory: the variance of batch means keeps growing with their length "
-                         f"({fmt(precision.growth, 3)}x from the shortest to the longest batches), so "
-                         f"the precision of the mean is uncertain; its interval is widened "
-                         f"{fmt(precision.inflation, 3)}x along that growth, and the ESS overstates "
-                         "the information")
+            notes.append(f"long memory: {precision.memory_evidence()}, so the precision of the "
+                         f"mean is uncertain; its interval is widened {fmt(precision.inflation, 3)}x, "
+                         "and the ESS overstates the information")
         # a mean cannot lie beyond every value the series holds: a success rate's interval
         # stops at 1, a capped return's at its cap
         ci = within_range(ci, shape["minimum"], shape["maximum"])

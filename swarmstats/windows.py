@@ -228,9 +228,8 @@ def _memory_notes(regime: np.ndarray) -> list:
     precision = mean_precision(regime, float(integrated_time(regime)))
     if not precision.long_memory:
         return []
-    return [f"long memory: the variance of batch means keeps growing with their length "
-            f"({fmt(precision.growth, 3)}x over the ladder), so the noise does not forget within a "
-            "window; the level's interval is too narrow and the precision of a mean is uncertain"]
+    return [f"long memory: {precision.memory_evidence()}, so the noise does not forget within "
+            "a window; the level's interval is too narrow and the precision of a mean is uncertain"]
 
 
 class AdaptiveWindow(OnlineEstimator):

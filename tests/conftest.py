@@ -12,6 +12,16 @@ def ar1(phi: float, n: int, rng: np.random.Generator, reps: int | None = None, s
     return series[..., burn:]
 
 
+def fractional_noise(d: float, n: int, rng: np.random.Generator, reps: int, lags: int = 4000):
+    """ARFIMA(0, d, 0), long memory: the truncated MA(infinity) of fractional integration, SD ~ 1."""
+    from scipy.signal import fftconvolve
+
+    k = np.arange(1, lags)
+    weights = np.r_[1.0, np.cumprod((k - 1 + d) / k)]
+    x = fftconvolve(rng.normal(size=(reps, n + lags)), weights[None, :], axes=1)[:, lags:lags + n]
+    return x / np.sqrt(np.sum(weights ** 2))
+
+
 def binomial_upper(p: float, reps: int, z: float = 3.0) -> float:
     """p + z binomial standard errors: a tolerance that makes a Monte-Carlo check non-flaky."""
     return p + z * np.sqrt(p * (1 - p) / reps)

@@ -192,10 +192,10 @@ def test_a_real_curve_still_climbing_ends_with_its_level_at_the_end_not_the_midd
 
 
 def test_long_memory_in_the_current_regime_is_named():
-    from tests.test_describe import _fractional_noise
+    from tests.conftest import fractional_noise
 
     flagged = [any(n.startswith("long memory") for n in AdaptiveWindow().fit(x).notes)
-               for x in _fractional_noise(0.3, 5_000, np.random.default_rng(1), 4)]
+               for x in fractional_noise(0.3, 5_000, np.random.default_rng(1), 4)]
     assert any(flagged)
     assert not AdaptiveWindow().fit(np.random.default_rng(2).normal(size=5_000)).notes
 

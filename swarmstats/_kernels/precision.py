@@ -18,6 +18,11 @@ single batch of all n points, v(n) = v(b_max) (n / b_max)^slope: still an
 estimate, but no longer one that assumes the growth has stopped.  Short-memory
 series are flagged now and then (0-2% of AR(1) and ARMA runs at n = 800-5000);
 their interval is then wider than it needs to be.
+
+The ladder needs about 100 autocorrelation times to see anything; below that (and
+whenever it sees nothing) the spectrum is asked (:mod:`.long_memory`): when a
+fractionally integrated model fits clearly better than any short-memory one, the
+standard error is at least the one that model implies.
 numpy in, numpy out.
 """
 
@@ -30,6 +35,7 @@ import numpy as np
 
 from .autocorr import block_means
 from .distributions import f_ppf
+from .long_memory import spectral_memory
 from .stationary_tests import batch_count
 
 #: Batches for the mean are this many integrated times long (at least 5 of them): Geyer's g
@@ -50,6 +56,20 @@ class MeanPrecision:
     long_memory: bool
     growth: float  # v(b), longest batches over shortest
     inflation: float  # factor applied to the short-memory standard error (1 without long memory)
+    #: the fractional order d of the model that showed long memory in the spectrum, and by
+    #: how much lower its BIC is than the best short-memory model's (nan: not that way)
+    spectral_d: float = math.nan
+    spectral_evidence: float = math.nan
+
+    def memory_evidence(self) -> str:
+        """How the long memory showed, in words (empty without long memory)."""
+        if not self.long_memory:
+            return ""
+        if math.isfinite(self.spectral_d):
+            return (f"a fractionally integrated model (d = {self.spectral_d:.2f}) fits the spectrum "
+                    f"better than any short-memory one (BIC lower by {self.spectral_evidence:.0f})")
+        return (f"the variance of batch means keeps growing with their length ({self.growth:.3g}x "
+                "from the shortest to the longest batches)")
 
 
 def batch_variance(x: np.ndarray, size: int) -> float:
@@ -79,8 +99,9 @@ def variance_ladder(x: np.ndarray, tau: float) -> tuple[np.ndarray, np.ndarray]:
     return np.array(sizes, dtype=int), np.array(ladder)
 
 
-def mean_precision(x: np.ndarray, tau: float) -> MeanPrecision:
-    """MCSE of the mean of ``x`` given Geyer's integrated time ``tau``.
+def mean_precision(x: np.ndarray, tau: float, *, spectral: bool = True) -> MeanPrecision:
+    """MCSE of the mean of ``x`` given Geyer's integrated time ``tau``.  ``spectral=False``
+    skips the spectral look for long memory (~10-30 ms): for callers that ask after every step.
 
     >>> rng = np.random.default_rng(0)
     >>> p = mean_precision(rng.normal(size=2000), 1.0)
@@ -112,8 +133,20 @@ def mean_precision(x: np.ndarray, tau: float) -> MeanPrecision:
             if mcse > 0 and widened > mcse:
                 inflation = widened / mcse
                 mcse = widened
+    order = evidence = math.nan
+    if spectral and not long_memory:
+        memory = spectral_memory(x)
+        if memory.long_memory:
+            long_memory, order, evidence = True, memory.d, memory.evidence
+            widened = math.sqrt(memory.variance_of_mean)
+            if mcse > 0 and widened > mcse:
+                inflation = widened / mcse
+                mcse = widened
+                # the model's variance is itself uncertain (through d above all)
+                count = min(count, int(memory.dof) + 1)
     return MeanPrecision(mcse=mcse, dof=max(count - 1, 1), long_memory=bool(long_memory),
-                         growth=growth, inflation=inflation)
+                         growth=growth, inflation=inflation, spectral_d=order,
+                         spectral_evidence=evidence)
 
 
 def autocorrelated_mean(values: np.ndarray) -> tuple[float, float, int]:

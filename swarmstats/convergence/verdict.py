@@ -394,10 +394,8 @@ class ConvergenceTest(Estimator):
                 notes.insert(0, settled)
         if precision.long_memory:
             notes.append(
-                "long memory suspected: the variance of the mean keeps growing with the batch "
-                f"length ({fmt(precision.growth, 3)}x from the shortest to the longest batches); "
-                f"the interval and the flatness bound are widened {fmt(inflate, 3)}x along that "
-                "growth and may still be optimistic")
+                f"long memory suspected: {precision.memory_evidence()}; the interval and the "
+                f"flatness bound are widened {fmt(inflate, 3)}x and may still be optimistic")
 
         spacing = _step_spacing(kept_steps)
         steps_needed = self._steps_needed(units(reach), m, spacing)
@@ -429,10 +427,9 @@ class ConvergenceTest(Estimator):
             return ConvergenceResult(
                 verdict="insufficient_data", converged=False, steps_needed=None,
                 reasons=["long memory suspected, so neither flatness nor the precision of the "
-                         "mean can be claimed from this run: the variance of the mean keeps "
-                         f"growing with the batch length ({fmt(precision.growth, 3)}x from the "
-                         "shortest to the longest batches) - more data will not settle it as "
-                         "fast as usual; compare independent runs (seeds) instead"]
+                         f"mean can be claimed from this run: {precision.memory_evidence()} - "
+                         "more data will not settle it as fast as usual; compare independent "
+                         "runs (seeds) instead"]
                 + [note for note in notes if not note.startswith("long memory")]
                 + warmup_note + axis_note, **numbers, **base)
         if unsettled:
