@@ -123,3 +123,22 @@ def test_the_verdict_does_not_call_long_memory_converged():
     assert np.mean([r.verdict == "converged" for r in results]) <= 0.3
     assert np.mean([r.ci[0] <= 0 <= r.ci[1] for r in named]) >= 0.85
     assert any("fractionally integrated model" in reason for r in named for reason in r.reasons)
+
+
+def test_a_slow_component_under_fast_noise_widens_the_interval_without_a_long_memory_note():
+    """0.5 * AR(0.995) under unit white noise, n = 1,000 (a skill level wandering under
+    episode noise): its autocorrelations (~0.2) hide in the noise, Geyer's sum stops early
+    and batches are shorter than its memory - the interval covered 86% (300 draws).  When
+    ARMA(1,1) is the best short-memory model its variance of the mean is used: 97%.  This is
+    short memory, and it is not called long memory."""
+    reps = 100
+    rng = np.random.default_rng(21)
+    series = 0.5 * ar1(0.995, 1000, rng, reps) + rng.normal(size=(reps, 1000))
+    covered, named = [], 0
+    for x in series:
+        precision = mean_precision(x, max(float(integrated_time(x)), 1.0))
+        covered.append(abs(x.mean()) <= t_ppf(0.975, precision.dof) * precision.mcse)
+        named += precision.long_memory
+    assert np.mean(covered) >= 0.97 - 3 * np.sqrt(0.97 * 0.03 / reps)
+    assert spectral_memory(series[0]).model == "ARMA(1,1)"
+    assert named <= 0.05 * reps

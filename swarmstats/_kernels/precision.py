@@ -22,7 +22,9 @@ their interval is then wider than it needs to be.
 The ladder needs about 100 autocorrelation times to see anything; below that (and
 whenever it sees nothing) the spectrum is asked (:mod:`.long_memory`): when a
 fractionally integrated model fits clearly better than any short-memory one, the
-standard error is at least the one that model implies.
+standard error is at least the one that model implies.  So it is when ARMA(1,1) is the
+best short-memory model: a slow component under fast noise, whose small, long-lasting
+autocorrelations neither Geyer's sum nor batches shorter than its memory see.
 numpy in, numpy out.
 """
 
@@ -138,11 +140,12 @@ def mean_precision(x: np.ndarray, tau: float, *, spectral: bool = True) -> MeanP
         memory = spectral_memory(x)
         if memory.long_memory:
             long_memory, order, evidence = True, memory.d, memory.evidence
+        if math.isfinite(memory.variance_of_mean):  # long memory, or a slow component
             widened = math.sqrt(memory.variance_of_mean)
             if mcse > 0 and widened > mcse:
                 inflation = widened / mcse
                 mcse = widened
-                # the model's variance is itself uncertain (through d above all)
+                # the model's variance is itself uncertain (through d or phi near 1)
                 count = min(count, int(memory.dof) + 1)
     return MeanPrecision(mcse=mcse, dof=max(count - 1, 1), long_memory=bool(long_memory),
                          growth=growth, inflation=inflation, spectral_d=order,
