@@ -32,6 +32,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.fft
 
 #: BIC difference read as long memory: "strong" evidence on Kass & Raftery's scale (6-10).
 STRONG_EVIDENCE = 6.0
@@ -93,16 +94,18 @@ class _Periodogram:
 def _periodogram(x: np.ndarray) -> _Periodogram:
     n = len(x)
     m = (n - 1) // 2
-    power = np.abs(np.fft.rfft(x - x.mean())[1:m + 1]) ** 2 / n
+    power = np.abs(scipy.fft.rfft(x - x.mean())[1:m + 1]) ** 2 / n
     freq = 2.0 * np.pi * np.arange(1, m + 1) / n
     weight = np.ones(m)
     if m > MAX_BINS:
         # the spectrum of every model here is smooth away from zero: bins of neighbouring
         # frequencies lose almost nothing there, and the lowest ones are kept single
-        groups = np.array_split(np.arange(KEPT_LOW, m), MAX_BINS - KEPT_LOW)
-        power = np.r_[power[:KEPT_LOW], [power[g].mean() for g in groups]]
-        freq = np.r_[freq[:KEPT_LOW], [freq[g].mean() for g in groups]]
-        weight = np.r_[weight[:KEPT_LOW], [len(g) for g in groups]]
+        bins = MAX_BINS - KEPT_LOW
+        starts = KEPT_LOW + (np.arange(bins) * (m - KEPT_LOW)) // bins
+        counts = np.diff(np.r_[starts, m]).astype(float)
+        power = np.r_[power[:KEPT_LOW], np.add.reduceat(power, starts) / counts]
+        freq = np.r_[freq[:KEPT_LOW], np.add.reduceat(freq, starts) / counts]
+        weight = np.r_[weight[:KEPT_LOW], counts]
     return _Periodogram(power, weight, np.log(2.0 * np.sin(freq / 2.0)), np.cos(freq))
 
 
