@@ -28,7 +28,12 @@ from ._kernels.bootstrap import (
     jackknife_variance,
 )
 from ._kernels.chains import ess_quantile
-from ._kernels.precision import departure_share, mean_precision, within_range
+from ._kernels.precision import (
+    SLOW_COMPONENT,
+    departure_share,
+    mean_precision,
+    within_range,
+)
 from ._result import Result, fmt, fmt_interval, interval_digits
 from .direction import DIRECTIONS, sense
 from .errors import InputError, check_choice, check_level
@@ -343,17 +348,23 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int, med
         ess = n / tau
         ci = _t_interval(mean, sd, ess, level)
         # long memory (the variance of batch means keeps growing with their length, or the
-        # spectrum rises like a fractional power towards zero): an interval built on g is far
-        # too narrow; the convergence verdict's standard error, widened, replaces it.  Otherwise the ESS
-        # interval stays: it covers 94-95% on short-memory noise, the verdict's (the larger of
-        # two estimates, on 5-20 batches) 97-98.5%
+        # spectrum rises like a fractional power towards zero), or a slow component under
+        # fast noise (ARMA(1,1) fits the spectrum best): an interval built on g is too narrow
+        # and the convergence verdict's standard error, widened, replaces it.  Otherwise the
+        # ESS interval stays: it covers 94-95% on short-memory noise, the verdict's (the
+        # larger of two estimates, on 5-20 batches) 97-98.5%
         precision = mean_precision(x, tau)
-        if precision.long_memory:
+        if precision.long_memory or precision.slow_component:
             half = float(stats.t.ppf(0.5 + level / 2, precision.dof)) * precision.mcse
             ci = (mean - half, mean + half)
+        if precision.long_memory:
             notes.append(f"long memory: {precision.memory_evidence()}, so the precision of the "
                          f"mean is uncertain; its interval is widened {fmt(precision.inflation, 3)}x, "
                          "and the ESS overstates the information")
+        elif precision.slow_component:
+            notes.append(f"a slow component under the noise: {SLOW_COMPONENT}; the interval is "
+                         f"widened {fmt(precision.inflation, 3)}x to that model's variance of the "
+                         "mean, and the ESS overstates the information")
         # a mean cannot lie beyond every value the series holds: a success rate's interval
         # stops at 1, a capped return's at its cap
         ci = within_range(ci, shape["minimum"], shape["maximum"])

@@ -32,7 +32,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.fft
 
 #: BIC difference read as long memory: "strong" evidence on Kass & Raftery's scale (6-10).
 STRONG_EVIDENCE = 6.0
@@ -94,7 +93,7 @@ class _Periodogram:
 def _periodogram(x: np.ndarray) -> _Periodogram:
     n = len(x)
     m = (n - 1) // 2
-    power = np.abs(scipy.fft.rfft(x - x.mean())[1:m + 1]) ** 2 / n
+    power = np.abs(np.fft.rfft(x - x.mean())[1:m + 1]) ** 2 / n
     freq = 2.0 * np.pi * np.arange(1, m + 1) / n
     weight = np.ones(m)
     if m > MAX_BINS:

@@ -44,6 +44,10 @@ from .stationary_tests import batch_count
 #: is biased low when n / g is small, and batches of 5 g then leave the means correlated.
 BATCH_PER_TAU = 10.0
 
+#: What a slow component is, in words (describe, the convergence verdict, windows).
+SLOW_COMPONENT = ("ARMA(1,1) fits the spectrum better than white noise or AR(1), a slow wander "
+                  "whose small, lasting autocorrelations the autocorrelation sum misses")
+
 #: Log-log slope of v(b) against b above which growth is read as long memory (2d for
 #: fractionally integrated noise of order d; short memory levels off at 0).
 LONG_MEMORY_SLOPE = 0.3
@@ -62,6 +66,12 @@ class MeanPrecision:
     #: how much lower its BIC is than the best short-memory model's (nan: not that way)
     spectral_d: float = math.nan
     spectral_evidence: float = math.nan
+
+    @property
+    def slow_component(self) -> bool:
+        """Widened without long memory: ARMA(1,1) fits the spectrum best, a slow component
+        under fast noise that Geyer's sum and the batches miss."""
+        return not self.long_memory and self.inflation > 1.0
 
     def memory_evidence(self) -> str:
         """How the long memory showed, in words (empty without long memory)."""

@@ -37,6 +37,7 @@ from .._kernels import chains as _chains
 from .._kernels.distributions import t_ppf
 from .._kernels.flatness import flatness_bound
 from .._kernels.precision import (
+    SLOW_COMPONENT,
     departure_share,
     mean_precision,
     streak_interval,
@@ -396,6 +397,9 @@ class ConvergenceTest(Estimator):
             notes.append(
                 f"long memory suspected: {precision.memory_evidence()}; the interval and the "
                 f"flatness bound are widened {fmt(inflate, 3)}x and may still be optimistic")
+        elif precision.slow_component:
+            notes.append(f"a slow component under the noise: {SLOW_COMPONENT}; the interval and "
+                         f"the flatness bound are widened {fmt(inflate, 3)}x")
 
         spacing = _step_spacing(kept_steps)
         steps_needed = self._steps_needed(units(reach), m, spacing)
