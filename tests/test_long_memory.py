@@ -113,16 +113,30 @@ def test_the_standard_error_under_long_memory_covers():
 
 def test_the_verdict_does_not_call_long_memory_converged():
     """ARFIMA d = 0.3, n = 1,000: 'converged' in 42% of runs while long memory was named in
-    1%; now named in ~75% (the verdict judges the part after the warm-up) and converged in
-    ~15%, and the interval of a run named long memory covers ~95% (200 draws)."""
+    1%.  Now long memory is named in ~78% (the verdict judges the part after the warm-up),
+    the interval of a run so named covers ~95%, and where a long-memory model fits better
+    but not yet by a strong margin the precision is not claimed either: converged in ~6%
+    (200 draws)."""
     reps = 60
     results = [ConvergenceTest().fit(x) for x in fractional_noise(0.3, 1000, np.random.default_rng(15), reps)]
     named = [r for r in results if r.long_memory]
     assert len(named) >= 0.5 * reps
     assert all(r.verdict != "converged" for r in named)
-    assert np.mean([r.verdict == "converged" for r in results]) <= 0.3
+    assert np.mean([r.verdict == "converged" for r in results]) <= 0.06 + 3 * np.sqrt(0.06 * 0.94 / reps)
     assert np.mean([r.ci[0] <= 0 <= r.ci[1] for r in named]) >= 0.85
     assert any("fractionally integrated model" in reason for r in named for reason in r.reasons)
+    possible = [r for r in results if r.reasons[0].startswith("long memory possible")]
+    assert possible and all(r.verdict == "insufficient_data" and r.steps_needed > 0 for r in possible)
+
+
+def test_short_memory_runs_are_still_called_converged():
+    """The 'long memory possible' refusal costs little where there is none: converged AR(0.5)
+    runs of 1,000 points 95% (as before), ARMA(1,1) 86% (90% before)."""
+    reps = 40
+    rng = np.random.default_rng(16)
+    assert np.mean([ConvergenceTest().fit(x).converged for x in ar1(0.5, 1000, rng, reps)]) >= 0.85
+    arma = _short_memory("arma", 1000, rng, reps)
+    assert np.mean([ConvergenceTest().fit(x).converged for x in arma]) >= 0.86 - 3 * np.sqrt(0.86 * 0.14 / reps)
 
 
 def test_a_slow_component_under_fast_noise_widens_the_interval_without_a_long_memory_note():

@@ -37,7 +37,7 @@ import numpy as np
 
 from .autocorr import block_means
 from .distributions import f_ppf
-from .long_memory import spectral_memory
+from .long_memory import STRONG_EVIDENCE, spectral_memory
 from .stationary_tests import batch_count
 
 #: Batches for the mean are this many integrated times long (at least 5 of them): Geyer's g
@@ -62,8 +62,9 @@ class MeanPrecision:
     long_memory: bool
     growth: float  # v(b), longest batches over shortest
     inflation: float  # factor applied to the short-memory standard error (1 without long memory)
-    #: the fractional order d of the model that showed long memory in the spectrum, and by
-    #: how much lower its BIC is than the best short-memory model's (nan: not that way)
+    #: the fractional order d of the best long-memory model fitted to the spectrum, and by
+    #: how much lower its BIC is than the best short-memory model's (nan: not fitted - fewer
+    #: than 200 points, or spectral=False); above STRONG_EVIDENCE it is long memory
     spectral_d: float = math.nan
     spectral_evidence: float = math.nan
 
@@ -77,7 +78,7 @@ class MeanPrecision:
         """How the long memory showed, in words (empty without long memory)."""
         if not self.long_memory:
             return ""
-        if math.isfinite(self.spectral_d):
+        if self.spectral_evidence > STRONG_EVIDENCE:
             return (f"a fractionally integrated model (d = {self.spectral_d:.2f}) fits the spectrum "
                     f"better than any short-memory one (BIC lower by {self.spectral_evidence:.0f})")
         return (f"the variance of batch means keeps growing with their length ({self.growth:.3g}x "
@@ -147,8 +148,9 @@ def mean_precision(x: np.ndarray, tau: float, *, spectral: bool = True) -> MeanP
         # asked even when the ladder saw long memory: its extrapolation from a few batches
         # covered ~80% of ARFIMA d = 0.3 means at n = 5,000, the fitted model's variance ~95%
         memory = spectral_memory(x)
-        if memory.long_memory:
-            long_memory, order, evidence = True, memory.d, memory.evidence
+        if math.isfinite(memory.evidence):  # fitted (200 points or more, not constant)
+            order, evidence = memory.d, memory.evidence
+        long_memory = long_memory or memory.long_memory
         if math.isfinite(memory.variance_of_mean):  # long memory, or a slow component
             widened = math.sqrt(memory.variance_of_mean)
             if widened > mcse:
