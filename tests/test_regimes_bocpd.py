@@ -120,3 +120,14 @@ def test_an_alarm_is_not_raised_again_for_the_change_it_just_reported():
         alarms = OnlineRegimeDetector().fit(table.loc[table["metric"] == "r", "value"].to_numpy()).alarms
         gaps = np.diff([a["index"] for a in alarms])
         assert len(alarms) > 5 and gaps.min() > 3, (name, gaps.min())
+
+
+def test_a_stream_shorter_than_the_warm_up_is_not_called_quiet():
+    from swarmstats import CusumDetector
+
+    values = np.random.default_rng(0).normal(size=80)
+    for detector in (OnlineRegimeDetector(), CusumDetector()):
+        detector.update_many(values)
+        assert "no alarm possible: 80 points, fewer than the 100" in detector.result().summary()
+        detector.update_many(values)  # 160 points: judged from the 101st
+        assert "no alarm possible" not in detector.result().summary()

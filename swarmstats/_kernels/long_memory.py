@@ -15,14 +15,16 @@ by more than ``STRONG_EVIDENCE`` (6: "strong" evidence on Kass & Raftery's 1995 
 ARMA(1,1) on the short side is what keeps a slow component under fast noise (an AR(0.99)
 skill level under episode noise) or an ARMA process from passing for long memory.
 
-Measured (100 runs per cell, benchmarks/scenarios.py generators): flagged in 0-3% of
-AR(1) phi <= 0.97, ARMA(1,1), Bernoulli, Poisson, t(2.5), Beta, periodic, GARCH and
-AR(0.99)-plus-noise runs at n = 300, 1,000 and 5,000; ARFIMA d = 0.3 in 30% / 85% / 100%
-of runs at n = 300 / 1,000 / 5,000, d = 0.2 in 6% / 68% / 100%.
+Measured (400 runs per cell, ``benchmarks/calibration.py --memory-only``): flagged in 0-1%
+of AR(1) phi <= 0.97, ARMA(1,1), Bernoulli, Poisson, t(2.5), Beta, periodic, GARCH and
+AR(0.99)-plus-noise runs at n = 300, 1,000 and 5,000, except ARMA(1,1) at n = 300 (3.5%);
+ARFIMA d = 0.3 in 28.5% / 89% / 100% of runs at n = 300 / 1,000 / 5,000, d = 0.2 in
+7% / 71% / 98.5%, d = 0.1 in 0% / 22.5% / 89%.
 
 The variance of the mean under the winning model (its spectrum against Fejer's kernel)
-is what an interval should use when the flag is raised: a plug-in estimate, so still
-somewhat optimistic, where batch means of a long-memory series are far more so.
+is what an interval should use when the flag is raised, on a t law whose degrees of
+freedom carry the uncertainty of the fitted parameters; so is ARMA(1,1)'s when that is
+the best short-memory model (a slow component under fast noise).
 numpy in, numpy out.
 """
 

@@ -29,7 +29,7 @@ from .._base import CallableState, OnlineEstimator, Trace
 from .._kernels.robust import MAX_CLIPPED
 from .._result import Result, fmt
 from ..errors import InputError, check_count, check_level, finite_number, is_real
-from .alarms import alarm_records, alarms_text
+from .alarms import alarm_records, outcome_text
 from .reference import CLIP as REFERENCE_CLIP
 from .reference import Reference, estimate_reference, latest_regime_start
 
@@ -71,7 +71,7 @@ class OnlineRegimeResult(Result):
     _values: np.ndarray | None = None
 
     def summary(self) -> str:
-        found = alarms_text(self.alarms) if self.alarms else "no alarm"
+        found = outcome_text(self.alarms, self.n, self.reference_points)
         text = f"BOCPD over {self.n} points: {found} (alarm when P(recent change) > {fmt(self.threshold, 3)})"
         return "\n".join([text, *(f"  note: {note}" for note in self.notes)])
 
@@ -372,7 +372,8 @@ class OnlineRegimeDetector(OnlineEstimator):
     def result(self) -> OnlineRegimeResult:
         """The alarms, with the run length and change probability at every point so far."""
         given = self.mean is not None and self.sd is not None
-        learnt = 0 if given or not self._judged else int(self._judged[0][1].points)
+        # before the first warm-up ends: the number it will be learnt from (nothing judged yet)
+        learnt = 0 if given else int(self._judged[0][1].points) if self._judged else int(self.warmup)
         return OnlineRegimeResult(
             n=self.n, alarms=alarm_records(self.alarms),
             threshold=float(self.threshold), expected_run=float(self.expected_run),

@@ -33,7 +33,7 @@ from ..errors import (
     finite_number,
     is_real,
 )
-from .alarms import alarm_records, alarms_text
+from .alarms import alarm_records, outcome_text
 from .line_reference import LineReference
 from .reference import Reference, estimate_reference, latest_regime_start
 
@@ -127,7 +127,7 @@ class CusumResult(Result):
     _values: np.ndarray | None = None
 
     def summary(self) -> str:
-        found = alarms_text(self.alarms) if self.alarms else "no alarm"
+        found = outcome_text(self.alarms, self.n, self.reference_points)
         line = ", in control along a line since each change" if self.model == "trend" else ""
         return (f"CUSUM over {self.n} points: {found} (threshold h = {fmt(self.threshold, 3)}{line}); "
                 f"in-control ARL {fmt(self.arl, 3)}")
