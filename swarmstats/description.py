@@ -79,6 +79,9 @@ class DescribeResult(Result):
     #: i.i.d. one; ESS = n / design_effect)
     clusters: int | None = None
     design_effect: float = float("nan")
+    #: with ``clusters=``: the cluster of the minimum and of the maximum
+    minimum_cluster: str | None = None
+    maximum_cluster: str | None = None
     #: which side is better: the peak is the maximum ("higher"), the minimum ("lower"), or -
     #: for a diagnostic with no better side (None) - just the maximum
     better: str | None = "higher"
@@ -98,11 +101,16 @@ class DescribeResult(Result):
         row.update({f"q{round(q * 100):02d}": v for q, v in zip(QUANTILES, self.quantiles.values())})
         row.update({"min": self.minimum, "min_step": self.minimum_step, "max": self.maximum,
                     "max_step": self.maximum_step, "peak_gap_relative": self.peak_gap_relative,
-                    "cvar": self.cvar, "ess": self.ess, "bimodality_coefficient":
+                    "peak_gap_sd": self.peak_gap_sd, "cvar": self.cvar, "ess": self.ess, "bimodality_coefficient":
                     self.bimodality_coefficient, "bimodal": self.bimodal})
         if self.clusters is not None:
-            row.update({"clusters": self.clusters, "design_effect": self.design_effect})
+            row.update({"clusters": self.clusters, "design_effect": self.design_effect,
+                        "min_cluster": self.minimum_cluster, "max_cluster": self.maximum_cluster})
         return row
+
+    @staticmethod
+    def _where(step, cluster) -> str:
+        return f"step {step}" if cluster is None else f"cluster {cluster}, step {step}"
 
     def summary(self) -> str:
         level = f"{self.ci_level:.0%}"
@@ -118,8 +126,8 @@ class DescribeResult(Result):
             f"  median {fmt_interval(self.median, *self.median_ci)}, "
             f"IQM {fmt(self.iqm)}, SD {fmt(self.sd)}",
             f"  5/25/75/95%: {fmt(q[0])} / {fmt(q[1])} / {fmt(q[2])} / {fmt(q[3])}",
-            f"  min {fmt(self.minimum)} (step {self.minimum_step}), max {fmt(self.maximum)} "
-            f"(step {self.maximum_step})",
+            f"  min {fmt(self.minimum)} ({self._where(self.minimum_step, self.minimum_cluster)}), "
+            f"max {fmt(self.maximum)} ({self._where(self.maximum_step, self.maximum_cluster)})",
             self._peak_line(),
             f"  {'upper' if self.better == 'lower' else 'lower'}-tail CVaR ({self.cvar_tail:.0%}): "
             f"{fmt(self.cvar)}; bimodality coefficient "
@@ -262,10 +270,10 @@ def describe(y, *, ci: float = 0.95, tail: float = 0.05, n_boot: int = 2000,
     check_choice("median_method", median_method, MEDIAN_METHODS)
     check_choice("better", better, ("auto",) + DIRECTIONS)
     if clusters is not None:
-        y, codes = _cluster_codes(y, clusters, nan_policy)
+        y, codes, names = _cluster_codes(y, clusters, nan_policy)
     series = as_series(y, nan_policy=nan_policy, min_length=1, name=name)
     if clusters is not None:
-        result = _describe_clustered(series, codes, level, tail)
+        result = _describe_clustered(series, codes, names, level, tail)
     else:
         result = _describe_series(series, level, tail, int(n_boot), median_method, resolve_rng(random_state))
     return _oriented(result, sense(better, series.name))
@@ -385,7 +393,7 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int, med
 
 
 def _cluster_codes(y, clusters, nan_policy: str):
-    """(y, codes 0..G-1): ``clusters`` checked against ``y`` (one label per value, none
+    """(y, codes 0..G-1, the label of each code): ``clusters`` checked against ``y`` (one label per value, none
     missing); with ``nan_policy="omit"`` the values dropped take their labels with them."""
     labels = pd.Series(np.asarray(clusters, dtype=object).ravel())
     values = y.to_numpy() if isinstance(y, pd.Series) else np.asarray(y, dtype=object).ravel()
@@ -400,14 +408,20 @@ def _cluster_codes(y, clusters, nan_policy: str):
         if not keep.all():
             y = y[keep] if isinstance(y, pd.Series) else numbers[keep]
             labels = labels[keep]
-    codes = pd.factorize(labels.astype(str))[0]
-    return y, codes
+    codes, names = pd.factorize(labels.astype(str))
+    return y, codes, np.asarray(names)
 
 
-def _describe_clustered(series: Series, codes: np.ndarray, level: float, tail: float) -> DescribeResult:
+def _describe_clustered(series: Series, codes: np.ndarray, names: np.ndarray, level: float,
+                        tail: float) -> DescribeResult:
     """:func:`describe` of values grouped in clusters (see its ``clusters``): the same shape, and
     intervals from the clusters rather than from the values' autocorrelation."""
     shape = _shape(series, tail)
+    # where the extremes lie: their cluster too (the steps of a pooled evaluation restart in
+    # every example, so "step 0" alone names no rollout)
+    where = shape["_values"]
+    shape.update(minimum_cluster=str(names[codes[int(np.argmin(where))]]),
+                 maximum_cluster=str(names[codes[int(np.argmax(where))]]))
     x, n, mean, sd = shape["_values"], shape["n"], shape["mean"], shape["sd"]
     groups = int(codes.max()) + 1
     nan = float("nan")

@@ -132,6 +132,16 @@ def test_a_slow_component_under_the_noise_is_named_and_widens_the_interval():
     assert named >= 0.7
 
 
+def test_the_extremes_of_clustered_values_name_their_cluster():
+    """A pooled evaluation's steps restart in every example: 'min 1.303 (step 0), max 1.493
+    (step 0)' named no rollout.  The cluster goes with the step."""
+    result = describe([1.0, 2.0, 3.0, 4.0, 0.5, 6.0], clusters=["a", "a", "b", "b", "c", "c"])
+    assert (result.minimum_cluster, result.maximum_cluster) == ("c", "c")
+    assert "min 0.5 (cluster c, step 4), max 6 (cluster c, step 5)" in result.summary()
+    assert result.to_row()["min_cluster"] == "c"
+    assert describe([1.0, 2.0, 3.0, 4.0]).minimum_cluster is None
+
+
 def test_bimodality_coefficient_equals_scipys_bias_corrected_moments():
     from scipy import stats
 
