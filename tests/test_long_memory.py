@@ -93,6 +93,18 @@ def test_long_memory_is_found_at_a_thousand_points():
     assert not any(spectral_memory(x).long_memory for x in ar1(0.5, 20_000, rng, 5))
 
 
+def test_a_long_series_is_fitted_on_its_latest_points_and_judged_on_all_of_them():
+    """Above FIT_POINTS the models see the latest 65,536 points (a 10^6-point FFT cost 20 ms
+    per metric); the variance of the mean is still that of all n points: smaller."""
+    from swarmstats._kernels.long_memory import FIT_POINTS
+
+    x = fractional_noise(0.3, 4 * FIT_POINTS, np.random.default_rng(17), 1)[0]
+    whole, latest = spectral_memory(x), spectral_memory(x[-FIT_POINTS:])
+    assert whole.long_memory and whole.d == latest.d
+    # Var(mean) ~ n^(2d - 1): four times the points, about 4^(-0.4) = 0.57 times the variance
+    assert whole.variance_of_mean / latest.variance_of_mean == pytest.approx(4 ** (2 * whole.d - 1), rel=0.05)
+
+
 def test_short_or_constant_series_are_not_judged():
     rng = np.random.default_rng(13)
     assert not spectral_memory(fractional_noise(0.45, MIN_POINTS - 1, rng, 1)[0]).long_memory
