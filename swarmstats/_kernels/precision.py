@@ -19,10 +19,10 @@ estimate, but no longer one that assumes the growth has stopped.  Short-memory
 series are flagged now and then (0-2% of AR(1) and ARMA runs at n = 800-5000);
 their interval is then wider than it needs to be.
 
-The ladder needs about 100 autocorrelation times to see anything; below that (and
-whenever it sees nothing) the spectrum is asked (:mod:`.long_memory`): when a
-fractionally integrated model fits clearly better than any short-memory one, the
-standard error is at least the one that model implies.  So it is when ARMA(1,1) is the
+The ladder needs about 100 autocorrelation times to see anything, so the spectrum is
+asked too (:mod:`.long_memory`): when a fractionally integrated model fits clearly
+better than any short-memory one, the standard error is at least the one that model
+implies.  So it is when ARMA(1,1) is the
 best short-memory model: a slow component under fast noise, whose small, long-lasting
 autocorrelations neither Geyer's sum nor batches shorter than its memory see.
 numpy in, numpy out.
@@ -44,7 +44,7 @@ from .stationary_tests import batch_count
 #: is biased low when n / g is small, and batches of 5 g then leave the means correlated.
 BATCH_PER_TAU = 10.0
 
-#: What a slow component is, in words (describe, the convergence verdict, windows).
+#: What a slow component is, in words (describe and the convergence verdict say it).
 SLOW_COMPONENT = ("ARMA(1,1) fits the spectrum better than white noise or AR(1), a slow wander "
                   "whose small, lasting autocorrelations the autocorrelation sum misses")
 
@@ -61,10 +61,10 @@ class MeanPrecision:
     dof: int
     long_memory: bool
     growth: float  # v(b), longest batches over shortest
-    inflation: float  # factor applied to the short-memory standard error (1 without long memory)
+    inflation: float  # on the short-memory standard error (1 unless long memory or a slow component)
     #: the fractional order d of the best long-memory model fitted to the spectrum, and by
     #: how much lower its BIC is than the best short-memory model's (nan: not fitted - fewer
-    #: than 200 points, or spectral=False); above STRONG_EVIDENCE it is long memory
+    #: than 200 points, or constant); above STRONG_EVIDENCE it is long memory
     spectral_d: float = math.nan
     spectral_evidence: float = math.nan
 
@@ -112,9 +112,9 @@ def variance_ladder(x: np.ndarray, tau: float) -> tuple[np.ndarray, np.ndarray]:
     return np.array(sizes, dtype=int), np.array(ladder)
 
 
-def mean_precision(x: np.ndarray, tau: float, *, spectral: bool = True) -> MeanPrecision:
-    """MCSE of the mean of ``x`` given Geyer's integrated time ``tau``.  ``spectral=False``
-    skips the spectral look for long memory (~10-30 ms): for callers that ask after every step.
+def mean_precision(x: np.ndarray, tau: float) -> MeanPrecision:
+    """MCSE of the mean of ``x`` given Geyer's integrated time ``tau`` (the spectral look for
+    long memory costs ~3 ms of it at 1,000 points, ~6 ms at 10^6).
 
     >>> rng = np.random.default_rng(0)
     >>> p = mean_precision(rng.normal(size=2000), 1.0)
@@ -144,19 +144,18 @@ def mean_precision(x: np.ndarray, tau: float, *, spectral: bool = True) -> MeanP
             extrapolated = ladder[-1] * (n / sizes[-1]) ** slope
             mcse = max(mcse, math.sqrt(extrapolated / n))
     order = evidence = math.nan
-    if spectral:
-        # asked even when the ladder saw long memory: its extrapolation from a few batches
-        # covered ~80% of ARFIMA d = 0.3 means at n = 5,000, the fitted model's variance ~95%
-        memory = spectral_memory(x)
-        if math.isfinite(memory.evidence):  # fitted (200 points or more, not constant)
-            order, evidence = memory.d, memory.evidence
-        long_memory = long_memory or memory.long_memory
-        if math.isfinite(memory.variance_of_mean):  # long memory, or a slow component
-            widened = math.sqrt(memory.variance_of_mean)
-            if widened > mcse:
-                mcse = widened
-                # the model's variance is itself uncertain (through d or phi near 1)
-                count = min(count, int(memory.dof) + 1)
+    # asked even when the ladder saw long memory: its extrapolation from a few batches
+    # covered ~80% of ARFIMA d = 0.3 means at n = 5,000, the fitted model's variance ~95%
+    memory = spectral_memory(x)
+    if math.isfinite(memory.evidence):  # fitted (200 points or more, not constant)
+        order, evidence = memory.d, memory.evidence
+    long_memory = long_memory or memory.long_memory
+    if math.isfinite(memory.variance_of_mean):  # long memory, or a slow component
+        widened = math.sqrt(memory.variance_of_mean)
+        if widened > mcse:
+            mcse = widened
+            # the model's variance is itself uncertain (through d or phi near 1)
+            count = min(count, int(memory.dof) + 1)
     inflation = mcse / short if short > 0 else 1.0
     return MeanPrecision(mcse=mcse, dof=max(count - 1, 1), long_memory=bool(long_memory),
                          growth=growth, inflation=inflation, spectral_d=order,
