@@ -155,14 +155,14 @@ def _fit(gram: _Periodogram, free: np.ndarray) -> tuple[float, np.ndarray]:
     best_value = float(values[index])
     best = np.array([grid[i] for grid, i in zip(grids, index)])
     # zoom on (d, artanh phi, artanh ma); a parameter held at 0 stays there
-    point = np.array([best[0], np.arctanh(best[1]), np.arctanh(best[2])])
+    def zoomed(theta):
+        return np.r_[theta[:1], np.arctanh(theta[1:])]
+
+    point, lower, upper = zoomed(best), zoomed(_LOWER), zoomed(_UPPER)
     step = np.where(free, _ZOOM_STEP, 0.0)
-    lower, upper = _LOWER[0], np.arctanh(_UPPER[1:])
     offsets = np.arange(-2, 3)
     for _ in range(ZOOMS):
-        axes = [np.unique(np.clip(point[k] + step[k] * offsets,
-                                  lower if k == 0 else -upper[k - 1],
-                                  _UPPER[0] if k == 0 else upper[k - 1])) for k in range(3)]
+        axes = [np.unique(np.clip(point[k] + step[k] * offsets, lower[k], upper[k])) for k in range(3)]
         values = _objectives(axes[0], np.tanh(axes[1]), np.tanh(axes[2]), gram)
         index = np.unravel_index(int(np.argmin(values)), values.shape)
         if values[index] < best_value:
