@@ -50,6 +50,7 @@ BIMODALITY_THRESHOLD = 5 / 9
 #: is the batch-means one (see describe).
 FEW_EFFECTIVE = 50
 
+
 @dataclass(frozen=True, repr=False)
 class DescribeResult(Result):
     """The distribution of one series (see :func:`describe`)."""
@@ -105,8 +106,8 @@ class DescribeResult(Result):
         row.update({f"q{round(q * 100):02d}": v for q, v in zip(QUANTILES, self.quantiles.values())})
         row.update({"min": self.minimum, "min_step": self.minimum_step, "max": self.maximum,
                     "max_step": self.maximum_step, "peak_gap_relative": self.peak_gap_relative,
-                    "peak_gap_sd": self.peak_gap_sd, "cvar": self.cvar, "ess": self.ess, "bimodality_coefficient":
-                    self.bimodality_coefficient, "bimodal": self.bimodal})
+                    "peak_gap_sd": self.peak_gap_sd, "cvar": self.cvar, "ess": self.ess,
+                    "bimodality_coefficient": self.bimodality_coefficient, "bimodal": self.bimodal})
         if self.clusters is not None:
             row.update({"clusters": self.clusters, "design_effect": self.design_effect,
                         "min_cluster": self.minimum_cluster, "max_cluster": self.maximum_cluster})
@@ -361,10 +362,10 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int, med
         ci = _t_interval(mean, sd, ess, level)
         # The ESS interval covers 94-96.5% on independent and mildly autocorrelated noise, but
         # Geyer's g is biased low when n / g is small: AR(0.9) at n = 100 / 300 covered 85% /
-        # 89%, AR(0.5) at n = 100 92.5%.  For such a series (g > 2: a t law on ESS - 1 degrees
-        # of freedom is right for independent values) below FEW_EFFECTIVE effective values, and under long
-        # memory (the variance of batch means keeps growing with their length, or the spectrum
-        # rises like a fractional power towards zero) or a slow component under fast noise
+        # 89%, AR(0.5) at n = 100 92.5%.  Below FEW_EFFECTIVE effective values of such a series
+        # (g > 2: for independent values a t law on ESS - 1 df is right), under long memory
+        # (the variance of batch means keeps growing with their length, or the spectrum rises
+        # like a fractional power towards zero) and with a slow component under fast noise
         # (ARMA(1,1) fits the spectrum best), the convergence verdict's standard error replaces
         # it: the larger of Geyer's and batch means', widened to what a fitted model implies.
         precision = mean_precision(x, tau)
@@ -399,8 +400,9 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int, med
 
 
 def _cluster_codes(y, clusters, nan_policy: str):
-    """(y, codes 0..G-1, the label of each code): ``clusters`` checked against ``y`` (one label per value, none
-    missing); with ``nan_policy="omit"`` the values dropped take their labels with them."""
+    """(y, codes 0..G-1, the label of each code): ``clusters`` checked against ``y`` (one
+    label per value, none missing); with ``nan_policy="omit"`` the values dropped take their
+    labels with them."""
     labels = pd.Series(np.asarray(clusters, dtype=object).ravel())
     values = y.to_numpy() if isinstance(y, pd.Series) else np.asarray(y, dtype=object).ravel()
     if len(labels) != len(values):

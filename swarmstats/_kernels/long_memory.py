@@ -275,6 +275,7 @@ def _variance_dof(theta: np.ndarray, free: np.ndarray, gram: _Periodogram, fitte
         up, down = theta.copy(), theta.copy()
         up[k] = min(theta[k] + step, _UPPER[k])
         down[k] = max(theta[k] - step, _LOWER[k])
-        slope[k] = (math.log(mean_variance(up, 1.0, n)) - math.log(mean_variance(down, 1.0, n))) / (up[k] - down[k])
+        rise = math.log(mean_variance(up, 1.0, n)) - math.log(mean_variance(down, 1.0, n))
+        slope[k] = rise / (up[k] - down[k])
     spread = float(slope[free] @ covariance @ slope[free])
     return max(2.0 / spread, MIN_DOF) if spread > 0 else math.inf
