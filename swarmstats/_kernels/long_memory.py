@@ -116,12 +116,12 @@ def _periodogram(x: np.ndarray) -> _Periodogram:
     return _Periodogram(power, weight, np.log(2.0 * np.sin(freq / 2.0)), np.cos(freq))
 
 
-def _log_shape(theta, gram: _Periodogram) -> np.ndarray:
-    """log of the spectral shape |1 - e^(il)|^(-2d) |1 + ma e^(il)|^2 / |1 - phi e^(il)|^2."""
+def _log_shape(theta, log_gap: np.ndarray, cosine: np.ndarray) -> np.ndarray:
+    """log of the spectral shape |1 - e^(il)|^(-2d) |1 + ma e^(il)|^2 / |1 - phi e^(il)|^2, at
+    the frequencies whose log |1 - e^(il)| and cos l are given."""
     d, phi, ma = (float(v) for v in theta)
-    c = gram.cosine
-    return (-2.0 * d * gram.log_gap - np.log(1.0 - 2.0 * phi * c + phi * phi)
-            + np.log(1.0 + 2.0 * ma * c + ma * ma))
+    return (-2.0 * d * log_gap - np.log(1.0 - 2.0 * phi * cosine + phi * phi)
+            + np.log(1.0 + 2.0 * ma * cosine + ma * ma))
 
 
 def _objectives(d: np.ndarray, phi: np.ndarray, ma: np.ndarray, gram: _Periodogram) -> np.ndarray:
@@ -190,11 +190,9 @@ def mean_variance(theta: np.ndarray, scale: float, n: int) -> float:
     near = np.linspace(edge, far, 16 * int(round((far - edge) / edge)) + 2)[1:]
     tail = np.geomspace(far, np.pi, 2000)[1:] if far < np.pi else np.zeros(0)
     freq = np.r_[low, near, tail]
-    gram = _Periodogram(np.ones_like(freq), np.ones_like(freq),
-                        np.log(2.0 * np.sin(freq / 2.0)), np.cos(freq))
     oscillation = np.r_[np.sin(n * np.r_[low, near] / 2.0) ** 2, np.full(len(tail), 0.5)]
     fejer = oscillation / (n * np.sin(freq / 2.0)) ** 2
-    integrand = np.exp(_log_shape(theta, gram)) * fejer
+    integrand = np.exp(_log_shape(theta, np.log(2.0 * np.sin(freq / 2.0)), np.cos(freq))) * fejer
     # below the grid the integrand is ~ c lambda^(-2d): its integral there is closed
     below = integrand[0] * freq[0] / (1.0 - 2.0 * d)
     trapezoid = float(np.sum(0.5 * (integrand[1:] + integrand[:-1]) * np.diff(freq)))
@@ -244,7 +242,7 @@ def spectral_memory(x: np.ndarray) -> SpectralMemory:
         theta, name, free = short_theta, short_name, short_free
     else:
         return SpectralMemory(False, float(long_theta[0]), float(evidence), "", math.nan)
-    shape = _log_shape(theta, gram)
+    shape = _log_shape(theta, gram.log_gap, gram.cosine)
     scale = float((gram.weight * gram.power * np.exp(-shape)).sum() / frequencies)
     variance = mean_variance(theta, scale, n)
     dof = _variance_dof(theta, np.array(free, dtype=bool), gram, len(fitted), n)

@@ -95,7 +95,7 @@ def run(args) -> int:
 
 def _online(args, frame, columns, metrics, method: str) -> int:
     """Alarms of an online detector replayed over each metric, in step units."""
-    rows, unjudged = [], {}
+    rows, quiet = [], {}
     for metric, key, part in [(m, k, p) for m in metrics for k, p in parts(frame, args)]:
         series = select_metric(part, metric, step=columns.step)
         metric = run_label(metric, key, args)
@@ -117,15 +117,15 @@ def _online(args, frame, columns, metrics, method: str) -> int:
         if not detector.alarms:
             rows.append({"metric": metric, "detector": name, "alarm_step": None, "change_step": None,
                          "delay": None})
-        if len(values) < detector.warmup:  # the reference was never learnt: nothing was judged
-            unjudged[metric] = outcome_text([], len(values), detector.warmup)
+        # what no alarm means here: a quiet stream, or one shorter than the warm-up, never judged
+        quiet[metric] = outcome_text([], len(values), detector.warmup)
     table = pd.DataFrame(rows, columns=["metric", "detector", "alarm_step", "change_step", "delay"])
     table["delay"] = table["delay"].astype("Int64")
     for column in ("alarm_step", "change_step"):  # whole steps print as whole numbers
         steps_of = table[column].dropna()
         if steps_of.map(lambda v: is_real(v) and float(v).is_integer()).all():
             table[column] = table[column].astype("Int64")
-    render(args, "regimes", [], frame=frame, table=lambda: table, text=lambda: _alarms_text(table, unjudged),
+    render(args, "regimes", [], frame=frame, table=lambda: table, text=lambda: _alarms_text(table, quiet),
            payload=lambda: {"mode": "online",
                             "detectors": dict(zip(table["metric"], table["detector"])),
                             "alarms": table.dropna(subset=["alarm_step"]).to_dict("records")})
@@ -157,11 +157,11 @@ def _online_detector(method: str, values: np.ndarray, at_step):
     return detector, "BOCPD", None
 
 
-def _alarms_text(table, unjudged: dict) -> None:
+def _alarms_text(table, quiet: dict) -> None:
     for metric, detector in dict(zip(table["metric"], table["detector"])).items():
         part = table[(table["metric"] == metric) & table["alarm_step"].notna()]
         if part.empty:
-            print(f"{metric}: {unjudged.get(metric, 'no alarm')} (online, {detector})")
+            print(f"{metric}: {quiet[metric]} (online, {detector})")
             continue
         print(f"{metric}: {len(part)} alarm(s) (online, {detector})")
         for row in part.to_dict("records"):
