@@ -16,9 +16,12 @@ import math
 from dataclasses import dataclass
 
 from .distributions import norm_ppf, t_ppf
+from .precision import growth_factor
 
 #: The power at which ``detectable`` and ``points_needed`` are quoted.
 POWER = 0.8
+#: A length more than this many times the current one is not quoted as "about N more".
+MAX_GROWTH = 1e6
 
 
 @dataclass(frozen=True)
@@ -31,12 +34,14 @@ class Flatness:
     tolerance: float
     shown: bool
     detectable: float  # smallest change over the horizon the trend test finds with 80% power
-    points_needed: int  # more points for the bound to drop below the tolerance if the curve is flat
+    #: more points for the bound to drop below the tolerance if the curve is flat (None: under
+    #: long memory of order 1/2 or more no length would, or more than MAX_GROWTH times this one)
+    points_needed: int | None
 
 
 def flatness_bound(slope: float, slope_se: float, dof: int, horizon: float, tolerance: float,
                    alpha: float, trend_level: float, n_points: int, *,
-                   horizon_grows: bool = True) -> Flatness:
+                   horizon_grows: bool = True, memory: float = 0.0) -> Flatness:
     """The equivalence bound of ``slope * horizon`` against ``+-tolerance``.
 
     ``points_needed`` assumes a flat curve and a standard error shrinking as
@@ -44,7 +49,9 @@ def flatness_bound(slope: float, slope_se: float, dof: int, horizon: float, tole
     n' = n ((t + z) se / tolerance)^2, z the 80% point of |N(0, 1)| (1.28): the
     estimate itself must also land within the margin.  With ``horizon_grows=False``
     (a horizon fixed by a budget) se(slope * H) shrinks as n^-1.5 instead:
-    n' = n ((t + z) se / tolerance)^(2/3).
+    n' = n ((t + z) se / tolerance)^(2/3).  Under long memory of order ``memory`` = d the
+    errors shrink as n^(d - 1/2) and n^(d - 3/2), and the exponents are 1 / (1/2 - d) and
+    1 / (3/2 - d).
 
     >>> f = flatness_bound(0.0, 0.001, 18, 100, 0.5, 0.05, 0.0125, 100)
     >>> f.shown, round(f.bound, 3)
@@ -64,8 +71,9 @@ def flatness_bound(slope: float, slope_se: float, dof: int, horizon: float, tole
     if not shown and tolerance > 0 and se > 0:
         folded = float(norm_ppf(0.5 + POWER / 2))  # P(|Z| < folded) = POWER
         ratio = (t_equiv + folded) * se / tolerance
-        target = n_points * ratio ** (2.0 if horizon_grows else 2.0 / 3.0)
-        needed = max(1, int(math.ceil(target - n_points)))
+        factor = growth_factor(ratio, memory, 0.5 if horizon_grows else 1.5)
+        needed = (max(1, int(math.ceil(n_points * (factor - 1.0)))) if factor <= MAX_GROWTH
+                  else None)
     return Flatness(change=change, bound=bound, se=se, dof=dof, horizon=float(horizon),
                     tolerance=float(tolerance), shown=shown, detectable=detectable,
                     points_needed=needed)

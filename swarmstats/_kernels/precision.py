@@ -67,6 +67,19 @@ class MeanPrecision:
     #: than 200 points, or constant); above STRONG_EVIDENCE it is long memory
     spectral_d: float = math.nan
     spectral_evidence: float = math.nan
+    #: log-log slope of the batch-means ladder v(b) (2d under long memory; nan: too short)
+    ladder_slope: float = math.nan
+
+    @property
+    def memory_order(self) -> float:
+        """The fractional order d by which the error of the mean shrinks as n^(d - 1/2): 0
+        without long memory; the spectral fit's d when its evidence is strong, else half the
+        ladder's slope.  0.5 or more: more data does not shrink it at all."""
+        if not self.long_memory:
+            return 0.0
+        if self.spectral_evidence > STRONG_EVIDENCE:
+            return max(float(self.spectral_d), 0.0)
+        return max(0.5 * float(self.ladder_slope), 0.0) if math.isfinite(self.ladder_slope) else 0.5
 
     @property
     def slow_component(self) -> bool:
@@ -83,6 +96,37 @@ class MeanPrecision:
                     f"better than any short-memory one (BIC lower by {self.spectral_evidence:.0f})")
         return (f"the variance of batch means keeps growing with their length ({self.growth:.3g}x "
                 "from the shortest to the longest batches)")
+
+    def length_factor(self, shrink: float) -> float:
+        """By how many times the length must grow for the error of the mean to shrink
+        ``shrink``-fold: shrink^2 under short memory, shrink^(1 / (1/2 - d)) under long
+        memory of order d (inf when d >= 1/2).
+
+        >>> MeanPrecision(1.0, 9, False, 1.0, 1.0).length_factor(2.0)
+        4.0
+        >>> round(MeanPrecision(1.0, 9, True, 1.0, 2.0, 0.25, 30.0).length_factor(2.0), 6)
+        16.0
+        """
+        return growth_factor(shrink, self.memory_order)
+
+
+def growth_factor(shrink: float, order: float, power: float = 0.5) -> float:
+    """How many times longer a series must be for an error that shrinks as n^(order - power)
+    to shrink ``shrink``-fold (power 1/2 for a mean, 3/2 for a slope over a fixed span); inf
+    when it does not shrink, or the factor overflows.
+
+    >>> growth_factor(3.0, 0.0), growth_factor(2.0, 0.5)
+    (9.0, inf)
+    """
+    rate = power - order
+    if shrink <= 1.0:
+        return 1.0
+    if rate <= 0.0:
+        return math.inf
+    try:
+        return shrink ** (1.0 / rate)
+    except OverflowError:
+        return math.inf
 
 
 def batch_variance(x: np.ndarray, size: int) -> float:
@@ -129,7 +173,7 @@ def mean_precision(x: np.ndarray, tau: float) -> MeanPrecision:
     batched = math.sqrt(base / n) if math.isfinite(base) and base > 0 else 0.0
     short = mcse = max(geyer, batched)
     sizes, ladder = variance_ladder(x, tau)
-    growth, long_memory = 1.0, False
+    growth, long_memory, slope = 1.0, False, math.nan
     if len(sizes) >= 3 and np.all(ladder > 0):
         slope = float(np.polyfit(np.log(sizes), np.log(ladder), 1)[0])
         growth = float(ladder[-1] / ladder[0])
@@ -159,7 +203,7 @@ def mean_precision(x: np.ndarray, tau: float) -> MeanPrecision:
     inflation = mcse / short if short > 0 else 1.0
     return MeanPrecision(mcse=mcse, dof=max(count - 1, 1), long_memory=bool(long_memory),
                          growth=growth, inflation=inflation, spectral_d=order,
-                         spectral_evidence=evidence)
+                         spectral_evidence=evidence, ladder_slope=slope)
 
 
 def autocorrelated_mean(values: np.ndarray) -> tuple[float, float, int]:

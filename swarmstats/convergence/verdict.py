@@ -35,10 +35,11 @@ from .._base import Estimator
 from .._input.series import Series, as_runs, as_series, is_multi_run
 from .._kernels import chains as _chains
 from .._kernels.distributions import t_ppf
-from .._kernels.flatness import flatness_bound
+from .._kernels.flatness import MAX_GROWTH, flatness_bound
 from .._kernels.long_memory import POSSIBLE_EVIDENCE, STRONG_EVIDENCE
 from .._kernels.precision import (
     SLOW_COMPONENT,
+    MeanPrecision,
     departure_share,
     mean_precision,
     streak_interval,
@@ -351,12 +352,15 @@ class ConvergenceTest(Estimator):
         variance = variance_shift(kept)
         # under long memory the slope's batch-means error is as optimistic as the mean's
         inflate = precision.inflation
+        order = precision.memory_order
         flat = flatness_bound(trend.estimate, trend.se * inflate, trend.dof, horizon, tolerance,
-                              equivalence, level, m, horizon_grows=to_budget is None)
+                              equivalence, level, m, horizon_grows=to_budget is None,
+                              memory=order)
         # While the kept part continues the whole run's slope, the transient has not been
         # shown to have ended: the whole run must look flat too.
         whole = (flatness_bound(drift.estimate, drift.se * inflate, drift.dof, horizon, tolerance,
-                                equivalence, level, n, horizon_grows=to_budget is None)
+                                equivalence, level, n, horizon_grows=to_budget is None,
+                                memory=order)
                  if drift.applies else None)
         trend, drift = shown_trend, shown_drift
         late_bound = (abs(late.change) + float(t_ppf(1 - equivalence, max(late.dof, 1))) * late.se
@@ -403,13 +407,14 @@ class ConvergenceTest(Estimator):
                          f"the flatness bound are widened {fmt(inflate, 3)}x")
 
         spacing = _step_spacing(kept_steps)
-        steps_needed = self._steps_needed(units(reach), m, spacing)
+        steps_needed = self._steps_needed(units(reach), m, spacing, precision)
+        imprecise = self.precision is not None and units(reach) > self.precision
         axis_note = _step_axis_note(series, steps)
         warmup_note = [_warmup_reason(cut, start, first, apart_p)]
         if failures:
             reasons = failures + notes + warmup_note + axis_note
-            if steps_needed:
-                reasons.append(self._precision_reason(units(reach), steps_needed, unit))
+            if imprecise:
+                reasons.append(self._precision_reason(units(reach), steps_needed, unit, order))
             return ConvergenceResult(verdict="not_converged", converged=False,
                                      reasons=reasons, steps_needed=steps_needed, **numbers, **base)
         unsettled = not (flat.shown and (whole is None or whole.shown))
@@ -418,11 +423,17 @@ class ConvergenceTest(Estimator):
             more = max(int(math.ceil((self.min_ess - ess) * tau * spacing)), 1)
             judged = f"about {_count(more, unit, 'more ')} would give {fmt(self.min_ess, 3)}"
             # reaching the count to judge by settles nothing when flatness needs far more
-            to_show = int(math.ceil(worst.points_needed * spacing)) if unsettled else 0
-            if to_show > more:
-                more = to_show
+            needed = worst.points_needed if unsettled else 0
+            if needed is None:
+                more = None
+                judged = (f"{fmt(self.min_ess, 3)} are needed to judge, but {_slow_shrink(order)}: "
+                          "no practical length would show it flat; compare independent runs "
+                          "(seeds) instead")
+            elif int(math.ceil(needed * spacing)) > more:
+                more = int(math.ceil(needed * spacing))
                 judged = (f"{fmt(self.min_ess, 3)} are needed to judge, and if it is flat, about "
-                          f"{_count(more, unit, 'more ')} would show it")
+                          f"{_count(more, unit, 'more ')} would show it"
+                          + (f" ({_slow_shrink(order)})" if order > 0 else ""))
             return ConvergenceResult(
                 verdict="insufficient_data", converged=False, steps_needed=more,
                 reasons=[f"only {fmt(ess, 3)} effective samples after the warm-up (autocorrelation "
@@ -447,10 +458,10 @@ class ConvergenceTest(Estimator):
             return ConvergenceResult(
                 verdict="insufficient_data", converged=False, steps_needed=more,
                 reasons=[reason] + notes + warmup_note + axis_note, **numbers, **base)
-        if steps_needed:
+        if imprecise:
             return ConvergenceResult(
                 verdict="insufficient_data", converged=False, steps_needed=steps_needed,
-                reasons=[self._precision_reason(units(reach), steps_needed, unit),
+                reasons=[self._precision_reason(units(reach), steps_needed, unit, order),
                          _flat_reason(flat, units, ahead, tolerance, variance)] + notes
                 + warmup_note + axis_note, **numbers, **base)
         if not variance.applies:
@@ -549,18 +560,27 @@ class ConvergenceTest(Estimator):
         return _constant_result(values, series, base, self.tolerance, start=start, ci=ci,
                                 verdict=verdict, steps_needed=needed, reasons=reasons)
 
-    def _steps_needed(self, half_width: float, kept: int, spacing: float) -> int | None:
+    def _steps_needed(self, half_width: float, kept: int, spacing: float,
+                      precision: MeanPrecision) -> int | None:
         """Further steps for the CI half-width to reach ``precision``; the half-width
-        shrinks as 1/sqrt(n): n' = n (half-width / precision)^2."""
+        shrinks as 1/sqrt(n): n' = n (half-width / precision)^2 - or, under long memory of
+        order d, as n^(d - 1/2) (None when no practical length would reach it)."""
         if self.precision is None:
             return None
         if half_width <= self.precision:
             return 0
-        return int(math.ceil(kept * ((half_width / self.precision) ** 2 - 1.0) * spacing))
+        factor = precision.length_factor(half_width / self.precision)
+        if factor > MAX_GROWTH:
+            return None
+        return int(math.ceil(kept * (factor - 1.0) * spacing))
 
-    def _precision_reason(self, half_width: float, steps_needed: int, unit: str = "steps") -> str:
-        return (f"the mean is known to +-{fmt(half_width, 3)}; +-{fmt(self.precision, 3)} needs "
-                f"about {steps_needed} more {unit}")
+    def _precision_reason(self, half_width: float, steps_needed: int | None, unit: str = "steps",
+                          order: float = 0.0) -> str:
+        known = f"the mean is known to +-{fmt(half_width, 3)}; +-{fmt(self.precision, 3)} "
+        if steps_needed is None:
+            return known + f"is out of practical reach ({_slow_shrink(order)})"
+        slow = f" ({_slow_shrink(order)})" if order > 0 else ""
+        return known + f"needs about {steps_needed} more {unit}{slow}"
 
     # -- several runs ----------------------------------------------------------
     def _fit_runs(self, runs: list[Series], name: str | None) -> MultiRunConvergenceResult:
@@ -761,6 +781,14 @@ def _ahead_text(horizon: float, to_budget: float | None, unit: str) -> str:
     ends when it runs to the budget)."""
     text = f"the next {_steps_text(horizon)} {unit}"
     return text if to_budget is None else f"{text}, to the budget's end at {_steps_text(to_budget)}"
+
+
+def _slow_shrink(order: float) -> str:
+    """Why more data helps slowly under long memory of order ``order``, in words."""
+    if order >= 0.5:
+        return f"under long memory (d = {order:.2f}) the error of the mean does not shrink with more data"
+    return (f"under long memory (d = {order:.2f}) the error of the mean shrinks as "
+            f"n^-{0.5 - order:.2f}, not n^-0.5")
 
 
 def _step_spacing(steps: np.ndarray) -> float:
