@@ -1,12 +1,14 @@
 """Which way is better for a metric: one rule for every command and estimator.
 
-Losses, errors, perplexity, KL, toxicity, WER/CER, regret, costs ... are better when lower;
-diagnostics - a gradient norm, an entropy, an episode length, a clipping share, a spread - have
-no better side (an SB3 monitor's episode length ``l`` is longer when CartPole improves and shorter
-when MountainCar does), so what describes them says "rising" or "falling", never "improving";
+Losses, errors, perplexity, toxicity, WER/CER, regret, costs ... are better when lower;
+diagnostics - a gradient norm, an entropy, a KL divergence, an episode length, a clipping share,
+a spread - have no better side (an SB3 monitor's episode length ``l`` is longer when CartPole
+improves and shorter when MountainCar does; a policy's KL from its reference grows as it
+learns, and a VAE's KL term collapsing to 0 is a failure), so what describes them says
+"rising" or "falling", never "improving";
 everything else (rewards, returns, accuracies, scores) is better when higher.  A name is split
 into words (``train/loss`` -> train, loss; ``eval_wer`` -> eval, wer) so that ``kl`` matches
-``approx_kl`` but not ``ankle``.  ``better=`` / ``--better`` overrides the guess.
+``approx_kl`` but not ``ankle``; a ``kl_loss`` is a loss.  ``better=`` / ``--better`` overrides the guess.
 """
 
 from __future__ import annotations
@@ -17,15 +19,16 @@ from .errors import check_choice
 
 DIRECTIONS = ("higher", "lower")
 #: words that make a metric lower-is-better (a word may also end in them: vf_loss, qloss)
-LOWER_IS_BETTER = ("loss", "error", "err", "errors", "perplexity", "ppl", "kl", "kld", "toxicity",
+LOWER_IS_BETTER = ("loss", "error", "err", "errors", "perplexity", "ppl", "toxicity",
                    "toxic", "wer", "cer", "regret", "mse", "mae", "rmse", "nll", "cost", "costs",
                    "penalty", "latency", "violations", "harm")
 _SUFFIXES = ("loss", "error")
 #: words of a diagnostic with no better side (unless a lower-is-better word is there too:
 #: ``entropy_loss``): gradient norms, entropies, episode and completion lengths, clipping
-#: shares, spreads, temperatures and coefficients
+#: shares, spreads, temperatures and coefficients, KL divergences (PPO's ``approx_kl``,
+#: GRPO's ``kl``: how far an update or the policy moved, watched, not minimised)
 NEITHER = ("norm", "entropy", "len", "length", "lengths", "clipped", "clipfrac", "std",
-           "temperature", "coef")
+           "temperature", "coef", "kl", "kld", "divergence")
 #: a clipping share (``clip_fraction``, ``clip_ratio``); ``clip_score`` (an image model's CLIP
 #: score) is a score
 _CLIP_SHARES = {"fraction", "frac", "ratio"}
@@ -62,7 +65,7 @@ def better_direction(name) -> str:
     """"lower" for losses, errors, toxicity ..., else "higher" (a diagnostic included: what
     ranks runs needs a side, and the user's ``better=`` gives the right one).
 
-    >>> better_direction("train/loss"), better_direction("reward"), better_direction("approx_kl")
+    >>> better_direction("train/loss"), better_direction("reward"), better_direction("kl_loss")
     ('lower', 'higher', 'lower')
     >>> better_direction("ankle_angle"), better_direction("eval_wer"), better_direction("qloss")
     ('higher', 'lower', 'lower')

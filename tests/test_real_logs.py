@@ -426,3 +426,15 @@ def test_an_episode_length_is_not_called_worse_when_it_falls():
     verdict = run("check-convergence", path, "-m", "l", "--format", "json")
     reason = json.loads(verdict.stdout)["results"][0]["reasons"][0]
     assert reason.startswith("still falling") and "worsening" not in reason
+
+
+def test_a_grpo_runs_kl_rises_without_being_called_worse():
+    # TRL GRPO (trainer_state.json): the KL from the reference policy grows from 0 as the
+    # policy learns - watched, not minimised.  Guessed lower-is-better, it read "drifting
+    # across the whole run and still worsening"; a diagnostic rises or falls.
+    path = REAL / "trl/grpo-trainer_state.json"
+    result = run("check-convergence", path, "-m", "kl", "--format", "json")
+    kl = verdicts(result)["kl"]
+    assert kl["verdict"] == "not_converged" and kl["trend_slope"] > 0
+    assert "rising" in kl["reasons"][0] and "worsening" not in kl["reasons"][0]
+    assert "no better side for" in run("check-convergence", path, "-m", "kl").stderr

@@ -133,7 +133,7 @@ def test_a_slope_is_quoted_per_100_units_of_the_step_axis_in_api_and_cli(tmp_pat
     assert rows.trend_slope == pytest.approx(10 * api.trend_slope, rel=1e-6)
 
 
-@pytest.mark.parametrize("name,better", [("train/loss", "lower"), ("eval_wer", "lower"), ("approx_kl", "lower"),
+@pytest.mark.parametrize("name,better", [("train/loss", "lower"), ("eval_wer", "lower"), ("kl_loss", "lower"),
                                          ("toxicity_rate", "lower"), ("val_perplexity", "lower"),
                                          ("regret", "lower"), ("reward", "higher"), ("ankle_angle", "higher"),
                                          ("eval/accuracy", "higher"), ("ep_rew_mean", "higher")])
@@ -143,7 +143,8 @@ def test_one_direction_rule(name, better):
 
 @pytest.mark.parametrize("name", ["grad_norm", "train/grad_norm", "gradnorm", "l", "rollout/ep_len_mean",
                                   "completion_length", "train/clip_fraction", "clip_ratio/low_mean",
-                                  "policy_entropy", "reward_std", "ent_coef", "temperature"])
+                                  "policy_entropy", "reward_std", "ent_coef", "temperature",
+                                  "train/approx_kl", "kl", "objective/kl", "kld"])
 def test_a_diagnostic_has_no_better_side_but_a_ranking_still_gets_one(name):
     assert guessed_direction(name) is None and sense("auto", name) is None
     assert better_direction(name) == "higher"  # what ranks runs needs a side
