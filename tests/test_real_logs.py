@@ -438,3 +438,29 @@ def test_a_grpo_runs_kl_rises_without_being_called_worse():
     assert kl["verdict"] == "not_converged" and kl["trend_slope"] > 0
     assert "rising" in kl["reasons"][0] and "worsening" not in kl["reasons"][0]
     assert "no better side for" in run("check-convergence", path, "-m", "kl").stderr
+
+
+def test_trls_zero_for_no_terminated_completion_is_missing_not_a_length():
+    # TRL GRPO logs completions/{mean,min,max}_terminated_length = 0 when every completion of
+    # the step hit the length limit (clipped_ratio 1): 10 of this run's 40 steps.  Read as
+    # lengths, the run's terminated completions seemed to shrink toward 0.
+    path = REAL / "trl/grpo-trainer_state.json"
+    wide = ss.read_log(path, wide=True)
+    for stat in ("mean", "min", "max"):
+        column = wide[f"completions/{stat}_terminated_length"]
+        assert column.isna().sum() == 10 and (column.dropna() > 0).all()
+        assert (wide.loc[column.isna(), "completions/clipped_ratio"] == 1).all()
+    assert any(note.startswith("completions/min_terminated_length: 10 of 40 values are 0")
+               for note in wide.attrs["notes"])
+    tidy = ss.read_log(path)
+    lengths = tidy.loc[tidy["metric"] == "completions/min_terminated_length", "value"]
+    assert len(lengths) == 30 and lengths.min() > 0
+    result = run("check-convergence", path, "-m", "completions/min_terminated_length", "--format", "json")
+    assert verdicts(result)["completions/min_terminated_length"]["n"] == 30
+    assert "left out as missing" in result.stderr
+    # live: the monitor skips the same values as the reader
+    monitor = ss.Monitor()
+    for step, value in enumerate(wide["completions/mean_terminated_length"].fillna(0.0)):
+        monitor.log(step, **{"completions/mean_terminated_length": value, "completions/mean_length": 400.0})
+    counts = monitor.status.metrics
+    assert counts["completions/mean_terminated_length"]["n"] == 30 and counts["completions/mean_length"]["n"] == 40

@@ -19,6 +19,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from .. import sentinels
 from .._input.foreign import is_labelled, library_of, tidy_draws
 from ..errors import InputError
 from . import columnar, mlflow_server
@@ -76,7 +77,7 @@ def read_log(source, *, format: str | None = None, wide: bool = False,
         return _draws(source, wide)
     if mlflow_uri is not None:
         source = mlflow_server.with_tracking_uri(source, mlflow_uri)
-    table = _load(source, format)
+    table = _undefined_as_missing(_load(source, format))
     frame = table.frame
     frame.attrs.update(source=table.source, format=table.format, notes=list(table.notes))
     if table.run_configs:
@@ -86,6 +87,20 @@ def read_log(source, *, format: str | None = None, wide: bool = False,
     if wide:
         return frame
     return _tidy(table)
+
+
+def _undefined_as_missing(table: LogTable) -> LogTable:
+    """``table`` with the values that mean "undefined" (:mod:`swarmstats.sentinels`) set to
+    NaN, and a note per metric saying how many."""
+    frame = table.frame
+    for column in table.metrics:
+        if not sentinels.has_sentinel(column):
+            continue
+        mask = sentinels.undefined(column, frame[column].to_numpy())
+        if mask.any():
+            frame[column] = frame[column].mask(mask)
+            table.notes.append(sentinels.note(column, int(mask.sum()), int(frame[column].notna().sum() + mask.sum())))
+    return table
 
 
 def _draws(source, wide: bool) -> pd.DataFrame:

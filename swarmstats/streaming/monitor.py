@@ -21,6 +21,7 @@ from .._base import Estimator, renamed_names, same_value
 from .._result import Result, fmt, plain_number
 from ..convergence.verdict import check_budget
 from ..errors import InputError, check_choice, check_count, is_real
+from ..sentinels import has_sentinel
 from ..windows import AdaptiveWindow
 from .convergence_monitor import ConvergenceMonitor
 
@@ -173,13 +174,14 @@ class Monitor(Estimator):
         return self._template.clone()
 
     def log(self, step, **metrics) -> None:
-        """Record the values logged at ``step`` (None and non-finite values are skipped)."""
+        """Record the values logged at ``step`` (None and non-finite values are skipped, and so
+        is a value that means "undefined": TRL's 0 for a terminated length, :mod:`swarmstats.sentinels`)."""
         self.calls += 1
         for name, raw in metrics.items():
             if self.metrics is not None and name not in self.metrics:
                 continue
             value = _number(raw)
-            if value is None:
+            if value is None or (value == 0 and has_sentinel(name)):  # undefined at this step
                 continue
             if not math.isfinite(value):
                 self._skipped[name] = self._skipped.get(name, 0) + 1
