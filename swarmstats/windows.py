@@ -263,8 +263,8 @@ class AdaptiveWindow(OnlineEstimator):
     better : {"auto", "higher", "lower"}, default "auto"
         Which direction is good: with ``"lower"`` (a loss, a toxicity) a falling
         score is "improving".  ``"auto"`` guesses from the name given to :meth:`fit`
-        (:func:`swarmstats.direction.guessed_direction`: loss, error, KL, toxicity ...
-        are lower-is-better; a gradient norm, an entropy, an episode length has no better
+        (:func:`swarmstats.direction.guessed_direction`: loss, error, toxicity ...
+        are lower-is-better; a gradient norm, an entropy, a KL, an episode length has no better
         side, and its trends are "rising" and "falling") and is "higher" for a nameless stream.
     keep_states : bool, default True
         Keep every state for :meth:`result` (what :meth:`fit` reports).  False keeps the

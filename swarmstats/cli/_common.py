@@ -265,7 +265,7 @@ def add_shared_options(parser) -> None:
 def add_better_option(parser) -> None:
     parser.add_argument("--better", choices=("auto", "higher", "lower"), default="auto",
                         help="which direction is an improvement (default auto: lower for a loss, "
-                             "error, perplexity, KL, toxicity, WER/CER, regret, cost; else higher)")
+                             "error, perplexity, toxicity, WER/CER, regret, cost; else higher)")
 
 
 def announce_direction(args, metrics) -> None:

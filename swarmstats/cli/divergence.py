@@ -37,7 +37,7 @@ def add_parser(commands) -> None:
     for option, what in (("--better", "the outcome"), ("--proxy-better", "the proxy")):
         parser.add_argument(option, choices=("auto", "higher", "lower"), default="auto",
                             help=f"which way {what} improves (default auto: lower for a loss, error, "
-                                 "perplexity, KL, toxicity ..., else higher)")
+                                 "perplexity, toxicity ..., else higher)")
     parser.add_argument("--alpha", type=finite, default=0.05,
                         help="false-alarm rate over the whole run, 0.01 to 0.2 (default 0.05)")
     parser.add_argument("--ci", type=finite, default=0.95, help="interval level (default 0.95)")

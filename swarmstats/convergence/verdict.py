@@ -227,7 +227,7 @@ class ConvergenceTest(Estimator):
     better : {"auto", "higher", "lower"}, default "auto"
         Which direction is an improvement, for the reasons' words ("still improving"
         / "still worsening"); "auto" guesses from the metric's name (a loss, an error,
-        a KL, a toxicity is lower-is-better; a gradient norm, an entropy, an episode length
+        a toxicity is lower-is-better; a gradient norm, an entropy, a KL, an episode length
         has no better side and is "still rising" / "still falling":
         :func:`swarmstats.direction.guessed_direction`).
 
