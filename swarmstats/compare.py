@@ -10,6 +10,7 @@ single gather, instead of a Python loop per replicate.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 
@@ -32,7 +33,9 @@ class CompareResult(Result):
 
     ``table``: one row per algorithm with ``mean``, ``median`` and ``iqm`` and
     their ``_low`` / ``_high`` interval columns.  ``improvement``: one row per
-    ordered pair (x, y) with P(X > Y) and its interval.  ``profile``: the
+    ordered pair (x, y) with P(X > Y), its interval, and the one-sided permutation p-values
+    of P(X > Y) being this large (``p_greater``) or this small (``p_less``) if the sets do
+    not differ (:func:`improvement_pvalues`).  ``profile``: the
     performance profile (share of runs scoring above each threshold) with
     bootstrap bands.
     """
@@ -142,6 +145,63 @@ def probability_of_improvement(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return (greater + 0.5 * ties).mean(axis=1)
 
 
+#: Enumerate every relabelling of the runs up to this many; above it, sample ``PERMUTATIONS``.
+EXACT_PERMUTATIONS = 200_000
+PERMUTATIONS = 10_000
+
+
+def _midranks(scores: np.ndarray) -> np.ndarray:
+    """Ranks of each column (ties share their mean rank), 1-based."""
+    order = np.argsort(scores, axis=0, kind="stable")
+    ranks = np.empty(scores.shape)
+    for task in range(scores.shape[1]):
+        column = scores[order[:, task], task]
+        # the mean rank of each run of equal values
+        starts = np.flatnonzero(np.r_[True, column[1:] != column[:-1]])
+        ends = np.r_[starts[1:], len(column)]
+        mean_rank = (starts + ends + 1) / 2.0
+        ranks[order[:, task], task] = np.repeat(mean_rank, ends - starts)
+    return ranks
+
+
+def improvement_pvalues(x: np.ndarray, y: np.ndarray, rng=None) -> tuple[float, float]:
+    """One-sided permutation p-values of P(X > Y) (as :func:`probability_of_improvement`
+    averages it over tasks): (p that it is this large, p that it is this small) when the runs
+    of the two sets are exchangeable within each task.  Exact - every relabelling of the runs,
+    task by task - up to ``EXACT_PERMUTATIONS`` of them, else ``PERMUTATIONS`` drawn at random.
+
+    The percentile bootstrap of P(X > Y) is the rliable protocol, but with a few runs it is far
+    too narrow: two sets of 2 runs from one distribution had its interval above 1/2 in 18% of
+    draws (3 runs: 10%) where 2.5% was meant.  With 2 and 2 runs the smallest possible p is 1/6,
+    so no claim can be made at all.
+
+    >>> improvement_pvalues(np.array([[3.0], [4.0]]), np.array([[1.0], [2.0]]))
+    (0.16666666666666666, 1.0)
+    """
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    nx, ny, tasks = x.shape[0], y.shape[0], x.shape[1]
+    ranks = _midranks(np.concatenate([x, y]))
+    offset, pairs = nx * (nx + 1) / 2.0, float(nx * ny)
+    observed = float(((ranks[:nx].sum(axis=0) - offset) / pairs).mean())
+    per_task = math.comb(nx + ny, nx)
+    if per_task ** tasks <= EXACT_PERMUTATIONS:
+        chosen = np.array(list(itertools.combinations(range(nx + ny), nx)))
+        values = np.zeros(1)
+        for task in range(tasks):  # the mean over tasks of independent relabellings
+            own = (ranks[chosen, task].sum(axis=1) - offset) / pairs / tasks
+            values = np.add.outer(values, own).ravel()
+        count = len(values)
+        greater, less = np.sum(values >= observed - 1e-9), np.sum(values <= observed + 1e-9)
+        return float(greater / count), float(less / count)
+    rng = resolve_rng(rng)
+    values = np.zeros(PERMUTATIONS)
+    for task in range(tasks):
+        relabelled = rng.permuted(np.tile(np.arange(nx + ny), (PERMUTATIONS, 1)), axis=1)[:, :nx]
+        values += (ranks[relabelled, task].sum(axis=1) - offset) / pairs / tasks
+    greater, less = np.sum(values >= observed - 1e-9), np.sum(values <= observed + 1e-9)
+    return float((greater + 1) / (PERMUTATIONS + 1)), float((less + 1) / (PERMUTATIONS + 1))
+
+
 def compare_runs(runs_a, runs_b=None, *, names=("a", "b"), ci: float = 0.95, n_boot: int = 2000,
                  thresholds=None, random_state=None) -> CompareResult:
     """Compare sets of runs (seeds) by their final scores, with honest intervals.
@@ -206,9 +266,10 @@ def _improvement(sets: dict, n_boot: int, level: float, rng) -> pd.DataFrame:
                                            stratified_resample(y, size, rng))
                 for size in chunk_sizes(n_boot, x.size * y.shape[0])])
             low, high = percentile_interval(values, level)
+            greater, less = improvement_pvalues(x, y, rng)
             rows.append({"x": x_name, "y": y_name, "probability": point, "low": float(low[0]),
-                         "high": float(high[0])})
-    return pd.DataFrame(rows, columns=["x", "y", "probability", "low", "high"])
+                         "high": float(high[0]), "p_greater": greater, "p_less": less})
+    return pd.DataFrame(rows, columns=["x", "y", "probability", "low", "high", "p_greater", "p_less"])
 
 
 def _profile(sets: dict, thresholds, n_boot: int, level: float, rng) -> pd.DataFrame:

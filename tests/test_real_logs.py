@@ -464,3 +464,16 @@ def test_trls_zero_for_no_terminated_completion_is_missing_not_a_length():
         monitor.log(step, **{"completions/mean_terminated_length": value, "completions/mean_length": 400.0})
     counts = monitor.status.metrics
     assert counts["completions/mean_terminated_length"]["n"] == 30 and counts["completions/mean_length"]["n"] == 40
+
+
+def test_two_seeds_against_two_seeds_of_one_setting_are_never_called_better():
+    # PPO on Pendulum, four seeds of one configuration split 2 and 2: every run of the first
+    # pair ended above every run of the second, and the bootstrap interval of P(X > Y) was
+    # [1, 1] - "shown better", exit 0.  Four runs allow only 6 relabellings: p = 1/6.
+    first, second = (str(REAL / f"sb3/ppo-Pendulum-v1/[{pair}].monitor.csv") for pair in ("01", "23"))
+    result = run("compare", first, second, "-m", "r", "--format", "json")
+    assert result.returncode == 1
+    claim = json.loads(result.stdout)["claims"][0]
+    assert claim["probability"] == 1.0 and not claim["shown"]
+    assert claim["pvalue"] == pytest.approx(1 / 6) and claim["runs_needed"] == 4
+    assert "needs at least 4 runs per set" in run("compare", first, second, "-m", "r").stdout
