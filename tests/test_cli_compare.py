@@ -189,3 +189,19 @@ def test_task_pairing_refuses_what_does_not_line_up(tmp_path, layout, message):
         (tmp_path / "old" / "env=B").rename(tmp_path / "old" / "env=C")
     done = run("compare", new, old, "-m", "reward", "--task", "algo" if layout == "no task" else "env")
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_seed_paired_claim_needs_the_sign_test_to_agree():
+    # Wilson's interval for 5 wins in 5 seeds lies above 1/2 (0.566), but chance gives 5 of 5
+    # one time in 32 - more than the one-sided 2.5% - so 5 seeds cannot show it; 6 can (1/64)
+    from swarmstats.cli.compare import _paired_claim
+
+    def found(scores):
+        return {"scores": np.asarray(scores, dtype=float), "seeds": list(range(len(scores))), "tasks": None}
+
+    for seeds, shown in ((5, False), (6, True)):
+        read = {"a": found(np.arange(seeds) + 1.0), "b": found(np.arange(seeds) + 0.5)}
+        claim = _paired_claim("a", "b", read, "higher", 0.95)
+        assert claim["probability"] == 1.0 and claim["low"] > 0.5
+        assert claim["pvalue"] == pytest.approx(0.5 ** seeds) and claim["shown"] is shown
+        assert claim["runs_needed"] == (None if shown else 6)
