@@ -71,8 +71,8 @@ STATUSES = ("improving", "degrading", "rising", "falling", "stable", "uncertain"
 #: the default precision, in noise SDs: the window grows until the mean is known to +-0.25 sigma
 DEFAULT_PRECISION_SDS = 0.25
 #: Hysteresis.  Re-tested every step at one level, a status flipped at every crossing (a public
-#: DQN MountainCar curve changed status 35 times in 766 episodes, a steady climb ~24 times in
-#: 2,000 steps).  A stable window keeps its points until a trend in them passes this level
+#: DQN MountainCar curve changed status 35 times in 766 episodes, a steady climb ~35 times in
+#: 2,000 steps; now 21 and ~12).  A stable window keeps its points until a trend in them passes this level
 #: rather than the nominal 95%, and a climb already called that slows down (or speeds up) is
 #: followed on the recent half of its span when that half passes it.
 HOLD_LEVEL = 0.99

@@ -187,7 +187,8 @@ def test_every_log_reading_command_takes_a_server_either_way(server, logged, cap
     assert main(["compare", "--mlflow-uri", server, "experiments/rising", "experiments/plateau",
                  "-m", "reward"]) == 1
     compared = capsys.readouterr().out
-    assert "it wins on 3 of 3 shared seeds = 1 [0.439, 1] - not shown" in compared
+    assert "it wins on 3 of 3 shared seeds = 1 [0.439, 1], sign test p = 0.12 - not shown" in compared
+    assert "the sign test needs at least 6 seeds that differ" in compared
 
 
 @pytest.mark.parametrize("argv, message", [
