@@ -467,9 +467,10 @@ def test_trls_zero_for_no_terminated_completion_is_missing_not_a_length():
 
 
 def test_two_seeds_against_two_seeds_of_one_setting_are_never_called_better():
-    # PPO on Pendulum, four seeds of one configuration split 2 and 2: every run of the first
-    # pair ended above every run of the second, and the bootstrap interval of P(X > Y) was
-    # [1, 1] - "shown better", exit 0.  Four runs allow only 6 relabellings: p = 1/6.
+    # PPO on Pendulum with 4 parallel environments - one run, one setting - its worker files
+    # split 2 and 2 as if they were seeds: every file of the first pair ended above every file
+    # of the second, and the bootstrap interval of P(X > Y) was [1, 1] - "shown better", exit 0.
+    # Four runs allow only 6 relabellings: p = 1/6.
     first, second = (str(REAL / f"sb3/ppo-Pendulum-v1/[{pair}].monitor.csv") for pair in ("01", "23"))
     result = run("compare", first, second, "-m", "r", "--format", "json")
     assert result.returncode == 1
