@@ -478,3 +478,14 @@ def test_two_seeds_against_two_seeds_of_one_setting_are_never_called_better():
     assert claim["probability"] == 1.0 and not claim["shown"]
     assert claim["pvalue"] == pytest.approx(1 / 6) and claim["runs_needed"] == 4
     assert "needs at least 4 runs per set" in run("compare", first, second, "-m", "r").stdout
+
+
+def test_a_climb_read_as_a_slow_component_says_it_may_be_the_climb():
+    # DQN MountainCar, still climbing: the spectral look finds ARMA(1,1) best - the climb's own
+    # low-frequency power - and the verdict said "a slow component under the noise: ... a slow
+    # wander" beside "still improving".  It now says the trend may be what it sees.
+    result = run("check-convergence", REAL / "sb3/dqn-MountainCar-v0.monitor.csv", "-m", "r", "--format", "json")
+    reasons = verdicts(result)["r"]["reasons"]
+    assert reasons[0].startswith("still improving")
+    slow = [reason for reason in reasons if reason.startswith("a slow component")]
+    assert slow and slow[0].endswith("so this may be the trend found above")

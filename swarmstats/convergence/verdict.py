@@ -398,13 +398,19 @@ class ConvergenceTest(Estimator):
             settled = _settled_note(regimes, start, series, units, centre, unit) if failures else None
             if settled:
                 notes.insert(0, settled)
+        # a trend raises the low end of the spectrum as long memory or a slow wander do: when
+        # one was shown, the spectral reading may be the trend itself (a climbing MountainCar
+        # curve read "a slow component under the noise" beside "still improving")
+        maybe_trend = ("; a trend raises the low end of the spectrum the same way, so this may be "
+                       "the trend found above" if trend.pvalue < level or drift.pvalue < level else "")
         if precision.long_memory:
             notes.append(
                 f"long memory suspected: {precision.memory_evidence()}; the interval and the "
-                f"flatness bound are widened {fmt(inflate, 3)}x and may still be optimistic")
+                f"flatness bound are widened {fmt(inflate, 3)}x and may still be optimistic"
+                + maybe_trend)
         elif precision.slow_component:
             notes.append(f"a slow component under the noise: {SLOW_COMPONENT}; the interval and "
-                         f"the flatness bound are widened {fmt(inflate, 3)}x")
+                         f"the flatness bound are widened {fmt(inflate, 3)}x" + maybe_trend)
 
         spacing = _step_spacing(kept_steps)
         steps_needed = self._steps_needed(units(reach), m, spacing, precision)
