@@ -8,7 +8,8 @@ learns, and a VAE's KL term collapsing to 0 is a failure), so what describes the
 "rising" or "falling", never "improving";
 everything else (rewards, returns, accuracies, scores) is better when higher.  A name is split
 into words (``train/loss`` -> train, loss; ``eval_wer`` -> eval, wer) so that ``kl`` matches
-``approx_kl`` but not ``ankle``; a ``kl_loss`` is a loss.  ``better=`` / ``--better`` overrides the guess.
+``approx_kl`` but not ``ankle``; a ``kl_loss`` is a loss.  ``better=`` / ``--better`` overrides
+the guess.
 """
 
 from __future__ import annotations

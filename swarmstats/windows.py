@@ -72,9 +72,9 @@ STATUSES = ("improving", "degrading", "rising", "falling", "stable", "uncertain"
 DEFAULT_PRECISION_SDS = 0.25
 #: Hysteresis.  Re-tested every step at one level, a status flipped at every crossing (a public
 #: DQN MountainCar curve changed status 35 times in 766 episodes, a steady climb ~35 times in
-#: 2,000 steps; now 21 and ~12).  A stable window keeps its points until a trend in them passes this level
-#: rather than the nominal 95%, and a climb already called that slows down (or speeds up) is
-#: followed on the recent half of its span when that half passes it.
+#: 2,000 steps; now 21 and ~12).  A stable window keeps its points until a trend in them passes
+#: this level rather than the nominal 95%, and a climb already called that slows down (or
+#: speeds up) is followed on the recent half of its span when that half passes it.
 HOLD_LEVEL = 0.99
 #: ... and a trend call is kept while the recent half of its span points the same way with t
 #: above this (one standard error), where a new call needs the nominal 1.96

@@ -98,8 +98,9 @@ def _undefined_as_missing(table: LogTable) -> LogTable:
             continue
         mask = sentinels.undefined(column, frame[column].to_numpy())
         if mask.any():
+            present = int(frame[column].notna().sum())
             frame[column] = frame[column].mask(mask)
-            table.notes.append(sentinels.note(column, int(mask.sum()), int(frame[column].notna().sum() + mask.sum())))
+            table.notes.append(sentinels.note(column, int(mask.sum()), present))
     return table
 
 
