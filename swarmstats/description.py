@@ -354,38 +354,38 @@ def _trend_note(series: Series, tau: float) -> str | None:
     x = series.values
     n = len(x)
     steps = np.asarray(series.steps if series.steps is not None else np.arange(n), dtype=float)
-    size = 1
+    size, skipped = 1, 0
     if n > NOTE_POINTS:  # judged on block means: the same movement, at a fixed cost and memory
         size = n // (NOTE_POINTS // 2)
-        skipped = n % size
+        skipped = n % size  # block_means drops the remainder at the start
         x, steps = block_means(x, size), block_means(steps, size)
         tau = float(integrated_time(x))
     sd = float(x.std())
     z = (x - x.mean()) / sd
     n = len(z)
     cut, p = 0, 1.0
-    found = warmup_of_values(z, max_fraction=WARMUP_NOTE_FRACTION, steps=series.steps).index
+    found = warmup_of_values(z, max_fraction=WARMUP_NOTE_FRACTION).index
     if found > FEW_POINTS:  # (a wild first value or two is no transient to speak of)
         apart, p = cut_sets_apart(z, found, int(WARMUP_NOTE_FRACTION * n), level=WARMUP_NOTE_LEVEL)
         cut = found if apart else 0
     kept, outcome = z[cut:], None
     if len(kept) >= TREND_MIN_POINTS:
         outcome = kept_trend(kept, steps[cut:], max(tau, 1.0))
-        if cut and not outcome.pvalue < TREND_NOTE_LEVEL:
+        if cut:
             # the whole run's slope, when the part after the cut goes on along it (a steady
             # climb, where the rule cuts wherever the variance is lowest)
-            outcome = continued_drift(z, steps, max(tau, 1.0), outcome, TREND_NOTE_LEVEL)
-            cut = 0 if outcome.applies and outcome.pvalue < TREND_NOTE_LEVEL else cut
+            drift = continued_drift(z, steps, max(tau, 1.0), outcome, TREND_NOTE_LEVEL)
+            if drift.applies and drift.pvalue < TREND_NOTE_LEVEL:
+                outcome, cut = drift, 0
     if outcome is not None and outcome.pvalue < TREND_NOTE_LEVEL:
         slope = outcome.estimate * sd * 100
-        where = f"after the first {cut * size + (skipped if size > 1 else 0)} values, " if cut else ""
+        where = f"after the first {cut * size + skipped} values, " if cut else ""
         return (f"the values trend: {where}{'rising' if slope > 0 else 'falling'} {slope:+.3g} per "
                 f"100 {series.step_unit} (p = {fmt(outcome.pvalue, 2)}, autocorrelation-aware): this "
                 "is the distribution of a moving series, so the mean and its interval depend on "
                 "where the run was cut (check-convergence says whether it settled)")
     if cut:
-        cut = cut * size + (skipped if size > 1 else 0)
-        return (f"the first {cut} values sit apart from the rest (a warm-up: rank test p = "
+        return (f"the first {cut * size + skipped} values sit apart from the rest (a warm-up: rank test p = "
                 f"{fmt(p, 2)}, over every cut the rule could choose): this distribution mixes a "
                 "transient with what followed - describe the part after it, or let "
                 "check-convergence find the cut")
