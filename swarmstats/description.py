@@ -39,6 +39,7 @@ from ._kernels.precision import (
     mean_precision,
     within_range,
 )
+from ._kernels.robust import square_safe_scale
 from ._kernels.verdict_tests import (
     FEW_POINTS,
     continued_drift,
@@ -331,11 +332,14 @@ def _shape(series: Series, tail: float) -> dict:
     n = len(x)
     nan = float("nan")
     mean = float(x.mean())
-    sd = float(x.std(ddof=1)) if n > 1 else nan
+    # spreads from values whose squares neither underflow nor overflow (1e-300-sized data
+    # gave an SD of 0 and a NaN autocorrelation time)
+    safe, scale = square_safe_scale(x)
+    sd = scale * float(safe.std(ddof=1)) if n > 1 else nan
     quantiles = dict(zip((f"q{round(q * 100):02d}" for q in QUANTILES), np.quantile(x, QUANTILES).tolist()))
     lo, hi = int(np.argmin(x)), int(np.argmax(x))
     peak_gap = float(x[hi]) - mean
-    coefficient = bimodality_coefficient(x)
+    coefficient = bimodality_coefficient(safe)
     return dict(
         name=series.name, n=n, mean=mean, sd=sd, median=float(np.median(x)),
         iqm=float(interquartile_mean(x)), quantiles=quantiles, minimum=float(x[lo]),
@@ -351,7 +355,7 @@ def _trend_note(series: Series, tau: float) -> str | None:
     interval of a learning curve depend on where the run was cut: the values (after a warm-up
     that sits apart from the rest, found as the convergence verdict finds it) still trend -
     its batch-means slope test - or they settled after such a warm-up."""
-    x = series.values
+    x, scale = square_safe_scale(series.values)  # the tests are shift- and scale-free
     n = len(x)
     steps = np.asarray(series.steps if series.steps is not None else np.arange(n), dtype=float)
     size, skipped = 1, 0
@@ -378,7 +382,7 @@ def _trend_note(series: Series, tau: float) -> str | None:
             if drift.applies and drift.pvalue < TREND_NOTE_LEVEL:
                 outcome, cut = drift, 0
     if outcome is not None and outcome.pvalue < TREND_NOTE_LEVEL:
-        slope = outcome.estimate * sd * 100
+        slope = outcome.estimate * sd * scale * 100
         where = f"after the first {cut * size + skipped} values, " if cut else ""
         return (f"the values trend: {where}{'rising' if slope > 0 else 'falling'} {slope:+.3g} per "
                 f"100 {series.step_unit} (p = {fmt(outcome.pvalue, 2)}, autocorrelation-aware): this "
@@ -431,7 +435,8 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int, med
         notes.append(f"only {n} value(s): no interval is estimated (at least 4 are needed)")
         tau, ess, ci, median_ci = nan, nan, (nan, nan), (nan, nan)
     else:
-        tau = float(integrated_time(x))
+        safe, scale = square_safe_scale(x)
+        tau = float(integrated_time(safe))
         ess = n / tau
         ci = _t_interval(mean, sd, ess, level)
         # The ESS interval covers 94-96.5% on independent and mildly autocorrelated noise, but
@@ -442,9 +447,9 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int, med
         # like a fractional power towards zero) and with a slow component under fast noise
         # (ARMA(1,1) fits the spectrum best), the convergence verdict's standard error replaces
         # it: the larger of Geyer's and batch means', widened to what a fitted model implies.
-        precision = mean_precision(x, tau)
+        precision = mean_precision(safe, tau)
         if precision.long_memory or precision.slow_component or (tau > 2.0 and ess < FEW_EFFECTIVE):
-            half = float(stats.t.ppf(0.5 + level / 2, precision.dof)) * precision.mcse
+            half = float(stats.t.ppf(0.5 + level / 2, precision.dof)) * precision.mcse * scale
             ci = (mean - half, mean + half)
         trend = _trend_note(series, tau) if n >= TREND_MIN_POINTS else None
         # a trend raises the low end of the spectrum as long memory or a slow wander do

@@ -343,3 +343,18 @@ def test_real_learning_curves_are_noted_and_real_evaluations_are_not():
                  "sb3-eval/her-FetchReach-v1", "sb3-eval/tqc-PandaStack-v1"):
         rewards = ss.read_log(real + name + ".monitor.csv", wide=True)["r"].to_numpy()
         assert not _moving(describe(rewards, n_boot=0)), name
+
+
+def test_tiny_values_are_described_like_unit_sized_ones():
+    # 1e-300-sized values: the squares of their deviations underflow, and describe raised
+    # "cannot convert float NaN to integer" (SD 0, a NaN autocorrelation time)
+    rng = np.random.default_rng(43)
+    t = np.arange(400)
+    for y in (rng.normal(size=300), t / 100 + ar1(0.5, 400, rng, 1)[0]):
+        unit, tiny = describe(y, n_boot=0), describe(y * 1e-300, n_boot=0)
+        assert tiny.sd / 1e-300 == pytest.approx(unit.sd, rel=1e-9)
+        assert tiny.ess == pytest.approx(unit.ess, rel=1e-9)
+        assert np.allclose(np.array(tiny.ci) / 1e-300, unit.ci, rtol=1e-9)
+        assert tiny.bimodality_coefficient == pytest.approx(unit.bimodality_coefficient, rel=1e-9)
+        assert [note[:24] for note in tiny.notes] == [note[:24] for note in unit.notes]
+        assert len(unit.notes) >= 2 or y.size == 300  # the climb is noted (trend, slow component)

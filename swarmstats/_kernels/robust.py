@@ -56,8 +56,19 @@ def square_safe(x: np.ndarray) -> np.ndarray:
     >>> square_safe(np.array([1.0, 3.0]))
     array([1., 3.])
     """
+    return square_safe_scale(x)[0]
+
+
+def square_safe_scale(x: np.ndarray) -> tuple[np.ndarray, float]:
+    """(:func:`square_safe` of ``x``, the factor that turns its spreads back into ``x``'s):
+    1 when ``x`` is returned as it is.
+
+    >>> values, scale = square_safe_scale(np.array([1e-300, 3e-300]))
+    >>> np.round(values, 12).tolist(), float(f"{scale:.3g}")
+    ([-1.0, 1.0], 1e-300)
+    """
     centre = float(np.mean(x))
     spread = float(np.max(np.abs(x - centre))) if len(x) else 0.0
     if spread == 0 or not np.isfinite(spread) or SQUARE_SAFE[0] < spread < SQUARE_SAFE[1]:
-        return x
-    return (x - centre) / spread
+        return x, 1.0
+    return (x - centre) / spread, spread
