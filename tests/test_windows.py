@@ -232,3 +232,12 @@ def test_bad_values():
         window.update("x")
     with pytest.raises(InputError, match="nan_policy"):
         window.fit([0.1, float("nan"), 0.3])
+
+
+def test_tiny_values_no_longer_break_the_window():
+    # 1e-300-sized values: the long-memory note's autocorrelation time was NaN and fit() raised
+    # "cannot convert float NaN to integer".  (The window itself is not yet scale-free below
+    # ~1e-150: its noise scale underflows, and its states read "no noise to judge".)
+    y = np.random.default_rng(44).normal(size=300)
+    unit, tiny = AdaptiveWindow().fit(y), AdaptiveWindow().fit(y * 1e-300)
+    assert tiny.final_status == unit.final_status == "stable" and tiny.notes == unit.notes

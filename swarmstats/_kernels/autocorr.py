@@ -193,6 +193,9 @@ def integrated_time(x: np.ndarray, *, exact: bool = False) -> float:
     g = b Var(block means) g_blocks / var(x) exactly; with K ~ 20,000 blocks
     the estimate costs an FFT of 20,000 points instead of n.
     """
+    from .robust import square_safe  # (robust imports nothing of ours)
+
+    x = square_safe(x)  # g is scale-free; 1e-300-sized values' squares underflowed to NaN
     n = len(x)
     size = n // BLOCK_POINTS if n >= 5 * BLOCK_POINTS and not exact else 1
     if size == 1:

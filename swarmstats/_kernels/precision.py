@@ -38,6 +38,7 @@ import numpy as np
 from .autocorr import block_means
 from .distributions import f_ppf
 from .long_memory import STRONG_EVIDENCE, spectral_memory
+from .robust import square_safe_scale
 from .stationary_tests import batch_count
 
 #: Batches for the mean are this many integrated times long (at least 5 of them): Geyer's g
@@ -165,6 +166,7 @@ def mean_precision(x: np.ndarray, tau: float) -> MeanPrecision:
     >>> round(p.mcse, 3), p.dof, p.long_memory
     (0.022, 19, False)
     """
+    x, unit = square_safe_scale(x)  # every spread below is in these units, then scaled back
     n = len(x)
     sd = float(np.std(x, ddof=1))
     geyer = sd * math.sqrt(tau / n)
@@ -201,7 +203,7 @@ def mean_precision(x: np.ndarray, tau: float) -> MeanPrecision:
             # the model's variance is itself uncertain (through d or phi near 1)
             count = min(count, int(memory.dof) + 1)
     inflation = mcse / short if short > 0 else 1.0
-    return MeanPrecision(mcse=mcse, dof=max(count - 1, 1), long_memory=bool(long_memory),
+    return MeanPrecision(mcse=mcse * unit, dof=max(count - 1, 1), long_memory=bool(long_memory),
                          growth=growth, inflation=inflation, spectral_d=order,
                          spectral_evidence=evidence, ladder_slope=slope)
 

@@ -67,8 +67,10 @@ def square_safe_scale(x: np.ndarray) -> tuple[np.ndarray, float]:
     >>> np.round(values, 12).tolist(), float(f"{scale:.3g}")
     ([-1.0, 1.0], 1e-300)
     """
+    if len(x) == 0 or SQUARE_SAFE[0] < float(np.ptp(x)) < SQUARE_SAFE[1]:
+        return x, 1.0  # (the range is within 2x of the largest deviation from the mean)
     centre = float(np.mean(x))
-    spread = float(np.max(np.abs(x - centre))) if len(x) else 0.0
+    spread = float(np.max(np.abs(x - centre)))
     if spread == 0 or not np.isfinite(spread) or SQUARE_SAFE[0] < spread < SQUARE_SAFE[1]:
         return x, 1.0
     return (x - centre) / spread, spread
