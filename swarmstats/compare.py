@@ -19,6 +19,7 @@ import pandas as pd
 
 from ._input.random_state import resolve_rng
 from ._kernels.bootstrap import chunk_sizes, percentile_interval
+from ._kernels.distributions import average_ranks
 from ._result import Result, fmt
 from .description import interquartile_mean
 from .errors import InputError, check_level
@@ -150,20 +151,6 @@ EXACT_PERMUTATIONS = 200_000
 PERMUTATIONS = 10_000
 
 
-def _midranks(scores: np.ndarray) -> np.ndarray:
-    """Ranks of each column (ties share their mean rank), 1-based."""
-    order = np.argsort(scores, axis=0, kind="stable")
-    ranks = np.empty(scores.shape)
-    for task in range(scores.shape[1]):
-        column = scores[order[:, task], task]
-        # the mean rank of each run of equal values
-        starts = np.flatnonzero(np.r_[True, column[1:] != column[:-1]])
-        ends = np.r_[starts[1:], len(column)]
-        mean_rank = (starts + ends + 1) / 2.0
-        ranks[order[:, task], task] = np.repeat(mean_rank, ends - starts)
-    return ranks
-
-
 def improvement_pvalues(x: np.ndarray, y: np.ndarray, rng=None) -> tuple[float, float]:
     """One-sided permutation p-values of P(X > Y) (as :func:`probability_of_improvement`
     averages it over tasks): (p that it is this large, p that it is this small) when the runs
@@ -180,7 +167,8 @@ def improvement_pvalues(x: np.ndarray, y: np.ndarray, rng=None) -> tuple[float, 
     """
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     nx, ny, tasks = x.shape[0], y.shape[0], x.shape[1]
-    ranks = _midranks(np.concatenate([x, y]))
+    pooled = np.concatenate([x, y])
+    ranks = np.column_stack([average_ranks(pooled[:, task]) for task in range(tasks)])
     offset, pairs = nx * (nx + 1) / 2.0, float(nx * ny)
     observed = float(((ranks[:nx].sum(axis=0) - offset) / pairs).mean())
     per_task = math.comb(nx + ny, nx)

@@ -435,8 +435,7 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int, med
         notes.append(f"only {n} value(s): no interval is estimated (at least 4 are needed)")
         tau, ess, ci, median_ci = nan, nan, (nan, nan), (nan, nan)
     else:
-        safe, scale = square_safe_scale(x)
-        tau = float(integrated_time(safe))
+        tau = float(integrated_time(x))
         ess = n / tau
         ci = _t_interval(mean, sd, ess, level)
         # The ESS interval covers 94-96.5% on independent and mildly autocorrelated noise, but
@@ -447,9 +446,9 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int, med
         # like a fractional power towards zero) and with a slow component under fast noise
         # (ARMA(1,1) fits the spectrum best), the convergence verdict's standard error replaces
         # it: the larger of Geyer's and batch means', widened to what a fitted model implies.
-        precision = mean_precision(safe, tau)
+        precision = mean_precision(x, tau)
         if precision.long_memory or precision.slow_component or (tau > 2.0 and ess < FEW_EFFECTIVE):
-            half = float(stats.t.ppf(0.5 + level / 2, precision.dof)) * precision.mcse * scale
+            half = float(stats.t.ppf(0.5 + level / 2, precision.dof)) * precision.mcse
             ci = (mean - half, mean + half)
         trend = _trend_note(series, tau) if n >= TREND_MIN_POINTS else None
         # a trend raises the low end of the spectrum as long memory or a slow wander do

@@ -16,6 +16,7 @@ import numpy as np
 
 #: metrics whose 0 means "undefined at this step" (TRL: no completion terminated)
 _TERMINATED_LENGTH = re.compile(r"(^|[/_.])(mean|min|max)_terminated_length$")
+UNDEFINED = 0.0
 WHY = "what TRL logs when no completion ended before the length limit (clipped_ratio 1)"
 
 
@@ -28,6 +29,16 @@ def has_sentinel(name) -> bool:
     return isinstance(name, str) and bool(_TERMINATED_LENGTH.search(name))
 
 
+def is_undefined(name, value: float) -> bool:
+    """Whether one logged ``value`` of metric ``name`` means "undefined" (the live monitor's
+    test, value first so that most calls cost one comparison).
+
+    >>> is_undefined("completions/mean_terminated_length", 0.0), is_undefined("reward", 0.0)
+    (True, False)
+    """
+    return value == UNDEFINED and has_sentinel(name)
+
+
 def undefined(name, values) -> np.ndarray:
     """Boolean mask of the values of metric ``name`` that mean "undefined" (all False for a
     metric without a sentinel).
@@ -38,7 +49,7 @@ def undefined(name, values) -> np.ndarray:
     values = np.asarray(values)
     if not has_sentinel(name) or not np.issubdtype(values.dtype, np.number):
         return np.zeros(values.shape, dtype=bool)
-    return values == 0
+    return values == UNDEFINED
 
 
 def note(name, count: int, total: int) -> str:

@@ -21,7 +21,7 @@ from .._base import Estimator, renamed_names, same_value
 from .._result import Result, fmt, plain_number
 from ..convergence.verdict import check_budget
 from ..errors import InputError, check_choice, check_count, is_real
-from ..sentinels import has_sentinel
+from ..sentinels import is_undefined
 from ..windows import AdaptiveWindow
 from .convergence_monitor import ConvergenceMonitor
 
@@ -181,7 +181,7 @@ class Monitor(Estimator):
             if self.metrics is not None and name not in self.metrics:
                 continue
             value = _number(raw)
-            if value is None or (value == 0 and has_sentinel(name)):  # undefined at this step
+            if value is None or is_undefined(name, value):
                 continue
             if not math.isfinite(value):
                 self._skipped[name] = self._skipped.get(name, 0) + 1
