@@ -1,6 +1,7 @@
 """`swarmstats best-of`: the best of several runs, adjusted for being picked."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -42,3 +43,10 @@ def test_too_few_values_in_the_tail_is_one_clear_error(tmp_path):
     runs = _runs(tmp_path, [0.5, 0.6], steps=20)
     done = run("best-of", runs, "-m", "reward", "--last", "0.1")
     assert done.returncode == 2 and "at least 4" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_best_of_runs_on_several_environments_is_flagged():
+    real = Path(__file__).resolve().parent / "fixtures" / "real" / "sb3"
+    done = run("best-of", real / "dqn-CartPole-v1.monitor.csv", real / "ppo-Pong-v4.monitor.csv", "-m", "r")
+    assert done.returncode == 0, done.stderr
+    assert "2 environments" in done.stderr and "largest rewards" in done.stderr

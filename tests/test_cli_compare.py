@@ -2,6 +2,7 @@
 the first is better shown or not (exit 0 / 1), and --plan's runs per set."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -205,3 +206,23 @@ def test_a_seed_paired_claim_needs_the_sign_test_to_agree():
         assert claim["probability"] == 1.0 and claim["low"] > 0.5
         assert claim["pvalue"] == pytest.approx(0.5 ** seeds) and claim["shown"] is shown
         assert claim["runs_needed"] == (None if shown else 6)
+
+
+def test_runs_of_several_environments_are_flagged_and_compared_by_task_when_asked(tmp_path):
+    """SB3 monitor files name their environment: pooling CartPole's 500 with Pong's 21 compares
+    reward scales, not algorithms, so the command says so; --task env_id compares per
+    environment (the header's env_id is a run parameter) and then says nothing."""
+    real = Path(__file__).resolve().parent / "fixtures" / "real" / "sb3"
+    for name, files in {"a": ("a2c-CartPole-v1", "a2c-Pong-v4"), "b": ("dqn-CartPole-v1", "ppo-Pong-v4")}.items():
+        (tmp_path / name).mkdir()
+        for file in files:
+            (tmp_path / name / f"{file}.monitor.csv").write_bytes((real / f"{file}.monitor.csv").read_bytes())
+    sets = [str(tmp_path / name / "*.monitor.csv") for name in ("a", "b")]
+    pooled = run("compare", *sets, "-m", "r", "--last", "0.5")
+    assert pooled.returncode in (0, 1), pooled.stderr
+    assert "2 environments (CartPole-v1, PongNoFrameskip-v4" in pooled.stderr
+    assert "--task env_id" in pooled.stderr
+    by_task = run("compare", *sets, "-m", "r", "--last", "0.5", "--task", "env_id", "--format", "json")
+    assert by_task.returncode in (0, 1), by_task.stderr
+    assert "environments" not in by_task.stderr
+    assert json.loads(by_task.stdout)["claims"][0]["paired_on"] is not None

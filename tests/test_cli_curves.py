@@ -1,6 +1,7 @@
 """`swarmstats curves`: runs behind a glob drawn as across-seed learning curves."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -38,3 +39,12 @@ def test_one_run_or_a_missing_metric_is_one_clear_error(tmp_path):
     pattern = _runs(tmp_path / "more", seeds=2)
     done = run("curves", pattern, "-m", "loss")
     assert done.returncode == 2 and "seed=0" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_curves_over_several_environments_say_so():
+    real = Path(__file__).resolve().parent / "fixtures" / "real" / "sb3"
+    done = run("curves", real / "dqn-CartPole-v1.monitor.csv", real / "ppo-Pong-v4.monitor.csv", "-m", "r")
+    assert done.returncode == 0, done.stderr
+    assert "2 environments" in done.stderr and "mix their reward scales" in done.stderr
+    same = run("curves", real / "dqn-CartPole-v1.monitor.csv", real / "a2c-CartPole-v1.monitor.csv", "-m", "r")
+    assert same.returncode == 0 and "environments" not in same.stderr

@@ -95,6 +95,40 @@ def test_a_folder_of_monitor_files_from_other_runs_is_a_run_each():
     assert len(discover(str(folder.parent / "sb3" / "ppo-Pendulum-v1"))) == 1
 
 
+def test_runs_of_different_environments_are_never_summarised_together():
+    """Ten SB3 monitor files of eight environments read "r mean 67.69 [-195.6, 301.1] over 10
+    runs": CartPole's 500 averaged with Pendulum's -888.  Each monitor header names its
+    environment; it is a run parameter (env_id), and a sweep always groups by it."""
+    real = Path(__file__).resolve().parent / "fixtures" / "real"
+    specs = discover(str(real / "sb3" / "*.monitor.csv"))
+    assert {Path(s.name).name: s.params["env_id"] for s in specs}["dqn-MountainCar-v0.monitor.csv"] == "MountainCar-v0"
+    result = ss.sweep(specs, metrics=["r"], checks=("describe",), workers=1, progress=False)
+    assert result.by == ["env_id"]
+    assert sorted(result.table["env_id"]) == sorted({s.params["env_id"] for s in specs}) and len(result.table) == 8
+    cartpole = result.table.set_index("env_id").loc["CartPole-v1"]
+    assert cartpole["n"] == 2  # a2c and dqn on CartPole-v1
+    assert any("8 environments" in note and "env_id" in note for note in result.notes)
+    # the runs of a folder of several runs carry their own environments; a worker folder its one
+    split = discover(str(real / "sb3-long"))
+    assert sorted(s.params["env_id"] for s in split) == sorted(["BreakoutNoFrameskip-v4", "HopperBulletEnv-v0",
+                                                                "Hopper-v3", "Humanoid-v3"])
+    assert discover(str(real / "sb3" / "ppo-Pendulum-v1"))[0].params == {"env_id": "Pendulum-v0"}
+    # one environment: nothing added
+    one = ss.sweep(str(real / "sb3" / "*CartPole*.monitor.csv"), metrics=["r"], checks=("describe",),
+                   workers=1, progress=False)
+    assert one.by == [] and not one.notes
+
+def test_a_path_segment_naming_the_environment_wins_over_the_monitor_header(tmp_path):
+    source = Path(__file__).resolve().parent / "fixtures" / "real" / "sb3" / "dqn-CartPole-v1.monitor.csv"
+    folder = tmp_path / "env_id=cartpole-tuned"
+    folder.mkdir()
+    (folder / "0.monitor.csv").write_bytes(source.read_bytes())
+    assert discover(str(folder / "0.monitor.csv"))[0].params == {"env_id": "cartpole-tuned"}
+    # a header that names no environment (or is not JSON) gives no parameter
+    (tmp_path / "plain.monitor.csv").write_text('#{"t_start": 1.0}\nr,l,t\n1,1,1\n2,1,2\n')
+    assert discover(str(tmp_path / "plain.monitor.csv"))[0].params == {}
+
+
 def test_swarm_regime_rules_exactly():
     def frame(acceptance, toxicity, total=50):
         n = len(acceptance)

@@ -7,7 +7,7 @@ import pandas as pd
 
 from ..errors import InputError
 from ..io import classify_columns, read_log, select_metric
-from ..sweeps.runs import RunSpec, discover
+from ..sweeps.runs import ENVIRONMENT, RunSpec, discover
 
 
 def metric_runs(paths, metric: str, input_format: str | None) -> list[tuple[RunSpec, pd.Series]]:
@@ -24,6 +24,22 @@ def metric_runs(paths, metric: str, input_format: str | None) -> list[tuple[RunS
             raise InputError(f"{spec.name}: no value of {metric!r}")
         found.append((spec, series))
     return found
+
+
+def environments(specs) -> list:
+    """The distinct environments the runs' logs name (an SB3 monitor header's ``env_id``)."""
+    return sorted({str(spec.params[ENVIRONMENT]) for spec in specs if ENVIRONMENT in spec.params})
+
+
+def note_environments(specs, consequence: str) -> None:
+    """Say on stderr when the runs are of several environments, and what that does to the
+    command's answer (the runs are still analysed as given)."""
+    from ._common import say
+
+    names = environments(specs)
+    if len(names) > 1:
+        say(f"the runs are of {len(names)} environments ({', '.join(names)}; {ENVIRONMENT} from their "
+            f"monitor headers): {consequence}")
 
 
 def add_last_option(parser) -> None:

@@ -18,7 +18,7 @@ from ._common import (
     plot_results,
     render,
 )
-from ._runs import add_last_option, check_last, metric_runs, tail
+from ._runs import add_last_option, check_last, metric_runs, note_environments, tail
 
 
 def add_parser(commands) -> None:
@@ -45,7 +45,10 @@ def add_parser(commands) -> None:
 def run(args) -> int:
     check_last(args.last)
     arms = {}
-    for spec, series in metric_runs(args.paths, args.metric, args.input_format):
+    found = metric_runs(args.paths, args.metric, args.input_format)
+    note_environments([spec for spec, _ in found], "the best of them may be the environment with "
+                      "the largest rewards, not the best run; pass the runs of one environment")
+    for spec, series in found:
         values = tail(series.to_numpy(), args.last)
         if len(values) < 4:
             raise InputError(f"{spec.name}: its last {args.last:g} holds {len(values)} value(s) of "

@@ -21,6 +21,7 @@ from ..compare import compare_runs, evaluation_plan
 from ..direction import resolve
 from ..errors import InputError
 from ..io import LOG_FORMATS
+from ..sweeps.runs import ENVIRONMENT
 from ._common import (
     EXIT_FAIL,
     EXIT_PASS,
@@ -33,7 +34,7 @@ from ._common import (
     plot_results,
     render,
 )
-from ._runs import add_last_option, check_last, metric_runs, tail
+from ._runs import add_last_option, check_last, metric_runs, note_environments, tail
 
 
 def add_parser(commands) -> None:
@@ -80,6 +81,10 @@ def run(args) -> int:
     scores = {name: _matrix(name, found, args.task) for name, found in read.items()}
     if args.task is not None:
         _same_tasks(read)
+    else:
+        note_environments([spec for found in read.values() for spec in found["specs"]],
+                          f"their scores are compared as one pool; pass --task {ENVIRONMENT} to compare "
+                          "environment by environment")
     better = resolve(args.better, args.metric)
     others = len(names) - 1
     level = 1 - args.alpha / others  # each claim at alpha / (k - 1): all of them together keep alpha
@@ -104,8 +109,9 @@ def run_scores(pattern: str, metric: str, last: float, input_format: str | None,
     (each run's seed - a ``seed=`` path segment, params.json or an MLflow parameter - or None when
     some run has none, or two share one), ``tasks`` (each run's ``task`` parameter, with
     ``task``) and ``runs`` (each run's values)."""
-    values, seeds, tasks, runs = [], [], [], []
+    values, seeds, tasks, runs, specs = [], [], [], [], []
     for spec, series in metric_runs(pattern, metric, input_format):
+        specs.append(spec)
         seeds.append(spec.params.get("seed"))
         if task is not None:
             if task not in spec.params:
@@ -123,7 +129,7 @@ def run_scores(pattern: str, metric: str, last: float, input_format: str | None,
     keys = list(zip(tasks, seeds)) if task is not None else seeds
     known = all(seed is not None for seed in seeds) and len(set(keys)) == len(keys)
     return {"scores": np.array(values), "seeds": seeds if known else None,
-            "tasks": tasks if task is not None else None, "runs": runs}
+            "tasks": tasks if task is not None else None, "runs": runs, "specs": specs}
 
 
 def _matrix(name: str, found: dict, task: str | None) -> np.ndarray:

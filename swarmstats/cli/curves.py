@@ -17,7 +17,7 @@ from ._common import (
     render,
     too_few,
 )
-from ._runs import metric_runs
+from ._runs import metric_runs, note_environments
 
 
 def add_parser(commands) -> None:
@@ -42,7 +42,10 @@ def add_parser(commands) -> None:
 
 def run(args) -> int:
     runs = {}
-    for spec, series in metric_runs(args.paths, args.metric, args.input_format):
+    found = metric_runs(args.paths, args.metric, args.input_format)
+    note_environments([spec for spec, _ in found], "curves across them mix their reward scales; "
+                      "pass the runs of one environment")
+    for spec, series in found:
         if len(series) < MIN_VALUES:
             raise too_few(spec.name, f"{len(series)} value(s) of {args.metric!r}")
         name = spec.name if spec.name not in runs else f"{spec.name} ({len(runs)})"  # a path given twice

@@ -14,7 +14,7 @@ from .aggregate import by_setting
 from .analyse import RegimeRules, SweepOptions, analyse_run, classify_regime
 from .backends import BACKENDS, run_all
 from .phase import critical_value, midpoint_rule
-from .runs import RunSpec, discover, links_out
+from .runs import ENVIRONMENT, RunSpec, discover, links_out
 
 CHECKS = ("convergence", "regimes", "describe")
 
@@ -76,7 +76,8 @@ def sweep(runs, *, checks=CHECKS, metrics=None, by=None, group: str | None = Non
     verdict, regimes and description per metric, and SWARM's regime call when it logs
     acceptance and toxicity; a run that fails is reported with its error, the rest go on.
     ``by``: parameters to group runs by (from ``key=value`` path segments, ``params.json`` or
-    constant columns).  ``phase``: a numeric parameter for the collapse transition (both
+    constant columns); runs whose logs name different environments (an SB3 monitor header's
+    ``env_id``) are always grouped by it as well, with a note.  ``phase``: a numeric parameter for the collapse transition (both
     SWARM's midpoint rule and a logistic fit with a bootstrap interval).  ``backend``:
     ``"local"`` (a process pool of ``workers``) or ``"dask"`` (a ``LocalCluster``, or the
     cluster at ``scheduler``); every backend gives the same result.
@@ -92,6 +93,13 @@ def sweep(runs, *, checks=CHECKS, metrics=None, by=None, group: str | None = Non
     show = sys.stderr.isatty() if progress is None else progress
     results = run_all(specs, options, backend=backend, workers=workers, scheduler=scheduler, progress=show)
     notes = links_out(specs)
+    environments = sorted({str(spec.params[ENVIRONMENT]) for spec in specs if ENVIRONMENT in spec.params})
+    if len(environments) > 1 and ENVIRONMENT not in by:
+        # ten runs on CartPole, Pong and MountainCar read "r mean 67.69 over 10 runs"
+        by = [ENVIRONMENT] + by
+        notes.append(f"the runs are of {len(environments)} environments ({', '.join(environments)}; "
+                     f"{ENVIRONMENT} from their monitor headers): each is summarised apart, since a "
+                     "mean over environments mixes their reward scales")
     for name in by:
         missing = sum(1 for r in results if name not in r["params"])
         if missing:

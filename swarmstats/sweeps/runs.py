@@ -2,7 +2,8 @@
 
 A run is a log file, a run folder (anything ``read_log`` reads whole), or one group of a long
 file.  Parameters come from ``key=value`` path segments (``adv=0.2/seed=3/epochs.csv``), a
-``params.json`` beside the log (Ray trials), and columns that are constant within the run.
+``params.json`` beside the log (Ray trials), columns that are constant within the run, and
+what the log itself says the run was (an SB3 monitor header's ``env_id``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,12 @@ import pandas as pd
 
 from ..errors import InputError
 from ..io import mlflow_server, read_log
+from ..io.formats.sb3 import monitor_environment
 from ..io.tabular import table_roles
+
+#: The parameter naming a run's environment when its log says it (an SB3 monitor header):
+#: runs of different environments are never summarised together.
+ENVIRONMENT = "env_id"
 
 
 @dataclass(frozen=True)
@@ -113,10 +119,10 @@ def discover(paths, *, group: str | None = None, format: str | None = None) -> l
         if os.path.isdir(path) and whole is None:
             children = sorted(os.path.join(path, child) for child in os.listdir(path)
                               if not child.startswith("."))
-            runs += [RunSpec(name=child, path=child, params={**path_params(child), **_folder_params(child)},
-                             format=format) for child in children]
+            runs += [RunSpec(name=child, path=child, params=_params(child), format=format)
+                     for child in children]
         else:
-            params = {**path_params(path), **_folder_params(path)}
+            params = _params(path)
             # a folder read whole may still hold several runs (SB3 monitor files of other
             # runs beside each other): each is a run of the sweep, never one merged run
             split = _split_runs(whole, format) if whole is not None else []
@@ -127,6 +133,14 @@ def discover(paths, *, group: str | None = None, format: str | None = None) -> l
     if not runs:
         raise InputError("the sweep has no runs")
     return runs
+
+
+def _params(path: str) -> dict:
+    """A run's parameters: what its log says it was, then its path segments and params.json
+    (which win when they name the same parameter)."""
+    environment = monitor_environment(path)
+    said = {ENVIRONMENT: environment} if environment else {}
+    return {**said, **path_params(path), **_folder_params(path)}
 
 
 def _server_runs(source: str, format: str | None) -> list[RunSpec]:
@@ -165,9 +179,11 @@ def _split_runs(frame: pd.DataFrame, format: str | None) -> list:
     _, key = table_roles(frame)
     if not key.several:
         return []
+    environments = frame.attrs.get("run_configs", {})  # a monitor folder's runs on several environments
     frame = frame.assign(**{"run": key.labels})
     return [RunSpec(name=str(name), frame=part.drop(columns=["run"]).reset_index(drop=True),
-                    params=_constant_columns(part, exclude={"run"}), format=format)
+                    params={**({ENVIRONMENT: environments[name]} if name in environments else {}),
+                            **_constant_columns(part, exclude={"run"})}, format=format)
             for name, part in frame.groupby("run", sort=False)]
 
 

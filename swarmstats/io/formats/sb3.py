@@ -141,6 +141,30 @@ def monitor_files(directory: str) -> list[str]:
                   if f == "monitor.csv" or f.endswith(".monitor.csv"))
 
 
+def monitor_environment(path: str) -> str | None:
+    """The environment a monitor file says it ran (``env_id`` in its JSON header line), or the
+    one every monitor file of a folder names; None for other logs, a header that does not say,
+    or a folder whose files name several.  Only the first line of each file is read: a sweep
+    learns each run's environment without reading the runs."""
+    if os.path.isdir(path):
+        files = monitor_files(path)
+    else:
+        files = [path] if os.path.basename(path) == "monitor.csv" or path.endswith(".monitor.csv") else []
+    environments = set()
+    for file in files:
+        try:
+            with open(file, encoding="utf-8-sig") as handle:
+                first = handle.readline(65536)
+            header = json.loads(first[1:]) if first.startswith("#") else None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            return None
+        environment = header.get("env_id") if isinstance(header, dict) else None
+        if not isinstance(environment, str) or not environment:
+            return None
+        environments.add(environment)
+    return environments.pop() if len(environments) == 1 else None
+
+
 def read_progress(frame: pd.DataFrame, name: str, format: str) -> LogTable:
     """SB3 (namespaced keys, step = time/total_timesteps) or baselines (bare keys)."""
     check_repeated_header(frame, name)
