@@ -465,7 +465,9 @@ class AdaptiveWindow(OnlineEstimator):
             return self._plain(window, step, label(start), status, reason, False, scale=0.0,
                                slope=(0.0, 0.0))
         sigma, g = self._noise(window)
-        if sigma <= 1e-12 * max(1.0, abs(highest), abs(lowest)):
+        # rounding relative to the values' own size (an absolute floor of 1e-12 called every
+        # window of 1e-20-sized values "exactly on a curve" and missed their changes)
+        if sigma <= 1e-12 * max(abs(highest), abs(lowest)):
             return self._plain(window, step, label(start), "stable",
                                "the values lie exactly on a curve: no noise to judge", False)
         scale = sigma * math.sqrt(g)

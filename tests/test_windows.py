@@ -241,3 +241,17 @@ def test_tiny_values_no_longer_break_the_window():
     y = np.random.default_rng(44).normal(size=300)
     unit, tiny = AdaptiveWindow().fit(y), AdaptiveWindow().fit(y * 1e-300)
     assert tiny.final_status == unit.final_status == "stable" and tiny.notes == unit.notes
+
+
+@pytest.mark.parametrize("scale", [1e-20, 1e-100, 1e-140, 1e20, 1e60])
+def test_the_window_reads_a_series_the_same_at_any_scale(scale):
+    """A noise floor of 1e-12 in absolute units called every window of 1e-20-sized values
+    "the values lie exactly on a curve: no noise to judge": a 2-SD level shift went unseen
+    (0 changes against 1).  Rounding is now judged relative to the values' size, so down to
+    ~1e-150 (where squares underflow) every state is the unit series' own, scaled."""
+    rng = np.random.default_rng(45)
+    y = np.r_[rng.normal(size=300), 2 + rng.normal(size=300)]
+    unit, scaled = AdaptiveWindow().fit(y).table, AdaptiveWindow().fit(y * scale).table
+    assert (scaled["status"].astype(str) == unit["status"].astype(str)).all()
+    assert (scaled["length"] == unit["length"]).all() and scaled["change"].sum() == unit["change"].sum() == 1
+    assert np.allclose(scaled["mean"] / scale, unit["mean"], rtol=1e-9)

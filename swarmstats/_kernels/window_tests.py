@@ -146,7 +146,7 @@ class RecentPlan:
             z = difference / np.sqrt(variance)
         degenerate = ~(variance > 0)
         if degenerate.any():  # both parts constant: any difference beyond rounding is a drift
-            tiny = 1e-12 * (1.0 + float(np.abs(sums.u).max()))
+            tiny = 1e-12 * float(np.abs(sums.u).max())  # relative: the window may be 1e-20-sized
             z = np.where(degenerate, np.where(np.abs(difference) > tiny, np.inf, 0.0), z)
         return np.where(quarter >= 2, z, 0.0)
 
