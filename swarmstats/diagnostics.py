@@ -16,6 +16,8 @@ Defined answers instead of exceptions:
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ._input.series import as_runs, as_series
@@ -70,10 +72,22 @@ def integrated_autocorr_time(
     return floor_tau(sokal_tau(autocorrelation(values), c)[0], len(values))[0]
 
 
-def _as_chains(y, nan_policy: str) -> np.ndarray:
+#: Draws outside this magnitude are brought to unit size first (by a power of two: exact),
+#: since the SD's ESS and MCSE use fourth powers, which underflow from ~1e-77 on.
+_UNIT_RANGE = (1e-30, 1e30)
+
+
+def _as_chains(y, nan_policy: str) -> tuple[np.ndarray, float]:
+    """(the runs as rows of equal length - each run's latest values -, the power of two they
+    were divided by to bring them to unit size, 1 in the usual range)."""
     runs = as_runs(y, nan_policy=nan_policy, min_length=1)
     length = min(len(run) for run in runs)
-    return np.vstack([run.values[len(run) - length :] for run in runs])
+    chains = np.vstack([run.values[len(run) - length :] for run in runs])
+    top = float(np.max(np.abs(chains)))
+    if top == 0 or _UNIT_RANGE[0] < top < _UNIT_RANGE[1]:
+        return chains, 1.0
+    unit = 2.0 ** math.floor(math.log2(top))
+    return chains / unit, unit
 
 
 def ess(y, *, method: str = "bulk", prob: float | None = None, nan_policy: str = "raise") -> float:
@@ -90,7 +104,7 @@ def ess(y, *, method: str = "bulk", prob: float | None = None, nan_policy: str =
     True
     """
     check_choice("method", method, _ESS_METHODS)
-    chains = _as_chains(y, nan_policy)
+    chains, _ = _as_chains(y, nan_policy)  # ESS does not depend on the unit
     if chains.shape[1] < 4:
         return float("nan")
     if method == "bulk":
@@ -120,7 +134,7 @@ def rhat(runs, *, method: str = "rank", nan_policy: str = "raise") -> float:
     1.0
     """
     check_choice("method", method, _RHAT_METHODS)
-    chains = _as_chains(runs, nan_policy)
+    chains, _ = _as_chains(runs, nan_policy)  # nor does R-hat
     if chains.shape[1] < 4:
         return float("nan")
     return _chains.rhat_rank(chains) if method == "rank" else _chains.rhat_split(chains)
@@ -138,14 +152,14 @@ def mcse(y, *, method: str = "mean", prob: float | None = None, nan_policy: str 
     True
     """
     check_choice("method", method, _MCSE_METHODS)
-    chains = _as_chains(y, nan_policy)
+    chains, unit = _as_chains(y, nan_policy)
     if chains.shape[1] < 4 or _chains.is_constant(chains):
         return float("nan")
     if method == "mean":
-        return _chains.mcse_mean(chains)
+        return unit * _chains.mcse_mean(chains)
     if method == "sd":
-        return _chains.mcse_sd(chains)
-    return _chains.mcse_quantile(chains, _check_prob(prob))
+        return unit * _chains.mcse_sd(chains)
+    return unit * _chains.mcse_quantile(chains, _check_prob(prob))
 
 
 def _check_prob(prob) -> float:

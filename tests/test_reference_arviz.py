@@ -67,3 +67,16 @@ def test_unequal_runs_use_their_last_common_stretch():
     aligned = np.vstack([runs[0][-900:], runs[1]])
     assert ss.ess(runs) == pytest.approx(ss.ess(aligned))
     assert ss.rhat(runs) == pytest.approx(ss.rhat(aligned))
+
+
+@pytest.mark.parametrize("scale", [1e-20, 1e-150, 1e50])
+def test_ess_rhat_and_mcse_do_not_depend_on_the_scale(scale):
+    """An absolute 'constant' floor made every run of 1e-20-sized draws constant: ESS, R-hat
+    and MCSE were NaN (ArviZ returns n for its mean and SD ESS there).  Equal up to rounding
+    is now relative to the values' size."""
+    draws = np.random.default_rng(9).normal(size=(4, 500))
+    for method in ("bulk", "tail", "mean", "sd", "plain"):
+        assert ss.ess(draws * scale, method=method) == pytest.approx(ss.ess(draws, method=method), rel=1e-9)
+    assert ss.rhat(draws * scale) == pytest.approx(ss.rhat(draws), rel=1e-9)
+    assert ss.mcse(draws * scale) / scale == pytest.approx(ss.mcse(draws), rel=1e-9)
+    assert np.isnan(ss.ess(np.full((2, 100), 1e-20)))  # a constant is still one

@@ -78,3 +78,14 @@ def test_variance_stability_size_under_autocorrelation():
     series = ar1(0.9, 2000, rng, reps=reps)
     unstable = sum(not ss.variance_stability(row).stable for row in series)
     assert unstable / reps <= binomial_upper(0.05, reps)
+
+
+@pytest.mark.parametrize("scale", [1e-20, 1e-120, 1e40])
+def test_variance_stability_reads_any_scale_alike(scale):
+    """Its test's rounding floor is in units of SD 1: on 1e-20-sized values it read every
+    difference of squares as rounding (p = 1 where the unit series gives 0.85)."""
+    rng = np.random.default_rng(8)
+    y = np.r_[rng.normal(size=600), 2.0 * rng.normal(size=200)]  # the variance doubles at the end
+    unit, scaled = ss.variance_stability(y), ss.variance_stability(y * scale)
+    assert unit.pvalue < 0.05 and scaled.pvalue == pytest.approx(unit.pvalue, rel=1e-9)
+    assert scaled.ratio == pytest.approx(unit.ratio, rel=1e-9)

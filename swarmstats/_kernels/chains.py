@@ -33,7 +33,9 @@ def rank_normalize(chains: np.ndarray) -> np.ndarray:
 
 
 def is_constant(chains: np.ndarray) -> bool:
-    return bool(np.ptp(chains) <= np.finfo(float).resolution * max(1.0, np.max(np.abs(chains))))
+    """Equal up to rounding, relative to the values' size: an absolute floor made every run of
+    1e-20-sized draws "constant" (ESS and R-hat NaN; ArviZ returns n for its mean and SD ESS)."""
+    return bool(np.ptp(chains) <= np.finfo(float).resolution * np.max(np.abs(chains)))
 
 
 def combined_autocorrelation(chains: np.ndarray, max_lag: int | None = None) -> np.ndarray:

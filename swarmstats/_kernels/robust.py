@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
@@ -74,3 +76,22 @@ def square_safe_scale(x: np.ndarray) -> tuple[np.ndarray, float]:
     if spread == 0 or not np.isfinite(spread) or SQUARE_SAFE[0] < spread < SQUARE_SAFE[1]:
         return x, 1.0
     return (x - centre) / spread, spread
+
+
+def standard_scale(values: np.ndarray) -> tuple[float, float]:
+    """(centre, unit) with (values - centre) / unit of SD 1; unit 0 for a constant.  What
+    the tests with fixed rounding floors run on, so 1e-300-sized data behave like 1-sized data.
+
+    Outside 1e-100..1e100 the SD is computed after dividing by the largest deviation, so
+    that the squares of tiny (1e-300) or huge (1e70) values stay representable.
+    """
+    low, high = float(np.min(values)), float(np.max(values))
+    if low == high:  # exactly constant (a mean of equal values need not equal them)
+        return low, 0.0
+    centre = float(np.mean(values))  # any central value will do: the tests are shift-invariant
+    spread = max(high - centre, centre - low)
+    if spread == 0 or not math.isfinite(spread):
+        return centre, 0.0
+    if SQUARE_SAFE[0] < spread < SQUARE_SAFE[1]:
+        return centre, float(np.std(values, ddof=1))
+    return centre, spread * float(np.std((values - centre) / spread, ddof=1))

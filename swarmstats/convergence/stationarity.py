@@ -16,6 +16,7 @@ import numpy as np
 from .._input.series import as_series
 from .._kernels.autocorr import ar_spectrum0
 from .._kernels.distributions import increasing_root, norm_sf
+from .._kernels.robust import standard_scale
 from .._kernels.stationary_tests import bridge_statistic, cramer_von_mises_cdf, geweke_z
 from .._kernels.verdict_tests import variance_shift
 from .._result import Result, fmt
@@ -174,7 +175,9 @@ def variance_stability(y, *, alpha: float = 0.05, nan_policy: str = "raise") -> 
     True
     """
     values = as_series(y, nan_policy=nan_policy, min_length=16).values
-    outcome = variance_shift(values)
+    # the test's rounding floor is in units of SD 1 (it read 1e-20-sized values as constant)
+    centre, unit = standard_scale(values)
+    outcome = variance_shift((values - centre) / unit if unit > 0 else values - centre)
     half = values[len(values) // 2:]
     blocks = np.array_split((half - half.mean()) ** 2, min(20, len(half)))
     return VarianceStabilityResult(ratio=outcome.estimate, statistic=outcome.statistic,

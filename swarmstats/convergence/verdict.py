@@ -47,7 +47,7 @@ from .._kernels.precision import (
     transient_allowance,
     within_range,
 )
-from .._kernels.robust import SQUARE_SAFE
+from .._kernels.robust import standard_scale
 from .._kernels.stationary_tests import geweke_z
 from .._kernels.verdict_tests import (
     ROUNDING,
@@ -306,7 +306,7 @@ class ConvergenceTest(Estimator):
                 verdict="insufficient_data", converged=False, steps_needed=self.min_points - n,
                 reasons=[f"only {n} point(s); at least {self.min_points} are needed to judge"],
                 **_undefined(values, series), **base)
-        centre, scale = _standard_scale(values)
+        centre, scale = standard_scale(values)
         unit = series.step_unit  # what a step is, in sentences ("per 100 epoch")
         if scale == 0:
             return _constant_result(values, series, base, self.tolerance)
@@ -723,24 +723,6 @@ def _safe_geweke(kept: np.ndarray) -> float:
     if len(kept) < 20:
         return float("nan")
     return geweke_z(kept)
-
-
-def _standard_scale(values: np.ndarray) -> tuple[float, float]:
-    """(centre, unit) with (values - centre) / unit of SD 1; unit 0 for a constant.
-
-    Outside 1e-100..1e100 the SD is computed after dividing by the largest deviation, so
-    that the squares of tiny (1e-300) or huge (1e70) values stay representable.
-    """
-    low, high = float(np.min(values)), float(np.max(values))
-    if low == high:  # exactly constant (a mean of equal values need not equal them)
-        return low, 0.0
-    centre = float(np.mean(values))  # any central value will do: the tests are shift-invariant
-    spread = max(high - centre, centre - low)
-    if spread == 0 or not math.isfinite(spread):
-        return centre, 0.0
-    if SQUARE_SAFE[0] < spread < SQUARE_SAFE[1]:
-        return centre, float(np.std(values, ddof=1))
-    return centre, spread * float(np.std((values - centre) / spread, ddof=1))
 
 
 def _count(count: int, unit: str, before: str = "") -> str:
