@@ -110,7 +110,15 @@ def fixed(reps):
             conv = [r for r in res if r.converged]
             print(f"  ARFIMA d={d} n={n} (long memory): coverage {rate(sum(r.ci[0] <= 0 <= r.ci[1] for r in res), reps)}; "
                   f"flagged {sum(r.long_memory for r in res) / reps:.0%}; converged {len(conv) / reps:.0%}, "
-                  f"covering {rate(sum(r.ci[0] <= 0 <= r.ci[1] for r in conv), len(conv))}")
+                  f"covering {rate(sum(r.ci[0] <= 0 <= r.ci[1] for r in conv), len(conv))}; "
+                  f"not_converged {share(res, 'not_converged') / reps:.1%}")
+    for n in (300, 1000, 5000):
+        res = fit(slow_plus_noise(n, np.random.default_rng(n + 99), reps))
+        conv = [r for r in res if r.converged]
+        print(f"  slow AR(0.99), SD 0.3, under unit noise, n={n}: coverage "
+              f"{rate(sum(r.ci[0] <= 0 <= r.ci[1] for r in res), reps)}; converged {len(conv) / reps:.1%}, "
+              f"covering {rate(sum(r.ci[0] <= 0 <= r.ci[1] for r in conv), len(conv))}; "
+              f"not_converged {share(res, 'not_converged') / reps:.1%}")
 
 
 def memory(reps):
