@@ -226,3 +226,11 @@ def test_runs_of_several_environments_are_flagged_and_compared_by_task_when_aske
     assert by_task.returncode in (0, 1), by_task.stderr
     assert "environments" not in by_task.stderr
     assert json.loads(by_task.stdout)["claims"][0]["paired_on"] is not None
+
+
+def test_worker_files_split_into_two_sets_are_named_as_workers():
+    pendulum = Path(__file__).resolve().parent / "fixtures" / "real" / "sb3" / "ppo-Pendulum-v1"
+    done = run("compare", pendulum / "[01].monitor.csv", pendulum / "[23].monitor.csv", "-m", "r")
+    assert done.returncode == 1  # not shown, as before
+    assert "workers of one vectorised run" in done.stderr and "not seeds" in done.stderr
+

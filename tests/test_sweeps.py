@@ -201,3 +201,19 @@ def test_command_line(sweep_dir, tmp_path):
                "--plot", png).returncode == 0 and png.stat().st_size > 2000
     bad = run("sweep", str(tmp_path / "none-*.csv"))
     assert bad.returncode == 2 and "no file matches" in bad.stderr
+
+
+def test_worker_files_given_one_by_one_are_named_as_such():
+    """The four worker files of one SB3 PPO Pendulum run, globbed one by one, were four runs
+    with a between-seed interval; the monitor reader merges them when given their folder.  A
+    note now says they are one run's workers; files of other folders or environments are not."""
+    real = Path(__file__).resolve().parent / "fixtures" / "real" / "sb3"
+    result = ss.sweep(str(real / "ppo-Pendulum-v1" / "*.monitor.csv"), metrics=["r"], checks=("describe",),
+                      workers=1, progress=False)
+    assert result.n_runs == 4
+    assert any("0.monitor.csv, 1.monitor.csv, 2.monitor.csv, 3.monitor.csv" in note
+               and "workers of one vectorised run" in note for note in result.notes)
+    # dqn CartPole and dqn MountainCar started in the same second, on other environments
+    others = ss.sweep(str(real / "dqn-*.monitor.csv"), metrics=["r"], checks=("describe",), workers=1,
+                      progress=False)
+    assert not any("workers" in note for note in others.notes)

@@ -7,7 +7,7 @@ import pandas as pd
 
 from ..errors import InputError
 from ..io import classify_columns, read_log, select_metric
-from ..sweeps.runs import ENVIRONMENT, RunSpec, discover
+from ..sweeps.runs import ENVIRONMENT, RunSpec, discover, worker_notes
 
 
 def metric_runs(paths, metric: str, input_format: str | None) -> list[tuple[RunSpec, pd.Series]]:
@@ -40,6 +40,14 @@ def note_environments(specs, consequence: str) -> None:
     if len(names) > 1:
         say(f"the runs are of {len(names)} environments ({', '.join(names)}; {ENVIRONMENT} from their "
             f"monitor headers): {consequence}")
+
+
+def note_workers(specs, consequence: str = "they are not independent seeds") -> None:
+    """Say on stderr when runs given one by one look like the workers of one vectorised run."""
+    from ._common import say
+
+    for note in worker_notes(specs, consequence):
+        say(note)
 
 
 def add_last_option(parser) -> None:

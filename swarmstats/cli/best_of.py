@@ -18,7 +18,14 @@ from ._common import (
     plot_results,
     render,
 )
-from ._runs import add_last_option, check_last, metric_runs, note_environments, tail
+from ._runs import (
+    add_last_option,
+    check_last,
+    metric_runs,
+    note_environments,
+    note_workers,
+    tail,
+)
 
 
 def add_parser(commands) -> None:
@@ -48,6 +55,7 @@ def run(args) -> int:
     found = metric_runs(args.paths, args.metric, args.input_format)
     note_environments([spec for spec, _ in found], "the best of them may be the environment with "
                       "the largest rewards, not the best run; pass the runs of one environment")
+    note_workers([spec for spec, _ in found], "the best of them is a worker, not a setting")
     for spec, series in found:
         values = tail(series.to_numpy(), args.last)
         if len(values) < 4:

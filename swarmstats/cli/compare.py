@@ -34,7 +34,14 @@ from ._common import (
     plot_results,
     render,
 )
-from ._runs import add_last_option, check_last, metric_runs, note_environments, tail
+from ._runs import (
+    add_last_option,
+    check_last,
+    metric_runs,
+    note_environments,
+    note_workers,
+    tail,
+)
 
 
 def add_parser(commands) -> None:
@@ -85,6 +92,8 @@ def run(args) -> int:
         note_environments([spec for found in read.values() for spec in found["specs"]],
                           f"their scores are compared as one pool; pass --task {ENVIRONMENT} to compare "
                           "environment by environment")
+    note_workers([spec for found in read.values() for spec in found["specs"]],
+                 "comparing them compares workers of one setting, not seeds")
     better = resolve(args.better, args.metric)
     others = len(names) - 1
     level = 1 - args.alpha / others  # each claim at alpha / (k - 1): all of them together keep alpha

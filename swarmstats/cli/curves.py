@@ -17,7 +17,7 @@ from ._common import (
     render,
     too_few,
 )
-from ._runs import metric_runs, note_environments
+from ._runs import metric_runs, note_environments, note_workers
 
 
 def add_parser(commands) -> None:
@@ -45,6 +45,7 @@ def run(args) -> int:
     found = metric_runs(args.paths, args.metric, args.input_format)
     note_environments([spec for spec, _ in found], "curves across them mix their reward scales; "
                       "pass the runs of one environment")
+    note_workers([spec for spec, _ in found], "their spread is not a spread between seeds")
     for spec, series in found:
         if len(series) < MIN_VALUES:
             raise too_few(spec.name, f"{len(series)} value(s) of {args.metric!r}")

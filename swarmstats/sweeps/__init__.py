@@ -14,7 +14,7 @@ from .aggregate import by_setting
 from .analyse import RegimeRules, SweepOptions, analyse_run, classify_regime
 from .backends import BACKENDS, run_all
 from .phase import critical_value, midpoint_rule
-from .runs import ENVIRONMENT, RunSpec, discover, links_out
+from .runs import ENVIRONMENT, RunSpec, discover, links_out, worker_notes
 
 CHECKS = ("convergence", "regimes", "describe")
 
@@ -92,7 +92,7 @@ def sweep(runs, *, checks=CHECKS, metrics=None, by=None, group: str | None = Non
                            regime_rules=regime_rules or RegimeRules())
     show = sys.stderr.isatty() if progress is None else progress
     results = run_all(specs, options, backend=backend, workers=workers, scheduler=scheduler, progress=show)
-    notes = links_out(specs)
+    notes = links_out(specs) + worker_notes(specs, "the spread between them is not a spread between seeds")
     environments = sorted({str(spec.params[ENVIRONMENT]) for spec in specs if ENVIRONMENT in spec.params})
     if len(environments) > 1 and ENVIRONMENT not in by:
         # ten runs on CartPole, Pong and MountainCar read "r mean 67.69 over 10 runs"

@@ -17,7 +17,7 @@ import pandas as pd
 
 from ..errors import InputError
 from ..io import mlflow_server, read_log
-from ..io.formats.sb3 import monitor_environment
+from ..io.formats.sb3 import WORKER_START_SECONDS, monitor_environment, worker_groups
 from ..io.tabular import table_roles
 
 #: The parameter naming a run's environment when its log says it (an SB3 monitor header):
@@ -141,6 +141,20 @@ def _params(path: str) -> dict:
     environment = monitor_environment(path)
     said = {ENVIRONMENT: environment} if environment else {}
     return {**said, **path_params(path), **_folder_params(path)}
+
+
+def worker_notes(specs, consequence: str = "they are not independent seeds") -> list:
+    """A note for each set of runs given one by one that look like the workers of one
+    vectorised run (SB3 monitor files in one folder, on one environment, started together):
+    read as their folder they are one run; split, they are not seeds."""
+    notes = []
+    for group in worker_groups([spec.path for spec in specs if spec.path is not None]):
+        names = ", ".join(os.path.basename(path) for path in group)
+        notes.append(f"{names} (in {os.path.dirname(group[0]) or '.'}) started within "
+                     f"{WORKER_START_SECONDS:g} s of each other on one environment: the workers of one "
+                     f"vectorised run, read as one when their folder is given; here each is a run, and "
+                     f"{consequence}")
+    return notes
 
 
 def _server_runs(source: str, format: str | None) -> list[RunSpec]:

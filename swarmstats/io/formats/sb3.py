@@ -141,28 +141,58 @@ def monitor_files(directory: str) -> list[str]:
                   if f == "monitor.csv" or f.endswith(".monitor.csv"))
 
 
+def monitor_header(path: str) -> dict | None:
+    """The JSON header line of a monitor file (``t_start``, ``env_id`` ...), read alone; None
+    for a file that is not one (by name or by content) or cannot be read."""
+    if not (os.path.basename(path) == "monitor.csv" or path.endswith(".monitor.csv")) or not os.path.isfile(path):
+        return None
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            first = handle.readline(65536)
+        header = json.loads(first[1:]) if first.startswith("#") else None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    return header if isinstance(header, dict) else None
+
+
 def monitor_environment(path: str) -> str | None:
     """The environment a monitor file says it ran (``env_id`` in its JSON header line), or the
     one every monitor file of a folder names; None for other logs, a header that does not say,
     or a folder whose files name several.  Only the first line of each file is read: a sweep
     learns each run's environment without reading the runs."""
-    if os.path.isdir(path):
-        files = monitor_files(path)
-    else:
-        files = [path] if os.path.basename(path) == "monitor.csv" or path.endswith(".monitor.csv") else []
+    files = monitor_files(path) if os.path.isdir(path) else [path]
     environments = set()
     for file in files:
-        try:
-            with open(file, encoding="utf-8-sig") as handle:
-                first = handle.readline(65536)
-            header = json.loads(first[1:]) if first.startswith("#") else None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-            return None
-        environment = header.get("env_id") if isinstance(header, dict) else None
+        header = monitor_header(file)
+        environment = header.get("env_id") if header is not None else None
         if not isinstance(environment, str) or not environment:
             return None
         environments.add(environment)
     return environments.pop() if len(environments) == 1 else None
+
+
+def worker_groups(paths: list) -> list:
+    """Monitor files given one by one that the reader would take for the workers of one run:
+    in one folder, on one environment, started within ``WORKER_START_SECONDS`` of the group's
+    first (the rule :func:`read_monitor` applies to a folder, without reading the episodes).
+    Each group of two or more, in order of start."""
+    found: dict = {}
+    for path in paths:
+        header = monitor_header(path) if isinstance(path, str) else None
+        if header is None or not isinstance(header.get("t_start"), (int, float)):
+            continue
+        key = (os.path.dirname(os.path.abspath(path)), header.get("env_id"))
+        found.setdefault(key, []).append((float(header["t_start"]), path))
+    groups = []
+    for members in found.values():
+        current: list = []
+        for start, path in sorted(members):
+            if current and start - current[0][0] > WORKER_START_SECONDS:
+                groups.append(current)
+                current = []
+            current.append((start, path))
+        groups.append(current)
+    return [[path for _, path in group] for group in groups if len(group) > 1]
 
 
 def read_progress(frame: pd.DataFrame, name: str, format: str) -> LogTable:
