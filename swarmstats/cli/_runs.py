@@ -26,27 +26,23 @@ def metric_runs(paths, metric: str, input_format: str | None) -> list[tuple[RunS
     return found
 
 
-def environments(specs) -> list:
+def environments_of(specs) -> list:
     """The distinct environments the runs' logs name (an SB3 monitor header's ``env_id``)."""
     return sorted({str(spec.params[ENVIRONMENT]) for spec in specs if ENVIRONMENT in spec.params})
 
 
-def note_environments(specs, consequence: str) -> None:
-    """Say on stderr when the runs are of several environments, and what that does to the
-    command's answer (the runs are still analysed as given)."""
+def note_pooled(specs, *, environments: str | None, workers: str) -> None:
+    """Say on stderr what the runs given are not, and what that does to the command's answer
+    (they are still analysed as given): runs of several environments (an SB3 monitor header's
+    ``env_id``; None: not said, the command handles them), and files that look like the
+    workers of one vectorised run."""
     from ._common import say
 
-    names = environments(specs)
-    if len(names) > 1:
+    names = environments_of(specs)
+    if environments is not None and len(names) > 1:
         say(f"the runs are of {len(names)} environments ({', '.join(names)}; {ENVIRONMENT} from their "
-            f"monitor headers): {consequence}")
-
-
-def note_workers(specs, consequence: str = "they are not independent seeds") -> None:
-    """Say on stderr when runs given one by one look like the workers of one vectorised run."""
-    from ._common import say
-
-    for note in worker_notes(specs, consequence):
+            f"monitor headers): {environments}")
+    for note in worker_notes(specs, workers):
         say(note)
 
 

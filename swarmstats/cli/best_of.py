@@ -22,8 +22,7 @@ from ._runs import (
     add_last_option,
     check_last,
     metric_runs,
-    note_environments,
-    note_workers,
+    note_pooled,
     tail,
 )
 
@@ -53,9 +52,10 @@ def run(args) -> int:
     check_last(args.last)
     arms = {}
     found = metric_runs(args.paths, args.metric, args.input_format)
-    note_environments([spec for spec, _ in found], "the best of them may be the environment with "
-                      "the largest rewards, not the best run; pass the runs of one environment")
-    note_workers([spec for spec, _ in found], "the best of them is a worker, not a setting")
+    note_pooled([spec for spec, _ in found],
+                environments="the best of them may be the environment with the largest rewards, not "
+                             "the best run; pass the runs of one environment",
+                workers="the best of them is a worker, not a setting")
     for spec, series in found:
         values = tail(series.to_numpy(), args.last)
         if len(values) < 4:

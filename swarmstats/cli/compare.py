@@ -38,8 +38,7 @@ from ._runs import (
     add_last_option,
     check_last,
     metric_runs,
-    note_environments,
-    note_workers,
+    note_pooled,
     tail,
 )
 
@@ -88,12 +87,10 @@ def run(args) -> int:
     scores = {name: _matrix(name, found, args.task) for name, found in read.items()}
     if args.task is not None:
         _same_tasks(read)
-    else:
-        note_environments([spec for found in read.values() for spec in found["specs"]],
-                          f"their scores are compared as one pool; pass --task {ENVIRONMENT} to compare "
-                          "environment by environment")
-    note_workers([spec for found in read.values() for spec in found["specs"]],
-                 "comparing them compares workers of one setting, not seeds")
+    pooled = f"their scores are compared as one pool; pass --task {ENVIRONMENT} to compare environment by environment"
+    note_pooled([spec for found in read.values() for spec in found["specs"]],
+                environments=pooled if args.task is None else None,
+                workers="comparing them compares workers of one setting, not seeds")
     better = resolve(args.better, args.metric)
     others = len(names) - 1
     level = 1 - args.alpha / others  # each claim at alpha / (k - 1): all of them together keep alpha

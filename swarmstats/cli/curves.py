@@ -17,7 +17,7 @@ from ._common import (
     render,
     too_few,
 )
-from ._runs import metric_runs, note_environments, note_workers
+from ._runs import metric_runs, note_pooled
 
 
 def add_parser(commands) -> None:
@@ -43,9 +43,9 @@ def add_parser(commands) -> None:
 def run(args) -> int:
     runs = {}
     found = metric_runs(args.paths, args.metric, args.input_format)
-    note_environments([spec for spec, _ in found], "curves across them mix their reward scales; "
-                      "pass the runs of one environment")
-    note_workers([spec for spec, _ in found], "their spread is not a spread between seeds")
+    note_pooled([spec for spec, _ in found],
+                environments="curves across them mix their reward scales; pass the runs of one environment",
+                workers="their spread is not a spread between seeds")
     for spec, series in found:
         if len(series) < MIN_VALUES:
             raise too_few(spec.name, f"{len(series)} value(s) of {args.metric!r}")

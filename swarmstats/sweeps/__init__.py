@@ -77,8 +77,9 @@ def sweep(runs, *, checks=CHECKS, metrics=None, by=None, group: str | None = Non
     acceptance and toxicity; a run that fails is reported with its error, the rest go on.
     ``by``: parameters to group runs by (from ``key=value`` path segments, ``params.json`` or
     constant columns); runs whose logs name different environments (an SB3 monitor header's
-    ``env_id``) are always grouped by it as well, with a note.  ``phase``: a numeric parameter for the collapse transition (both
-    SWARM's midpoint rule and a logistic fit with a bootstrap interval).  ``backend``:
+    ``env_id``) are always grouped by it as well, with a note.  ``phase``: a numeric parameter
+    for the collapse transition (both SWARM's midpoint rule and a logistic fit with a bootstrap
+    interval).  ``backend``:
     ``"local"`` (a process pool of ``workers``) or ``"dask"`` (a ``LocalCluster``, or the
     cluster at ``scheduler``); every backend gives the same result.
     """
