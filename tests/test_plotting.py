@@ -181,3 +181,25 @@ def test_distribution_plots_show_distributions_not_bars():
     labels = " ".join(text.get_text() for text in ax.get_legend().get_texts())
     assert "median" in labels and "CVaR" in labels and "peak" in labels and "CI" in labels
     plt.close(ax.figure)
+
+
+def test_a_moving_run_is_drawn_with_what_moved_not_a_mean_band():
+    """A climbing run's 'CI of the mean' spanned the whole plot (DQN MountainCar): a run that is
+    not converged now shows its slope, or the level before and during a late change; a
+    converged run keeps the mean and its band."""
+    import matplotlib.pyplot as plt
+
+    from tests.conftest import ar1
+
+    rng = np.random.default_rng(1)
+    cases = {"level before and during the last": np.r_[ar1(0.5, 900, rng), ar1(0.5, 100, rng) - 1.2],
+             "slope after the warm-up": ar1(0.5, 2000, rng) + np.linspace(0, 1.5, 2000),
+             "CI of the mean": ar1(0.5, 5000, rng)}
+    for expected, y in cases.items():
+        result = ss.check_convergence(y)
+        fig, ax = plt.subplots()
+        result.plot(ax=ax)
+        labels = ax.get_legend_handles_labels()[1]
+        assert any(label.startswith(expected) or label.endswith(expected) for label in labels), (result.verdict, labels)
+        assert (result.verdict == "not_converged") != any("CI of the mean" in label for label in labels)
+        plt.close(fig)

@@ -13,7 +13,8 @@ from ._draw import plot_series
 
 @plotter(ConvergenceResult)
 def plot_convergence(result, ax, label=None):
-    """The series, the warm-up shaded, the mean after it with its interval."""
+    """The series, the warm-up shaded, the mean after it with its interval (for a run that is
+    not converged, the slope after the warm-up instead)."""
     values, steps = result._values, result._steps
     if values is None:
         return ax
@@ -21,8 +22,14 @@ def plot_convergence(result, ax, label=None):
     if result.warmup:
         ax.axvspan(steps[0], steps[min(result.warmup, len(steps) - 1)], color="0.85",
                    label="warm-up" if label is None else None)
-    if np.isfinite(result.mean):
-        kept = steps[result.warmup:]
+    kept = steps[result.warmup:]
+    # a moving run's mean and its interval say little (on a climbing curve the interval spans
+    # the whole range): what moved is drawn instead - the slope, or the late stretch's level
+    moved = _movement(result, steps, values) if result.verdict == "not_converged" else None
+    if moved is not None:
+        xs, ys, what = moved
+        ax.plot(xs, ys, color="C3", lw=1.5, ls="--", label=what if label is None else None)
+    elif np.isfinite(result.mean):
         ax.hlines(result.mean, kept[0], kept[-1], color=line.get_color(), lw=1.5)
         if np.all(np.isfinite(result.ci)):
             ax.fill_between(kept[[0, -1]], result.ci[0], result.ci[1], color=line.get_color(), alpha=0.2,
@@ -33,6 +40,31 @@ def plot_convergence(result, ax, label=None):
     ax.set_xlabel("step")
     ax.legend(loc="best", fontsize=8)
     return ax
+
+
+def _movement(result, steps, values):
+    """(x, y, label) of what the verdict found moving, from its first reason: the slope after
+    the warm-up or over the whole run through its mean, or the level before and during a late
+    change; None for a variance change (the mean's interval still says where the level is)."""
+    kept = np.asarray(steps[result.warmup:], dtype=float)
+    reason = result.reasons[0] if result.reasons else ""
+    if len(kept) < 2:
+        return None
+    if reason.startswith("a late change") and result.late_length and np.isfinite(result.late_change):
+        m, late = len(kept), int(result.late_length)
+        before = result.mean - result.late_change * late / m
+        edge = kept[m - late]
+        return ([kept[0], edge, edge, kept[-1]], [before, before, before + result.late_change,
+                before + result.late_change], f"level before and during the last {late} points")
+    if reason.startswith("drifting") and np.isfinite(result.drift_slope):
+        whole = np.asarray(steps, dtype=float)
+        ends = np.array([whole[0], whole[-1]])
+        centre = ends.mean()
+        return ends, float(np.mean(values)) + result.drift_slope * (ends - centre), "slope over the whole run"
+    if reason.startswith("still") and np.isfinite(result.trend_slope):
+        ends = np.array([kept[0], kept[-1]])
+        return ends, result.mean + result.trend_slope * (ends - ends.mean()), "slope after the warm-up"
+    return None
 
 
 @plotter(MultiRunConvergenceResult)
