@@ -79,4 +79,6 @@ def test_ess_rhat_and_mcse_do_not_depend_on_the_scale(scale):
         assert ss.ess(draws * scale, method=method) == pytest.approx(ss.ess(draws, method=method), rel=1e-9)
     assert ss.rhat(draws * scale) == pytest.approx(ss.rhat(draws), rel=1e-9)
     assert ss.mcse(draws * scale) / scale == pytest.approx(ss.mcse(draws), rel=1e-9)
+    assert ss.integrated_autocorr_time(draws[0] * scale) == pytest.approx(ss.integrated_autocorr_time(draws[0]),
+                                                                         rel=1e-9)
     assert np.isnan(ss.ess(np.full((2, 100), 1e-20)))  # a constant is still one
