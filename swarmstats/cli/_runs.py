@@ -7,7 +7,7 @@ import pandas as pd
 
 from ..errors import InputError
 from ..io import classify_columns, read_log, select_metric
-from ..sweeps.runs import ENVIRONMENT, RunSpec, discover, worker_notes
+from ..sweeps.runs import ENVIRONMENT, RunSpec, discover, environments_of, worker_notes
 
 
 def metric_runs(paths, metric: str, input_format: str | None) -> list[tuple[RunSpec, pd.Series]]:
@@ -24,11 +24,6 @@ def metric_runs(paths, metric: str, input_format: str | None) -> list[tuple[RunS
             raise InputError(f"{spec.name}: no value of {metric!r}")
         found.append((spec, series))
     return found
-
-
-def environments_of(specs) -> list:
-    """The distinct environments the runs' logs name (an SB3 monitor header's ``env_id``)."""
-    return sorted({str(spec.params[ENVIRONMENT]) for spec in specs if ENVIRONMENT in spec.params})
 
 
 def note_pooled(specs, *, environments: str | None, workers: str) -> None:

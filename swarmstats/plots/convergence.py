@@ -13,8 +13,8 @@ from ._draw import plot_series
 
 @plotter(ConvergenceResult)
 def plot_convergence(result, ax, label=None):
-    """The series, the warm-up shaded, the mean after it with its interval (for a run that is
-    not converged, the slope after the warm-up instead)."""
+    """The series, the warm-up shaded, the mean after it with its interval - or, for a run that
+    is not converged, what moved (see :func:`_movement`)."""
     values, steps = result._values, result._steps
     if values is None:
         return ax

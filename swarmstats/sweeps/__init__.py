@@ -14,7 +14,14 @@ from .aggregate import by_setting
 from .analyse import RegimeRules, SweepOptions, analyse_run, classify_regime
 from .backends import BACKENDS, run_all
 from .phase import critical_value, midpoint_rule
-from .runs import ENVIRONMENT, RunSpec, discover, links_out, worker_notes
+from .runs import (
+    ENVIRONMENT,
+    RunSpec,
+    discover,
+    environments_of,
+    links_out,
+    worker_notes,
+)
 
 CHECKS = ("convergence", "regimes", "describe")
 
@@ -79,9 +86,8 @@ def sweep(runs, *, checks=CHECKS, metrics=None, by=None, group: str | None = Non
     constant columns); runs whose logs name different environments (an SB3 monitor header's
     ``env_id``) are always grouped by it as well, with a note.  ``phase``: a numeric parameter
     for the collapse transition (both SWARM's midpoint rule and a logistic fit with a bootstrap
-    interval).  ``backend``:
-    ``"local"`` (a process pool of ``workers``) or ``"dask"`` (a ``LocalCluster``, or the
-    cluster at ``scheduler``); every backend gives the same result.
+    interval).  ``backend``: ``"local"`` (a process pool of ``workers``) or ``"dask"`` (a
+    ``LocalCluster``, or the cluster at ``scheduler``); every backend gives the same result.
     """
     for check in checks:
         if check not in CHECKS:
@@ -94,7 +100,7 @@ def sweep(runs, *, checks=CHECKS, metrics=None, by=None, group: str | None = Non
     show = sys.stderr.isatty() if progress is None else progress
     results = run_all(specs, options, backend=backend, workers=workers, scheduler=scheduler, progress=show)
     notes = links_out(specs) + worker_notes(specs, "the spread between them is not a spread between seeds")
-    environments = sorted({str(spec.params[ENVIRONMENT]) for spec in specs if ENVIRONMENT in spec.params})
+    environments = environments_of(specs)
     if len(environments) > 1 and ENVIRONMENT not in by:
         # ten runs on CartPole, Pong and MountainCar read "r mean 67.69 over 10 runs"
         by = [ENVIRONMENT] + by

@@ -143,6 +143,11 @@ def _params(path: str) -> dict:
     return {**said, **path_params(path), **_folder_params(path)}
 
 
+def environments_of(specs) -> list:
+    """The distinct environments the runs' logs name (an SB3 monitor header's ``env_id``)."""
+    return sorted({str(spec.params[ENVIRONMENT]) for spec in specs if ENVIRONMENT in spec.params})
+
+
 def worker_notes(specs, consequence: str = "they are not independent seeds") -> list:
     """A note for each set of runs given one by one that look like the workers of one
     vectorised run (SB3 monitor files in one folder, on one environment, started together):

@@ -160,7 +160,10 @@ def monitor_environment(path: str) -> str | None:
     one every monitor file of a folder names; None for other logs, a header that does not say,
     or a folder whose files name several.  Only the first line of each file is read: a sweep
     learns each run's environment without reading the runs."""
-    files = monitor_files(path) if os.path.isdir(path) else [path]
+    try:
+        files = monitor_files(path) if os.path.isdir(path) else [path]
+    except OSError:  # an unreadable folder: the sweep reports it when it reads the run
+        return None
     environments = set()
     for file in files:
         header = monitor_header(file)
