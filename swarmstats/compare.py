@@ -191,7 +191,7 @@ def improvement_pvalues(x: np.ndarray, y: np.ndarray, rng=None) -> tuple[float, 
 
 
 def compare_runs(runs_a, runs_b=None, *, names=("a", "b"), ci: float = 0.95, n_boot: int = 2000,
-                 thresholds=None, random_state=None) -> CompareResult:
+                 thresholds=None, random_state=0) -> CompareResult:
     """Compare sets of runs (seeds) by their final scores, with honest intervals.
 
     Parameters

@@ -60,7 +60,7 @@ class CurvesResult(Result):
 
 
 def learning_curves(runs, *, points: int = 200, ci: float = 0.95, n_boot: int = 2000,
-                    random_state=None, name: str | None = None) -> CurvesResult:
+                    random_state=0, name: str | None = None) -> CurvesResult:
     """Mean, median and IQM of several runs at each step, with pointwise intervals.
 
     Parameters

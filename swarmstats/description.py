@@ -246,7 +246,7 @@ def _central_moments(values: np.ndarray) -> tuple:
 
 
 def describe(y, *, ci: float = 0.95, tail: float = 0.05, n_boot: int = 2000,
-             median_method: str = "order-statistics", random_state=None, nan_policy: str = "raise",
+             median_method: str = "order-statistics", random_state=0, nan_policy: str = "raise",
              name: str | None = None, clusters=None, better: str = "auto") -> DescribeResult:
     """The distribution of a score series, with autocorrelation-aware intervals.
 

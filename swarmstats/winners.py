@@ -78,7 +78,7 @@ class BestOfResult(Result):
 
 
 def best_of(scores, *, better: str = "higher", ci: float = 0.95, autocorrelated: bool = False,
-            n_draws: int = 20_000, random_state=None) -> BestOfResult:
+            n_draws: int = 20_000, random_state=0) -> BestOfResult:
     """The best arm of ``scores`` with its selection-adjusted estimate, interval and the
     probability that it is truly the best (see the module docstring).
 

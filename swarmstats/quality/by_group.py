@@ -13,7 +13,7 @@ from .metrics import quality_metrics
 
 
 def quality_by(frame: pd.DataFrame, by: str = "epoch", *, p: str = "p", accepted: str = "accepted",
-               clusters="auto", nan_policy: str = "raise", random_state=None, **options) -> pd.DataFrame:
+               clusters="auto", nan_policy: str = "raise", random_state=0, **options) -> pd.DataFrame:
     """One row per value of ``by`` with every soft and hard metric and its interval.
 
     Columns: ``by``, ``n``, ``n_accepted``, ``n_rejected``, then each metric

@@ -282,7 +282,7 @@ def quality_metrics(
     n_boot: int = 2000,
     alpha: float = 0.05,
     swarm_compatible: bool = False,
-    random_state=None,
+    random_state=0,
     nan_policy: str = "raise",
     clusters=None,
     tau=None,

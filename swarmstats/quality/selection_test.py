@@ -44,7 +44,7 @@ class SelectionTestResult(Result):
 
 
 def adverse_selection_test(p, accepted, *, groups=None, alternative: str = "less",
-                           n_perm: int = 9999, random_state=None) -> SelectionTestResult:
+                           n_perm: int = 9999, random_state=0) -> SelectionTestResult:
     """Permutation test of the quality gap against "acceptance ignores p".
 
     ``alternative="less"`` (the default) asks whether the gap is significantly

@@ -74,7 +74,7 @@ def logistic_fits(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return a - b * centre / scale, b / scale
 
 
-def critical_value(values, collapsed, *, ci: float = 0.95, n_boot: int = 1000, random_state=None) -> dict:
+def critical_value(values, collapsed, *, ci: float = 0.95, n_boot: int = 1000, random_state=0) -> dict:
     """Both estimates of the critical value, the logistic one with a bootstrap interval."""
     x = np.asarray(values, dtype=float)
     y = np.asarray(collapsed, dtype=float)
