@@ -176,26 +176,19 @@ def monitor_environment(path: str) -> str | None:
 
 def worker_groups(paths: list) -> list:
     """Monitor files given one by one that the reader would take for the workers of one run:
-    in one folder, on one environment, started within ``WORKER_START_SECONDS`` of the group's
-    first (the rule :func:`read_monitor` applies to a folder, without reading the episodes).
-    Each group of two or more, in order of start."""
-    found: dict = {}
+    in one folder, grouped by :func:`_monitor_runs` - the rule :func:`read_monitor` applies to
+    a folder - from their headers alone (each file's end taken as its start: the episodes are
+    not read).  Each group of two or more, in order of start."""
+    folders: dict = {}
     for path in paths:
         header = monitor_header(path) if isinstance(path, str) else None
         if header is None or not isinstance(header.get("t_start"), (int, float)):
             continue
-        key = (os.path.dirname(os.path.abspath(path)), header.get("env_id"))
-        found.setdefault(key, []).append((float(header["t_start"]), path))
-    groups = []
-    for members in found.values():
-        current: list = []
-        for start, path in sorted(members):
-            if current and start - current[0][0] > WORKER_START_SECONDS:
-                groups.append(current)
-                current = []
-            current.append((start, path))
-        groups.append(current)
-    return [[path for _, path in group] for group in groups if len(group) > 1]
+        start = float(header["t_start"])
+        folders.setdefault(os.path.dirname(os.path.abspath(path)), []).append(
+            {"name": path, "env": header.get("env_id"), "start": start, "end": start})
+    return [[part["name"] for part in run["parts"]] for parts in folders.values()
+            for run in _monitor_runs(parts) if len(run["parts"]) > 1]
 
 
 def read_progress(frame: pd.DataFrame, name: str, format: str) -> LogTable:
