@@ -3,6 +3,7 @@ what a practitioner reading each curve would say, asserted through the command l
 user meets it."""
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -228,6 +229,26 @@ def test_real_learning_curves_are_a_few_regimes_where_a_reader_sees_them(path, m
     assert 1 <= len(result.changepoints) <= most, result.summary()
     if where:
         assert any(where[0] <= c <= where[1] for c in result.changepoints), result.changepoints
+
+
+def test_annotated_training_curves_score_the_issues_targets_and_beat_binseg():
+    """The benchmark's annotated set (benchmarks/regimes_real.py: fourteen curves, one annotator,
+    TCPD's scores at a margin of 2% of the length), and four frozen agents with no change."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from regimes_real import (
+        FROZEN_AGENTS,
+        _reward,
+        binseg_l2,
+        read_training_curves,
+        rl_margin,
+        score,
+    )
+
+    curves = read_training_curves()
+    f1, cover = score(lambda y: ss.detect_regimes(y).changepoints, curves, margin=rl_margin)
+    assert f1 >= 0.75 and cover >= 0.70, (f1, cover)  # measured 0.809 / 0.858
+    assert f1 > score(binseg_l2, curves, margin=rl_margin)[0] + 0.1  # Binseg: 0.576 / 0.752
+    assert all(ss.detect_regimes(_reward(path, "r")).changepoints == [] for path in FROZEN_AGENTS)
 
 
 @pytest.mark.parametrize("path, words", [
