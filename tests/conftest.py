@@ -1,6 +1,15 @@
-import numpy as np
-import pytest
-from scipy.signal import lfilter
+import os
+
+# Two xdist workers share the machine's two cores.  Libraries that start a thread per core in
+# each worker (torch's intra-op pool, OpenBLAS) then fight for them: the SB3 example took 64 s
+# of wall time beside one busy process, 12 s with one thread each.  Set before numpy and
+# torch are imported here or in the subprocesses the tests start (they inherit it).
+for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from scipy.signal import lfilter  # noqa: E402
 
 
 def ar1(phi: float, n: int, rng: np.random.Generator, reps: int | None = None, sd: float = 1.0):
