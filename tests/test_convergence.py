@@ -50,6 +50,7 @@ def test_result_fields_and_reasons():
     assert '"verdict": "converged"' in payload
     assert "reward" in result.summary()
     assert result.to_frame().shape[0] == 1
+    assert result.failed_tests == () and json.loads(payload)["failed_tests"] == []
 
 
 def test_precision_gives_steps_needed_from_the_closed_form():
@@ -85,6 +86,25 @@ def test_variance_growth_fails_the_check():
     result = ss.check_convergence(y)
     assert result.verdict == "not_converged"
     assert any("variance" in reason for reason in result.reasons)
+
+
+#: how each test's reason opens (the sentences are for people; failed_tests is for scripts)
+_OPENINGS = {"trend": "still", "drift": "drifting", "late_change": "a late change",
+             "variance": "the trailing variance"}
+
+
+@pytest.mark.parametrize("kind", ["variance", "trend", "late_change", "drift"])
+def test_failed_tests_name_each_failing_test_in_the_order_of_its_reason(kind):
+    rng = np.random.default_rng(5)
+    y = {"variance": lambda: np.r_[rng.normal(0, 1, 3000), rng.normal(0, 3, 1000)],
+         "trend": lambda: ar1(0.5, 2000, rng) + np.linspace(0, 1.5, 2000),
+         "late_change": lambda: np.r_[ar1(0.5, 900, rng), ar1(0.5, 100, rng) - 1.2],
+         # a ramp over the whole run: the part kept after the warm-up continues it
+         "drift": lambda: ar1(0.5, 1000, rng) + np.linspace(0, 1, 1000)}[kind]()
+    result = ss.check_convergence(y)
+    assert result.verdict == "not_converged" and kind in result.failed_tests, result.reasons
+    for test, reason in zip(result.failed_tests, result.reasons):
+        assert reason.startswith(_OPENINGS[test]), (test, reason)
 
 
 def test_constant_series_is_converged_with_a_reason():

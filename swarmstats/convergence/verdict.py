@@ -110,6 +110,10 @@ class ConvergenceResult(Result):
     precision: float | None
     steps_needed: int | None
     step_unit: str = "steps"  # what trend_slope is per (one step of the step axis)
+    #: the tests that showed a change, in the order of the reasons they gave: "trend" (after
+    #: the warm-up), "drift" (over the whole run), "late_change", "variance"; empty unless
+    #: the verdict is not_converged
+    failed_tests: tuple = ()
     _values: np.ndarray = field(default=None, repr=False)
     _steps: np.ndarray = field(default=None, repr=False)
 
@@ -386,9 +390,9 @@ class ConvergenceTest(Estimator):
             change_bound=units(max(flat.bound, whole.bound if whole else 0.0)),
             detectable_change=units(flat.detectable), long_memory=precision.long_memory)
 
-        failures, notes = self._shown_changes(trend, drift, late, variance, flat, whole, late_bound,
-                                              tolerance, level, units, steps, unit,
-                                              sense(self.better, series.name))
+        failed, failures, notes = self._shown_changes(trend, drift, late, variance, flat, whole, late_bound,
+                                                      tolerance, level, units, steps, unit,
+                                                      sense(self.better, series.name))
         if test_tau < tau:
             notes.append(
                 f"the kept part moves in slow swings (autocorrelation time {fmt(tau, 3)}, "
@@ -421,7 +425,7 @@ class ConvergenceTest(Estimator):
             reasons = failures + notes + warmup_note + axis_note
             if imprecise:
                 reasons.append(self._precision_reason(units(reach), steps_needed, unit, order))
-            return ConvergenceResult(verdict="not_converged", converged=False,
+            return ConvergenceResult(verdict="not_converged", converged=False, failed_tests=failed,
                                      reasons=reasons, steps_needed=steps_needed, **numbers, **base)
         unsettled = not (flat.shown and (whole is None or whole.shown))
         worst = flat if whole is None or flat.bound >= whole.bound else whole
@@ -510,32 +514,38 @@ class ConvergenceTest(Estimator):
     def _shown_changes(self, trend, drift, late, variance, flat, whole, late_bound: float,
                        tolerance: float, level: float, units, steps: np.ndarray, unit: str,
                        better: str | None):
-        """(failures, notes): each test that found a change at ``level``, as a reason (a trend
-        in a diagnostic with no better side, ``better`` None, is "rising" or "falling").
+        """(failed, failures, notes): the names of the tests that found a change at ``level``
+        and fail the check, their reasons, and the reasons of those excused (a trend in a
+        diagnostic with no better side, ``better`` None, is "rising" or "falling").
 
         A change shown to exist fails the check, unless the user's own tolerance says it is
         too small to matter and the bound shows it inside that tolerance.  The default
         tolerance only decides what counts as shown flat; it never excuses a detected trend.
         """
         excusable = self.tolerance is not None
-        failures, notes = [], []
+        failed, failures, notes = [], [], []
+
+        def shown(test, within, reason):
+            if within:
+                notes.append(reason)
+            else:
+                failed.append(test)
+                failures.append(reason)
+
         if trend.pvalue < level:
             within = excusable and flat.shown
-            (notes if within else failures).append(
-                _trend_reason(trend, units, within, units(tolerance), unit, better))
+            shown("trend", within, _trend_reason(trend, units, within, units(tolerance), unit, better))
         if drift.pvalue < level:
             within = excusable and whole is not None and whole.shown
-            (notes if within else failures).append(
-                _trend_reason(drift, units, within, units(tolerance), unit, better))
+            shown("drift", within, _trend_reason(drift, units, within, units(tolerance), unit, better))
         if late.pvalue < level:
             within = excusable and late_bound < tolerance
-            (notes if within else failures).append(
-                _late_reason(late, units, steps, within, units(tolerance), unit))
+            shown("late_change", within, _late_reason(late, units, steps, within, units(tolerance), unit))
         if variance.pvalue < level:
-            failures.append(
-                f"the trailing variance has not stabilised: the last quarter's variance is "
-                f"{fmt(variance.estimate, 3)}x the quarter before (p = {fmt(variance.pvalue, 2)})")
-        return failures, notes
+            shown("variance", False,
+                  f"the trailing variance has not stabilised: the last quarter's variance is "
+                  f"{fmt(variance.estimate, 3)}x the quarter before (p = {fmt(variance.pvalue, 2)})")
+        return tuple(failed), failures, notes
 
     def _streak_result(self, values: np.ndarray, series: Series, base: dict, start: int,
                        steps: np.ndarray) -> ConvergenceResult:

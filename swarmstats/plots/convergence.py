@@ -43,25 +43,26 @@ def plot_convergence(result, ax, label=None):
 
 
 def _movement(result, steps, values):
-    """(x, y, label) of what the verdict found moving, from its first reason: the slope after
-    the warm-up or over the whole run through its mean, or the level before and during a late
-    change; None for a variance change (the mean's interval still says where the level is)."""
+    """(x, y, label) of what the verdict found moving, from the first test that failed: the
+    slope after the warm-up or over the whole run through its mean, or the level before and
+    during a late change; None for a variance change (the mean's interval still says where the
+    level is)."""
     kept = np.asarray(steps[result.warmup:], dtype=float)
-    reason = result.reasons[0] if result.reasons else ""
+    test = result.failed_tests[0] if result.failed_tests else None
     if len(kept) < 2:
         return None
-    if reason.startswith("a late change") and result.late_length and np.isfinite(result.late_change):
+    if test == "late_change" and result.late_length and np.isfinite(result.late_change):
         m, late = len(kept), int(result.late_length)
         before = result.mean - result.late_change * late / m
         edge = kept[m - late]
         return ([kept[0], edge, edge, kept[-1]], [before, before, before + result.late_change,
                 before + result.late_change], f"level before and during the last {late} points")
-    if reason.startswith("drifting") and np.isfinite(result.drift_slope):
+    if test == "drift" and np.isfinite(result.drift_slope):
         whole = np.asarray(steps, dtype=float)
         ends = np.array([whole[0], whole[-1]])
         centre = ends.mean()
         return ends, float(np.mean(values)) + result.drift_slope * (ends - centre), "slope over the whole run"
-    if reason.startswith("still") and np.isfinite(result.trend_slope):
+    if test == "trend" and np.isfinite(result.trend_slope):
         ends = np.array([kept[0], kept[-1]])
         return ends, result.mean + result.trend_slope * (ends - ends.mean()), "slope after the warm-up"
     return None
