@@ -4,9 +4,12 @@ Each row prints the measured rate (with its binomial standard error) or the mean
 series next to the target; the numbers in docs/regimes.md come from this script.  Same
 generators as the calibration tests (benchmarks/scenarios.py).
 
-    python benchmarks/calibration_regimes.py [--reps 200] [--large]
+    python benchmarks/calibration_regimes.py [--reps 200] [--large] [--online]
 
 ``--large`` adds n = 10,000 and 100,000 (slow: the exact search is quadratic on a plateau).
+``--online`` prints instead the online detectors with a line as their reference (BOCPD and
+CUSUM, ``model="trend"``) beside the level reference: false alarms on stationary streams,
+alarms on steady drifts, and the delays on a level shift and a slope change.
 """
 
 import argparse
@@ -15,7 +18,7 @@ import time
 import numpy as np
 from scenarios import ar1, garch, learning_curve
 
-from swarmstats import detect_regimes
+from swarmstats import CusumDetector, OnlineRegimeDetector, detect_regimes
 from swarmstats.regimes.scoring import f1_score
 
 
@@ -53,7 +56,11 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--reps", type=int, default=200)
     parser.add_argument("--large", action="store_true")
+    parser.add_argument("--online", action="store_true")
     args = parser.parse_args()
+    if args.online:
+        online(max(args.reps // 10, 2))
+        return
     rng = np.random.default_rng(2026)
     reps = args.reps
     started = time.time()
@@ -81,6 +88,47 @@ def main():
             spurious = [len(detect_regimes(y).changepoints) for y in series]
             target = "<= 0.1" if n <= 1000 else "<= 0.2"
             print(f"{kind:11s} n = {n:>6}: spurious changes {per_series(spurious)}  [target {target}]")
+    print(f"({time.time() - started:.0f} s)")
+
+
+ONLINE = {"BOCPD": lambda: OnlineRegimeDetector(), "BOCPD-trend": lambda: OnlineRegimeDetector(model="trend"),
+          "CUSUM": lambda: CusumDetector(), "CUSUM-trend": lambda: CusumDetector(model="trend")}
+
+
+def online(streams):
+    """Each online detector on ``streams`` streams of 10,000 points per stationary kind and per
+    drift, and on 40 streams with one change (AR(0.5) noise, marginal SD 1)."""
+    rng = np.random.default_rng(2027)
+    started = time.time()
+    kinds = {"normal": lambda: rng.normal(size=(streams, 10_000)),
+             "AR(0.5)": lambda: ar1(0.5, 10_000, rng, streams),
+             "t(3)": lambda: rng.standard_t(3, size=(streams, 10_000)),
+             "AR(0.9)": lambda: ar1(0.9, 10_000, rng, streams),
+             "drift 0.002 SD/step": lambda: 0.002 * np.arange(10_000) + rng.normal(size=(streams, 10_000)),
+             "drift 0.02 SD/step": lambda: 0.02 * np.arange(10_000) + rng.normal(size=(streams, 10_000))}
+    for kind, make in kinds.items():
+        data = make()
+        counts = {name: sum(len(build().fit(y).alarms) for y in data) / streams for name, build in ONLINE.items()}
+        print(f"{kind:20s} alarms per 10,000 points: "
+              + ", ".join(f"{name} {count:.2f}" for name, count in counts.items())
+              + ("  [stationary: BOCPD states <= 0.5; CUSUM promises 10,000 / 19,500 = 0.51]"
+                 if "drift" not in kind else ""))
+    marginal = 1 / np.sqrt(0.75)
+    changes = {"2-SD level shift at 600 (of 1,200)": (600, 200, lambda y: y.__setitem__(
+                   slice(600, None), y[600:] + 2 * marginal), 1_200),
+               "slope 0 -> 1 SD / 100 steps at 1,000 (of 2,000)": (1000, 300, lambda y: y.__setitem__(
+                   slice(1000, None), y[1000:] + marginal * 0.01 * np.arange(1000)), 2_000)}
+    for label, (at, within, change, n) in changes.items():
+        data = ar1(0.5, n, rng, 40)
+        for y in data:
+            change(y)
+        for name, build in ONLINE.items():
+            delays = []
+            for y in data:
+                late = [a["index"] - at for a in build().fit(y).alarms if at <= a["index"] < at + within]
+                delays.extend(late[:1])
+            print(f"{label}: {name} caught within {within} points in {len(delays)} of 40, median delay "
+                  f"{np.median(delays) if delays else float('nan'):.0f}")
     print(f"({time.time() - started:.0f} s)")
 
 

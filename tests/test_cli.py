@@ -284,7 +284,7 @@ def test_regimes_online_gives_cusum_the_streams_bocpd_cannot_judge(tmp_path):
     assert cusum["detectors"] == {"plain": "CUSUM"} and cusum["alarms"] == []
 
 
-@pytest.mark.parametrize("method", ["auto", "bocpd", "cusum", "cusum-trend"])
+@pytest.mark.parametrize("method", ["auto", "bocpd", "bocpd-trend", "cusum", "cusum-trend"])
 def test_regimes_online_on_a_log_shorter_than_the_reference_says_nothing_was_judged(tmp_path, method):
     """80 points, and the reference is learnt from the first 100: "no alarm" claimed a quiet
     stream that no detector had looked at."""

@@ -34,7 +34,7 @@ from ._common import (
 )
 
 #: --online-method: "auto" is BOCPD unless its check names a regime of the stream it cannot judge.
-ONLINE_METHODS = ("auto", "bocpd", "cusum", "cusum-trend")
+ONLINE_METHODS = ("auto", "bocpd", "bocpd-trend", "cusum", "cusum-trend")
 
 
 def add_parser(commands) -> None:
@@ -57,8 +57,9 @@ def add_parser(commands) -> None:
     regimes.add_argument("--online", action="store_true",
                          help="replay each metric through an online detector and list its alarms")
     regimes.add_argument("--online-method", choices=ONLINE_METHODS, default=None,
-                         help="implies --online: bocpd, cusum, cusum-trend (in control along a line: a steady "
-                              "climb is one regime, an alarm a change of level or slope), or auto (the default: "
+                         help="implies --online: bocpd, cusum, bocpd-trend or cusum-trend (in control along a "
+                              "line: a steady climb is one regime, an alarm a change of level or slope), or auto "
+                              "(the default: "
                               "BOCPD, but CUSUM for a metric whose first 100 values, or a regime after an alarm, "
                               "have two modes or mostly one value, where BOCPD false-alarms many times its "
                               "stated rate; said on stderr)")
@@ -109,7 +110,7 @@ def _online(args, frame, columns, metrics, method: str) -> int:
         if why:
             say(f"{metric}: CUSUM rather than BOCPD (--online-method auto), whose false-alarm rate "
                 f"is not controlled here - {why}")
-        for note in (detector.notes_at(at_step) if name == "BOCPD" else ()):
+        for note in (detector.notes_at(at_step) if name.startswith("BOCPD") else ()):
             say(f"{metric}: {note}")
         rows += [{"metric": metric, "detector": name, "alarm_step": plain_number(steps[alarm]),
                   "change_step": plain_number(steps[max(change, 0)]), "delay": int(alarm - change)}
@@ -145,7 +146,7 @@ def _online_detector(method: str, values: np.ndarray, at_step):
         detector = CusumDetector(model="trend" if method == "cusum-trend" else "level")
         detector.update_many(values)
         return detector, "CUSUM-trend" if method == "cusum-trend" else "CUSUM", None
-    detector = OnlineRegimeDetector()
+    detector = OnlineRegimeDetector(model="trend" if method == "bocpd-trend" else "level")
     detector.update_many(values[:detector.warmup])  # the first warm-up alone often settles it
     if not (method == "auto" and detector.unsuited):
         detector.update_many(values[detector.warmup:])
@@ -154,7 +155,7 @@ def _online_detector(method: str, values: np.ndarray, at_step):
         cusum = CusumDetector()
         cusum.update_many(values)
         return cusum, "CUSUM", why
-    return detector, "BOCPD", None
+    return detector, "BOCPD-trend" if method == "bocpd-trend" else "BOCPD", None
 
 
 def _alarms_text(table, quiet: dict) -> None:

@@ -28,10 +28,23 @@ from scipy.special import gammaln, logsumexp
 from .._base import CallableState, OnlineEstimator, Trace
 from .._kernels.robust import MAX_CLIPPED
 from .._result import Result, fmt
-from ..errors import InputError, check_count, check_level, finite_number, is_real
+from ..errors import (
+    InputError,
+    check_choice,
+    check_count,
+    check_level,
+    finite_number,
+    is_real,
+)
 from .alarms import alarm_records, outcome_text
+from .line_reference import LineReference
 from .reference import CLIP as REFERENCE_CLIP
-from .reference import Reference, estimate_reference, latest_regime_start
+from .reference import (
+    REFERENCE_MODELS,
+    Reference,
+    estimate_reference,
+    latest_regime_start,
+)
 
 __all__ = ["OnlineRegimeDetector", "OnlineRegimeState", "OnlineRegimeResult"]
 
@@ -66,13 +79,16 @@ class OnlineRegimeResult(Result):
     expected_run: float
     reference_points: int  # points the in-control reference was learnt from (0 when given)
     notes: tuple = ()  # what limits the result (a stream with two modes)
+    model: str = "level"  # in control: a level, or a line ("trend")
     _run_length: np.ndarray | None = None
     _change_probability: np.ndarray | None = None
     _values: np.ndarray | None = None
 
     def summary(self) -> str:
         found = outcome_text(self.alarms, self.n, self.reference_points)
-        text = f"BOCPD over {self.n} points: {found} (alarm when P(recent change) > {fmt(self.threshold, 3)})"
+        line = ", in control along a line since each change" if self.model == "trend" else ""
+        text = (f"BOCPD over {self.n} points: {found} (alarm when P(recent change) > "
+                f"{fmt(self.threshold, 3)}{line})")
         return "\n".join([text, *(f"  note: {note}" for note in self.notes)])
 
 
@@ -110,6 +126,13 @@ class OnlineRegimeDetector(OnlineEstimator):
         Run lengths with less posterior mass are dropped.
     mean, sd : float, optional
         A known in-control reference instead of the learnt one.
+    model : {"level", "trend"}, default "level"
+        What "no change" is.  ``"level"``: the stream stays at the reference's level.
+        ``"trend"``: it goes on along the line it has followed since the last change, at any
+        slope (:mod:`.line_reference`, as ``CusumDetector(model="trend")``), so a steady climb
+        is one regime and an alarm means a change of level or of slope.  The model then runs
+        on the line's recursive residuals, independent in control like the level's
+        innovations.  Needs a learnt reference.
 
     ``result()`` gives the alarms with the most probable run length and the change
     probability at every point (its plot draws them); ``fit(y)`` does the same for a
@@ -124,7 +147,8 @@ class OnlineRegimeDetector(OnlineEstimator):
 
     def __init__(self, *, expected_run: float = 250.0, threshold: float = 0.9, lag: int = 5,
                  warmup: int = 100, prune: float = 1e-4, mean: float | None = None,
-                 sd: float | None = None):
+                 sd: float | None = None, model: str = "level"):
+        self.model = model
         self.expected_run = expected_run
         self.threshold = threshold
         self.lag = lag
@@ -152,9 +176,12 @@ class OnlineRegimeDetector(OnlineEstimator):
                 raise InputError(f"{name} must be a finite number, got {value!r}")
         if self.sd is not None and not self.sd > 0:
             raise InputError(f"sd must be positive, got {self.sd!r}")
+        check_choice("model", self.model, REFERENCE_MODELS)
+        if self.model == "trend" and (self.mean is not None or self.sd is not None):
+            raise InputError('model="trend" follows a line learnt from the stream: give neither mean nor sd')
 
     def _start_stream(self) -> None:
-        self.reference: Reference | None = None
+        self.reference: Reference | LineReference | None = None
         if self.mean is not None and self.sd is not None:
             self.reference = Reference(mean=float(self.mean), persistence=0.0, scale=float(self.sd),
                                        points=0, bound=math.inf)
@@ -222,14 +249,21 @@ class OnlineRegimeDetector(OnlineEstimator):
             if len(self._buffer) < self.warmup or (self.alarms and self._changed_again()):
                 return self._record(self.state)
             warm = np.asarray(self._buffer)
-            self.reference = estimate_reference(warm, clip=CLIP)
             self._reset()
-            self._start = self.n - len(warm)
-            self._judged.append((self._start, self.reference))
-            before = None
-            for value in warm:
-                self._step(self.reference.innovation(value, before))
-                before = value
+            if self.model == "trend":
+                # the line's recursive residuals exist only for the values after the ones it
+                # was fitted to (replayed, the warm-up would be learnt twice, at later times):
+                # the posterior starts at the next value
+                self.reference = LineReference(warm, clip=CLIP, max_clipped=1.0)
+                self._start = self.n
+            else:
+                self.reference = estimate_reference(warm, clip=CLIP)
+                self._start = self.n - len(warm)
+                before = None
+                for value in warm:
+                    self._step(self.reference.innovation(value, before))
+                    before = value
+            self._judged.append((self.n - len(warm), self.reference))
             self._buffer = []
         else:
             self._step(self.reference.innovation(x, previous))
@@ -377,7 +411,7 @@ class OnlineRegimeDetector(OnlineEstimator):
         return OnlineRegimeResult(
             n=self.n, alarms=alarm_records(self.alarms),
             threshold=float(self.threshold), expected_run=float(self.expected_run),
-            reference_points=learnt, notes=self.notes,
+            reference_points=learnt, notes=self.notes, model=self.model,
             _run_length=self._trace["run_length"].values.copy(),
             _change_probability=self._trace["change_probability"].values.copy(),
             _values=self._trace["values"].values.copy())

@@ -35,12 +35,14 @@ from ..errors import (
 )
 from .alarms import alarm_records, outcome_text
 from .line_reference import LineReference
-from .reference import Reference, estimate_reference, latest_regime_start
+from .reference import (
+    REFERENCE_MODELS,
+    Reference,
+    estimate_reference,
+    latest_regime_start,
+)
 
 __all__ = ["CusumDetector", "CusumState", "CusumResult", "cusum_threshold", "cusum_arl", "REFERENCE_MODELS"]
-
-#: what "in control" is: a level, or a line at whatever slope (:mod:`.line_reference`)
-REFERENCE_MODELS = ("level", "trend")
 
 
 def cusum_arl(h: float, k: float, shift: float = 0.0) -> float:

@@ -27,6 +27,9 @@ import numpy as np
 
 from .._kernels.robust import clip_limit, robust_centre_scale
 
+#: what "in control" is: a level, or a line at whatever slope (:mod:`.line_reference`)
+REFERENCE_MODELS = ("level", "trend")
+
 #: innovations are clipped at this many robust SDs (BOCPD, which also learns the spread and
 #: reads a burst of large values as a change of it, clips at 2: t(3) streams then raise 0.4
 #: false alarms per 10,000 points instead of 1.2)
