@@ -2,7 +2,9 @@
 
 Same series, same penalty, same min_size: identical changepoints and the ratio of times
 (target >= 100x at n = 4,000); then time(n = 1,000,000) / time(n = 100,000) for the mean
-model (target <= 15, i.e. linear in practice).
+model (target <= 15, i.e. linear in practice); then short series, where every segment's cost
+is tabled instead of pruning (the same answer, asserted): the default trend cost on 100 points
+against the pruned search, and ruptures on the same mean-model series.
 
     python benchmarks/bench_pelt.py [--skip-scaling]
 """
@@ -13,7 +15,8 @@ import time
 import numpy as np
 from _timing import machine, median_time, report
 
-from swarmstats.regimes.costs import MeanCost
+from swarmstats.regimes import pelt as pelt_module
+from swarmstats.regimes.costs import LevelOrTrendCost, MeanCost
 from swarmstats.regimes.pelt import pelt
 
 
@@ -45,6 +48,27 @@ def main():
         t_large = median_time(lambda: pelt(MeanCost(large), 3 * np.log(len(large)), 5), repeats=1)
         print(f"PELT mean scaling: n=100,000 {t_small:.2f} s, n=1,000,000 {t_large:.2f} s -> "
               f"ratio {t_large / t_small:.1f}  [target: <= 15]")
+    short_series(rpt)
+
+
+def short_series(rpt):
+    """n = 100: what each alarm of an online detector and every short log pays."""
+    y = piecewise(100, 40, 3)
+    penalty = 3 * np.log(len(y))
+    for label, cost in (("trend cost", LevelOrTrendCost(y, np.log(len(y)))), ("mean cost", MeanCost(y))):
+        table = pelt(cost, penalty, 5)
+        table_time = median_time(lambda cost=cost: pelt(cost, penalty, 5), repeats=31)
+        limit, pelt_module.DENSE_UP_TO = pelt_module.DENSE_UP_TO, -1
+        try:
+            pruned = pelt(cost, penalty, 5)
+            pruned_time = median_time(lambda cost=cost: pelt(cost, penalty, 5), repeats=31)
+        finally:
+            pelt_module.DENSE_UP_TO = limit
+        assert table == pruned, (table, pruned)
+        report(f"PELT n=100, {label}, tabled (the same answer)", table_time, pruned_time, "our pruned PELT", "-")
+    theirs = median_time(lambda: rpt.Pelt(model="l2", min_size=5, jump=1).fit(y).predict(pen=penalty), repeats=31)
+    report("PELT n=100, mean cost, tabled", median_time(lambda: pelt(MeanCost(y), penalty, 5), repeats=31),
+           theirs, "ruptures Pelt(l2, jump=1)", "-")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,14 @@
 import numpy as np
 import pytest
 
-from swarmstats.regimes.costs import LinearCost, MeanCost, MeanVarCost
+from swarmstats.regimes import pelt as pelt_module
+from swarmstats.regimes.costs import (
+    KernelCost,
+    LevelOrTrendCost,
+    LinearCost,
+    MeanCost,
+    MeanVarCost,
+)
 from swarmstats.regimes.pelt import pelt
 
 
@@ -44,9 +51,11 @@ def test_meanvar_cost_has_a_variance_floor():
     assert np.isfinite(MeanVarCost(y).cost(np.array([0]), 10)[0])
 
 
+@pytest.mark.parametrize("dense", [True, False], ids=["table", "pruned"])
 @pytest.mark.parametrize("cost_class", [MeanCost, MeanVarCost, LinearCost])
 @pytest.mark.parametrize("seed", range(6))
-def test_pelt_reaches_the_brute_force_optimum(cost_class, seed):
+def test_pelt_reaches_the_brute_force_optimum(cost_class, seed, dense, monkeypatch):
+    monkeypatch.setattr(pelt_module, "DENSE_UP_TO", 256 if dense else -1)
     rng = np.random.default_rng(seed)
     n = int(rng.integers(20, 90))
     levels = rng.normal(0, 2, 4)
@@ -76,6 +85,26 @@ def test_same_changepoints_as_ruptures_on_20_random_series():
         theirs = rpt.Pelt(model="l2", min_size=min_size, jump=1).fit(y).predict(pen=penalty)[:-1]
         ours, _ = pelt(MeanCost(y), penalty, min_size)
         assert ours == theirs
+
+
+def test_short_series_solved_from_a_table_give_exactly_what_pruning_gives(monkeypatch):
+    """Up to DENSE_UP_TO points every segment's cost is tabled and no start is pruned: the same
+    optimum to the last bit and the same changepoints, ties included (a pruned start is
+    strictly worse than the one that beat it, so never the first minimum)."""
+    rng = np.random.default_rng(40)
+    for trial in range(30):
+        n = int(rng.integers(2, pelt_module.DENSE_UP_TO + 1))
+        y = rng.normal(size=n) + (trial % 3 == 0) * np.repeat(rng.normal(0, 2, 5), -(-n // 5))[:n]
+        y = np.round(y) if trial % 4 == 0 else y  # ties
+        for cost in (MeanCost(y), LinearCost(y), MeanVarCost(y), LevelOrTrendCost(y, 2.0), KernelCost(y)):
+            for min_size in (1, 2, 5):
+                penalty = float(rng.uniform(0.5, 20.0))
+                table = pelt(cost, penalty, min_size)
+                monkeypatch.setattr(pelt_module, "DENSE_UP_TO", -1)
+                pruned = pelt(cost, penalty, min_size)
+                monkeypatch.undo()
+                assert table[0] == pruned[0]
+                assert table[1] == pruned[1] or (np.isnan(table[1]) and np.isnan(pruned[1]))
 
 
 def test_short_series_have_no_changepoints():
