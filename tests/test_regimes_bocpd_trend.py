@@ -64,3 +64,11 @@ def test_a_climb_on_a_real_curve_is_where_it_levels_off_not_a_staircase():
     line = OnlineRegimeDetector(model="trend").fit(y).alarms
     assert len(level) == 3 and len(line) == 1, (level, line)
     assert 200 <= line[0]["start"] <= 300, line
+
+
+def test_a_stream_bocpd_cannot_judge_points_to_cusum_along_a_line():
+    # DQN MountainCar: -200 (the episode cap) in most warm-up episodes
+    log = ss.read_log(Path(__file__).resolve().parent / "fixtures" / "real" / "sb3" / "dqn-MountainCar-v0.monitor.csv")
+    y = log.loc[log["metric"] == "r", "value"].to_numpy(float)
+    assert "--online-method cusum-trend" in OnlineRegimeDetector(model="trend").fit(y).notes[0]
+    assert "--online-method cusum)" in OnlineRegimeDetector().fit(y).notes[0]

@@ -400,8 +400,10 @@ class OnlineRegimeDetector(OnlineEstimator):
         why = self.unsuited_reason(position)
         if why is None:
             return ()
-        return (f"{why}, where BOCPD raises many times its stated false-alarm rate; use CUSUM "
-                "(swarmstats.CusumDetector, or swarmstats regimes --online-method cusum)",)
+        cusum = ('CUSUM along a line (swarmstats.CusumDetector(model="trend"), or swarmstats regimes '
+                 "--online-method cusum-trend)" if self.model == "trend" else
+                 "CUSUM (swarmstats.CusumDetector, or swarmstats regimes --online-method cusum)")
+        return (f"{why}, where BOCPD raises many times its stated false-alarm rate; use {cusum}",)
 
     def result(self) -> OnlineRegimeResult:
         """The alarms, with the run length and change probability at every point so far."""
