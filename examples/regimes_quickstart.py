@@ -29,10 +29,15 @@ print("model='mean':", swarmstats.detect_regimes(reward, model="mean").summary()
 path = swarmstats.regime_path(reward)
 print(path.summary().splitlines()[0])
 
-# Online, as it would have run during training.
+# Online, as it would have run during training.  With a level as "no change", the climb itself
+# raises alarms; following the line the reward has taken since the last change, an alarm is a
+# change of level or of slope: where the climb levels off, and the collapse.
 online = swarmstats.OnlineRegimeDetector()
 online.update_many(reward)
 print("online alarms (alarm step, estimated change step):", online.alarms)
+along = swarmstats.OnlineRegimeDetector(model="trend")
+along.update_many(reward)
+print("online alarms along a line:", along.alarms)
 
 if "--plot" in sys.argv:
     import matplotlib
