@@ -16,6 +16,7 @@ import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from ._input.interactions import cluster_option
@@ -244,29 +245,44 @@ def _embed(fig, alt: str) -> str:
 def _palette_png(fig) -> bytes:
     """The figure as a 256-colour PNG (then closed): plots use few colours, so every line
     and band survives while the page is about a third of a true-colour one."""
-    import matplotlib.pyplot as plt
     from PIL import Image
 
-    literal_text(fig)
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
-    plt.close(fig)
-    image = Image.open(io.BytesIO(buffer.getvalue())).convert("RGB")
     out = io.BytesIO()
-    image.quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(out, format="png", optimize=True)
+    _figure_image(fig).quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(
+        out, format="png", optimize=True)
     return out.getvalue()
 
 
-def _figure_image(fig):
+def _figure_image(fig, dpi: int = 100, pad: float = 0.1):
+    """The figure as an RGB image cropped to what it shows, ``pad`` inches around (as
+    ``savefig(bbox_inches="tight")``), then closed.
+
+    Drawn once and cropped: ``bbox_inches="tight"`` draws the figure twice (once to measure
+    it), which was 60% of a report's time (30 sections: 19 of 28 s).  A figure whose content
+    reaches past its edges still goes through savefig, which can show what lies outside."""
     import matplotlib.pyplot as plt
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from PIL import Image
 
     literal_text(fig)
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
+    fig.set_dpi(dpi)
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    box = fig.get_tightbbox(canvas.get_renderer()).padded(pad)  # inches, from the bottom left
+    width, height = fig.get_size_inches()
+    if box.x0 < 0 or box.y0 < 0 or box.x1 > width or box.y1 > height:
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight", pad_inches=pad)
+        plt.close(fig)
+        buffer.seek(0)
+        return Image.open(buffer).convert("RGB")
+    pixels = np.asarray(canvas.buffer_rgba())
+    rows, columns = pixels.shape[:2]
+    top, bottom = int(round((height - box.y1) * dpi)), int(round((height - box.y0) * dpi))
+    left, right = int(round(box.x0 * dpi)), int(round(box.x1 * dpi))
+    image = Image.fromarray(pixels[max(top, 0):min(bottom, rows), max(left, 0):min(right, columns), :3].copy())
     plt.close(fig)
-    buffer.seek(0)
-    return Image.open(buffer).convert("RGB")
+    return image
 
 
 def _anchor(name: str) -> str:

@@ -139,3 +139,37 @@ def test_a_long_metric_has_its_window_follow_block_means_and_says_so():
     assert int(window.table["step"].iloc[-1]) == (n - 1) * 10  # each mean at its block's last step
     assert report.sections[0].convergence.n == n  # every other analysis uses every point
     assert any("follows the means of 2 consecutive steps" in note for note in report.notes)
+
+
+@pytest.mark.parametrize("outside", [False, True], ids=["inside", "past the edge"])
+def test_a_figure_drawn_once_and_cropped_is_what_a_tight_savefig_gives(outside):
+    """The report draws each figure once and crops it to its content (a tight savefig draws it
+    twice); a figure with content past its edges still goes through savefig, which shows it."""
+    import io
+
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from PIL import Image
+
+    from swarmstats.html_report import _figure_image
+    from swarmstats.plots._draw import literal_text
+
+    def figure():
+        fig, ax = plt.subplots(figsize=(6, 3))
+        ax.plot(np.sin(np.arange(100) / 9), label="a $name$ with dollars")
+        ax.set_title("a title")
+        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1) if outside else None)
+        return fig
+
+    reference = figure()
+    literal_text(reference)  # as the report draws names
+    buffer = io.BytesIO()
+    reference.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
+    plt.close(reference)
+    expected = np.asarray(Image.open(buffer).convert("RGB")).astype(int)
+    got = np.asarray(_figure_image(figure())).astype(int)
+    assert abs(got.shape[0] - expected.shape[0]) <= 1 and abs(got.shape[1] - expected.shape[1]) <= 1
+    rows, columns = min(got.shape[0], expected.shape[0]), min(got.shape[1], expected.shape[1])
+    # the same picture: anti-aliasing may differ where the crop is a fraction of a pixel off
+    differing = np.abs(got[:rows, :columns] - expected[:rows, :columns]).sum(axis=-1) > 60
+    assert differing.mean() < 0.02, differing.mean()
