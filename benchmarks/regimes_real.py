@@ -12,7 +12,7 @@ on the standardised series.  The series are split into two halves by name (alter
 each half is scored separately: a default that wins only on one half was tuned to it.
 
 The second set needs no download: the public RL logs of tests/fixtures/real (their provenance
-and licences are in that folder's README).  Eleven training curves are annotated where a reader
+and licences are in that folder's README).  Fourteen training curves are annotated where a reader
 of the plotted curve sees its behaviour change - a climb starting, a jump, a plateau reached, a
 collapse - by one annotator (a developer of this project, from plots of the curves; not blind to
 the detector, whose outputs these curves had already been checked against in

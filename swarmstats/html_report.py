@@ -258,8 +258,8 @@ def _figure_image(fig, dpi: int = 100, pad: float = 0.1):
     ``savefig(bbox_inches="tight")``), then closed.
 
     Drawn once and cropped: ``bbox_inches="tight"`` draws the figure twice (once to measure
-    it), which was 60% of a report's time (30 sections: 19 of 28 s).  A figure whose content
-    reaches past its edges still goes through savefig, which can show what lies outside."""
+    it): 0.34 s a report figure, 0.20 s drawn once.  A figure whose content reaches past its
+    edges still goes through savefig, which can show what lies outside."""
     import matplotlib.pyplot as plt
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from PIL import Image

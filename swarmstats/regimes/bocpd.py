@@ -254,6 +254,7 @@ class OnlineRegimeDetector(OnlineEstimator):
                 # the line's recursive residuals exist only for the values after the ones it
                 # was fitted to (replayed, the warm-up would be learnt twice, at later times):
                 # the posterior starts at the next value
+                # no cap on the clip's reach, as for BOCPD's level reference (see CusumDetector)
                 self.reference = LineReference(warm, clip=CLIP, max_clipped=1.0)
                 self._start = self.n
             else:
