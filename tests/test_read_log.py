@@ -141,6 +141,48 @@ def test_a_folder_of_unrelated_real_monitor_files_is_four_runs_not_one():
     assert "R-hat" not in result.stdout and "r [Humanoid-v3]" in result.stdout
 
 
+REAL = Path(__file__).resolve().parent / "fixtures" / "real"
+
+
+@pytest.mark.parametrize("path", sorted(REAL.rglob("*.monitor.csv")), ids=lambda p: p.name)
+def test_a_small_monitor_file_parsed_by_numpy_reads_as_pandas_reads_it(path, monkeypatch):
+    from swarmstats.io.formats import sb3
+
+    fast = read_log(path, wide=True)
+    monkeypatch.setattr(sb3, "SMALL_MONITOR_BYTES", -1)  # every file through pandas
+    pd.testing.assert_frame_equal(fast, read_log(path, wide=True), check_exact=True)
+
+
+@pytest.mark.parametrize("rows, expected", [
+    ("1.5,2,3\r\n2.5,3,4\r\n", {"r": [1.5, 2.5], "l": [2.0, 3.0]}),             # Windows line ends
+    ("1.5,2,3\n2.5,,4\n", {"r": [1.5, 2.5], "l": [2.0, np.nan]}),                 # an empty cell
+    ("1.5,2,3\n2.5,3\n", {"r": [1.5, 2.5], "l": [2.0, 3.0]}),                     # a short row
+    ('1.5,2,3\n"2.5",3,4\n', {"r": [1.5, 2.5], "l": [2.0, 3.0]}),                 # a quoted number
+])
+def test_a_monitor_file_numpy_cannot_read_goes_to_pandas(tmp_path, rows, expected):
+    path = tmp_path / "0.monitor.csv"
+    path.write_bytes(('#{"t_start": 1.0, "env_id": "E"}\nr,l,t\n' + rows).encode())
+    wide = read_log(path, wide=True)
+    for column, values in expected.items():
+        np.testing.assert_array_equal(wide[column].to_numpy(), values)
+
+
+def test_a_byte_that_is_not_utf8_past_a_monitor_files_head_is_named_not_a_traceback(tmp_path):
+    # the sniffer decodes the first 64 KiB; pandas parses the rest from bytes.  The bad byte
+    # follows 106,917 bytes of header and rows and the 4 of "1.0,"
+    rows = "".join(f"{i % 7}.5,10,{i + 1}\n" for i in range(9000))
+    path = tmp_path / "0.monitor.csv"
+    path.write_bytes(('#{"t_start": 1.0}\nr,l,t\n' + rows).encode() + b"1.0,\xe9,3\n")
+    with pytest.raises(InputError, match=r"not UTF-8 text \(byte 106921\)"):
+        read_log(path)
+
+
+def test_a_monitor_files_column_of_booleans_is_not_a_metric(tmp_path):
+    path = tmp_path / "0.monitor.csv"
+    path.write_text('#{"t_start": 1.0}\nr,l,t,is_success\n1.5,2,3,True\n2.5,3,4,False\n')
+    assert "is_success" not in read_log(path, wide=True).columns
+
+
 def test_trainer_state_skips_the_summary_and_accepts_none():
     tidy = read_log(FIXTURES / "hf" / "checkpoint-30")
     assert 30 not in set(tidy["step"]) and "train_loss" not in set(tidy["metric"])

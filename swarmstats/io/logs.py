@@ -82,7 +82,7 @@ def read_log(source, *, format: str | None = None, wide: bool = False,
     frame.attrs.update(source=table.source, format=table.format, notes=list(table.notes))
     if table.run_configs:
         frame.attrs["run_configs"] = dict(table.run_configs)
-    if table.format in STEP_UNITS and "step" in frame.columns:
+    if table.format in STEP_UNITS and "step" in frame.columns.tolist():  # a list: no hash index built
         frame.attrs["step_unit"] = STEP_UNITS[table.format]
     if wide:
         return frame
@@ -100,6 +100,7 @@ def _undefined_as_missing(table: LogTable) -> LogTable:
         if mask.any():
             present = int(frame[column].notna().sum())
             frame[column] = frame[column].mask(mask)
+            table.arrays = None  # the frame's column is a new array now
             table.notes.append(sentinels.note(column, int(mask.sum()), present))
     return table
 
@@ -125,9 +126,11 @@ def _tidy(table: LogTable) -> pd.DataFrame:
         tidy = melt_columns(frame, columns.metrics + list(columns.bookkeeping), step=step,
                      run=key.labels if key.several else None, wall_time=None)
     else:
-        metrics = [c for c in frame.columns if c not in AXES]
-        axes = {axis: frame[axis].to_numpy() if axis in frame.columns else None for axis in AXES}
-        tidy = melt_columns(frame, metrics, **axes)
+        columns = table.arrays if table.arrays is not None else frame
+        names = list(table.arrays) if table.arrays is not None else frame.columns.tolist()
+        metrics = [c for c in names if c not in AXES]
+        axes = {axis: np.asarray(columns[axis]) if axis in names else None for axis in AXES}
+        tidy = melt_columns(columns, metrics, **axes)
     tidy.attrs.update(source=table.source, format=table.format, notes=list(table.notes))
     if table.run_configs:
         tidy.attrs["run_configs"] = dict(table.run_configs)
