@@ -251,7 +251,7 @@ def read_progress(frame: pd.DataFrame, name: str, format: str) -> LogTable:
     numbers = pd.DataFrame(columns, index=frame.index, copy=False)
     if format == "baselines-progress":
         notes.append("some baselines forks write 0 as an empty cell; such cells read as missing")
-    return LogTable(numbers, format, name, notes)
+    return LogTable(numbers, format, name, notes, arrays=columns)
 
 
 def is_sb3_progress(columns) -> bool:

@@ -39,13 +39,14 @@ def read_trainer_state(payload, name: str) -> LogTable:
     metrics.pop("epoch", None)
     notes = ["the final training-summary entry is not a data point"] if len(rows) < len(
         payload["log_history"]) else []
-    return LogTable(pd.DataFrame(fold_columns(step, metrics), copy=False), "trainer-state", name, notes)
+    folded = fold_columns(step, metrics)
+    return LogTable(pd.DataFrame(folded, copy=False), "trainer-state", name, notes, arrays=folded)
 
 
 def read_lightning(frame: pd.DataFrame, name: str) -> LogTable:
     """Sparse rows (each carries only the keys logged in that call) folded by step."""
     check_repeated_header(frame, name)
-    if "step" not in frame:
+    if "step" not in frame.columns.tolist():  # a list: no hash index built for one look-up
         raise InputError(f"{name}: a Lightning metrics.csv has a 'step' column")
     numbers = numeric_columns(frame, name)
     # a step column with a word in it is dropped as text by numeric_columns: say where
@@ -53,8 +54,9 @@ def read_lightning(frame: pd.DataFrame, name: str) -> LogTable:
     step = np.asarray(step, dtype=float)
     numbers.pop("epoch", None)
     metrics = {c: np.asarray(v, dtype=float) for c, v in numbers.items()}
-    return LogTable(pd.DataFrame(fold_columns(step, metrics), copy=False), "lightning-csv", name,
-                    _nan_rows_note(metrics, step))
+    folded = fold_columns(step, metrics)
+    return LogTable(pd.DataFrame(folded, copy=False), "lightning-csv", name, _nan_rows_note(metrics, step),
+                    arrays=folded)
 
 
 def _nan_rows_note(metrics: dict, steps: np.ndarray) -> list:
