@@ -20,7 +20,6 @@ import numpy as np
 import pandas as pd
 
 from ._input.interactions import cluster_option
-from ._kernels.autocorr import block_means
 from ._result import fmt
 from .convergence.verdict import ConvergenceTest
 from .description import describe
@@ -30,7 +29,7 @@ from .io.outputs import REPORT_SUFFIXES, check_output, write_atomically
 from .plots import literal_text
 from .quality import quality_metrics
 from .regimes import RegimeDetector
-from .windows import AdaptiveWindow
+from .windows import AdaptiveWindow, window_input
 
 #: one look for every figure of the report
 STYLE = {"figure.dpi": 100, "font.size": 9, "axes.titlesize": 9, "axes.labelsize": 9,
@@ -211,30 +210,6 @@ def build_report(frame: pd.DataFrame, *, metrics=None, step: str | None = None,
                      + (f", resampling whole agents ({', '.join(used)})" if used else ""))
     return Report(source=source or frame.attrs.get("source", "log"), sections=sections, quality=quality,
                   notes=notes)
-
-
-#: the adaptive window is replayed at every point up to this many (~100 us each); longer
-#: series are followed through the means of consecutive blocks
-WINDOW_POINTS = 20_000
-
-
-def window_input(series: pd.Series) -> tuple:
-    """(what the report's window follows, block length): the series itself up to
-    ``WINDOW_POINTS``; beyond, the means of consecutive blocks of ceil(n / WINDOW_POINTS)
-    steps, each at its last step (a short remainder at the start is dropped: the end of a
-    run is what the window is about).
-
-    >>> followed, block = window_input(pd.Series(range(50_000), dtype=float))
-    >>> block, len(followed), int(followed.index[-1]), float(followed.iloc[-1])
-    (3, 16666, 49999, 49998.0)
-    """
-    n = len(series)
-    if n <= WINDOW_POINTS:
-        return series, 1
-    block = -(-n // WINDOW_POINTS)
-    means = block_means(series.to_numpy(), block)  # a remainder dropped at the start
-    steps = series.index[n - len(means) * block + block - 1::block]
-    return pd.Series(means, index=steps, name=series.name), block
 
 
 def _embed(fig, alt: str) -> str:

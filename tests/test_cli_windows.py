@@ -44,6 +44,21 @@ def test_summary_json_and_better(log):
     assert summary.loc[0, "share_improving"] > 0 and summary.loc[0, "share_degrading"] == 0
 
 
+def test_a_series_longer_than_max_points_is_followed_through_block_means(log):
+    # 600 steps, at most 100 points: blocks of 6 steps, each at its last step (10 apart)
+    payload = json.loads(run("windows", log, "-m", "reward", "--max-points", "100", "--format", "json").stdout)
+    entry = payload["results"][0]
+    table = pd.DataFrame(entry["table"])
+    assert len(table) == 100 and table["step"].iloc[-1] == 5990 and table["step"].iloc[0] == 50
+    np.testing.assert_allclose(table["value"].iloc[-1], pd.read_csv(log)["reward"].iloc[-6:].mean())
+    assert "means of 6 consecutive steps" in entry["notes"][-1]
+    # the drop at step 4000 (row 400) is still seen, within a block
+    assert entry["changes"] and 4000 <= entry["changes"][0]["start"] <= 4600
+    every = json.loads(run("windows", log, "-m", "reward", "--max-points", "0", "--format", "json").stdout)
+    assert len(every["results"][0]["table"]) == 600 and not any(
+        "consecutive steps" in note for note in every["results"][0]["notes"])
+
+
 def test_plot_and_bundled_example(tmp_path):
     png = tmp_path / "w.png"
     result = run("windows", EXAMPLE, "--summary", "--plot", png)

@@ -129,7 +129,8 @@ def test_a_log_with_several_runs_gets_a_section_per_run_and_an_across_run_summar
 def test_a_long_metric_has_its_window_follow_block_means_and_says_so():
     import numpy as np
 
-    from swarmstats.html_report import WINDOW_POINTS, build_report
+    from swarmstats.html_report import build_report
+    from swarmstats.windows import WINDOW_POINTS
     n = WINDOW_POINTS + 1  # just past the limit: blocks of 2 steps
     rng = np.random.default_rng(5)
     frame = pd.DataFrame({"step": np.arange(n) * 10, "reward": rng.normal(size=n)})

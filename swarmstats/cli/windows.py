@@ -6,7 +6,7 @@ import pandas as pd
 
 from .._result import fmt_interval
 from ..io import LOG_FORMATS, select_metric
-from ..windows import STATUSES, AdaptiveWindow
+from ..windows import STATUSES, WINDOW_POINTS, AdaptiveWindow, window_input
 from ._common import (
     EXIT_PASS,
     add_better_option,
@@ -41,6 +41,10 @@ def add_parser(commands) -> None:
     windows.add_argument("--horizon", type=at_least(1), default=10_000,
                          help="steps over which alpha is spent (default 10000)")
     add_better_option(windows)
+    windows.add_argument("--max-points", type=at_least(0), default=WINDOW_POINTS,
+                         help=f"replay the window at every step of a series up to this many; a longer one "
+                              f"is followed through the means of blocks of ceil(n / N) steps (default "
+                              f"{WINDOW_POINTS}; 0: every step, ~150 us each, so 10^6 steps take minutes)")
     windows.add_argument("--summary", action="store_true", help="one summary per metric instead of every step")
     add_input_format_option(windows, LOG_FORMATS)
     add_output_options(windows, plot="series, window span and status over time")
@@ -52,7 +56,8 @@ def run(args) -> int:
                             better=args.better)
     frame, columns, metrics = load(args)
     announce_direction(args, metrics)
-    results = [window.fit(select_metric(part, metric, step=columns.step), name=run_label(metric, key, args))
+    results = [_fit(window, select_metric(part, metric, step=columns.step), run_label(metric, key, args),
+                    args.max_points)
                for metric in metrics for key, part in parts(frame, args)]
 
     def payload():
@@ -74,6 +79,19 @@ def run(args) -> int:
     if args.plot:
         plot_results(results, args.plot)
     return EXIT_PASS
+
+
+def _fit(window: AdaptiveWindow, series: pd.Series, name: str, points: int):
+    """The window over ``series``, or over its block means when it is longer than ``points``
+    (the table's rows are then the blocks, each at its last step; a note says so)."""
+    followed, block = window_input(series, points)
+    result = window.fit(followed, name=name)
+    if block > 1:
+        result.notes.append(f"followed through the means of {block} consecutive steps ({len(followed):,} "
+                            f"points of the {len(series):,}): the table's rows are those blocks, each at "
+                            f"its last step, and a change is placed to within a block (--max-points 0 "
+                            "replays every step, ~150 us each)")
+    return result
 
 
 def _summary_row(result) -> dict:
