@@ -177,6 +177,13 @@ def test_a_byte_that_is_not_utf8_past_a_monitor_files_head_is_named_not_a_traceb
         read_log(path)
 
 
+def test_a_monitor_file_in_a_folder_with_a_byte_that_is_not_utf8_is_named(tmp_path):
+    # a folder's monitor files skip the sniffer's decoding: this was a UnicodeDecodeError
+    (tmp_path / "0.monitor.csv").write_bytes(b'#{"t_start": 1.0, "env_id": "\xe9"}\nr,l,t\n1,2,3\n')
+    with pytest.raises(InputError, match=r"0.monitor.csv is not UTF-8 text \(byte 29\)"):
+        read_log(tmp_path)
+
+
 def test_a_monitor_files_column_of_booleans_is_not_a_metric(tmp_path):
     path = tmp_path / "0.monitor.csv"
     path.write_text('#{"t_start": 1.0}\nr,l,t,is_success\n1.5,2,3,True\n2.5,3,4,False\n')

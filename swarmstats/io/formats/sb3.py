@@ -65,7 +65,7 @@ def _monitor_part(name: str, data: bytes) -> dict | None:
     # only the JSON line is decoded here: pandas parses the rows from bytes, twice as fast as
     # from a str (which it encodes back to UTF-8 first)
     first_bytes, _, rest = data.partition(b"\n")
-    first = first_bytes.decode("utf-8-sig", errors="replace")
+    first = decode_text(name, first_bytes)  # a byte that is not UTF-8 is named, as anywhere
     if not first.startswith("#"):
         raise InputError(f"{name}: a monitor file starts with a '#{{...}}' JSON line")
     try:
