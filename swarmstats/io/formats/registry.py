@@ -40,6 +40,9 @@ class LogFormat:
     parse_as: str = "csv"
     step_unit: str | None = None  # what one step is, for "per 100 <unit>" (None: steps)
     offered: bool = True  # a choice of --input-format (False: only recognised, to refuse it)
+    #: its reader keeps the numeric columns only, as floats: a small file of plain numbers may
+    #: then be parsed by numpy instead of pandas (:mod:`..small_csv`)
+    numbers_only: bool = False
 
 
 def _monitor_head(head: str, base: str) -> bool:
@@ -93,11 +96,12 @@ REGISTRY = (
               trainers.read_verifiers, parse_as="jsonl", step_unit="rollouts"),
     LogFormat("sb3-progress", "table",
               lambda names, base: sb3.is_sb3_progress(names) and sb3.SB3_STEP in names,
-              lambda frame, name: sb3.read_progress(frame, name, "sb3-progress"), step_unit="timesteps"),
+              lambda frame, name: sb3.read_progress(frame, name, "sb3-progress"), step_unit="timesteps",
+              numbers_only=True),
     LogFormat("baselines-progress", "table", lambda names, base: sb3.is_baselines_progress(names),
-              lambda frame, name: sb3.read_progress(frame, name, "baselines-progress")),
+              lambda frame, name: sb3.read_progress(frame, name, "baselines-progress"), numbers_only=True),
     LogFormat("lightning-csv", "table", lambda names, base: base == "metrics.csv" and {"step", "epoch"} <= set(names),
-              trainers.read_lightning),
+              trainers.read_lightning, numbers_only=True),
     LogFormat("prime-rl", "table",
               lambda names, base: base.startswith("metrics") and base.endswith(".jsonl") and "step" in names,
               trainers.read_prime_rl, parse_as="jsonl"),

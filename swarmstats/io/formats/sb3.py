@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ...errors import InputError
+from ..small_csv import SMALL_TABLE_BYTES, numeric_rows
 from ..tabular import decode_text
 from ._table import LogTable, check_repeated_header, numeric_columns
 
@@ -17,9 +18,6 @@ SB3_STEP = "time/total_timesteps"
 #: how far apart the worker files of one run may start: a vectorised environment makes its
 #: workers one after another (seconds for slow simulators), and each writes its own header
 WORKER_START_SECONDS = 30.0
-#: the largest monitor file (bytes of rows) parsed by numpy's loadtxt rather than pandas (see
-#: :func:`_monitor_columns`): loadtxt's per-byte cost overtakes pandas' fixed one near 19 KB
-SMALL_MONITOR_BYTES = 18_000
 BASELINES_STEPS = ("TimestepsSoFar", "total_timesteps", "steps", "timesteps_total", "nupdates")
 
 
@@ -96,25 +94,17 @@ def _monitor_part(name: str, data: bytes) -> dict | None:
 
 def _monitor_columns(name: str, rest: bytes) -> tuple[list, dict] | None:
     """The rows under a monitor file's JSON line: the header's names, and the columns of
-    numbers as floats (a column of words, such as an ``info_keywords`` entry, is left out);
-    None when there is no row yet.
+    numbers as floats; None when there is no row yet.
 
-    A small file whose every cell is a number goes through numpy's ``loadtxt``: pandas'
-    ``read_csv`` has ~0.4 ms of fixed setup, several times the parse of a few KB, where
-    loadtxt costs ~20 ns a byte against pandas' ~5 (so only up to ``SMALL_MONITOR_BYTES``).
-    Both give the same floats (correctly rounded: tested on every real monitor file); any
-    file loadtxt cannot read as plain numbers - an empty or quoted cell, a short row, words -
-    goes to pandas, which says what is wrong with it."""
-    header, _, body = rest.partition(b"\n")
-    names = header.rstrip(b"\r").decode("utf-8", errors="replace").split(",")
-    if (len(body) <= SMALL_MONITOR_BYTES and body.strip() and len(set(names)) == len(names)
-            and all(c and c == c.strip() and '"' not in c and "\ufffd" not in c for c in names)):
-        try:
-            block = np.loadtxt(io.StringIO(body.decode("utf-8")), delimiter=",", comments=None, ndmin=2)
-        except ValueError:  # UnicodeDecodeError too: pandas then says what is wrong
-            block = None
-        if block is not None and block.shape[1] == len(names):
-            return names, {c: block[:, i] for i, c in enumerate(names)}
+    A small file whose every cell is a number (or empty) is parsed by numpy
+    (:mod:`..small_csv`: pandas' setup alone is several times its parse); any other goes to
+    pandas, from bytes (from a str pandas encodes it back first: 3.1 -> 1.6 ms on 279 KB).
+    A column of words, such as an ``info_keywords`` entry, is left out."""
+    small = rest.decode("utf-8") if len(rest) <= SMALL_TABLE_BYTES else None  # (a bad byte: see the caller)
+    parsed = numeric_rows(small) if small else None
+    if parsed is not None:
+        names, block = parsed
+        return names, {c: block[:, i] for i, c in enumerate(names)}
     try:
         frame = pd.read_csv(io.BytesIO(rest))
     except pd.errors.EmptyDataError:
