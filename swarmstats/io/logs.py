@@ -79,24 +79,32 @@ def read_log(source, *, format: str | None = None, wide: bool = False,
     if mlflow_uri is not None:
         source = mlflow_server.with_tracking_uri(source, mlflow_uri)
     table = _undefined_as_missing(_load(source, format))
+    if not wide:
+        return _tidy(table)
     frame = table.frame
     frame.attrs.update(source=table.source, format=table.format, notes=list(table.notes))
     if table.run_configs:
         frame.attrs["run_configs"] = dict(table.run_configs)
-    if table.format in STEP_UNITS and "step" in frame.columns.tolist():  # a list: no hash index built
+    if table.format in STEP_UNITS and "step" in table.names:
         frame.attrs["step_unit"] = STEP_UNITS[table.format]
-    if wide:
-        return frame
-    return _tidy(table)
+    return frame
 
 
 def _undefined_as_missing(table: LogTable) -> LogTable:
     """``table`` with the values that mean "undefined" (:mod:`swarmstats.sentinels`) set to
     NaN, and a note per metric saying how many."""
-    frame = table.frame
     for column in table.metrics:
         if not sentinels.has_sentinel(column):
             continue
+        if table._frame is None:  # numpy columns, no frame built yet
+            values = np.asarray(table.arrays[column], dtype=float)
+            mask = sentinels.undefined(column, values)
+            if mask.any():
+                present = int(np.count_nonzero(~np.isnan(values)))
+                table.arrays[column] = np.where(mask, np.nan, values)
+                table.notes.append(sentinels.note(column, int(mask.sum()), present))
+            continue
+        frame = table.frame
         mask = sentinels.undefined(column, frame[column].to_numpy())
         if mask.any():
             present = int(frame[column].notna().sum())
@@ -120,15 +128,15 @@ def _draws(source, wide: bool) -> pd.DataFrame:
 
 
 def _tidy(table: LogTable) -> pd.DataFrame:
-    frame = table.frame
     if table.format in TABLE_FORMATS:
+        frame = table.frame
         columns, key = table_roles(frame)
         step = frame[columns.step].to_numpy() if columns.step else np.arange(len(frame))
         tidy = melt_columns(frame, columns.metrics + list(columns.bookkeeping), step=step,
                      run=key.labels if key.several else None, wall_time=None)
     else:
-        columns = table.arrays if table.arrays is not None else frame
-        names = list(table.arrays) if table.arrays is not None else frame.columns.tolist()
+        columns = table.arrays if table.arrays is not None else table.frame
+        names = list(table.arrays) if table.arrays is not None else table.frame.columns.tolist()
         metrics = [c for c in names if c not in AXES]
         axes = {axis: np.asarray(columns[axis]) if axis in names else None for axis in AXES}
         tidy = melt_columns(columns, metrics, **axes)

@@ -15,9 +15,14 @@ AXES = ("run", "step", "wall_time")
 
 @dataclass
 class LogTable:
-    """A wide log: ``step`` (and ``run``, ``wall_time``) plus one column per metric."""
+    """A wide log: ``step`` (and ``run``, ``wall_time``) plus one column per metric.
 
-    frame: pd.DataFrame
+    A reader that assembles numpy columns may give them as ``arrays`` and no frame: the wide
+    DataFrame is then built on first use of :attr:`frame`, and the tidy view, which reads the
+    arrays, never builds it (under pandas 3 a DataFrame costs ~70 us, as much as the parse of
+    a small file)."""
+
+    _frame: pd.DataFrame | None
     format: str
     source: str
     notes: list = field(default_factory=list)
@@ -25,13 +30,23 @@ class LogTable:
     #: one configuration are replicates, runs of different ones are never pooled
     run_configs: dict = field(default_factory=dict)
     #: the frame's columns as numpy arrays, when the reader assembled them so (None otherwise,
-    #: and after any change to the frame): the tidy view reads them instead of asking pandas
-    #: for each column (~10 us a look-up, as much as the parse of a small file)
+    #: and after any change to a frame built from them)
     arrays: dict | None = None
 
     @property
+    def frame(self) -> pd.DataFrame:
+        if self._frame is None:
+            self._frame = pd.DataFrame(self.arrays, copy=False)
+        return self._frame
+
+    @property
+    def names(self) -> list:
+        """The columns, in order, without building the frame."""
+        return list(self.arrays) if self._frame is None else self._frame.columns.tolist()
+
+    @property
     def metrics(self) -> list:
-        return [c for c in self.frame.columns if c not in AXES]
+        return [c for c in self.names if c not in AXES]
 
     def _replace_format(self, format: str) -> "LogTable":
         self.format = format

@@ -54,8 +54,7 @@ def read_monitor(files: list[tuple[str, bytes]], source: str) -> LogTable:
             configs = dict(zip(labels, map(str, environments)))
     elif len(parts) > 1:
         notes.append(f"{len(parts)} worker files merged by time")
-    return LogTable(pd.DataFrame(merged, copy=False), "monitor", source, notes, run_configs=configs,
-                    arrays=merged)
+    return LogTable(None, "monitor", source, notes, run_configs=configs, arrays=merged)
 
 
 def _monitor_part(name: str, data: bytes) -> dict | None:
@@ -238,10 +237,9 @@ def read_progress(frame: pd.DataFrame, name: str, format: str) -> LogTable:
     else:
         columns = {("step" if c == step else c): values for c, values in columns.items()}
         notes = [f"step = {step}"]
-    numbers = pd.DataFrame(columns, index=frame.index, copy=False)
     if format == "baselines-progress":
         notes.append("some baselines forks write 0 as an empty cell; such cells read as missing")
-    return LogTable(numbers, format, name, notes, arrays=columns)
+    return LogTable(None, format, name, notes, arrays=columns)  # the wide frame built when asked for
 
 
 def is_sb3_progress(columns) -> bool:

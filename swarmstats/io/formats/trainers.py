@@ -40,7 +40,7 @@ def read_trainer_state(payload, name: str) -> LogTable:
     notes = ["the final training-summary entry is not a data point"] if len(rows) < len(
         payload["log_history"]) else []
     folded = fold_columns(step, metrics)
-    return LogTable(pd.DataFrame(folded, copy=False), "trainer-state", name, notes, arrays=folded)
+    return LogTable(None, "trainer-state", name, notes, arrays=folded)
 
 
 def read_lightning(frame: pd.DataFrame, name: str) -> LogTable:
@@ -55,8 +55,7 @@ def read_lightning(frame: pd.DataFrame, name: str) -> LogTable:
     numbers.pop("epoch", None)
     metrics = {c: np.asarray(v, dtype=float) for c, v in numbers.items()}
     folded = fold_columns(step, metrics)
-    return LogTable(pd.DataFrame(folded, copy=False), "lightning-csv", name, _nan_rows_note(metrics, step),
-                    arrays=folded)
+    return LogTable(None, "lightning-csv", name, _nan_rows_note(metrics, step), arrays=folded)
 
 
 def _nan_rows_note(metrics: dict, steps: np.ndarray) -> list:
