@@ -59,8 +59,8 @@ def read_monitor(files: list[tuple[str, bytes]], source: str) -> LogTable:
 
 def _monitor_part(name: str, data: bytes) -> dict | None:
     """One monitor file: its header and numeric columns (None when it holds no episode yet)."""
-    # only the JSON line is decoded here: pandas parses the rows from bytes, twice as fast as
-    # from a str (which it encodes back to UTF-8 first)
+    # only the JSON line is decoded here: the rows go to numpy (a small file) or to pandas as
+    # bytes, twice as fast as a str (which pandas encodes back to UTF-8 first)
     first_bytes, _, rest = data.partition(b"\n")
     first = decode_text(name, first_bytes)  # a byte that is not UTF-8 is named, as anywhere
     if not first.startswith("#"):
