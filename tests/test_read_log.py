@@ -198,6 +198,16 @@ def test_a_monitor_file_in_a_folder_with_a_byte_that_is_not_utf8_is_named(tmp_pa
         read_log(tmp_path)
 
 
+def test_a_monitor_file_with_a_header_and_no_row_has_no_finished_episode(tmp_path):
+    # was "the monitor column(s) r, l, t hold no numbers"
+    (tmp_path / "0.monitor.csv").write_text('#{"t_start": 1.0}\nr,l,t\n')
+    with pytest.raises(InputError, match="no finished episode"):
+        read_log(tmp_path / "0.monitor.csv")
+    # beside a worker that has episodes, it is a worker that has not finished one yet
+    (tmp_path / "1.monitor.csv").write_text('#{"t_start": 1.5}\nr,l,t\n1.0,10,2.0\n')
+    assert read_log(tmp_path, wide=True)["r"].tolist() == [1.0]
+
+
 def test_a_monitor_files_column_of_booleans_is_not_a_metric(tmp_path):
     path = tmp_path / "0.monitor.csv"
     path.write_text('#{"t_start": 1.0}\nr,l,t,is_success\n1.5,2,3,True\n2.5,3,4,False\n')

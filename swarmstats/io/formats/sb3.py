@@ -110,6 +110,8 @@ def _monitor_columns(name: str, rest: bytes) -> tuple[list, dict] | None:
         return None
     except pd.errors.ParserError as exc:
         raise InputError(f"{name}: malformed row: {str(exc).strip().splitlines()[-1]}") from None
+    if frame.empty:
+        return None  # a header and no row: no episode finished yet, as for an empty file
     names = frame.columns.tolist()  # a plain list: each look-up in pandas' string index costs ~10 us
     block = frame.to_numpy()  # numbers only when every column is (booleans or words: objects)
     if block.dtype.kind in "fiu":  # then no header row repeated, nothing to convert
