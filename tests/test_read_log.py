@@ -146,9 +146,10 @@ REAL = Path(__file__).resolve().parent / "fixtures" / "real"
 
 @pytest.mark.parametrize("path", sorted(REAL.rglob("*.csv")) + sorted(FIXTURES.rglob("*.csv")),
                          ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_a_small_log_parsed_by_numpy_reads_as_pandas_reads_it(path, monkeypatch):
-    # monitor, progress and Lightning files of plain numbers skip pandas' parse (small_csv)
-    from swarmstats.io import small_csv
+def test_a_log_of_plain_numbers_reads_as_pandas_reads_it(path, monkeypatch):
+    # monitor, progress and Lightning files of plain numbers skip pandas' ordinary read
+    # (plain_csv): by numpy when small, by pandas told there is no header when larger
+    from swarmstats.io import plain_csv
 
     def both_views():
         try:
@@ -157,14 +158,17 @@ def test_a_small_log_parsed_by_numpy_reads_as_pandas_reads_it(path, monkeypatch)
             return str(exc)
 
     fast = both_views()
-    monkeypatch.setattr(small_csv, "SMALL_TABLE_BYTES", -1)  # every file through pandas
-    slow = both_views()
-    if isinstance(fast, str) or isinstance(slow, str):
-        assert fast == slow
-        return
-    for numpy_read, pandas_read in zip(fast, slow):
-        pd.testing.assert_frame_equal(numpy_read, pandas_read, check_exact=True)
-        assert numpy_read.attrs == pandas_read.attrs
+    monkeypatch.setattr(plain_csv, "NUMPY_TABLE_BYTES", -1)  # every plain file through pandas, headless
+    headless = both_views()
+    monkeypatch.setattr(plain_csv, "PLAIN_TABLE_BYTES", -1)  # every file through the ordinary read
+    ordinary = both_views()
+    for other in (headless, fast):
+        if isinstance(other, str) or isinstance(ordinary, str):
+            assert other == ordinary
+            continue
+        for got, expected in zip(other, ordinary):
+            pd.testing.assert_frame_equal(got, expected, check_exact=True)
+            assert got.attrs == expected.attrs
 
 
 @pytest.mark.parametrize("rows, expected", [
@@ -379,15 +383,17 @@ def test_sparse_rows_fold_like_pandas_pivot_table(seed):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_sparse_wide_rows_fold_like_the_melted_rows(seed):
+@pytest.mark.parametrize("steps", ["repeated", "one row each"])
+def test_sparse_wide_rows_fold_like_the_melted_rows(seed, steps):
     """The column-wise fold the Lightning reader uses (no tidy frame in between) gives the
     table sparse_to_wide gives of the same rows melted: repeated and missing steps, a value
-    logged twice at one step, rows with no value, a metric never logged, infinities."""
+    logged twice at one step, rows with no value, a metric never logged, infinities; and
+    steps logged once each, in order (the fold's shortcut)."""
     from swarmstats.io.formats._table import fold_columns, melt_columns, sparse_to_wide
 
     rng = np.random.default_rng(seed)
     n = 200
-    step = rng.integers(0, 30, n).astype(float)
+    step = rng.integers(0, 30, n).astype(float) if steps == "repeated" else np.arange(n, dtype=float)
     step[rng.random(n) < 0.05] = np.nan
     columns = {}
     for name in ("val/loss", "reward", "lr", "never"):
@@ -403,3 +409,12 @@ def test_sparse_wide_rows_fold_like_the_melted_rows(seed):
     # rows that carry no value at all
     empty = fold_columns(np.array([1.0, 2.0]), {"a": np.full(2, np.nan)})
     assert list(empty) == ["step"] and len(empty["step"]) == 0
+
+
+def test_a_baselines_step_column_of_words_gives_way_to_the_next_one_of_numbers(tmp_path):
+    # the step is the first of BASELINES_STEPS that holds numbers (it was the first named, and
+    # a column of words there made the row number the step)
+    path = tmp_path / "progress.csv"
+    path.write_text("TimestepsSoFar,total_timesteps,EpRewMean\nabc,100,1.5\nabd,200,2.5\n")
+    wide = read_log(path, wide=True)
+    assert wide["step"].tolist() == [100.0, 200.0] and "step = total_timesteps" in wide.attrs["notes"]

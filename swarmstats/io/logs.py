@@ -13,6 +13,7 @@ one column per metric, which is what the command line analyses.
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 
@@ -27,7 +28,7 @@ from .columnar import columnar_kind, read_columnar
 from .decoding import check_readable
 from .formats import mlflow, registry, sb3, tensorboard
 from .formats._table import AXES, LogTable, check_repeated_header, melt_columns
-from .small_csv import numeric_rows
+from .plain_csv import numeric_table
 from .tabular import FORMATS as TABLE_FORMATS
 from .tabular import (
     HEAD_BYTES,
@@ -204,7 +205,7 @@ def _file(name: str, data: bytes, format: str | None, source) -> LogTable:
             if format == fmt.name or (format in (None, "json") and fmt.sniff(payload, base)):
                 return fmt.read(payload, name)
     if kind == "csv" and len(data) < HEAD_BYTES:  # then text_head is the whole file
-        table = _small_numeric_log(name, base, text_head, format)
+        table = _plain_numeric_log(name, base, data, text_head, format)
         if table is not None:
             return table
     # a big file is handed to pandas as a path (its parallel parser); a stream, or a file
@@ -216,23 +217,22 @@ def _file(name: str, data: bytes, format: str | None, source) -> LogTable:
     return _convert(frame, name, base, format)
 
 
-def _small_numeric_log(name: str, base: str, text: str, format: str | None) -> LogTable | None:
-    """A small file of plain numbers in a format whose reader keeps numbers only (a progress.csv,
-    a Lightning metrics.csv), parsed by numpy: pandas' setup alone costs several times the
-    parse (:mod:`.small_csv`).  None for any other file, which pandas then reads."""
+def _plain_numeric_log(name: str, base: str, data: bytes, text: str, format: str | None) -> LogTable | None:
+    """A file of plain numbers (``data``, decoded as ``text``) in a format whose reader keeps
+    numbers only (a progress.csv, a Lightning metrics.csv), read by :mod:`.plain_csv` and
+    given to the reader as numpy columns: on these small files pandas' fixed costs and a
+    DataFrame are most of the time.  None for any other file, which pandas then reads."""
     if format in TABLE_FORMATS:
         return None  # a generic table keeps pandas' column types (integer steps stay integers)
     header = [column.strip() for column in text.partition("\n")[0].rstrip("\r").split(",")]
     fmt = registry.get(format) if format is not None else registry.sniff_table(header, base)
-    if fmt is None or not fmt.numbers_only:
+    if fmt is None or fmt.read_numbers is None:
         return None
-    parsed = numeric_rows(text)
+    parsed = numeric_table(data.removeprefix(codecs.BOM_UTF8))
     if parsed is None:
         return None
     names, rows = parsed
-    frame = pd.DataFrame(rows, columns=names)
-    frame.attrs.update(source=name, format="csv")
-    return fmt.read(frame, name)
+    return fmt.read_numbers({c: rows[:, i] for i, c in enumerate(names)}, len(rows), name)
 
 
 def _table_kind(format: str | None, kind: str | None) -> str | None:

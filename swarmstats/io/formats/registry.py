@@ -40,9 +40,10 @@ class LogFormat:
     parse_as: str = "csv"
     step_unit: str | None = None  # what one step is, for "per 100 <unit>" (None: steps)
     offered: bool = True  # a choice of --input-format (False: only recognised, to refuse it)
-    #: its reader keeps the numeric columns only, as floats: a small file of plain numbers may
-    #: then be parsed by numpy instead of pandas (:mod:`..small_csv`)
-    numbers_only: bool = False
+    #: for a reader that keeps the numeric columns only, as floats: the same reader given
+    #: ``(columns, rows, name)``, the columns a dict of name -> floats, for a file of plain
+    #: numbers read without a DataFrame (:mod:`..plain_csv`)
+    read_numbers: Callable[[dict, int, str], LogTable] | None = None
 
 
 def _monitor_head(head: str, base: str) -> bool:
@@ -97,11 +98,12 @@ REGISTRY = (
     LogFormat("sb3-progress", "table",
               lambda names, base: sb3.is_sb3_progress(names) and sb3.SB3_STEP in names,
               lambda frame, name: sb3.read_progress(frame, name, "sb3-progress"), step_unit="timesteps",
-              numbers_only=True),
+              read_numbers=lambda columns, rows, name: sb3.progress_table(columns, rows, name, "sb3-progress")),
     LogFormat("baselines-progress", "table", lambda names, base: sb3.is_baselines_progress(names),
-              lambda frame, name: sb3.read_progress(frame, name, "baselines-progress"), numbers_only=True),
+              lambda frame, name: sb3.read_progress(frame, name, "baselines-progress"),
+              read_numbers=lambda columns, rows, name: sb3.progress_table(columns, rows, name, "baselines-progress")),
     LogFormat("lightning-csv", "table", lambda names, base: base == "metrics.csv" and {"step", "epoch"} <= set(names),
-              trainers.read_lightning, numbers_only=True),
+              trainers.read_lightning, read_numbers=lambda columns, rows, name: trainers.lightning_table(columns, name)),
     LogFormat("prime-rl", "table",
               lambda names, base: base.startswith("metrics") and base.endswith(".jsonl") and "step" in names,
               trainers.read_prime_rl, parse_as="jsonl"),

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ...errors import InputError
-from ..small_csv import SMALL_TABLE_BYTES, numeric_rows
+from ..plain_csv import numeric_table
 from ..tabular import decode_text
 from ._table import LogTable, check_repeated_header, numeric_columns
 
@@ -95,12 +95,11 @@ def _monitor_columns(name: str, rest: bytes) -> tuple[list, dict] | None:
     """The rows under a monitor file's JSON line: the header's names, and the columns of
     numbers as floats; None when there is no row yet.
 
-    A small file whose every cell is a number (or empty) is parsed by numpy
-    (:mod:`..small_csv`: pandas' setup alone is several times its parse); any other goes to
-    pandas, from bytes (from a str pandas encodes it back first: 3.1 -> 1.6 ms on 279 KB).
-    A column of words, such as an ``info_keywords`` entry, is left out."""
-    small = rest.decode("utf-8") if len(rest) <= SMALL_TABLE_BYTES else None  # (a bad byte: see the caller)
-    parsed = numeric_rows(small) if small else None
+    A file whose every cell is a number (or empty) is read by :mod:`..plain_csv` (on these
+    sizes pandas' fixed costs are most of a ``read_csv``); any other by pandas, from bytes (from
+    a str pandas encodes it back first: 3.1 -> 1.6 ms on 279 KB).  A column of words, such as
+    an ``info_keywords`` entry, is left out."""
+    parsed = numeric_table(rest)  # (a byte that is not UTF-8: see the caller)
     if parsed is not None:
         names, block = parsed
         return names, {c: block[:, i] for i, c in enumerate(names)}
@@ -228,13 +227,18 @@ def worker_groups(paths: list) -> list:
 def read_progress(frame: pd.DataFrame, name: str, format: str) -> LogTable:
     """SB3 (namespaced keys, step = time/total_timesteps) or baselines (bare keys)."""
     check_repeated_header(frame, name)
+    # one DataFrame at the end: each pandas step costs ~50 us
+    return progress_table(numeric_columns(frame, name), len(frame), name, format)
+
+
+def progress_table(columns: dict, rows: int, name: str, format: str) -> LogTable:
+    """:func:`read_progress` of the numeric columns (name -> floats) of a table of ``rows`` rows."""
     if format == "sb3-progress":
         step = SB3_STEP
     else:
-        step = next((c for c in BASELINES_STEPS if c in frame.columns), None)
-    columns = numeric_columns(frame, name)  # one DataFrame at the end: each pandas step costs ~50 us
+        step = next((c for c in BASELINES_STEPS if c in columns), None)
     if step is None or step not in columns:
-        columns = {"step": np.arange(len(frame)), **columns}
+        columns = {"step": np.arange(rows), **columns}
         notes = ["no step column: the row number is the step"]
     else:
         columns = {("step" if c == step else c): values for c, values in columns.items()}

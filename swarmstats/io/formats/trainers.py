@@ -49,11 +49,17 @@ def read_lightning(frame: pd.DataFrame, name: str) -> LogTable:
     if "step" not in frame.columns.tolist():  # a list: no hash index built for one look-up
         raise InputError(f"{name}: a Lightning metrics.csv has a 'step' column")
     numbers = numeric_columns(frame, name)
-    # a step column with a word in it is dropped as text by numeric_columns: say where
-    step = numbers.pop("step") if "step" in numbers else numeric_axis(frame["step"], name, "step")
-    step = np.asarray(step, dtype=float)
-    numbers.pop("epoch", None)
-    metrics = {c: np.asarray(v, dtype=float) for c, v in numbers.items()}
+    if "step" not in numbers:  # a step column with a word in it is dropped as text: say where
+        numbers["step"] = numeric_axis(frame["step"], name, "step")
+    return lightning_table(numbers, name)
+
+
+def lightning_table(numbers: dict, name: str) -> LogTable:
+    """:func:`read_lightning` of the numeric columns (name -> floats)."""
+    if "step" not in numbers:
+        raise InputError(f"{name}: a Lightning metrics.csv has a 'step' column")
+    step = np.asarray(numbers["step"], dtype=float)
+    metrics = {c: np.asarray(v, dtype=float) for c, v in numbers.items() if c not in ("step", "epoch")}
     folded = fold_columns(step, metrics)
     return LogTable(None, "lightning-csv", name, _nan_rows_note(metrics, step), arrays=folded)
 
