@@ -13,7 +13,7 @@ from __future__ import annotations
 import base64
 import html
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -199,7 +199,7 @@ def build_report(frame: pd.DataFrame, *, metrics=None, step: str | None = None,
         sections.append(MetricSection(
             name=name, convergence=ConvergenceTest(better=better).fit(series, name=name),
             regimes=RegimeDetector().fit(series, name=name),
-            window=AdaptiveWindow(better=better).fit(followed, name=name),
+            window=replace(AdaptiveWindow(better=better).fit(followed, name=name), block=block),
             distribution=describe(series, name=name, random_state=0, better=better)))
     quality = None
     if quality_columns:

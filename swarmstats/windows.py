@@ -171,6 +171,9 @@ class WindowResult(Result):
     alpha: float
     notes: list = field(default_factory=list)
     better: str | None = "higher"  # None: a diagnostic with no better side (rising / falling)
+    #: steps per point: > 1 when the window followed the means of consecutive blocks of a
+    #: longer series (:func:`window_input`)
+    block: int = 1
     _values: np.ndarray | None = None
 
     def to_frame(self) -> pd.DataFrame:
@@ -180,6 +183,11 @@ class WindowResult(Result):
         out = super().to_dict()
         out.pop("table", None)
         return out
+
+    def _span(self) -> str:
+        if self.block == 1:
+            return f"{self.n} steps"
+        return f"{self.n:,} points, each the mean of {self.block} steps"
 
     def summary(self) -> str:
         name = f"{self.name}: " if self.name else ""
@@ -192,7 +200,7 @@ class WindowResult(Result):
                  f"  level now {fmt_interval(last['level'], last['level_low'], last['level_high'])}; "
                  f"window {int(last['length'])} points, mean "
                  f"{fmt_interval(last['mean'], last['ci_low'], last['ci_high'])} ({side})",
-                 f"  over {self.n} steps: {shares}; {len(self.changes)} change(s)"]
+                 f"  over {self._span()}: {shares}; {len(self.changes)} change(s)"]
         for change in self.changes[:10]:
             lines.append(f"  change at step {change['start']} (seen at {change['step']}): "
                          f"{change['direction']} by {fmt(abs(change['shift']), 3)} "

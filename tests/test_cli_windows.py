@@ -51,10 +51,13 @@ def test_a_series_longer_than_max_points_is_followed_through_block_means(log):
     table = pd.DataFrame(entry["table"])
     assert len(table) == 100 and table["step"].iloc[-1] == 5990 and table["step"].iloc[0] == 50
     np.testing.assert_allclose(table["value"].iloc[-1], pd.read_csv(log)["reward"].iloc[-6:].mean())
-    assert "means of 6 consecutive steps" in entry["notes"][-1]
+    assert "means of 6 consecutive steps" in entry["notes"][-1] and entry["block"] == 6
+    text = run("windows", log, "-m", "reward", "--max-points", "100").stdout
+    assert "over 100 points, each the mean of 6 steps:" in text and "over 100 steps" not in text
     # the drop at step 4000 (row 400) is still seen, within a block
     assert entry["changes"] and 4000 <= entry["changes"][0]["start"] <= 4600
     every = json.loads(run("windows", log, "-m", "reward", "--max-points", "0", "--format", "json").stdout)
+    assert every["results"][0]["block"] == 1
     assert len(every["results"][0]["table"]) == 600 and not any(
         "consecutive steps" in note for note in every["results"][0]["notes"])
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pandas as pd
 
 from .._result import fmt_interval
@@ -87,6 +89,7 @@ def _fit(window: AdaptiveWindow, series: pd.Series, name: str, points: int):
     followed, block = window_input(series, points)
     result = window.fit(followed, name=name)
     if block > 1:
+        result = dataclasses.replace(result, block=block)
         result.notes.append(f"followed through the means of {block} consecutive steps ({len(followed):,} "
                             f"points of the {len(series):,}): the table's rows are those blocks, each at "
                             f"its last step, and a change is placed to within a block (--max-points 0 "
