@@ -4,7 +4,12 @@ import numpy as np
 import pytest
 
 import swarmstats as ss
-from swarmstats._kernels.truncation import mser_curve
+from swarmstats._kernels.truncation import (
+    SuffixBartlett,
+    bartlett_mean_variance,
+    mser_curve,
+    origin_grid,
+)
 from swarmstats.errors import InputError
 
 from .conftest import ar1
@@ -16,6 +21,26 @@ def test_mser_curve_matches_the_definition():
     direct = np.array([np.sum((means[d:] - means[d:].mean()) ** 2) / (60 - d) ** 2
                        for d in range(60)])
     np.testing.assert_allclose(mser_curve(means), direct, rtol=1e-9)
+
+
+@pytest.mark.parametrize("kind", ["white", "ar0.9", "transient", "t2", "three values", "offset 1e6",
+                                  "capped tail", "1e-9-sized"])
+@pytest.mark.parametrize("n", [12, 300, 5000])
+def test_the_suffix_sums_give_the_bartlett_variance_of_the_mean_at_every_origin(kind, n):
+    # the warm-up search reads bartlett_mean_variance at 50-80 origins from sums made once
+    rng = np.random.default_rng(n)
+    noise = rng.normal(size=n)
+    x = {"white": noise, "ar0.9": ar1(0.9, n, rng), "transient": 5 * np.exp(-np.arange(n) / (0.1 * n)) + noise,
+         "t2": rng.standard_t(2, n), "three values": rng.integers(0, 3, n).astype(float),
+         "offset 1e6": 1e6 + noise, "capped tail": np.r_[noise[:n // 2], np.full(n - n // 2, 500.0)],
+         "1e-9-sized": 1e-9 * noise}[kind]
+    suffixes = SuffixBartlett(x)
+    for origin in origin_grid(n - 4):
+        expected = bartlett_mean_variance(x, int(origin))
+        got = suffixes(int(origin))
+        # the offset series loses ~1e-10 to its own centring in the reference
+        assert got == pytest.approx(expected, rel=1e-9, abs=0.0), origin
+        assert (got == 0.0) == (expected == 0.0)  # a constant suffix is exactly 0 in both
 
 
 @pytest.mark.parametrize("method", ["variance", "ess", "mser"])

@@ -3,8 +3,10 @@
 * MSER-m: MSE(d) = var(batch means after d) / (count after d), all d at once
   from reverse cumulative sums: O(n).
 * Suffix criteria (maximum ESS, minimum variance of the mean): evaluated on a
-  log- plus linearly-spaced grid of origins with an FFT autocorrelation each,
-  then refined around the best origin: O(grid * n log n).
+  log- plus linearly-spaced grid of origins, then refined around the best
+  origin.  The ESS takes an autocorrelation per origin, O(grid * n log n); the
+  variance of the mean reads each origin's lags from reverse cumulative sums
+  made once, O(n sqrt(n)) in all (``SuffixBartlett``).
 """
 
 from __future__ import annotations
@@ -33,8 +35,8 @@ def zero_crossing_ess_all_origins(x: np.ndarray, last_origin: int) -> np.ndarray
     x = x - x.mean()  # centred once: keeps the expanded sums free of cancellation
     origins = np.arange(last_origin + 1)
     kept = (n - origins).astype(np.float64)
-    tail = np.concatenate([np.cumsum(x[::-1])[::-1], [0.0]])  # S(j) = sum_{i>=j} x_i
-    tail_sq = np.concatenate([np.cumsum((x * x)[::-1])[::-1], [0.0]])
+    tail = tail_sums(x)  # S(j) = sum_{i>=j} x_i
+    tail_sq = tail_sums(x * x)
     mean = tail[origins] / kept
     variance = tail_sq[origins] / kept - mean**2
     g = np.ones(len(origins))
@@ -45,7 +47,7 @@ def zero_crossing_ess_all_origins(x: np.ndarray, last_origin: int) -> np.ndarray
         if not usable.any():
             break
         which = origins[usable]
-        products = np.concatenate([np.cumsum((x[:-lag] * x[lag:])[::-1])[::-1], [0.0]])
+        products = tail_sums(x[:-lag] * x[lag:])
         m = mean[usable]
         lagged = (products[which] - m * (tail[which] - tail[n - lag] + tail[which + lag])
                   + (n - lag - which) * m**2)
@@ -82,6 +84,64 @@ def suffix_stats(x: np.ndarray, origin: int, tau_method: str = "geyer") -> tuple
     if tau_method == "zero-crossing":
         return zero_crossing_tau(segment), variance
     return integrated_time(segment), variance
+
+
+def tail_sums(values: np.ndarray) -> np.ndarray:
+    """S(j) = sum of values[j:] for j = 0..len (S(len) = 0).
+
+    >>> tail_sums(np.array([1.0, 2.0, 3.0])).tolist()
+    [6.0, 5.0, 3.0, 0.0]
+    """
+    return np.concatenate([np.cumsum(values[::-1])[::-1], [0.0]])
+
+
+class SuffixBartlett:
+    """:func:`bartlett_mean_variance` of one series at any origin, from reverse cumulative
+    sums computed once (the expansion of :func:`zero_crossing_ess_all_origins`, for the
+    lags below the widest window, sqrt(n)): O(sqrt(n)) per origin, where each call of the
+    function centres its suffix and sums its lags afresh (~40 us for 1,000 points, ~0.3 ms
+    for 20,000, and a warm-up search evaluates 50-80 origins).  Equal to it to rounding
+    (tested; ~1e-13 relative).
+
+    >>> x = np.random.default_rng(0).normal(size=300)
+    >>> suffixes = SuffixBartlett(x)
+    >>> bool(np.isclose(suffixes(40), bartlett_mean_variance(x, 40), rtol=1e-9))
+    True
+    """
+
+    def __init__(self, x: np.ndarray):
+        x = np.asarray(x, dtype=np.float64)
+        n = self.n = len(x)
+        centred = x - x.mean()  # keeps the expanded sums free of cancellation
+        self.tail = tail_sums(centred)
+        lags = max(1, int(np.sqrt(n)))
+        # row k: reverse cumulative sums of centred[i] * centred[i + k], zero past n - k
+        # (summed in place, in reverse: no temporary per lag)
+        self.lagged = np.zeros((lags, n + 1))
+        for k in range(lags):
+            row = self.lagged[k, :n - k]
+            np.multiply(centred[:n - k], centred[k:], out=row)
+            backwards = row[::-1]
+            np.cumsum(backwards, out=backwards)
+        # a constant suffix is exactly 0, as in bartlett_mean_variance
+        self.tail_max = np.maximum.accumulate(x[::-1])[::-1]
+        self.tail_min = np.minimum.accumulate(x[::-1])[::-1]
+
+    def __call__(self, origin: int) -> float:
+        n, m = self.n, self.n - origin
+        if self.tail_max[origin] == self.tail_min[origin]:
+            return 0.0
+        width = max(1, int(np.sqrt(m)))
+        k = np.arange(width)
+        total = self.tail[origin]
+        mean = total / m
+        # sum over i = origin..n-1-k of (x_i - mean)(x_{i+k} - mean), expanded
+        lagged = (self.lagged[k, origin] - mean * (total - self.tail[n - k] + self.tail[origin + k])
+                  + (m - k) * mean * mean)
+        acov = lagged / m
+        weights = 1.0 - k / width
+        long_run = acov[0] + 2.0 * float(weights[1:] @ acov[1:])
+        return max(long_run, 0.0) / m
 
 
 def bartlett_mean_variance(x: np.ndarray, origin: int) -> float:

@@ -10,7 +10,7 @@ from .._input.series import as_series
 from .._kernels.autocorr import block_means
 from .._kernels.robust import square_safe
 from .._kernels.truncation import (
-    bartlett_mean_variance,
+    SuffixBartlett,
     leading_outliers,
     mser_curve,
     search_origin,
@@ -157,12 +157,14 @@ def warmup_of_values(values, *, method="variance", max_fraction=0.5, batch_size=
                       skipped=skipped * block, resolution=block,
                       origins=np.arange(cap + 1) * block, objective=curve)
 
+    suffixes = SuffixBartlett(search) if method == "variance" else None
+
     def objective(origin: int) -> float:
         kept = len(search) - origin
         if kept < 4:
             return float("inf")
-        if method == "variance":
-            return bartlett_mean_variance(search, origin)
+        if suffixes is not None:
+            return suffixes(origin)
         tau, variance = suffix_stats(search, origin, tau_method)
         if not np.isfinite(tau):
             return 0.0  # a constant tail: nothing left to average out
