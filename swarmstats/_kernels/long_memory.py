@@ -64,6 +64,10 @@ _UPPER = np.array([0.49, 0.998, 0.995])
 #: the first zoom's step on (d, artanh phi, artanh ma), and how many times it is halved
 _ZOOM_STEP = np.array([0.025, 0.2, 0.2])
 ZOOMS = 5
+#: the bounds on the zoom's scale (d, artanh phi, artanh ma), and its five points around the best
+_ZOOM_LOWER = np.r_[_LOWER[:1], np.arctanh(_LOWER[1:])]
+_ZOOM_UPPER = np.r_[_UPPER[:1], np.arctanh(_UPPER[1:])]
+_OFFSETS = np.arange(-2, 3)
 
 #: (name, fractional d free, AR coefficient free, MA coefficient free)
 SHORT_MODELS = (("white noise", False, False, False), ("AR(1)", False, True, False),
@@ -96,6 +100,10 @@ class _Periodogram:
     weight: np.ndarray  # Fourier frequencies per bin
     log_gap: np.ndarray  # log |1 - e^(i lambda)| at each bin's frequency
     cosine: np.ndarray
+    # read by each of the ~36 objective evaluations of a spectral look, so made once
+    total: float  # weight.sum()
+    weighted_power: np.ndarray  # weight * power
+    weighted_log_gap: float  # (weight * log_gap).sum()
 
 
 def _periodogram(x: np.ndarray) -> _Periodogram:
@@ -113,7 +121,9 @@ def _periodogram(x: np.ndarray) -> _Periodogram:
         power = np.r_[power[:KEPT_LOW], np.add.reduceat(power, starts) / counts]
         freq = np.r_[freq[:KEPT_LOW], np.add.reduceat(freq, starts) / counts]
         weight = np.r_[weight[:KEPT_LOW], counts]
-    return _Periodogram(power, weight, np.log(2.0 * np.sin(freq / 2.0)), np.cos(freq))
+    log_gap = np.log(2.0 * np.sin(freq / 2.0))
+    return _Periodogram(power, weight, log_gap, np.cos(freq), weight.sum(), weight * power,
+                        (weight * log_gap).sum())
 
 
 def _log_shape(theta, log_gap: np.ndarray, cosine: np.ndarray) -> np.ndarray:
@@ -132,13 +142,13 @@ def _objectives(d: np.ndarray, phi: np.ndarray, ma: np.ndarray, gram: _Periodogr
     The shape factorises over its three parameters, so the mean of its log is a sum of
     three per-parameter means and the mean of I / shape is one matrix product per d."""
     c, w = gram.cosine, gram.weight
-    total = w.sum()
+    total = gram.total
     ar = 1.0 - 2.0 * phi[:, None] * c + phi[:, None] ** 2           # 1 / AR part of the shape
     moving = 1.0 + 2.0 * ma[:, None] * c + ma[:, None] ** 2         # MA part
     fractional = np.exp(2.0 * d[:, None] * gram.log_gap)           # 1 / fractional part
-    weighted = (w * gram.power)[None, :] * fractional              # (d, bins)
+    weighted = gram.weighted_power[None, :] * fractional            # (d, bins)
     scale = (weighted[:, None, :] * ar[None, :, :]) @ (1.0 / moving).T / total
-    mean_log = ((-2.0 * d * (w * gram.log_gap).sum())[:, None, None]
+    mean_log = ((-2.0 * d * gram.weighted_log_gap)[:, None, None]
                 - (np.log(ar) @ w)[None, :, None] + (np.log(moving) @ w)[None, None, :]) / total
     return np.log(scale) + mean_log
 
@@ -158,11 +168,13 @@ def _fit(gram: _Periodogram, free: np.ndarray) -> tuple[float, np.ndarray]:
     def zoomed(theta):
         return np.r_[theta[:1], np.arctanh(theta[1:])]
 
-    point, lower, upper = zoomed(best), zoomed(_LOWER), zoomed(_UPPER)
+    point, lower, upper = zoomed(best), _ZOOM_LOWER, _ZOOM_UPPER
     step = np.where(free, _ZOOM_STEP, 0.0)
-    offsets = np.arange(-2, 3)
     for _ in range(ZOOMS):
-        axes = [np.unique(np.clip(point[k] + step[k] * offsets, lower[k], upper[k])) for k in range(3)]
+        # each axis: five points around the best, clipped, repeats dropped (np.unique's
+        # answer: the points are in order already, and a held parameter is one point)
+        spans = np.clip(point[:, None] + step[:, None] * _OFFSETS, lower[:, None], upper[:, None]).tolist()
+        axes = [np.array(sorted(set(span))) for span in spans]
         values = _objectives(axes[0], np.tanh(axes[1]), np.tanh(axes[2]), gram)
         index = np.unravel_index(int(np.argmin(values)), values.shape)
         if values[index] < best_value:
