@@ -13,6 +13,7 @@ uses (tests/test_distributions.py checks them against it).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from statistics import NormalDist
 
 import numpy as np
@@ -138,6 +139,12 @@ def _t_density(x: float, dof: float) -> float:
     return math.exp(log_norm - (dof + 1) / 2 * math.log1p(x * x / dof))
 
 
+#: the quantiles are pure and a verdict asks for the same few again and again (the same level and
+#: degrees of freedom for every metric of one log): a Beta quantile is ~50 continued fractions
+_QUANTILE_CACHE = 4096
+
+
+@lru_cache(maxsize=_QUANTILE_CACHE)
 def t_ppf(q: float, dof: float) -> float:
     """Student's t quantile (``scipy.stats.t.ppf``).
 
@@ -183,6 +190,7 @@ def _t_upper_quantile(tail: float, dof: float) -> float:
     return x
 
 
+@lru_cache(maxsize=_QUANTILE_CACHE)
 def beta_ppf(q: float, a: float, b: float) -> float:
     """The Beta(a, b) quantile (``scipy.stats.beta.ppf``): the x with I_x(a, b) = q, by
     bisection (I is increasing in x).
