@@ -418,3 +418,16 @@ def test_a_baselines_step_column_of_words_gives_way_to_the_next_one_of_numbers(t
     path.write_text("TimestepsSoFar,total_timesteps,EpRewMean\nabc,100,1.5\nabd,200,2.5\n")
     wide = read_log(path, wide=True)
     assert wide["step"].tolist() == [100.0, 200.0] and "step = total_timesteps" in wide.attrs["notes"]
+
+
+@pytest.mark.parametrize("rows", [30, 3000])  # read by numpy / by pandas before the ordinary read
+def test_a_malformed_monitor_row_is_named_by_its_line_in_the_file(tmp_path, rows):
+    # pandas counted from the column names, one line short of the file's (its first line is
+    # the JSON header): "line 1202" pointed at a good row
+    body = "".join(f"{i % 7}.5,10,{i + 1}\n" for i in range(rows))
+    path = tmp_path / "0.monitor.csv"
+    path.write_text('#{"t_start": 1.0}\nr,l,t\n' + body + "1.0,2,3,4\n")
+    bad_line = rows + 3
+    assert path.read_text().splitlines()[bad_line - 1] == "1.0,2,3,4"
+    with pytest.raises(InputError, match=rf"malformed row: .*line {bad_line}, saw 4"):
+        read_log(path)

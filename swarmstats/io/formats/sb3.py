@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 
 import numpy as np
 import pandas as pd
@@ -108,7 +109,10 @@ def _monitor_columns(name: str, rest: bytes) -> tuple[list, dict] | None:
     except pd.errors.EmptyDataError:
         return None
     except pd.errors.ParserError as exc:
-        raise InputError(f"{name}: malformed row: {str(exc).strip().splitlines()[-1]}") from None
+        # pandas counts lines from the column names; the file's first line is the JSON one
+        message = re.sub(r"line (\d+)", lambda found: f"line {int(found.group(1)) + 1}",
+                         str(exc).strip().splitlines()[-1])
+        raise InputError(f"{name}: malformed row: {message}") from None
     if frame.empty:
         return None  # a header and no row: no episode finished yet, as for an empty file
     names = frame.columns.tolist()  # a plain list: each look-up in pandas' string index costs ~10 us
