@@ -124,6 +124,8 @@ def _bad_files(tmp_path):
     (tmp_path / "blank.csv").write_text("step,reward,loss\n0,,1\n1,,2\n")
     (tmp_path / "ragged.csv").write_text("step,reward\n0,1\n1,2,3\n")
     (tmp_path / "textstep.csv").write_text("step,reward\n" + "".join(f"s{i},0.{i}\n" for i in range(9)))
+    (tmp_path / "diverged").mkdir()
+    (tmp_path / "diverged" / "metrics.csv").write_text("step,epoch,loss\n1,0,nan\n2,0,nan\n3,0,nan\n")
     return tmp_path
 
 
@@ -134,6 +136,9 @@ def _bad_files(tmp_path):
     ("empty.csv", [], "is empty"),
     ("header.csv", [], "header but no data"),
     ("words.csv", [], "no numeric metric column"),
+    # the reader's note is the reason: an error used to drop it
+    ("diverged/metrics.csv", [], "(columns: step); 3 logged row(s) hold only NaN or inf, from step 1 and every "
+                                 "row after it: the run diverged there"),
     ("cells.csv", [], "non-numeric value 'oops'"),
     ("blank.csv", ["-m", "reward"], "no values"),
     ("ragged.csv", [], "malformed row"),

@@ -132,8 +132,11 @@ def load(args):
     metrics = args.metric or columns.metrics
     if not metrics:
         left = f"; left out: {_left_out(columns)}" if columns.bookkeeping else ""
+        # an error drops the notes, and what the reader found may be the reason (a Lightning
+        # run whose every logged value is NaN: it diverged)
+        noted = "".join(f"; {note}" for note in frame.attrs.get("notes", []))
         raise InputError(f"{frame.attrs['source']} has no numeric metric column "
-                         f"(columns: {', '.join(map(str, frame.columns))}){left}")
+                         f"(columns: {', '.join(map(str, frame.columns))}){left}{noted}")
     for metric in metrics:
         if metric not in frame.columns:
             available = columns.metrics + list(columns.bookkeeping)
