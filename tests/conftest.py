@@ -6,6 +6,8 @@ import os
 # torch are imported here or in the subprocesses the tests start (they inherit it).
 for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
+# The CLI tests run commands in this process (tests/test_cli.py's run): no display to draw on.
+os.environ.setdefault("MPLBACKEND", "Agg")
 
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402

@@ -1,10 +1,13 @@
 """`swarmstats check-convergence` through a subprocess: exit codes, formats, bad input."""
 
+import contextlib
 import io
 import json
 import os
+import signal
 import subprocess
 import sys
+import traceback
 from pathlib import Path
 
 import numpy as np
@@ -16,10 +19,64 @@ from .conftest import ar1
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "data" / "reward_log.csv"
 
 
-def run(*args, stdin=None):
+#: ``SWARMSTATS_TEST_SUBPROCESS=1`` runs every command of ``run`` through the real entry point
+SUBPROCESS = os.environ.get("SWARMSTATS_TEST_SUBPROCESS") == "1"
+#: seconds a command may take before it counts as a hang
+TIMEOUT = 120
+
+
+def run(*args, stdin=None) -> subprocess.CompletedProcess:
+    """``swarmstats ARGS`` run in this process, as ``main(argv)``: its exit code, stdout and
+    stderr, and a traceback on stderr with exit 1 for an exception that escaped (what the shell
+    would show).  Started as ``python -m swarmstats.cli`` each of ~300 calls cost ~1.5 s of
+    interpreter start and imports on a loaded 2-core machine, 84% of the CLI tests' time.
+    :func:`run_process` goes through the real entry point (a few tests always do; with
+    ``SWARMSTATS_TEST_SUBPROCESS=1`` every call does); a sweep over several worker processes
+    always does, so no pool is forked from a test worker."""
+    argv = [str(a) for a in args]
+    if SUBPROCESS or _spawns_workers(argv):
+        return run_process(*argv, stdin=stdin)
+    from swarmstats.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    saved_stdin = sys.stdin
+    previous = signal.signal(signal.SIGALRM, _hang)
+    signal.alarm(TIMEOUT)
+    try:
+        sys.stdin = io.TextIOWrapper(io.BytesIO((stdin or "").encode()), encoding="utf-8")
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(argv)
+            except SystemExit as exc:  # argparse: --help, --version, a usage error
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+            except Exception:
+                traceback.print_exc()
+                code = 1
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+        sys.stdin = saved_stdin
+    return subprocess.CompletedProcess(["swarmstats", *argv], code, out.getvalue(), err.getvalue())
+
+
+def run_process(*args, stdin=None) -> subprocess.CompletedProcess:
+    """``python -m swarmstats.cli ARGS`` in a fresh interpreter: the real entry point."""
     env = {**os.environ, "MPLBACKEND": "Agg"}
     return subprocess.run([sys.executable, "-m", "swarmstats.cli", *map(str, args)], input=stdin,
-                          capture_output=True, text=True, env=env, timeout=120)
+                          capture_output=True, text=True, env=env, timeout=TIMEOUT)
+
+
+class Hang(BaseException):
+    """A command that did not answer within ``TIMEOUT`` (not an Exception: main must not
+    catch it)."""
+
+
+def _hang(signum, frame):
+    raise Hang(f"no answer within {TIMEOUT} s")
+
+
+def _spawns_workers(argv: list) -> bool:
+    return "--workers" in argv and argv[argv.index("--workers") + 1:][:1] != ["1"]
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +135,8 @@ def test_group_gives_per_run_rows_and_rhat(logs):
 
 def test_stdin_with_input_format(logs):
     text = (logs / "flat.csv").read_text()
-    result = run("check-convergence", "-", "--input-format", "csv", "-m", "loss", stdin=text)
+    # through the real entry point: a pipe into a fresh interpreter
+    result = run_process("check-convergence", "-", "--input-format", "csv", "-m", "loss", stdin=text)
     assert result.returncode == 0, result.stderr
     jsonl = "\n".join(json.dumps({"step": i, "r": float(v)})
                       for i, v in enumerate(np.random.default_rng(2).normal(size=300)))
@@ -110,7 +168,7 @@ def test_plot_writes_a_png_only_where_asked(logs, tmp_path):
 
 
 def test_the_bundled_example_runs():
-    result = run("check-convergence", EXAMPLE)
+    result = run_process("check-convergence", EXAMPLE)  # the README's first command, as the shell runs it
     assert result.returncode == 1  # its reward is still improving
     assert "reward" in result.stdout and "entropy" in result.stdout
 
@@ -164,7 +222,7 @@ def test_unknown_metric_lists_the_available_ones(logs):
 def test_usage_errors_exit_2_in_one_line(logs):
     for args in (["check-convergence"], ["check-convergence", logs / "flat.csv", "--format", "xml"],
                  ["frobnicate"]):
-        result = run(*args)
+        result = run_process(*args)  # argparse's own exit, through the real entry point
         assert result.returncode == 2
         assert len(result.stderr.strip().splitlines()) == 1
 
