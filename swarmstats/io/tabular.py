@@ -483,21 +483,29 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, 
         row = int(np.flatnonzero(np.isinf(values.to_numpy()))[0])
         raise InputError(f"column {metric!r} has an infinite value at data row {row + 1}; "
                          "drop or fix it (a diverged run has no convergence to check)")
+    numbers = values.to_numpy()
+    kept = ~np.isnan(numbers)
     if step is not None:
-        index = pd.to_numeric(frame[step], errors="coerce")
-        words = index.isna() & frame[step].notna()
-        if words.any():  # else every row would be dropped and the metric called empty
-            row = int(np.flatnonzero(words.to_numpy())[0])
-            raise InputError(f"the step column {step!r} is not numeric ({frame[step].iloc[row]!r} at data "
-                             f"row {row + 1}); choose another step column")
+        steps = frame[step]
+        if isinstance(steps.dtype, np.dtype) and steps.dtype.kind in "iuf":
+            index = steps.to_numpy()  # numbers already (the common case: no conversion, no scan for words)
+        else:
+            converted = pd.to_numeric(steps, errors="coerce")
+            words = converted.isna() & steps.notna()
+            if words.any():  # else every row would be dropped and the metric called empty
+                row = int(np.flatnonzero(words.to_numpy())[0])
+                raise InputError(f"the step column {step!r} is not numeric ({steps.iloc[row]!r} at data "
+                                 f"row {row + 1}); choose another step column")
+            index = converted.to_numpy()
+        if index.dtype.kind == "f":
+            kept &= np.isfinite(index)
         # the axis' name is its unit in sentences: a reader may say what its 'step' counts
         unit = frame.attrs.get("step_unit") if step == "step" else None
-        values = pd.Series(values.to_numpy(), index=pd.Index(index.to_numpy(), name=unit or step), name=metric)
-        kept = np.isfinite(values.index.to_numpy(dtype=float)) & values.notna().to_numpy()
+        values = pd.Series(numbers, index=pd.Index(index, name=unit or step), name=metric)
     else:
-        values = pd.Series(values.to_numpy(), name=metric)
-        kept = values.notna().to_numpy()
-    values = values[kept]
+        values = pd.Series(numbers, name=metric)
+    if not kept.all():  # a copy of values and steps only when a row goes
+        values = values[kept]
     if values.empty:
         raise NoValues(f"metric {metric!r} has no values (every cell is empty)")
     return (values, np.flatnonzero(kept)) if rows else values
