@@ -94,3 +94,27 @@ def test_files_are_only_read(tmp_path):
 def test_semicolon_separated_csv_is_read():
     frame = read_table(io.BytesIO(b"step;reward\n0;0.5\n1;0.6\n"))
     assert list(frame.columns) == ["step", "reward"]
+
+
+def test_a_nul_byte_past_the_head_of_a_big_file_is_found_once(tmp_path, monkeypatch):
+    # pandas parses a big file from its path, so the head's NUL check is not enough: the whole
+    # file is searched - once, though read_log hands the path on to read_table
+    import swarmstats.io.logs as logs
+    import swarmstats.io.tabular as tabular
+    from swarmstats.io import read_log
+
+    body = ("step,reward\n" + "".join(f"{i},{i / 7:.6f}\n" for i in range(20_000))).encode()
+    assert len(body) > tabular.HEAD_BYTES
+    path = tmp_path / "big.csv"
+    path.write_bytes(body[:-50] + b"\x00" + body[-49:])
+    for read in (read_table, lambda p: read_log(p, wide=True)):
+        with pytest.raises(InputError, match=f"NUL byte at offset {len(body) - 50:,}"):
+            read(path)
+    searched = []
+    search = tabular.refuse_binary_file
+    spy = lambda where: searched.append(where) or search(where)  # noqa: E731
+    monkeypatch.setattr(tabular, "refuse_binary_file", spy)
+    monkeypatch.setattr(logs, "refuse_binary_file", spy)
+    path.write_bytes(body)
+    assert len(read_log(path, wide=True)) == 20_000 and searched == [str(path)]
+    assert len(read_table(path)) == 20_000 and len(searched) == 2  # read alone, it searches itself

@@ -36,8 +36,8 @@ from .tabular import (
     decode_text,
     parse_json,
     read_path,
+    read_searched_table,
     read_source,
-    read_table,
     refuse_binary,
     refuse_binary_file,
     sniff_layout,
@@ -211,9 +211,10 @@ def _file(name: str, data: bytes, format: str | None, source) -> LogTable:
     # a big file is handed to pandas as a path (its parallel parser); a stream, or a file
     # already read whole, as the bytes read (reading and sniffing a small file again cost
     # ~40 us, a tenth of its parse)
-    on_disk = isinstance(source, (str, os.PathLike)) and source != "-"
-    table_source = source if on_disk and len(data) >= HEAD_BYTES else BytesSource(name, data)
-    frame = read_table(table_source, format=_table_kind(format, kind))
+    from_path = isinstance(source, (str, os.PathLike)) and source != "-" and len(data) >= HEAD_BYTES
+    table_source = source if from_path else BytesSource(name, data)
+    # _load has searched such a file for NUL bytes already, the whole of it
+    frame = read_searched_table(table_source, format=_table_kind(format, kind), searched=from_path)
     return _convert(frame, name, base, format)
 
 

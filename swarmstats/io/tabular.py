@@ -79,6 +79,12 @@ def read_table(source, *, format: str | None = None) -> pd.DataFrame:
     >>> frame.to_dict("list")
     {'step': [0, 1], 'reward': [0.5, 0.6]}
     """
+    return read_searched_table(source, format=format, searched=False)
+
+
+def read_searched_table(source, *, format: str | None, searched: bool) -> pd.DataFrame:
+    """:func:`read_table`, told whether the caller already searched the whole file for a NUL
+    byte (:func:`refuse_binary_file`, ~6 ms on 32 MB): ``read_log`` does before it sniffs."""
     if format is not None and format not in FORMATS:
         raise InputError(f"--input-format must be one of {', '.join(FORMATS)}, got {format!r}")
     path = os.fspath(source) if isinstance(source, (str, os.PathLike)) and source != "-" else None
@@ -91,7 +97,7 @@ def read_table(source, *, format: str | None = None) -> pd.DataFrame:
         return read_columnar(name, path if path is not None else data, kind)
     refuse_binary(name, head)
     complete = path is None or len(data) < HEAD_BYTES
-    if not complete:
+    if not complete and not searched:
         refuse_binary_file(path)
     head_text = decode_text(name, head, final=complete)
     if format is None:
