@@ -206,3 +206,29 @@ def test_a_moving_run_is_drawn_with_what_moved_not_a_mean_band():
         assert any(label.startswith(expected) or label.endswith(expected) for label in labels), (result.verdict, labels)
         assert (result.verdict == "not_converged") != any("CI of the mean" in label for label in labels)
         plt.close(fig)
+
+
+def test_names_are_drawn_literally_and_a_log_axis_keeps_its_powers():
+    """Names (a title, a legend, ticks named after arms) are drawn as written, never as
+    mathtext; the tick labels of numbers are the formatter's, which on a log axis are mathtext
+    on purpose - made literal, the evaluation plan's axis read '$\\mathdefault{2^{5}}$'."""
+    import matplotlib.pyplot as plt
+
+    plan = EXAMPLES[EvaluationPlan](None)
+    ax = plan.plot()
+    ax.get_figure().canvas.draw()
+    powers = [label for label in ax.get_xticklabels() if label.get_text()]
+    assert powers and all(label.get_text().startswith("$\\mathdefault{2^{") for label in powers)
+    assert all(label.get_parse_math() for label in powers)
+    assert not ax.title.get_parse_math() and not ax.xaxis.label.get_parse_math()
+    assert not any(text.get_parse_math() for text in ax.get_legend().get_texts())
+    plt.close(ax.get_figure())
+    fig, ax = plt.subplots()
+    ax.bar(["$a", "b $c$"], [1.0, 2.0])  # a categorical axis: its ticks are names
+    ax.set_yticks([0.5, 1.5], ["$\\undefinedcmd{x}^$", "y"])
+    from swarmstats.plots import literal_text
+
+    literal_text(fig)
+    fig.canvas.draw()  # a name parsed as mathtext would raise here
+    assert not any(label.get_parse_math() for label in ax.get_xticklabels() + ax.get_yticklabels())
+    plt.close(fig)
