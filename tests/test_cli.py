@@ -182,6 +182,7 @@ def _bad_files(tmp_path):
     (tmp_path / "blank.csv").write_text("step,reward,loss\n0,,1\n1,,2\n")
     (tmp_path / "ragged.csv").write_text("step,reward\n0,1\n1,2,3\n")
     (tmp_path / "textstep.csv").write_text("step,reward\n" + "".join(f"s{i},0.{i}\n" for i in range(9)))
+    (tmp_path / "flagstep.csv").write_text("flag,reward\n" + "".join(f"{i % 2 == 0},0.{i}\n" for i in range(9)))
     (tmp_path / "diverged").mkdir()
     (tmp_path / "diverged" / "metrics.csv").write_text("step,epoch,loss\n1,0,nan\n2,0,nan\n3,0,nan\n")
     return tmp_path
@@ -201,6 +202,8 @@ def _bad_files(tmp_path):
     ("blank.csv", ["-m", "reward"], "no values"),
     ("ragged.csv", [], "malformed row"),
     ("textstep.csv", ["--step", "step"], "the step column 'step' is not numeric ('s0' at data row 1)"),
+    # a flag given as the step axis: each False after a True read as a run starting again
+    ("flagstep.csv", ["--step", "flag"], "the step column 'flag' holds True/False, not steps"),
     ("header.csv", ["--alpha", "2"], "alpha"),
 ])
 def test_bad_input_is_one_line_on_stderr_and_exit_2(tmp_path, name, extra, message):

@@ -118,3 +118,10 @@ def test_a_nul_byte_past_the_head_of_a_big_file_is_found_once(tmp_path, monkeypa
     path.write_bytes(body)
     assert len(read_log(path, wide=True)) == 20_000 and searched == [str(path)]
     assert len(read_table(path)) == 20_000 and len(searched) == 2  # read alone, it searches itself
+
+
+def test_a_flag_is_no_step_axis():
+    frame = pd.DataFrame({"done": [False, True, False, True], "reward": [0.1, 0.2, 0.3, 0.4]})
+    with pytest.raises(InputError, match="'done' holds True/False, not steps"):
+        select_metric(frame, "reward", step="done")
+    assert select_metric(frame, "reward").tolist() == [0.1, 0.2, 0.3, 0.4]

@@ -379,11 +379,21 @@ def table_roles(frame: pd.DataFrame, *, step: str | None = None,
     an explicit ``group`` column is the key)."""
     if step is not None and step not in frame.columns:
         raise InputError(f"--step: no column {step!r}; columns are {_listing(frame.columns)}")
+    if step is not None:
+        _refuse_boolean_steps(frame[step], step)
     axis = step if step is not None else find_step(frame, exclude={group})
     key = find_runs(frame, step=axis, exclude={group}) if group is None else find_runs(
         frame[[group]].rename(columns={group: "run"}))
     runs = (group,) if group is not None else key.columns
     return classify_columns(frame, step=axis, group=group, runs=runs), key
+
+
+def _refuse_boolean_steps(steps: pd.Series, name) -> None:
+    """A column of True/False is no step axis: each False after a True read as a run starting
+    again (150 "runs" of one or two points from a flag column given as --step)."""
+    if pd.api.types.is_bool_dtype(steps.dtype):
+        raise InputError(f"the step column {name!r} holds True/False, not steps; choose a column of "
+                         "step numbers (or none: the row number is then the step)")
 
 
 def find_step(frame: pd.DataFrame, exclude=()) -> str | None:
@@ -493,6 +503,7 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, 
     kept = ~np.isnan(numbers)
     if step is not None:
         steps = frame[step]
+        _refuse_boolean_steps(steps, step)
         if isinstance(steps.dtype, np.dtype) and steps.dtype.kind in "iuf":
             index = steps.to_numpy()  # numbers already (the common case: no conversion, no scan for words)
         else:
