@@ -246,3 +246,11 @@ def test_runs_named_by_configuration_and_seed_are_pooled_per_configuration(tmp_p
     random = _seeded_log(tmp_path / "wandb.csv", ["glowing-sun-12", "dark-moon-3"], [1, 2])
     pooled = run("check-convergence", random)
     assert "R-hat" in pooled.stdout and "disagree" in pooled.stdout
+
+
+def test_an_infinite_step_is_a_broken_cell_not_a_restart():
+    steps = np.r_[np.arange(10.0), np.inf, 12.0, 13.0]
+    assert not find_runs(pd.DataFrame({"step": steps, "r": np.arange(13.0)}), step="step").several
+    restarted = np.r_[steps, np.arange(5.0)]  # a real restart after it is still one
+    key = find_runs(pd.DataFrame({"step": restarted, "r": np.arange(18.0)}), step="step")
+    assert key.names == ["#1", "#2"] and key.restarts == 1

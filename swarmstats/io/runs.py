@@ -161,7 +161,10 @@ def _is_block_label(column: pd.Series) -> bool:
 
 def _split_restarts(steps: pd.Series, labels):
     """Split each run where its step axis goes backwards (a new run appended to the file)."""
-    numeric = pd.to_numeric(steps, errors="coerce").to_numpy(dtype=float)
+    numeric = pd.to_numeric(steps, errors="coerce").to_numpy(dtype=float, copy=True)
+    # an infinite step is a broken cell (its row is dropped from every metric), not a place
+    # the axis stood before a new run began: 0..296, inf, 300 read as two runs
+    numeric[np.isinf(numeric)] = np.nan
     if np.isnan(numeric).all():
         return labels, 0
     present = numeric[~np.isnan(numeric)]
