@@ -59,3 +59,16 @@ def test_values_whose_squares_overflow_are_refused():
     with pytest.raises(InputError, match="rescale"):
         as_series([1e200, -1e200, 0.0])
     assert len(as_series([1e70, -1e70])) == 2
+
+
+def test_steps_whose_squares_overflow_or_that_are_not_numbers_are_refused():
+    # a slope's sum of squared steps overflowed on an axis running to 3e304: the verdict read
+    # "the projected change is 0 (at most 0 either way)" over "the next 2,959,...,000 steps"
+    with pytest.raises(InputError, match="steps: values as large as 3e\\+304 .* rescale the step axis"):
+        as_series([0.1, 0.2, 0.3], steps=[0.0, 1e304, 3e304])
+    with pytest.raises(InputError, match="not a finite number \\(inf\\) at position 1"):
+        as_series([0.1, 0.2, 0.3], steps=[0.0, np.inf, 2.0])
+    assert as_series([0.1, 0.2], steps=[1e70, 2e70]).steps.tolist() == [1e70, 2e70]
+    index = pd.Index([0.0, 1e300, 2e300], name="step")
+    with pytest.raises(InputError, match="rescale the step axis"):
+        as_series(pd.Series([0.1, 0.2, 0.3], index=index))

@@ -126,12 +126,14 @@ def _apply_nan_policy(values, steps, nan_policy, argname):
 _MAX_MAGNITUDE = 1e75
 
 
-def _check_scale(values: np.ndarray, argname: str) -> None:
-    """Refuse values whose squares would overflow: a silent inf is a wrong number."""
+def _check_scale(values: np.ndarray, argname: str, what: str = "the series") -> None:
+    """Refuse values whose squares would overflow: a silent inf is a wrong number.  Steps too:
+    a slope's sum of squared steps overflowed on an axis running to 3e304, and the verdict read
+    "the projected change is 0 (at most 0 either way)"."""
     if len(values) and np.abs(values).max() > _MAX_MAGNITUDE:
         raise InputError(
             f"{argname}: values as large as {np.abs(values).max():.3g} cannot be analysed in "
-            "float64 without overflow; rescale the series"
+            f"float64 without overflow; rescale {what}"
         )
 
 
@@ -182,6 +184,11 @@ def as_series(
         steps = None
     values, steps = _apply_nan_policy(values, steps, nan_policy, argname)
     _check_scale(values, argname)
+    if steps is not None:
+        if not np.isfinite(steps).all():
+            bad = int(np.flatnonzero(~np.isfinite(steps))[0])
+            raise InputError(f"steps: a step that is not a finite number ({steps[bad]}) at position {bad}")
+        _check_scale(steps, "steps", "the step axis")
     if len(values) < min_length:
         raise InputError(
             f"{argname}: needs at least {min_length} finite value(s), got {len(values)}"
