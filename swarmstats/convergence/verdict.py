@@ -743,7 +743,7 @@ def _count(count: int, unit: str, before: str = "") -> str:
     ('1 more step', '3 episodes', '44,435 more timesteps')
     """
     word = _singular(unit) if count == 1 else unit
-    return f"{count:,} {before}{word}"
+    return f"{_steps_text(count) if count >= PLAIN_STEPS else f'{count:,}'} {before}{word}"
 
 
 def _singular(unit: str) -> str:
@@ -751,9 +751,18 @@ def _singular(unit: str) -> str:
     return unit[:-1] if unit.endswith("s") else unit
 
 
+#: from here a step number reads in powers of ten: a log whose steps ran to 3e304 printed a
+#: 305-digit "next 2,959,999,999,...,000 steps"
+PLAIN_STEPS = 1e15
+
+
 def _steps_text(steps: float) -> str:
-    """A number of steps for a sentence: 600, 12,500, or 2.5 on a fractional axis."""
-    return f"{steps:,.0f}" if steps >= 10 else fmt(steps, 3)
+    """A number of steps for a sentence: 600, 12,500, or 2.5 on a fractional axis.
+
+    >>> _steps_text(12500.0), _steps_text(2.5), _steps_text(2.96e305)
+    ('12,500', '2.5', '2.96e+305')
+    """
+    return f"{steps:,.0f}" if 10 <= steps < PLAIN_STEPS else fmt(steps, 3)
 
 
 def check_budget(budget, horizon=None) -> None:
