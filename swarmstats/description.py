@@ -357,7 +357,10 @@ def _trend_note(series: Series, tau: float) -> str | None:
     its batch-means slope test - or they settled after such a warm-up."""
     x, scale = square_safe_scale(series.values)  # the tests are shift- and scale-free
     n = len(x)
-    steps = np.asarray(series.steps if series.steps is not None else np.arange(n), dtype=float)
+    steps = series.steps
+    if steps is None or np.ptp(steps) == 0:  # an axis that never moves has no slope along it
+        steps = np.arange(n)
+    steps = np.asarray(steps, dtype=float)
     size, skipped = 1, 0
     if n > NOTE_POINTS:  # judged on block means: the same movement, at a fixed cost and memory
         size = n // (NOTE_POINTS // 2)

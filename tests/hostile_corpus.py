@@ -136,6 +136,12 @@ ODD = {
         f"{i},{v:.3f}e300" for i, v in enumerate(_series())])),
     "overflow_values": lambda d: _write(d, "overflow.csv", _csv("step,reward", [
         f"{i},1e999" if i == 50 else f"{i},{v:.3f}" for i, v in enumerate(_series())])),
+    # a step column holding one value (describe divided by its spread), and one running to
+    # 1e304 (a slope's sum of squared steps overflowed into "the projected change is 0")
+    "constant_steps": lambda d: _write(d, "flat_steps.csv", _csv("step,reward", [
+        f"5,{v:.3f}" for v in _series()])),
+    "huge_steps": lambda d: _write(d, "huge_steps.csv", _csv("step,reward", [
+        f"{i}e302,{v:.3f}" for i, v in enumerate(_series())])),
     "backward_steps": lambda d: _write(d, "backwards.csv", _csv("step,reward", [
         f"{(i * 7919) % ROWS},{v:.3f}" for i, v in enumerate(_series())])),
     "json_nan_literals": lambda d: _write(d, "nan.jsonl", "".join(

@@ -358,3 +358,11 @@ def test_tiny_values_are_described_like_unit_sized_ones():
         assert tiny.bimodality_coefficient == pytest.approx(unit.bimodality_coefficient, rel=1e-9)
         assert [note[:24] for note in tiny.notes] == [note[:24] for note in unit.notes]
         assert len(unit.notes) >= 2 or y.size == 300  # the climb is noted (trend, slow component)
+
+
+def test_a_step_axis_that_never_moves_is_read_as_positions():
+    # every step 5 (a log whose step column holds one value): the trend note divided by the
+    # steps' spread and stopped with ZeroDivisionError
+    y = np.random.default_rng(0).normal(size=300) + np.linspace(0, 2, 300)
+    result = describe(pd.Series(y, index=np.full(300, 5.0)))
+    assert any("rising" in note and "per 100 steps" in note for note in result.notes)
