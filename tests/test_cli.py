@@ -183,6 +183,7 @@ def _bad_files(tmp_path):
     (tmp_path / "ragged.csv").write_text("step,reward\n0,1\n1,2,3\n")
     (tmp_path / "textstep.csv").write_text("step,reward\n" + "".join(f"s{i},0.{i}\n" for i in range(9)))
     (tmp_path / "flagstep.csv").write_text("flag,reward\n" + "".join(f"{i % 2 == 0},0.{i}\n" for i in range(9)))
+    (tmp_path / "newest_first.csv").write_text("step,reward\n" + "".join(f"{90 - i},0.{i}\n" for i in range(9)))
     (tmp_path / "diverged").mkdir()
     (tmp_path / "diverged" / "metrics.csv").write_text("step,epoch,loss\n1,0,nan\n2,0,nan\n3,0,nan\n")
     return tmp_path
@@ -204,6 +205,8 @@ def _bad_files(tmp_path):
     ("textstep.csv", ["--step", "step"], "the step column 'step' is not numeric ('s0' at data row 1)"),
     # a flag given as the step axis: each False after a True read as a run starting again
     ("flagstep.csv", ["--step", "flag"], "the step column 'flag' holds True/False, not steps"),
+    # a log written newest first: every row read as a run starting again (nine one-point runs)
+    ("newest_first.csv", ["--step", "step"], "the column 'step' goes down at 8 of its 8 moves"),
     ("header.csv", ["--alpha", "2"], "alpha"),
 ])
 def test_bad_input_is_one_line_on_stderr_and_exit_2(tmp_path, name, extra, message):
@@ -214,6 +217,12 @@ def test_bad_input_is_one_line_on_stderr_and_exit_2(tmp_path, name, extra, messa
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_metric_named_twice_is_analysed_once(logs):
+    result = run("check-convergence", logs / "flat.csv", "-m", "reward", "-m", "loss", "-m", "reward",
+                 "--format", "json")
+    assert [r["name"] for r in json.loads(result.stdout)["results"]] == ["reward", "loss"]
 
 
 def test_unknown_metric_lists_the_available_ones(logs):

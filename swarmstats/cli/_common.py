@@ -129,7 +129,8 @@ def load(args):
     group = getattr(args, "group", None)
     columns, key = table_roles(frame, step=args.step, group=group)
     frame = _runs(frame, key, args)
-    metrics = args.metric or columns.metrics
+    # a metric named twice is analysed once
+    metrics = list(dict.fromkeys(args.metric)) if args.metric else columns.metrics
     if not metrics:
         left = f"; left out: {_left_out(columns)}" if columns.bookkeeping else ""
         # an error drops the notes, and what the reader found may be the reason (a Lightning

@@ -384,6 +384,10 @@ def table_roles(frame: pd.DataFrame, *, step: str | None = None,
     axis = step if step is not None else find_step(frame, exclude={group})
     key = find_runs(frame, step=axis, exclude={group}) if group is None else find_runs(
         frame[[group]].rename(columns={group: "run"}))
+    if step is not None and group is None and not key.columns:
+        # one table whose only runs would be its axis starting again (runs told apart by a
+        # column may interleave their rows)
+        _refuse_backward_steps(frame[step], step)
     runs = (group,) if group is not None else key.columns
     return classify_columns(frame, step=axis, group=group, runs=runs), key
 
@@ -394,6 +398,19 @@ def _refuse_boolean_steps(steps: pd.Series, name) -> None:
     if pd.api.types.is_bool_dtype(steps.dtype):
         raise InputError(f"the step column {name!r} holds True/False, not steps; choose a column of "
                          "step numbers (or none: the row number is then the step)")
+
+
+def _refuse_backward_steps(steps: pd.Series, name) -> None:
+    """A step column named with --step that goes down more often than up is no axis running
+    forward (a log written newest first, a countdown, a metric named by mistake): each drop
+    would start a "run" - 300 one-point runs from a reversed log."""
+    numbers = pd.to_numeric(steps, errors="coerce").to_numpy(dtype=float)
+    moves = np.diff(numbers[np.isfinite(numbers)])
+    drops, rises = int((moves < 0).sum()), int((moves > 0).sum())
+    if drops > rises:
+        raise InputError(f"--step: the column {name!r} goes down at {drops:,} of its {len(moves):,} "
+                         "moves, so it is no step axis running forward (a log written newest first, "
+                         "a countdown?); sort the log by it, or choose another step column")
 
 
 def find_step(frame: pd.DataFrame, exclude=()) -> str | None:
