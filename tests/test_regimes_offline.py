@@ -259,3 +259,17 @@ def test_the_robust_noise_scale_is_not_one_mode_of_a_reward_with_two(model):
                                           rng.normal(990, 10, 300)), model=model).changepoints)
               for _ in range(10)]
     assert sum(counts) <= 3, counts
+
+
+def test_steps_that_never_move_give_no_slope_and_no_warning():
+    # a step column of one value: np.polyfit on a constant axis warned and returned a slope
+    # of whatever its least squares made of it
+    import warnings
+
+    import pandas as pd
+
+    y = np.r_[np.random.default_rng(0).normal(size=200), np.random.default_rng(1).normal(2, 1, 200)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = detect_regimes(pd.Series(y, index=np.full(400, 3.0)))
+    assert result.changepoints == [200] and np.isnan(result.to_frame()["slope"]).all()

@@ -489,8 +489,9 @@ def segment_table(values, steps, changepoints, long_run_variance, sloped_by=None
         residuals = part - mean
         if length > 2:
             t = steps[start:end]
-            slope = 0.0 if constant else float(np.polyfit(t, part, 1)[0])
             spread = float(np.sum((t - t.mean()) ** 2))
+            # no slope along steps that never move within the regime (a step column of one value)
+            slope = 0.0 if constant else (float(np.polyfit(t, part, 1)[0]) if spread > 0 else math.nan)
             if sloped:
                 residuals = residuals - slope * (t - t.mean())
         fitted = 2 if sloped else 1
