@@ -78,7 +78,8 @@ def test_plot_has_both_panels_with_outcomes(tmp_path):
 
 
 @pytest.mark.parametrize("content,args,message", [
-    ("p\n0.5\n1.3\n", (), "p must lie in [0, 1]"),
+    # the first value outside as a plain number (it read "first: np.float64(1.3)")
+    ("p\n0.5\n1.3\n", (), "p must lie in [0, 1]; 1 value(s) do not (first: 1.3, position 1)"),
     ("p\n0.5\n\n0.4\nnan\n", (), "nan_policy"),
     ("p,outcome\n0.5,1\n0.4,2\n", ("--outcome", "outcome"), "0/1"),
     ("p,outcome\n0.5,1\n0.4,-1\n", ("--outcome", "outcome"), "ground_truth"),

@@ -12,6 +12,22 @@ _TRUE = {"true", "t", "yes", "y", "1", "1.0", "accepted", "accept"}
 _FALSE = {"false", "f", "no", "n", "0", "0.0", "rejected", "reject"}
 
 
+def refuse_outside_unit(values: np.ndarray, argname: str = "p") -> None:
+    """InputError when a (non-NaN) value lies outside [0, 1], naming how many and the first,
+    as a plain number (``1.5``, not numpy's ``np.float64(1.5)``).
+
+    >>> refuse_outside_unit(np.array([0.2, 1.5, np.nan, -1.0]))
+    Traceback (most recent call last):
+    ...
+    swarmstats.errors.InputError: p must lie in [0, 1]; 2 value(s) do not (first: 1.5, position 1)
+    """
+    outside = (values < 0) | (values > 1)
+    if outside.any():
+        where = int(np.flatnonzero(outside)[0])
+        raise InputError(f"{argname} must lie in [0, 1]; {int(outside.sum())} value(s) do not "
+                         f"(first: {float(values[where])!r}, position {where})")
+
+
 def as_probabilities(p, *, argname: str = "p") -> np.ndarray:
     """Float64 copy of ``p`` (1-D); NaN kept for the caller's NaN policy.
 
@@ -136,10 +152,7 @@ def interaction_arrays(p, accepted, *, nan_policy: str = "raise", extras: dict |
         extras = {name: values[keep] for name, values in extras.items()}
         labels = {name: values[keep] for name, values in labels.items()}
     labels = {name: pd.factorize(values, sort=True)[0] for name, values in labels.items()}
-    outside = (p_values < 0) | (p_values > 1)
-    if outside.any():
-        raise InputError(f"p must lie in [0, 1]; {int(outside.sum())} value(s) do not "
-                         f"(first: {p_values[outside][0]!r})")
+    refuse_outside_unit(p_values)
     if len(p_values) == 0:
         raise InputError("no interactions to analyse (empty batch)")
     return p_values, flags.astype(bool), extras, labels

@@ -22,7 +22,7 @@ import pandas as pd
 from scipy import signal
 
 from .._base import OnlineEstimator
-from .._input.interactions import as_accept_flags, as_probabilities
+from .._input.interactions import as_accept_flags, as_probabilities, refuse_outside_unit
 from .._input.series import check_nan_policy
 from ..errors import InputError, check_count, check_positive, is_real
 
@@ -227,10 +227,7 @@ class ProxyVarianceTracker(OnlineEstimator):
                 where = int(np.flatnonzero(~finite)[0])
                 raise InputError(f"p: {int((~finite).sum())} non-finite value(s) (first at position "
                                  f"{where}); pass nan_policy='omit' to skip NaN")
-            outside = finite & ((values < 0) | (values > 1))
-            if outside.any():
-                raise InputError(f"p must lie in [0, 1]; {int(outside.sum())} value(s) do not "
-                                 f"(first: {values[outside][0]!r})")
+            refuse_outside_unit(values)  # (NaN compares False: left to the NaN policy)
         flags = None if outcomes is None else as_accept_flags(outcomes, argname="outcomes")
         v = None if v_hat is None else as_probabilities(v_hat, argname="v_hat")
         if v is not None and not np.isfinite(v[finite]).all():
