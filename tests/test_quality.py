@@ -187,7 +187,7 @@ def test_band_and_threshold_edges_are_strict_like_swarm():
 @pytest.mark.parametrize("p,accepted,message", [
     ([0.2, 1.2], [1, 0], "p must lie in"),
     ([0.2, -0.1], [1, 0], "p must lie in"),
-    ([0.2, 0.3], [1, 2], "booleans or 0/1"),
+    ([0.2, 0.3], [1, 2], "booleans or 0/1, found 2 "),  # a plain number, not np.float64(2.0)
     ([0.2, 0.3], ["yes", "maybe"], "booleans"),
     ([0.2, 0.3, 0.4], [1, 0], "same length"),
     ([0.2, float("nan")], [1, 0], "nan_policy='omit'"),

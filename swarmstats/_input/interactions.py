@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._result import plain_number
 from ..errors import InputError
 from .series import check_nan_policy
 
@@ -86,7 +87,7 @@ def as_accept_flags(accepted, *, argname: str = "accepted") -> np.ndarray:
         if bad.any():
             hint = ("; SWARM's ground_truth is +1/-1: pass (ground_truth + 1) / 2"
                     if (flags[bad] == -1).all() else "")
-            raise InputError(f"{argname}: expected booleans or 0/1, found {flags[bad][0]!r} "
+            raise InputError(f"{argname}: expected booleans or 0/1, found {plain_number(flags[bad][0])!r} "
                              f"({int(bad.sum())} such value(s)){hint}")
         flags[~np.isfinite(flags)] = np.nan
         return flags
