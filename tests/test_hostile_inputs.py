@@ -118,6 +118,8 @@ def test_every_input_gets_an_answer_and_nothing_is_lost(command, corpus, capsys,
                 problems.append(f"stderr is not one error line: {err[:300]!r}")
         if "Traceback" in err or "Traceback" in out:
             problems.append("a traceback was printed")
+        if "np.float" in err or "np.int" in err:  # numpy's repr of a number: "np.float64(1.5)"
+            problems.append(f"a numpy repr in the message: {err[:300]!r}")
         if {n: _fingerprint(p) for n, p in inputs.items()} != before_inputs:
             problems.append("an input changed")
         if sorted(os.listdir(folder)) != before_listing:
