@@ -743,7 +743,7 @@ def _count(count: int, unit: str, before: str = "") -> str:
     ('1 more step', '3 episodes', '44,435 more timesteps')
     """
     word = _singular(unit) if count == 1 else unit
-    return f"{_steps_text(count) if count >= PLAIN_STEPS else f'{count:,}'} {before}{word}"
+    return f"{_steps_text(count)} {before}{word}"
 
 
 def _singular(unit: str) -> str:
