@@ -112,20 +112,54 @@ def test_monitor_files_of_other_runs_are_other_runs(tmp_path):
     assert "run" not in merged.columns and len(merged) == 5 and "merged" in merged.attrs["notes"][0]
 
 
+def _runs_of(folder, runs):
+    rng = np.random.default_rng(0)
+    for name, start, env, level in runs:
+        rows = "".join(f"{v:.3f},10,{i + 1}\n" for i, v in enumerate(level + rng.normal(size=400)))
+        (folder / f"{name}.monitor.csv").write_text(f'#{{"t_start": {start}, "env_id": "{env}"}}\nr,l,t\n{rows}')
+
+
 def test_runs_of_other_environments_are_never_pooled(tmp_path):
     # two CartPole runs are replicates (pooled, with R-hat); the Pendulum run is judged alone
     from tests.test_cli import run
-    rng = np.random.default_rng(0)
-    for name, start, env in (("a", 1000.0, "CartPole-v1"), ("b", 9000.0, "CartPole-v1"),
-                             ("c", 1000.0, "Pendulum-v1")):
-        rows = "".join(f"{v:.3f},10,{i + 1}\n" for i, v in enumerate(rng.normal(size=120)))
-        (tmp_path / f"{name}.monitor.csv").write_text(f'#{{"t_start": {start}, "env_id": "{env}"}}\nr,l,t\n{rows}')
+    _runs_of(tmp_path, [("run_1", 1000.0, "CartPole-v1", 0), ("run_2", 9000.0, "CartPole-v1", 0),
+                        ("run_3", 1000.0, "Pendulum-v1", 0)])
     wide = read_log(tmp_path, wide=True)
-    assert wide.attrs["run_configs"] == {"a": "CartPole-v1", "c": "Pendulum-v1", "b": "CartPole-v1"}
+    assert wide.attrs["run_configs"] == {"run_1": "CartPole-v1", "run_3": "Pendulum-v1", "run_2": "CartPole-v1"}
     result = run("check-convergence", tmp_path, "-m", "r", "--format", "json")
     rows = {r["name"]: r for r in __import__("json").loads(result.stdout)["results"]}
     assert set(rows) == {"r [CartPole-v1]", "r [Pendulum-v1]"}
     assert len(rows["r [CartPole-v1]"]["runs"]) == 2 and "runs" not in rows["r [Pendulum-v1]"]
+    # a setting's seeds on two environments: pooled per environment
+    shutil.rmtree(tmp_path)
+    tmp_path.mkdir()
+    _runs_of(tmp_path, [("ppo_1", 1000.0, "CartPole-v1", 0), ("ppo_2", 9000.0, "CartPole-v1", 0),
+                        ("ppo_3", 1000.0, "Pendulum-v1", 0), ("sac_1", 20000.0, "Pendulum-v1", 0)])
+    result = run("check-convergence", tmp_path, "-m", "r", "--format", "json")
+    names = [r["name"] for r in __import__("json").loads(result.stdout)["results"]]
+    assert sorted(names) == ["r [ppo on CartPole-v1]", "r [ppo on Pendulum-v1]", "r [run=sac_1]"], names
+
+
+def test_two_algorithms_on_one_environment_are_not_replicates(tmp_path):
+    # a2c-CartPole-v1 and dqn-CartPole-v1 (the real corpus's sb3 folder holds both) were pooled
+    # as seeds of one setting: "insufficient_data over 2 runs ... the runs disagree: R-hat =
+    # 2.207", and two converged algorithms at different levels failed the gate
+    from tests.test_cli import run
+    _runs_of(tmp_path, [("a2c-CartPole-v1", 1000.0, "CartPole-v1", 0),
+                        ("dqn-CartPole-v1", 9000.0, "CartPole-v1", 20)])
+    result = run("check-convergence", tmp_path, "-m", "r", "--format", "json")
+    results = __import__("json").loads(result.stdout)["results"]
+    assert [r["name"] for r in results] == ["r [run=a2c-CartPole-v1]", "r [run=dqn-CartPole-v1]"]
+    assert all(r["verdict"] == "converged" for r in results) and result.returncode == 0
+    # their seeds, numbered, are replicates within each algorithm
+    shutil.rmtree(tmp_path)
+    tmp_path.mkdir()
+    _runs_of(tmp_path, [("a2c-CartPole-v1_1", 1000.0, "CartPole-v1", 0), ("a2c-CartPole-v1_2", 9000.0, "CartPole-v1", 0),
+                        ("dqn-CartPole-v1_1", 20000.0, "CartPole-v1", 20),
+                        ("dqn-CartPole-v1_2", 30000.0, "CartPole-v1", 20)])
+    result = run("check-convergence", tmp_path, "-m", "r", "--format", "json")
+    results = __import__("json").loads(result.stdout)["results"]
+    assert [(r["name"], len(r["runs"])) for r in results] == [("r [a2c-CartPole-v1]", 2), ("r [dqn-CartPole-v1]", 2)]
 
 
 def test_a_folder_of_unrelated_real_monitor_files_is_four_runs_not_one():
@@ -138,7 +172,7 @@ def test_a_folder_of_unrelated_real_monitor_files_is_four_runs_not_one():
     # four environments: no R-hat across them, one verdict each
     from tests.test_cli import run
     result = run("check-convergence", Path(__file__).parent / "fixtures" / "real" / "sb3-long", "-m", "r")
-    assert "R-hat" not in result.stdout and "r [Humanoid-v3]" in result.stdout
+    assert "R-hat" not in result.stdout and "r [run=td3-Humanoid-v3]" in result.stdout
 
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real"

@@ -296,6 +296,18 @@ def test_a_task_learned_in_sixty_episodes_is_converged_near_its_plateau():
     assert reward["verdict"] == "converged" and -90 < reward["ci"][0] < -86 < reward["ci"][1] < -80
 
 
+def test_a_folder_of_several_algorithms_judges_each_alone_and_never_calls_them_disagreeing_seeds():
+    # the corpus's sb3 folder: A2C and DQN on CartPole, A2C and PPO on Pong.  Pooled as seeds
+    # of one setting, an R-hat of 2.2 and 3.3 said "the runs disagree" of two algorithms
+    result = run("check-convergence", REAL / "sb3", "-m", "r", "--format", "json")
+    results = {r["name"]: r for r in json.loads(result.stdout)["results"]}
+    assert not any("runs" in r for r in results.values())
+    assert {"r [run=a2c-CartPole-v1]", "r [run=dqn-CartPole-v1]", "r [run=a2c-Pong-v4]",
+            "r [run=ppo-Pong-v4]"} <= set(results)
+    assert results["r [run=ppo-Pong-v4]"]["verdict"] == "converged"  # at the cap of 21
+    assert results["r [run=a2c-Pong-v4]"]["verdict"] == "not_converged"  # still climbing at the end
+
+
 def test_a_solved_cartpole_held_at_its_cap_is_a_streak_not_an_exact_500():
     # A2C on CartPole: learned, collapsed to ~60 around episode 65, learned again, then the
     # 500 cap for the last 95 episodes. Converged at 500 - but 95 episodes cannot rule out a

@@ -30,9 +30,12 @@ def two_runs(path, key="run", values=("a", "b")):
 def test_two_runs_in_one_file_are_checked_one_by_one(tmp_path, key, values):
     path = two_runs(tmp_path / "tworuns.csv", key, values)
     result = run("check-convergence", path, "--format", "json")
-    payload = json.loads(result.stdout)
-    (summary,) = payload["results"]
-    assert [r["n"] for r in summary["runs"]] == [100, 100]  # never one 200-point series
+    results = json.loads(result.stdout)["results"]
+    # seeds are replicates, summarised together; runs named a and b (t0, t1) are two settings
+    pooled = key == "seed"
+    assert len(results) == (1 if pooled else 2)
+    sizes = [r["n"] for r in results[0]["runs"]] if pooled else [r["n"] for r in results]
+    assert sizes == [100, 100]  # never one 200-point series
     assert "2 runs" in result.stderr and "--run" in result.stderr
     if key != "run":
         return  # the other commands share the key finding: checked once, below
@@ -242,6 +245,13 @@ def test_runs_named_by_configuration_and_seed_are_pooled_per_configuration(tmp_p
     lone = _seeded_log(tmp_path / "lone.csv", ["ppo_seed1", "ppo_seed2", "sac_seed1"], [1, 1, 2])
     names = [r["name"] for r in json.loads(run("check-convergence", lone, "--format", "json").stdout)["results"]]
     assert names == ["reward [ppo]", "reward [run=sac_seed1]"]
+    # one seed of each algorithm, or two named settings: each judged alone, and two flat runs
+    # at different levels pass the gate (pooled, "the runs disagree" failed it)
+    for names in (["ppo_seed1", "sac_seed1"], ["baseline", "tuned"]):
+        single = run("check-convergence", _seeded_log(tmp_path / "single.csv", names, [1, 2]), "--format", "json")
+        results = json.loads(single.stdout)["results"]
+        assert [r["name"] for r in results] == [f"reward [run={name}]" for name in names]
+        assert single.returncode == 0 and all(r["verdict"] == "converged" for r in results), results
     # names that say nothing about configurations are pooled as before (W&B's random names)
     random = _seeded_log(tmp_path / "wandb.csv", ["glowing-sun-12", "dark-moon-3"], [1, 2])
     pooled = run("check-convergence", random)

@@ -302,6 +302,8 @@ def add_run_option(parser) -> None:
 
 def _runs(frame, key, args):
     """Name each row's run; keep the one --run names, else have the command split by run."""
+    from ..io.runs import name_list
+
     source = frame.attrs.get("source")
     chosen = getattr(args, "run", None)
     if getattr(args, "group", None) is not None:
@@ -317,15 +319,16 @@ def _runs(frame, key, args):
     frame = frame.assign(**{RUN: key.labels})
     configs = key.config_labels
     known = attrs.get("run_configs")  # what the log says each run was (a monitor's environment)
-    if configs is None and known and set(key.names) <= set(known):
-        configs = frame[RUN].map(known).to_numpy(dtype=object)
+    if known and set(key.names) <= set(known):
+        environments = frame[RUN].map(known).to_numpy(dtype=object)
+        configs = environments if configs is None else _on_environments(configs, environments)
     if configs is not None:
         frame[CONFIG] = configs
     if chosen is not None:
         if chosen not in key.names and len(key.columns) == 1:
             chosen = f"{key.columns[0]}={chosen}"  # --run 3 for the run 'seed=3'
         if chosen not in key.names:
-            raise InputError(f"--run: no run {args.run!r} in {source}; runs: {_names(key.names)}")
+            raise InputError(f"--run: no run {args.run!r} in {source}; runs: {name_list(key.names)}")
         frame = frame[frame[RUN] == chosen].reset_index(drop=True)
         frame.attrs.update(attrs)
         return frame
@@ -333,13 +336,20 @@ def _runs(frame, key, args):
     args.group = RUN
     args.config = CONFIG if configs is not None else None
     if not (attrs.get("format") == "verifiers" and getattr(args, "pool_examples", False)):
-        say(f"{source} holds {len(key.names)} runs ({key.how}: {_names(key.names)}); each is "
+        say(f"{source} holds {len(key.names)} runs ({key.how}: {name_list(key.names)}); each is "
             "analysed on its own (--run NAME picks one)")
     return frame
 
 
-def _names(names) -> str:
-    return ", ".join(map(str, names[:8])) + (f" ... ({len(names)} in all)" if len(names) > 8 else "")
+def _on_environments(configs, environments):
+    """Settings told apart by the runs' names, split further where one spans environments:
+    the runs of ``ppo`` on CartPole and on Pendulum are not replicates of each other."""
+    out = configs.copy()
+    for config in dict.fromkeys(configs.tolist()):
+        rows = configs == config
+        if len(set(environments[rows].tolist())) > 1:
+            out[rows] = [f"{config} on {env}" for env in environments[rows]]
+    return out
 
 
 def parts(frame, args):

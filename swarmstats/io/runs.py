@@ -85,45 +85,91 @@ def find_runs(frame: pd.DataFrame, *, step: str | None = None, exclude=()) -> Ru
     replicate = [c for c in columns if normalise(c) in REPLICATE_NAMES]
     config_columns = [c for c in columns if c not in replicate]
     config_labels = _join(frame, config_columns) if replicate and config_columns else None
-    stems = seed_stems(names) if config_labels is None and len(columns) == 1 and not restarts else None
+    stems = None
+    if config_labels is None and len(columns) == 1 and not restarts and not replicate:
+        stems = ({name: name for name in names} if normalise(columns[0]) in SETTING_NAMES
+                 else setting_stems(names))
     if stems is not None:
         config_labels = pd.Series(labels).map(stems).to_numpy(dtype=object)
     configs = list(dict.fromkeys(config_labels.tolist())) if config_labels is not None else []
     how = []
     if columns:
         how.append(("column " if len(columns) == 1 else "columns ") + " x ".join(f"'{c}'" for c in columns))
-        if stems is not None:
-            how[-1] += f", configurations {', '.join(configs[:8])} by the names' seed numbers"
+        if stems is not None and len(configs) < len(names):
+            how[-1] += f", configurations {name_list(configs)} by the names' seed numbers"
+        elif stems is not None:
+            how[-1] += ", each its own setting, as no two names differ only in a run number"
     if restarts:
         how.append(f"the step column '{step}' starting again {restarts} time(s)")
     return RunKey(columns=tuple(columns), labels=labels, names=names, config_labels=config_labels,
                   configs=configs, restarts=restarts, how=" and ".join(how))
 
 
-#: a run name that ends in its replicate number: "ppo_seed1", "sac-s3", "PPO_2", "dqn run 4"
-_SEED_SUFFIX = re.compile(r"^(?P<stem>.*?[^\s_\-=./])(?:[\s_\-./]*(?:seed|rep|replicate|run|trial|s)[\s_\-=]*|[_\-])\d+$",
-                          re.IGNORECASE)
+#: a run name that ends in its replicate number after a word saying so: "ppo_seed1",
+#: "dqn run 4", "run2", "sac-s3" (a lone "s" only after a separator: "glowing-suns-12" is not one)
+_REPLICATE_WORD = re.compile(r"(?P<stem>.*?)[\s_\-./]*(?:seed|replicate|rep|run|trial)[\s_\-=]*\d+"
+                             r"|(?P<short>.*?[^\s_\-=./])[\s_\-./]+s[\s_\-=]*\d+", re.IGNORECASE)
+#: ... or after a separator ("PPO_2", "#3"), or a name that is a number ("0", a monitor
+#: file's); not a number glued to a word ("v2", "model2": a version as often as a replicate),
+#: a setting's decimals ("lr0.001") or an exponent ("lr1e-4")
+_REPLICATE_NUMBER = re.compile(r"(?:(?P<stem>.*?)[\s_\-#]+)?\d+")
+_EXPONENT = re.compile(r".*\d[eE][-+]?\d+")
+#: W&B's generated run names ("glowing-sun-12"): two words and a counter that say nothing
+#: about the run's setting
+_GENERATED_NAME = re.compile(r"[a-z]+-[a-z]+-\d+")
+#: a key column whose values are settings, never replicates of one another
+SETTING_NAMES = ("label", "config", "config_name", "configuration")
 
 
-def seed_stems(names) -> dict | None:
-    """Each run name's configuration when every name ends in a replicate number after a
-    separator or a word like "seed" (``ppo_seed1`` -> ``ppo``), the names hold at least two
-    configurations and one of them has replicates; else None (one configuration's seeds, or
-    names that say nothing - W&B's ``glowing-sun-12`` and ``dark-moon-3``).
+def replicate_stem(name) -> str:
+    """The name without the replicate number it ends in: the setting it is a run of.
 
-    >>> seed_stems(["ppo_seed1", "ppo_seed2", "sac_seed1"])
-    {'ppo_seed1': 'ppo', 'ppo_seed2': 'ppo', 'sac_seed1': 'sac'}
-    >>> seed_stems(["PPO_1", "PPO_2"]), seed_stems(["lr0.001", "lr0.0003"]), seed_stems(["sun-12", "moon-3"])
-    (None, None, None)
+    >>> [replicate_stem(n) for n in ("ppo_seed1", "sac-s3", "run2", "PPO_2", "a2c-CartPole-v1_2", "0", "#3")]
+    ['ppo', 'sac', '', 'PPO', 'a2c-CartPole-v1', '', '']
+    >>> [replicate_stem(n) for n in ("a2c-CartPole-v1", "baseline", "t1", "lr0.001", "lr1e-4")]
+    ['a2c-CartPole-v1', 'baseline', 't1', 'lr0.001', 'lr1e-4']
     """
-    stems = {}
-    for name in names:
-        match = _SEED_SUFFIX.match(str(name))
-        if match is None:
-            return None
-        stems[name] = match.group("stem")
-    counts = pd.Series(list(stems.values())).value_counts()
-    return stems if len(counts) >= 2 and counts.max() >= 2 else None
+    text = str(name)
+    match = _REPLICATE_WORD.fullmatch(text)
+    if match is not None:
+        return match.group("stem") if match.group("stem") is not None else match.group("short")
+    match = None if _EXPONENT.fullmatch(text) else _REPLICATE_NUMBER.fullmatch(text)
+    if match is not None:
+        return match.group("stem") or ""
+    return text
+
+
+def setting_stems(names) -> dict | None:
+    """Each run name's setting when the names hold more than one; None when they are the
+    replicates of one setting (``PPO_1``, ``PPO_2``) or say nothing about it (W&B's
+    ``glowing-sun-12`` and ``dark-moon-3``: pooled as replicates, the one guess possible).
+
+    A run number at the end of a name marks a replicate; whatever else differs names another
+    setting, whose runs are never summarised with these (an R-hat over ``a2c-CartPole-v1`` and
+    ``dqn-CartPole-v1`` says that two algorithms differ, not that either has not converged).
+
+    >>> setting_stems(["ppo_seed1", "ppo_seed2", "sac_seed1"])
+    {'ppo_seed1': 'ppo', 'ppo_seed2': 'ppo', 'sac_seed1': 'sac'}
+    >>> setting_stems(["a2c-Pong-v4", "ppo-Pong-v4"])
+    {'a2c-Pong-v4': 'a2c-Pong-v4', 'ppo-Pong-v4': 'ppo-Pong-v4'}
+    >>> setting_stems(["run1", "run2", "baseline"])
+    {'run1': 'run1 ... run2', 'run2': 'run1 ... run2', 'baseline': 'baseline'}
+    >>> setting_stems(["PPO_1", "PPO_2"]), setting_stems(["sun-12", "moon-3"]), setting_stems(["glowing-sun-12", "dark-moon-3"])
+    (None, {'sun-12': 'sun', 'moon-3': 'moon'}, None)
+    """
+    stems = {name: replicate_stem(name) for name in names}
+    if len(set(stems.values())) < 2 or all(_GENERATED_NAME.fullmatch(str(name)) for name in names):
+        return None
+    numbered = [name for name, stem in stems.items() if stem == ""]  # "run1", "run2": runs of no named setting
+    if numbered:
+        label = f"{numbered[0]} ... {numbered[-1]}" if len(numbered) > 1 else str(numbered[0])
+        stems.update({name: label for name in numbered})
+    return stems
+
+
+def name_list(values, shown: int = 8) -> str:
+    """'a, b, c' - the first ``shown`` of them, and how many there are beyond."""
+    return ", ".join(map(str, values[:shown])) + (f" ... ({len(values)} in all)" if len(values) > shown else "")
 
 
 def _join(frame: pd.DataFrame, columns: list) -> np.ndarray:
