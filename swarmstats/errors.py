@@ -96,12 +96,36 @@ def check_level(level, name: str = "ci") -> float:
     return level
 
 
+def shown(x) -> str:
+    """``x`` as an error message quotes it: a scalar's repr, a sequence by its kind and size
+    (a list of 60 scores printed whole buried the message that one number was wanted)."""
+    size = getattr(x, "shape", None)
+    if size is not None and size != ():
+        kind = "array" if type(x).__name__ == "ndarray" else type(x).__name__
+        return f"{'an' if kind[0].lower() in 'aeiou' else 'a'} {kind} of shape {tuple(size)}"
+    if size == () and hasattr(x, "item"):
+        x = x.item()  # a numpy scalar as the number it holds, not "np.float64(1.5)"
+    if isinstance(x, (list, tuple, dict, set)):
+        return f"a {type(x).__name__} of {len(x)} item(s)"
+    text = repr(x)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def finite_number(x, name: str = "x") -> float:
-    """``x`` as a float, or InputError when it is not a finite number."""
+    """``x`` as a float, or InputError when it is not a finite number.
+
+    >>> finite_number([0.2, 0.5], "p")
+    Traceback (most recent call last):
+    ...
+    swarmstats.errors.InputError: p: expected a finite number, got a list of 2 item(s)
+    >>> import numpy as np
+    >>> shown(np.float64(1.5)), shown(np.zeros((2, 3)))
+    ('1.5', 'an array of shape (2, 3)')
+    """
     try:
         value = float(x)
     except (TypeError, ValueError):
-        raise InputError(f"{name}: expected a finite number, got {x!r}") from None
+        raise InputError(f"{name}: expected a finite number, got {shown(x)}") from None
     if value != value or value in (float("inf"), float("-inf")):
-        raise InputError(f"{name}: expected a finite number, got {x!r}")
+        raise InputError(f"{name}: expected a finite number, got {shown(x)}")
     return value

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ._input.series import as_float_array
 from ._result import Result, fmt
 from .errors import InputError, check_level
 
@@ -169,6 +170,9 @@ def _shares(source, zero_std, spread, rewards, groups, steps):
                          "groups= and steps=")
     if isinstance(source, pd.DataFrame):
         frame = source
+    elif isinstance(source, (np.ndarray, list, tuple, pd.Series)):
+        raise InputError("source: a log path or a wide frame with a frac_reward_zero_std column; per-sample "
+                         "rewards go in rewards=, with their groups= and steps=")
     else:
         from .io import read_log
 
@@ -189,8 +193,15 @@ def _shares(source, zero_std, spread, rewards, groups, steps):
 def _from_rewards(rewards, groups, steps):
     if groups is None or steps is None:
         raise InputError("per-sample rewards need their groups (prompt ids) and steps")
-    frame = pd.DataFrame({"reward": np.asarray(rewards, dtype=float), "group": np.asarray(groups),
-                          "step": np.asarray(steps, dtype=float)})
+    columns = {"rewards": as_float_array(rewards, "rewards"), "groups": np.asarray(groups, dtype=object),
+               "steps": as_float_array(steps, "steps")}
+    for name, column in columns.items():
+        if column.ndim != 1:
+            raise InputError(f"{name}: expected one value per sample (a 1-D sequence), got shape {column.shape}")
+    if len({len(column) for column in columns.values()}) > 1:
+        raise InputError("rewards, groups and steps need one value per sample each: lengths "
+                         + ", ".join(str(len(column)) for column in columns.values()))
+    frame = pd.DataFrame({"reward": columns["rewards"], "group": columns["groups"], "step": columns["steps"]})
     if not np.isfinite(frame["reward"]).all():
         raise InputError("rewards: non-finite value(s); remove them first")
     by_group = frame.groupby(["step", "group"])["reward"]

@@ -138,9 +138,11 @@ def best_of(scores, *, better: str = "higher", ci: float = 0.95, autocorrelated:
 
 
 def _arms(scores) -> tuple[list, list]:
+    from ._input.series import as_series
+
     if isinstance(scores, dict):
         names = [str(name) for name in scores]
-        samples = [np.asarray(value, dtype=float).ravel() for value in scores.values()]
+        rows = list(scores.values())
     else:
         try:
             array = np.asarray(scores, dtype=float)
@@ -149,14 +151,15 @@ def _arms(scores) -> tuple[list, list]:
         if array.ndim != 2:
             raise InputError(f"scores: expected an arms x observations array, got shape {array.shape}")
         names = [f"arm {i}" for i in range(array.shape[0])]
-        samples = list(array)
-    if len(samples) < 2:
-        raise InputError(f"scores: the best of {len(samples)} arm(s) needs two or more")
+        rows = list(array)
+    if len(rows) < 2:
+        raise InputError(f"scores: the best of {len(rows)} arm(s) needs two or more")
+    # each arm read as any series is (numbers, finite, within float64's room for squares: at
+    # 1e300 the variances overflowed and the intervals read "n/a" without a word)
+    samples = [as_series(row, argname=name).values for name, row in zip(names, rows)]
     for name, sample in zip(names, samples):
         if len(sample) < 2:
             raise InputError(f"{name}: {len(sample)} observation(s); a standard error needs two or more")
-        if not np.all(np.isfinite(sample)):
-            raise InputError(f"{name}: non-finite observation(s); remove them first")
     return names, samples
 
 

@@ -107,6 +107,9 @@ def test_autocorrelated_observations_need_their_own_standard_error():
     ({"a": [1.0, 1.0], "b": [1.0, 2.0]}, {}, "every observation is the same"),
     ({"a": [1.0, 2.0], "b": [1.0, 2.0]}, {"better": "up"}, "better"),
     (np.ones(5), {}, "arms x observations"),
+    ({"a": ["x", "y"], "b": [1.0, 2.0]}, {}, "a: expected numbers"),  # a ValueError before
+    ({"a": [[1.0, 2.0], [3.0]], "b": [1.0, 2.0]}, {}, "a: could not read it"),
+    ({"a": [1e300, -1e300, 2e300], "b": [1.0, 2.0]}, {}, "rescale"),  # intervals read "n/a" before
     ({"a": [1.0, 2.0], "b": [1.0, 3.0]}, {"ci": 1.5}, "ci"),
 ])
 def test_bad_input_is_one_clear_error(scores, kwargs, message):

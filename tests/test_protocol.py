@@ -211,6 +211,12 @@ def test_a_non_number_is_an_input_error(estimator, make, bad):
         estimator.clone().update(float("nan") if not isinstance(estimator, ProxyVarianceTracker) else 1.5)
     with pytest.raises(InputError):
         estimator.clone().update("abc")
+    # many values where one is wanted: named by kind and size, not printed whole (the tracker's
+    # message held all 60 scores, and an array raised numpy's "truth value ... is ambiguous")
+    for many in ([0.4] * 60, np.full((3, 2), 0.4), pd.Series(np.full(60, 0.4))):
+        with pytest.raises(InputError) as caught:
+            estimator.clone().update(many)
+        assert len(str(caught.value)) < 250 and "0.4, 0.4" not in str(caught.value), str(caught.value)
 
 
 @pytest.mark.parametrize("cls", [ConvergenceMonitor, CusumDetector, OnlineRegimeDetector])

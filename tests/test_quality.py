@@ -6,7 +6,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from swarmstats import InputError, PayoffConfig, quality_by, quality_metrics
+from swarmstats import (
+    InputError,
+    PayoffConfig,
+    inverse_sigmoid,
+    quality_by,
+    quality_metrics,
+    sigmoid,
+    swarm_proxy,
+)
 from swarmstats.quality import adverse_selection_test, early_warning
 
 P = [0.9, 0.8, 0.3, 0.6, 0.2]
@@ -193,10 +201,18 @@ def test_band_and_threshold_edges_are_strict_like_swarm():
     ([0.2, float("nan")], [1, 0], "nan_policy='omit'"),
     ([], [], "empty"),
     (["a", "b"], [1, 0], "'a' .position 0. is not a number"),
+    ([0.2, 0.3], [[1, 0], [1]], "accepted: expected one flag per interaction"),  # a ValueError before
 ])
 def test_bad_input_is_one_clear_error(p, accepted, message):
     with pytest.raises(InputError, match=message):
         quality_metrics(p, accepted)
+
+
+@pytest.mark.parametrize("call", [lambda: sigmoid(["a", "b"]), lambda: inverse_sigmoid([[0.2, 0.3], [0.4]]),
+                                  lambda: swarm_proxy(["0.5", "x"])])
+def test_the_proxy_helpers_name_words_and_ragged_lists(call):
+    with pytest.raises(InputError, match="expected numbers|could not read it"):  # ValueErrors before
+        call()
 
 
 def test_bad_options_are_clear_errors():

@@ -219,6 +219,15 @@ def test_a_monitor_file_numpy_cannot_read_goes_to_pandas(tmp_path, rows, expecte
         np.testing.assert_array_equal(wide[column].to_numpy(), values)
 
 
+@pytest.mark.parametrize("source", [np.ones(3), [0.1, 0.2], {"reward": [1, 2]}, 5, None])
+def test_values_in_memory_handed_to_a_reader_are_named_not_a_traceback(source):
+    # an array raised numpy's "truth value of an array ... is ambiguous", a list a TypeError
+    from swarmstats import read_table
+    for reader in (read_log, read_table):
+        with pytest.raises(InputError, match="expected a file path, '-' for stdin or an open file, got"):
+            reader(source)
+
+
 def test_a_byte_that_is_not_utf8_past_a_monitor_files_head_is_named_not_a_traceback(tmp_path):
     # the sniffer decodes the first 64 KiB; pandas parses the rest from bytes.  The bad byte
     # follows 106,917 bytes of header and rows and the 4 of "1.0,"

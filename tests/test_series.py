@@ -41,6 +41,12 @@ def test_bad_shapes_and_types_raise_input_error(bad, match):
         as_series(bad)
 
 
+def test_runs_that_are_ragged_nested_lists_are_named_not_a_traceback():
+    # np.ndim on a ragged run raised numpy's "inhomogeneous shape" ValueError
+    with pytest.raises(InputError, match=r"runs\[0\]: could not read it"):
+        as_runs([[[1, 2], [3]], [[1, 2], [3]]])
+
+
 def test_input_error_is_a_value_error():
     with pytest.raises(ValueError):
         ss.ess("not numbers")

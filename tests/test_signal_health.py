@@ -94,6 +94,10 @@ def test_a_recovery_and_a_run_flat_from_the_start_are_told_apart():
     ({"rewards": [1.0, 0.0]}, "groups"),
     ({"source": _frame(np.zeros(20)), "collapse_level": 0}, "collapse_level"),
     ({}, "nothing to read"),
+    ({"source": np.ones((5, 4))}, "rewards go in rewards="),  # numpy's "truth value ... ambiguous" before
+    ({"rewards": ["a", "b"], "groups": [0, 0], "steps": [0, 0]}, "rewards: expected numbers"),  # ValueErrors before
+    ({"rewards": np.ones((4, 2)), "groups": [0, 0, 1, 1], "steps": [0, 0, 0, 0]}, "rewards: expected one value per sample"),
+    ({"rewards": [1.0, 0.0, 1.0], "groups": [0, 0], "steps": [0, 0, 0]}, "lengths 3, 2, 3"),
 ])
 def test_bad_input_is_one_clear_error(kwargs, message):
     with pytest.raises(InputError, match=message):

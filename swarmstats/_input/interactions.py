@@ -74,7 +74,11 @@ def as_accept_flags(accepted, *, argname: str = "accepted") -> np.ndarray:
             accepted = accepted.to_numpy(dtype=float, na_value=np.nan)
         else:
             accepted = accepted.to_numpy(dtype=object)
-    array = np.asarray(accepted)
+    try:
+        array = np.asarray(accepted)
+    except ValueError:  # ragged lists
+        raise InputError(f"{argname}: expected one flag per interaction (a 1-D sequence), got nested "
+                         "lists of different lengths") from None
     if array.ndim != 1:
         array = array.ravel() if array.ndim == 2 and 1 in array.shape else array
     if array.ndim != 1:

@@ -66,7 +66,9 @@ def check_nan_policy(nan_policy: str) -> None:
     check_choice("nan_policy", nan_policy, NAN_POLICIES)
 
 
-def _to_float_array(y, argname: str) -> np.ndarray:
+def as_float_array(y, argname: str) -> np.ndarray:
+    """``y`` as a float64 array of any shape (booleans as 0/1, numbers written as text read);
+    InputError naming ``argname`` for words, ragged lists and the like."""
     try:
         array = np.asarray(y)
     except Exception as exc:  # ragged lists and the like
@@ -170,13 +172,13 @@ def as_series(
         steps = _steps_from_index(y.index)
         step_name = None if steps is None or y.index.name is None else str(y.index.name)
         y = y.to_numpy()
-    values = _to_float_array(y, argname)
+    values = as_float_array(y, argname)
     if values.ndim == 2 and 1 in values.shape:
         values = values.ravel()
     if values.ndim != 1:
         raise InputError(f"{argname}: expected a 1-D series, got an array of shape {values.shape}")
     if given_steps is not None:
-        steps = _to_float_array(given_steps, "steps").ravel()
+        steps = as_float_array(given_steps, "steps").ravel()
         step_name = str(getattr(given_steps, "name", None) or "") or None
         if len(steps) != len(values):
             raise InputError(f"steps: {len(steps)} values for a series of {len(values)}")
@@ -226,13 +228,13 @@ def as_runs(
             for column in y.columns
         ]
     if isinstance(y, np.ndarray) and y.dtype != object:
-        values = _to_float_array(y, argname)
+        values = as_float_array(y, argname)
         if values.ndim == 1:
             values = values[None, :]
         if values.ndim != 2:
             raise InputError(f"{argname}: expected runs x steps, got shape {values.shape}")
         items = list(values)
-    elif isinstance(y, (list, tuple)) and y and all(np.ndim(item) >= 1 for item in y):
+    elif isinstance(y, (list, tuple)) and y and all(_is_sequence(item) for item in y):
         items = list(y)
     else:
         items = [y]
@@ -243,6 +245,13 @@ def as_runs(
                   name=None if getattr(item, "name", None) is not None else f"run {i}")
         for i, item in enumerate(items)
     ]
+
+
+def _is_sequence(item) -> bool:
+    try:
+        return np.ndim(item) >= 1
+    except ValueError:  # ragged nested lists: a run, which as_series then names as unreadable
+        return True
 
 
 def _runs_from_long_frame(frame, argname, nan_policy, min_length, group, value, step):

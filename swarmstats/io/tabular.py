@@ -224,7 +224,13 @@ def decode_text(name: str, data: bytes, final: bool = True) -> str:
 
 
 def read_source(source) -> tuple[str, bytes]:
-    if source == "-" or source is sys.stdin:
+    if not isinstance(source, (str, bytes, os.PathLike)) and source is not sys.stdin and not hasattr(source, "read"):
+        # an array or a list of values reached a reader: say so, rather than numpy's "truth
+        # value of an array is ambiguous" from the comparison below
+        raise InputError(f"expected a file path, '-' for stdin or an open file, got {type(source).__name__}"
+                         " (values in memory go to the analysis functions directly: "
+                         "check_convergence(values), describe(values) ...)")
+    if isinstance(source, str) and source == "-" or source is sys.stdin:
         data = sys.stdin.buffer.read()
         return "<stdin>", utf16_to_utf8("<stdin>", data) if is_utf16(data) else data
     if hasattr(source, "read"):

@@ -24,7 +24,7 @@ from scipy import signal
 from .._base import OnlineEstimator
 from .._input.interactions import as_accept_flags, as_probabilities, refuse_outside_unit
 from .._input.series import check_nan_policy
-from ..errors import InputError, check_count, check_positive, is_real
+from ..errors import InputError, check_count, check_positive, is_real, shown
 
 
 class KeyState:
@@ -150,13 +150,14 @@ class ProxyVarianceTracker(OnlineEstimator):
         Returns None when ``nan_policy="omit"`` skips a non-finite p.
         """
         try:
-            valid = 0.0 <= p <= 1.0  # False for NaN
-        except TypeError:
-            raise InputError(f"p must be a number in [0, 1], got {p!r}") from None
+            valid = bool(0.0 <= p <= 1.0)  # False for NaN
+        except (TypeError, ValueError):  # ValueError: an array's truth value
+            many = " (update_many takes many scores)" if isinstance(p, (list, tuple)) or getattr(p, "ndim", 0) else ""
+            raise InputError(f"p must be a number in [0, 1], got {shown(p)}{many}") from None
         if not valid:
             if self.nan_policy == "omit" and p != p:
                 return None
-            raise InputError(f"p must be a finite number in [0, 1], got {p!r}"
+            raise InputError(f"p must be a finite number in [0, 1], got {shown(p)}"
                              + (" (pass nan_policy='omit' to skip NaN)" if p != p else ""))
         state = self._keys.get(key)
         if state is None:

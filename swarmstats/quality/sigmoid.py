@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
+from .._input.series import as_float_array
 from ..errors import InputError
 
 DEFAULT_K = 2.0
@@ -27,7 +28,7 @@ def _check_k(k) -> float:
 
 
 def _finite(values, name: str) -> np.ndarray:
-    array = np.asarray(values, dtype=float)
+    array = as_float_array(values, name)
     if not np.isfinite(array).all():
         raise InputError(f"{name}: {int((~np.isfinite(array)).sum())} non-finite value(s)")
     return array
