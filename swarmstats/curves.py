@@ -21,7 +21,7 @@ from ._input.series import as_series
 from ._kernels.bootstrap import percentile_interval
 from ._kernels.distributions import t_ppf
 from ._result import Result, fmt
-from .errors import InputError, check_count, check_level
+from .errors import InputError, check_count, check_level, shown
 
 #: fewer runs than this at a step: no interval there
 MIN_RUNS = 3
@@ -82,6 +82,9 @@ def learning_curves(runs, *, points: int = 200, ci: float = 0.95, n_boot: int = 
     level = check_level(ci)
     check_count("points", points, minimum=2)
     check_count("n_boot", n_boot)
+    if not isinstance(runs, dict) and (isinstance(runs, (str, bytes)) or not hasattr(runs, "__iter__")):
+        raise InputError(f"runs: expected several runs ({{name: values}}, a list of series or a runs x "
+                         f"steps array), got {shown(runs)}")
     named = runs if isinstance(runs, dict) else {f"run {i}": run for i, run in enumerate(runs)}
     if len(named) < 2:
         raise InputError(f"runs: learning curves across seeds need at least two runs, got {len(named)}")

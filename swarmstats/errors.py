@@ -86,14 +86,28 @@ def check_count(name: str, value, minimum: int = 1) -> None:
         raise InputError(f"{name} must be an integer >= {minimum}, got {value!r}")
 
 
+#: How close to 0 or 1 a level may come: 1 - 1e-300 is 1 in float64, so a test at
+#: alpha = 1e-300 had an infinite critical value, and the adaptive window, given one, reported
+#: 28 "changes" in 600 points where alpha = 1e-12 reports none
+LEVEL_MARGIN = 1e-12
+
+
 def check_level(level, name: str = "ci") -> float:
-    """A probability strictly between 0 and 1 (a confidence or significance level)."""
+    """A probability strictly between 0 and 1 (a confidence or significance level), at least
+    :data:`LEVEL_MARGIN` from either."""
     if not is_real(level):
-        raise InputError(f"{name} must be a number between 0 and 1, got {level!r}")
+        raise InputError(f"{name} must be a number between 0 and 1, got {shown(level)}")
     level = float(level)
     if not 0 < level < 1:
-        raise InputError(f"{name} must be strictly between 0 and 1 (e.g. 0.95), got {level}")
+        raise InputError(f"{name} must be strictly between 0 and 1 (e.g. {_example(name)}), got {level:g}")
+    if not LEVEL_MARGIN <= level <= 1 - LEVEL_MARGIN:
+        raise InputError(f"{name} must lie between {LEVEL_MARGIN:g} and 1 - {LEVEL_MARGIN:g}, got {level:g}: "
+                         "closer to 0 or 1 the tests' quantiles are not finite in float64")
     return level
+
+
+def _example(name: str) -> str:
+    return "0.05" if "alpha" in name else "0.95"
 
 
 def shown(x) -> str:

@@ -459,7 +459,8 @@ def _steps_and_values(series, steps, argname) -> tuple[np.ndarray, np.ndarray]:
         steps = np.arange(len(raw), dtype=float)
     validated = as_series(series, argname=argname, nan_policy="omit", min_length=1, steps=steps)
     values = validated.values
-    at = validated.steps
+    # a one-column frame with a plain index has no step axis: positions, as for an array
+    at = validated.steps if validated.steps is not None else np.arange(len(values), dtype=float)
     if not np.isfinite(at).all():
         raise InputError(f"{argname}: a step is missing or not finite")
     order = np.argsort(at, kind="stable")

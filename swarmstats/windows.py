@@ -562,7 +562,9 @@ class AdaptiveWindow(OnlineEstimator):
                 sigma, g = own
                 scale = sigma * math.sqrt(g)
         precision = self.precision if self.precision is not None else DEFAULT_PRECISION_SDS * sigma
-        needed = int(math.ceil(g * (self._z * sigma / precision) ** 2))
+        # a precision of 1e-300 asks for ~1e600 points, whose square overflowed
+        ratio = self._z * sigma / precision
+        needed = math.ceil(g * ratio ** 2) if ratio < 1e100 else math.inf
         target = min(max(needed, self.min_length), self.max_length, available)
         chosen = window[-target:]
         half_width = self._z * scale / math.sqrt(target)
@@ -581,7 +583,8 @@ class AdaptiveWindow(OnlineEstimator):
                    else "too noisy")
             status, reason = "uncertain", (f"{why}: even {self.max_length} points give only "
                                            f"+-{fmt(self._z * scale / math.sqrt(self.max_length), 3)} "
-                                           f"(+-{fmt(precision, 3)} needs {needed})")
+                                           f"(+-{fmt(precision, 3)} needs "
+                                           f"{needed if needed < 10 ** 15 else 'more than 10^15'})")
         elif available < length:
             status, reason = "uncertain", (f"+-{fmt(precision, 3)} needs {needed} points; only the last "
                                            f"{available} are free of a trend")

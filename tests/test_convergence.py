@@ -202,10 +202,21 @@ def test_plot_returns_axes():
 @pytest.mark.parametrize("kwargs, match", [
     ({"alpha": 1.5}, "alpha"), ({"warmup": "x"}, "warmup"), ({"tolerance": -1}, "tolerance"),
     ({"precision": 0}, "precision"), ({"max_warmup": 1}, "max_warmup"), ({"ci": 2}, "ci"),
+    ({"alpha": 1e-300}, "alpha must lie between 1e-12"),  # a TypeError traceback before
 ])
 def test_bad_configuration_raises_input_error(kwargs, match):
     with pytest.raises(InputError, match=match):
         ss.check_convergence(np.arange(50.0), **kwargs)
+
+
+@pytest.mark.parametrize("kwargs", [{"tolerance": 1e-300}, {"horizon": 1e308}])
+def test_flatness_out_of_any_reach_is_said_not_a_traceback(kwargs):
+    # more than a million times the run needed: points_needed is None, and "None * spacing"
+    # raised a TypeError
+    y = ar1(0.5, 400, np.random.default_rng(5))
+    result = ss.check_convergence(y, **kwargs)
+    assert result.verdict == "insufficient_data" and result.steps_needed is None
+    assert "no practical length would show it flat (a run more than 1,000,000 times" in result.reasons[0]
 
 
 def test_nan_policy():

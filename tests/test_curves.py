@@ -63,6 +63,8 @@ def test_median_and_iqm_are_their_definitions_at_each_step():
     ([np.arange(5.0)], "at least two runs"),
     ([pd.Series([1.0, 2.0], index=[3, 1]), pd.Series([1.0, 2.0])], "must increase"),
     ([[1.0, np.nan], [1.0, 2.0]], "NaN|finite"),
+    (None, "expected several runs"),  # a TypeError before
+    (3.0, "expected several runs"),
 ])
 def test_bad_runs_are_one_clear_error(runs, match):
     with pytest.raises(InputError, match=match):

@@ -246,6 +246,15 @@ def test_bad_input_is_one_clear_error(proxy, outcome, kwargs, message):
         divergence(proxy, outcome, **kwargs)
 
 
+def test_one_column_frames_are_read_by_position_like_arrays():
+    # a one-column frame with a plain index had no step axis, and np.isfinite(None) raised
+    rng = np.random.default_rng(3)
+    proxy = np.linspace(0, 1, 60) + rng.normal(0, 0.05, 60)
+    outcome = np.linspace(0, 1, 60) + rng.normal(0, 0.05, 60)
+    framed = divergence(pd.DataFrame({"proxy": proxy}), pd.DataFrame({"outcome": outcome}))
+    assert framed.to_dict() == divergence(proxy, outcome).to_dict()
+
+
 def test_a_missing_value_in_paired_arrays_keeps_the_pairs():
     # positions are fixed before missing values are skipped: dropping the proxy's first value
     # must not shift every later proxy value onto the wrong evaluation

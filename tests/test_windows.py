@@ -217,11 +217,18 @@ def test_steps_come_from_a_series_index():
 @pytest.mark.parametrize("kwargs,message", [
     ({"min_length": 5}, "at least 10"), ({"min_length": 50, "max_length": 60}, "twice"),
     ({"precision": 0}, "precision"), ({"alpha": 1.5}, "alpha"), ({"max_length": 2.5}, "integer"),
-    ({"better": "up"}, "better"),
+    ({"better": "up"}, "better"), ({"alpha": 1e-300}, "between 1e-12"),  # 28 "changes" in 600 points before
 ])
 def test_bad_options(kwargs, message):
     with pytest.raises(InputError, match=message):
         AdaptiveWindow(**kwargs)
+
+
+def test_a_precision_out_of_reach_keeps_the_longest_window():
+    # a precision of 1e-300 asked for ~1e600 points, whose square overflowed
+    y = np.random.default_rng(2).normal(size=300)
+    table = AdaptiveWindow(precision=1e-300, max_length=120).fit(y).table
+    assert table["length"].iloc[-1] == 120
 
 
 def test_bad_values():

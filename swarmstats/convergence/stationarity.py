@@ -20,7 +20,7 @@ from .._kernels.robust import standard_scale
 from .._kernels.stationary_tests import bridge_statistic, cramer_von_mises_cdf, geweke_z
 from .._kernels.verdict_tests import variance_shift
 from .._result import Result, fmt
-from ..errors import InputError
+from ..errors import InputError, check_level
 
 __all__ = ["geweke", "heidelberger_welch", "variance_stability",
            "GewekeResult", "HeidelbergerWelchResult", "VarianceStabilityResult"]
@@ -115,8 +115,7 @@ def heidelberger_welch(y, *, alpha: float = 0.05, eps: float = 0.1, absolute: bo
     >>> heidelberger_welch(rng.normal(size=2000)).stationary
     True
     """
-    if not 0 < alpha < 1:
-        raise InputError(f"alpha must be in (0, 1), got {alpha!r}")
+    check_level(alpha, "alpha")
     values = as_series(y, nan_policy=nan_policy, min_length=20).values
     n = len(values)
     spectrum, _ = ar_spectrum0(values[n // 2:])

@@ -20,7 +20,7 @@ from .._kernels.mann_kendall import (
     tied_pairs,
 )
 from .._result import Result, fmt
-from ..errors import InputError, check_choice
+from ..errors import check_choice, check_level
 
 __all__ = ["trend_test", "TrendResult"]
 
@@ -112,8 +112,7 @@ def trend_test(
     (45, 125.0, 8.3e-05, 1.0)
     """
     check_choice("correction", correction, CORRECTIONS)
-    if not 0 < alpha < 1:
-        raise InputError(f"alpha must be in (0, 1), got {alpha!r}")
+    check_level(alpha, "alpha")
     series = as_series(y, nan_policy=nan_policy, min_length=3)
     values = series.values
     n = len(values)

@@ -60,7 +60,7 @@ from .._kernels.verdict_tests import (
 )
 from .._result import Result, fmt, fmt_interval
 from ..direction import DIRECTIONS, movement, sense
-from ..errors import InputError, check_choice, is_real
+from ..errors import InputError, check_choice, check_level, is_real
 from .warmup import WARMUP_METHODS, warmup_of_values
 
 __all__ = [
@@ -267,12 +267,10 @@ class ConvergenceTest(Estimator):
         self._validate()
 
     def _validate(self):
-        if not 0 < self.alpha < 1:
-            raise InputError(f"alpha must be in (0, 1), got {self.alpha!r}")
-        if self.equivalence_alpha is not None and not 0 < self.equivalence_alpha < 1:
-            raise InputError(f"equivalence_alpha must be in (0, 1), got {self.equivalence_alpha!r}")
-        if not 0 < self.ci < 1:
-            raise InputError(f"ci must be in (0, 1), got {self.ci!r}")
+        check_level(self.alpha, "alpha")
+        if self.equivalence_alpha is not None:
+            check_level(self.equivalence_alpha, "equivalence_alpha")
+        check_level(self.ci, "ci")
         check_choice("warmup", self.warmup, WARMUP_METHODS)
         check_choice("better", self.better, ("auto",) + DIRECTIONS)
         if not 0 < self.max_warmup < 1:
@@ -436,7 +434,7 @@ class ConvergenceTest(Estimator):
             needed = worst.points_needed if unsettled else 0
             if needed is None:
                 more = None
-                judged = (f"{fmt(self.min_ess, 3)} are needed to judge, but {_slow_shrink(order)}: "
+                judged = (f"{fmt(self.min_ess, 3)} are needed to judge, but {_out_of_reach(order)}: "
                           "no practical length would show it flat; compare independent runs "
                           "(seeds) instead")
             elif int(math.ceil(needed * spacing)) > more:
@@ -459,11 +457,14 @@ class ConvergenceTest(Estimator):
                 + [note for note in notes if not note.startswith("long memory")]
                 + warmup_note + axis_note, **numbers, **base)
         if unsettled:
-            more = max(int(math.ceil(worst.points_needed * spacing)), 1)
+            if worst.points_needed is None:
+                more, settle = None, f"no practical length would show it flat ({_out_of_reach(order)})"
+            else:
+                more = max(int(math.ceil(worst.points_needed * spacing)), 1)
+                settle = f"if it is flat, about {_count(more, unit, 'more ')} would show it"
             reason = (f"not shown to be flat: over {ahead} the mean could "
                       f"still move by up to {fmt(units(worst.bound), 3)} (tolerance "
-                      f"+-{fmt(units(tolerance), 3)}); if it is flat, about {_count(more, unit, 'more ')} would "
-                      f"show it. The smallest drift these data can detect is "
+                      f"+-{fmt(units(tolerance), 3)}); {settle}. The smallest drift these data can detect is "
                       f"+-{fmt(units(flat.detectable), 3)} over {_steps_text(horizon)} {unit}")
             return ConvergenceResult(
                 verdict="insufficient_data", converged=False, steps_needed=more,
@@ -796,6 +797,15 @@ def _slow_shrink(order: float) -> str:
         return f"under long memory (d = {order:.2f}) the error of the mean does not shrink with more data"
     return (f"under long memory (d = {order:.2f}) the error of the mean shrinks as "
             f"n^-{0.5 - order:.2f}, not n^-0.5")
+
+
+def _out_of_reach(order: float) -> str:
+    """Why no length of run would show the curve flat: long memory, or a tolerance so small
+    against the noise over the horizon that the run would have to grow more than a million-fold."""
+    if order > 0:
+        return _slow_shrink(order)
+    return (f"a run more than {MAX_GROWTH:,.0f} times this one would be needed: the tolerance is "
+            "small against what the noise allows over this horizon")
 
 
 def _step_spacing(steps: np.ndarray) -> float:
