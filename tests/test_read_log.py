@@ -162,6 +162,32 @@ def test_two_algorithms_on_one_environment_are_not_replicates(tmp_path):
     assert [(r["name"], len(r["runs"])) for r in results] == [("r [a2c-CartPole-v1]", 2), ("r [dqn-CartPole-v1]", 2)]
 
 
+def test_a_zoo_algorithm_folder_reads_one_run_per_subfolder(tmp_path):
+    # rl-baselines3-zoo writes logs/<algo>/<env>_<n>/<worker>.monitor.csv; the algorithm's folder
+    # was "a directory with no log swarmstats recognises".  Real files from rl-trained-agents.
+    from tests.test_cli import run
+    real = Path(__file__).parent / "fixtures" / "real" / "sb3"
+    dqn = tmp_path / "dqn"
+    for env in ("CartPole-v1", "Acrobot-v1", "MountainCar-v0"):
+        (dqn / f"{env}_1").mkdir(parents=True)
+        shutil.copy(real / f"dqn-{env}.monitor.csv", dqn / f"{env}_1" / "0.monitor.csv")
+    wide = read_log(dqn, wide=True)
+    assert wide.groupby("run").size().to_dict() == {"Acrobot-v1_1": 1011, "CartPole-v1_1": 500, "MountainCar-v0_1": 766}
+    assert "one run per folder" in wide.attrs["notes"][0]
+    result = run("check-convergence", dqn, "-m", "r", "--format", "json")
+    names = [r["name"] for r in __import__("json").loads(result.stdout)["results"]]
+    assert sorted(names) == ["r [run=Acrobot-v1_1]", "r [run=CartPole-v1_1]", "r [run=MountainCar-v0_1]"]
+    # a run's four workers stay one run, and two numbered runs of one environment are replicates,
+    # though their files started at the same times (here, copies): the folder says which is which
+    ppo = tmp_path / "ppo"
+    for folder in ("Pendulum-v1_1", "Pendulum-v1_2"):
+        shutil.copytree(real / "ppo-Pendulum-v1", ppo / folder)
+    assert read_log(ppo, wide=True).groupby("run").size().tolist() == [len(read_log(real / "ppo-Pendulum-v1", wide=True))] * 2
+    result = run("check-convergence", ppo, "-m", "r", "--format", "json")
+    (pooled,) = __import__("json").loads(result.stdout)["results"]
+    assert pooled["name"] == "r" and len(pooled["runs"]) == 2  # one setting: its two seeds summarised together
+
+
 def test_a_folder_of_unrelated_real_monitor_files_is_four_runs_not_one():
     # four experiments (HopperBullet, Breakout, Humanoid, Hopper; started months apart) were
     # merged into one run of 30,071 "episodes"

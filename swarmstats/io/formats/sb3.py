@@ -22,7 +22,7 @@ WORKER_START_SECONDS = 30.0
 BASELINES_STEPS = ("TimestepsSoFar", "total_timesteps", "steps", "timesteps_total", "nupdates")
 
 
-def read_monitor(files: list[tuple[str, bytes]], source: str) -> LogTable:
+def read_monitor(files: list[tuple[str, bytes]], source: str, *, folders: list | None = None) -> LogTable:
     """One or several monitor files: the workers of each run merged in time order
     (t_start + t) and numbered from episode 0.
 
@@ -38,7 +38,16 @@ def read_monitor(files: list[tuple[str, bytes]], source: str) -> LogTable:
     parts = [part for part in (_monitor_part(name, data) for name, data in files) if part is not None]
     if not parts:
         raise InputError(f"{source}: no finished episode in the monitor file(s)")
-    runs = _monitor_runs(parts)
+    if folders is None:
+        runs = _monitor_runs(parts)
+    else:
+        # one folder per run (rl-baselines3-zoo's ppo/CartPole-v1_1/0.monitor.csv): its files are
+        # that run's workers, whatever their start times say about another folder's
+        of_folder = dict(zip((name for name, _ in files), folders))
+        runs = []
+        for folder in dict.fromkeys(folders):
+            for run in _monitor_runs([part for part in parts if of_folder[part["name"]] == folder]):
+                runs.append({**run, "folder": folder})
     # every worker's columns in the order they first appear (a column one worker lacks is
     # empty there); "t", seconds since each worker's start, is dropped: the wall time says it
     names = list(dict.fromkeys(c for part in parts for c in part["columns"] if c not in ("t", "wall_time")))
@@ -48,8 +57,9 @@ def read_monitor(files: list[tuple[str, bytes]], source: str) -> LogTable:
     if len(runs) > 1:
         labels = _run_labels(runs)
         merged = {"run": np.repeat(np.array(labels, dtype=object), [len(t["step"]) for t in tables]), **merged}
-        notes.append(f"{len(runs)} runs in {len(parts)} monitor files (files that ran at other times or on "
-                     f"other environments are other runs): {', '.join(labels)}")
+        how = ("one run per folder" if folders is not None else
+               "files that ran at other times or on other environments are other runs")
+        notes.append(f"{len(runs)} runs in {len(parts)} monitor files ({how}): {', '.join(labels)}")
         environments = [run["env"] for run in runs]
         if None not in environments and len(set(environments)) > 1:
             configs = dict(zip(labels, map(str, environments)))
@@ -158,10 +168,11 @@ def _merged_run(run: dict, names: list) -> dict:
 
 
 def _run_labels(runs: list) -> list:
-    """Each run's name: its first file's name without the monitor suffix (made unique)."""
+    """Each run's name: its folder's (one run per folder), else its first file's name without
+    the monitor suffix (made unique)."""
     labels = []
     for run in runs:
-        stem = os.path.basename(run["parts"][0]["name"])
+        stem = run.get("folder") or os.path.basename(run["parts"][0]["name"])
         for suffix in (".monitor.csv", "monitor.csv"):
             if stem.endswith(suffix):
                 stem = stem[: -len(suffix)].rstrip("._-") or stem
@@ -176,6 +187,19 @@ def _run_labels(runs: list) -> list:
 def monitor_files(directory: str) -> list[str]:
     return sorted(os.path.join(directory, f) for f in os.listdir(directory)
                   if f == "monitor.csv" or f.endswith(".monitor.csv"))
+
+
+def monitor_folders(directory: str) -> dict:
+    """{subfolder: its monitor files} for the subfolders of ``directory`` that hold some: the
+    layout of rl-baselines3-zoo's logs (``ppo/CartPole-v1_1/0.monitor.csv``, one folder a run)."""
+    folders = {}
+    for name in sorted(os.listdir(directory)):
+        folder = os.path.join(directory, name)
+        if os.path.isdir(folder):
+            files = monitor_files(folder)
+            if files:
+                folders[name] = files
+    return folders
 
 
 def monitor_header(path: str) -> dict | None:
