@@ -47,6 +47,23 @@ def test_two_runs_in_one_file_are_checked_one_by_one(tmp_path, key, values):
     assert json.loads(picked.stdout)["results"][0]["n"] == 100
 
 
+def test_two_runs_interleaved_without_a_run_column_are_named_not_silently_merged(tmp_path):
+    # every step written twice, once per run (0.5 and 0.8): read as one series it is
+    # "converged" at 0.65, nobody's level; the steps' repetition says what happened
+    rng = np.random.default_rng(0)
+    steps = np.repeat(np.arange(300), 2)
+    values = np.where(np.arange(600) % 2, 0.8, 0.5) + rng.normal(0, 0.05, 600)
+    path = tmp_path / "interleaved.csv"
+    pd.DataFrame({"step": steps, "reward": values}).to_csv(path, index=False)
+    for command in ("check-convergence", "describe", "regimes"):
+        result = run(command, path)
+        assert "each step of 'step' holds 2 values (600 values at 300 steps)" in result.stderr, result.stderr
+    # episodes of parallel workers that now and then end at the same step are not that
+    ragged = np.sort(rng.integers(0, 500, 400))
+    pd.DataFrame({"step": ragged, "reward": rng.normal(size=400)}).to_csv(path, index=False)
+    assert "holds" not in run("check-convergence", path).stderr
+
+
 def test_label_by_seed_is_a_composite_key_and_seeds_are_summarised_per_label(tmp_path):
     rng = np.random.default_rng(1)
     rows = [(label, seed, epoch, rng.normal(), rng.normal()) for label in "ABC" for seed in range(5)
