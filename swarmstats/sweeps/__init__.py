@@ -56,7 +56,9 @@ class SweepResult(Result):
                                 ("cooperative", "contested", "collapse")
                                 if row.get(f"share_{label}") is not None)
             lines.append(f"  {setting}: {row['metric']} mean {fmt(row.get('mean'))}{interval} over "
-                         f"{row['n']} runs; converged {fmt(converged, 2) if converged is not None else 'n/a'}"
+                         f"{row['n']} run{'s' if row['n'] != 1 else ''}; "
+                         + (f"{round(converged * row['n'])} of {row['n']} converged" if converged is not None
+                            else "converged n/a")
                          + (f"; {regimes}" if regimes else ""))
         if self.phase:
             p = self.phase
@@ -113,6 +115,10 @@ def sweep(runs, *, checks=CHECKS, metrics=None, by=None, group: str | None = Non
             notes.append(f"{missing} run(s) have no parameter {name!r}")
     table = by_setting(results, by, metrics=list(metrics) if metrics else None, n_boot=n_boot,
                        random_state=random_state)
+    if len(table) and ((table["n"] >= 2) & (table["n"] < 10)).any():
+        notes.append("a setting with fewer than 10 runs: its median's and IQM's percentile intervals (in "
+                     "the table) tend to be too narrow; the mean's is Student's t, honest for few runs "
+                     "if their means are roughly normal")
     transition = _phase(results, phase, n_boot, random_state, notes) if phase else None
     return SweepResult(n_runs=len(results), n_failed=sum(r["status"] != "ok" for r in results), by=by,
                        runs=results, table=table, phase=transition, notes=notes)
