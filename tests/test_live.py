@@ -186,6 +186,18 @@ def test_watch_reads_csv_ignores_a_half_written_line_and_restarts_on_rewrite(tmp
     assert "rollout/ep_rew_mean: n 80" in result.stdout
 
 
+def test_watch_judges_every_value_at_the_stop_and_says_when_a_verdict_was_made():
+    # a real DQN Acrobot monitor file read with --once: the status held the check made at 761
+    # values, printed as "insufficient data (n 1011)", where all 1,011 show it flat near -87
+    from pathlib import Path
+    real = Path(__file__).resolve().parent / "fixtures" / "real" / "sb3" / "dqn-Acrobot-v1.monitor.csv"
+    result = _watch(real, "--once", "-m", "r")
+    assert result.returncode == 0, result.stderr
+    assert "step 1010: r is insufficient data (checked at 761 of 1,011 values" in result.stdout
+    assert "step 1010: r is converged at the stop, on all 1,011 values - flat within" in result.stdout
+    assert "  r: n 1011, mean -97.88, converged\n    flat within" in result.stdout
+
+
 def test_watch_bad_input(tmp_path):
     result = _watch(tmp_path / "missing.jsonl", "--once")
     assert result.returncode == 2 and "no such file" in result.stderr

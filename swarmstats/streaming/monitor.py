@@ -52,8 +52,13 @@ class MonitorStatus(Result):
                                                    if names else "no stop rule")]
         for name, entry in self.metrics.items():
             window = f"; window {entry['window_status']}" if entry.get("window_status") else ""
+            checked = entry.get("checked_at")
+            at = (f" (checked at {checked:,} values)" if checked and checked != entry["n"] else
+                  " (not checked yet)" if checked == 0 else "")
             lines.append(f"  {name}: n {entry['n']}, mean {fmt(entry['mean'])}, "
-                         f"{entry['verdict']}{window}")
+                         f"{entry['verdict']}{at}{window}")
+            if entry.get("reason"):
+                lines.append(f"    {entry['reason']}")
         for name, count in self.skipped.items():
             lines.append(f"  {name}: {count} non-finite value(s) skipped")
         return "\n".join(lines)
@@ -235,8 +240,11 @@ class Monitor(Estimator):
         entries = {}
         for name, stream in self._streams.items():
             state = stream.state
+            verdict = stream.last_result
             entry = {"n": state.n, "mean": state.mean, "sd": state.sd, "verdict": state.verdict,
-                     "converged": state.converged, "last_step": self._steps[name][-1]}
+                     "converged": state.converged, "last_step": self._steps[name][-1],
+                     # the verdict is that of the latest scheduled check, made on this many values
+                     "checked_at": state.checked_at, "reason": verdict.reasons[0] if verdict is not None else None}
             last = self._window_states.get(name)
             if last is not None:
                 entry.update(window_status=last.status, window_length=last.length,
