@@ -36,6 +36,16 @@ def test_noisy_key_exits_1_and_clear_keys_exit_0(tmp_path):
     assert run("proxy", clear, "--key", "agent").returncode == 0
 
 
+def test_the_table_stays_aligned_with_long_key_names(tmp_path):
+    # a SWARM agent named "opportunistic_2" (15 characters) pushed its row's columns one over
+    frame = scores(tmp_path / "scores.csv")
+    frame.assign(agent=frame["agent"] + "_agent_with_a_long_name").to_csv(tmp_path / "long.csv", index=False)
+    lines = run("proxy", tmp_path / "long.csv", "--key", "agent").stdout.splitlines()
+    header = next(line for line in lines if line.lstrip().startswith("key"))
+    rows = [line for line in lines if "_agent_with_a_long_name" in line]
+    assert len(rows) == 3 and all(row.index(" 150 ") + 1 == header.index(" n ") + 1 for row in rows), lines
+
+
 def test_csv_is_sorted_worst_first_and_json_is_complete(tmp_path):
     path = tmp_path / "scores.csv"
     scores(path)

@@ -210,6 +210,17 @@ def too_few(source, counted: str, hint: str | None = None) -> InputError:
     return InputError(f"{source}: {counted}; at least {MIN_VALUES} are needed for a spread or a test{hint}")
 
 
+def aligned_lines(headers: list, rows: list, indent: str = "") -> list:
+    """A text table: the header line, then one line per row, every column but the last padded
+    to its widest cell (a fixed width let an agent named "opportunistic_2" push its row over)."""
+    widths = [max([len(str(header))] + [len(str(row[i])) for row in rows]) for i, header in enumerate(headers[:-1])]
+
+    def join(cells):
+        return indent + "  ".join(str(c).ljust(w) for c, w in zip(cells[:-1], widths)) + "  " + str(cells[-1])
+
+    return [join(headers)] + [join(row) for row in rows]
+
+
 def say(message: str) -> None:
     """Note one line for stderr: what a command found or chose on its own."""
     NOTES.append(f"swarmstats: {message}")

@@ -23,6 +23,7 @@ from ._common import (
     add_input_format_option,
     add_log_options,
     add_output_options,
+    aligned_lines,
     announce_direction,
     finite,
     load,
@@ -169,8 +170,5 @@ def _text_table(table: pd.DataFrame, color: bool) -> str:
         slope = fmt(None if row["slope"] is None else row["slope"] * 100, 3)
         lines.append([str(row["metric"]), row["verdict"], str(row["n"]), str(row["warmup"]), ci,
                       slope, fmt(row["ess"], 4), row["reason"]])
-    widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(headers[:-1])]
-    def join(cells, verdict=None):
-        text = "  ".join(c.ljust(w) for c, w in zip(cells[:-1], widths)) + "  " + cells[-1]
-        return paint(text, verdict, color) if verdict else text
-    return "\n".join([join(headers)] + [join(line, line[1]) for line in lines])
+    header, *rows = aligned_lines(headers, lines)
+    return "\n".join([header] + [paint(text, line[1], color) for text, line in zip(rows, lines)])

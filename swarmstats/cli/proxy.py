@@ -18,6 +18,7 @@ from ._common import (
     add_exit_zero_option,
     add_input_format_option,
     add_output_options,
+    aligned_lines,
     at_least,
     finite,
     new_figure,
@@ -82,13 +83,16 @@ def run(args) -> int:
 
 
 def _text(report) -> str:
-    lines = [report.headline(), "  key             n       mean    sd      wrong-side  flips (noise)  verdict"]
-    for key, row in report.table.head(TEXT_ROWS).iterrows():
+    shown = report.table.head(TEXT_ROWS)
+    rows = []
+    for key, row in shown.iterrows():
         flips = f"{fmt(row['thrash_rate'], 2)} ({fmt(row['expected_thrash_rate'], 2)})"
         verdict = "TOO NOISY" if row["too_noisy"] else "ok"
-        label = "(all)" if key is None else str(key)  # no --key: every score is one key's
-        lines.append(f"  {label:<14}  {int(row['n']):<6}  {fmt(row['mean'], 3):<6}  {fmt(row['sd'], 3):<6}  "
-                     f"{fmt(row['wrong_side_probability'], 2):<10}  {flips:<13}  {verdict}: {row['reason']}")
+        rows.append(["(all)" if key is None else str(key),  # no --key: every score is one key's
+                     int(row["n"]), fmt(row["mean"], 3), fmt(row["sd"], 3), fmt(row["wrong_side_probability"], 2),
+                     flips, f"{verdict}: {row['reason']}"])
+    lines = [report.headline()] + aligned_lines(
+        ["key", "n", "mean", "sd", "wrong-side", "flips (noise)", "verdict"], rows, indent="  ")
     if len(report.table) > TEXT_ROWS:
         lines.append(f"  ... {len(report.table) - TEXT_ROWS} more key(s) (--format csv lists all)")
     lines += report.detail_lines()

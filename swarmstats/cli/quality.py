@@ -19,6 +19,7 @@ from ._common import (
     add_input_format_option,
     add_output_options,
     add_random_seed_option,
+    aligned_lines,
     at_least,
     finite,
     plot_results,
@@ -123,13 +124,13 @@ def _complete_rows(frame: pd.DataFrame, columns: list) -> pd.DataFrame:
 
 
 def _quality_table_text(table: pd.DataFrame, by: str) -> str:
-    lines = [f"  {by:<8}  n      gap [CI]                     toxicity [CI]                hard tox  p(adverse)"]
+    rows = []
     for row in table.to_dict("records"):
         gap = f"{fmt(row['quality_gap'], 3)} [{fmt(row['quality_gap_low'], 3)}, {fmt(row['quality_gap_high'], 3)}]"
         tox = f"{fmt(row['toxicity'], 3)} [{fmt(row['toxicity_low'], 3)}, {fmt(row['toxicity_high'], 3)}]"
-        lines.append(f"  {str(row[by]):<8}  {row['n']:<5}  {gap:<27}  {tox:<27}  "
-                     f"{fmt(row['hard_toxicity'], 3):<8}  {fmt(row['adverse_selection_pvalue'], 3)}")
-    return "\n".join(lines)
+        rows.append([row[by], row["n"], gap, tox, fmt(row["hard_toxicity"], 3), fmt(row["adverse_selection_pvalue"], 3)])
+    return "\n".join(aligned_lines([by, "n", "gap [CI]", "toxicity [CI]", "hard tox", "p(adverse)"], rows,
+                                   indent="  "))
 
 
 def _per_group_significance(table: pd.DataFrame, by: str, alpha: float) -> str:

@@ -23,6 +23,7 @@ from ._common import (
     add_input_format_option,
     add_log_options,
     add_output_options,
+    aligned_lines,
     at_least,
     finite,
     load,
@@ -171,9 +172,7 @@ def _alarms_text(table, quiet: dict) -> None:
 
 
 def _segments_text(result) -> str:
-    lines = ["  segment  steps              n     mean [95% CI]                sd"]
-    for i, row in enumerate(result.segments.to_dict("records")):
-        steps = f"{row['start_step']}-{row['end_step']}"
-        ci = fmt_interval(row['mean'], row['ci_low'], row['ci_high'])
-        lines.append(f"  {i:<7}  {steps:<17}  {row['n']:<4}  {ci:<27}  {fmt(row['sd'])}")
-    return "\n".join(lines)
+    rows = [[i, f"{row['start_step']}-{row['end_step']}", row["n"],
+             fmt_interval(row["mean"], row["ci_low"], row["ci_high"]), fmt(row["sd"])]
+            for i, row in enumerate(result.segments.to_dict("records"))]
+    return "\n".join(aligned_lines(["segment", "steps", "n", "mean [95% CI]", "sd"], rows, indent="  "))

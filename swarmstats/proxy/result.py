@@ -67,9 +67,11 @@ class ProxyResult(Result):
 
     def summary(self) -> str:
         lines = [self.headline()]
-        for key, row in self.table.head(10).iterrows():
+        shown = self.table.head(10)
+        width = max([14] + [len(str(key)) for key in shown.index])  # long agent names keep the columns
+        for key, row in shown.iterrows():
             flag = "TOO NOISY" if row["too_noisy"] else "ok"
-            lines.append(f"  {str(key):<14} n {int(row['n']):<6} mean {fmt(row['mean'], 3):<6} "
+            lines.append(f"  {str(key):<{width}} n {int(row['n']):<6} mean {fmt(row['mean'], 3):<6} "
                          f"sd {fmt(row['sd'], 3):<6} {flag:<9} {row['reason']}")
         if len(self.table) > 10:
             lines.append(f"  ... {len(self.table) - 10} more key(s)")
