@@ -203,6 +203,7 @@ def test_plot_returns_axes():
     ({"alpha": 1.5}, "alpha"), ({"warmup": "x"}, "warmup"), ({"tolerance": -1}, "tolerance"),
     ({"precision": 0}, "precision"), ({"max_warmup": 1}, "max_warmup"), ({"ci": 2}, "ci"),
     ({"alpha": 1e-300}, "alpha must lie between 1e-12"),  # a TypeError traceback before
+    ({"tolerance": 1e308}, "tolerance must be at most 1e"),  # "flat within +-n/a" before
 ])
 def test_bad_configuration_raises_input_error(kwargs, match):
     with pytest.raises(InputError, match=match):

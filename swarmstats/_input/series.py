@@ -125,14 +125,14 @@ def _apply_nan_policy(values, steps, nan_policy, argname):
 
 # Fourth powers (the spread of squared deviations, in the variance test and the
 # MCSE of the SD) overflow float64 beyond ~1e77; keep room for sums of them.
-_MAX_MAGNITUDE = 1e75
+MAX_MAGNITUDE = 1e75
 
 
 def _check_scale(values: np.ndarray, argname: str, what: str = "the series") -> None:
     """Refuse values whose squares would overflow: a silent inf is a wrong number.  Steps too:
     a slope's sum of squared steps overflowed on an axis running to 3e304, and the verdict read
     "the projected change is 0 (at most 0 either way)"."""
-    if len(values) and np.abs(values).max() > _MAX_MAGNITUDE:
+    if len(values) and np.abs(values).max() > MAX_MAGNITUDE:
         raise InputError(
             f"{argname}: values as large as {np.abs(values).max():.3g} cannot be analysed in "
             f"float64 without overflow; rescale {what}"

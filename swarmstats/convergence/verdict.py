@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from .._base import Estimator
-from .._input.series import Series, as_runs, as_series, is_multi_run
+from .._input.series import MAX_MAGNITUDE, Series, as_runs, as_series, is_multi_run
 from .._kernels import chains as _chains
 from .._kernels.distributions import t_ppf
 from .._kernels.flatness import MAX_GROWTH, flatness_bound
@@ -279,6 +279,10 @@ class ConvergenceTest(Estimator):
             value = getattr(self, name)
             if value is not None and not (is_real(value) and math.isfinite(value) and value > 0):
                 raise InputError(f"{name} must be a positive number, got {value!r}")
+            # a tolerance of 1e308 overflowed once scaled to the series ("flat within +-n/a");
+            # the same room as the values themselves get
+            if name != "horizon" and value is not None and value > MAX_MAGNITUDE:
+                raise InputError(f"{name} must be at most {MAX_MAGNITUDE:g}, got {value:g}")
         check_budget(self.budget, self.horizon)
         if int(self.min_points) < 5:
             raise InputError(f"min_points must be at least 5, got {self.min_points!r}")
