@@ -22,6 +22,7 @@ CASES = {
     "monitor": ("monitor", "r", {0: 11.0, 1: 30.0, 2: 14.0, 3: 27.0, 4: 9.0}, None),
     "monitor/0.monitor.csv": ("monitor", "r", {0: 14.0, 1: 27.0, 2: 9.0}, None),
     "sb3/progress.csv": ("sb3-progress", "rollout/ep_rew_mean", {2048: 21.3, 4096: 27.9, 6144: 41.2}, None),
+    "sb3/evaluations.npz": ("sb3-evaluations", "eval/mean_reward", {1000: 2.0, 2000: 3.0, 3000: 6.0}, None),
     "baselines/progress.csv": ("baselines-progress", "mean 100 episode reward", {1874: -3.1, 5212: -1.6}, None),
     "wandb/history.csv": ("wandb-history", "eval/reward", {1: 0.15}, None),
     "wandb/chart.csv": ("wandb-chart", "train/reward", {0: 0.11, 50: 0.34, 100: 0.41, 150: 0.45}, "ppo-s1"),

@@ -308,6 +308,35 @@ def test_a_folder_of_several_algorithms_judges_each_alone_and_never_calls_them_d
     assert results["r [run=a2c-Pong-v4]"]["verdict"] == "not_converged"  # still climbing at the end
 
 
+def test_an_sb3_evaluations_file_reads_as_its_means_and_is_too_short_to_call():
+    # EvalCallback's evaluations.npz: 10 evaluations x 20 episodes of PPO on Pendulum.  Ten
+    # means cannot show a plateau: a practitioner would say "looks settled, too few evaluations"
+    path = REAL / "sb3-evaluations" / "ppo-Pendulum-v1.evaluations.npz"
+    raw = np.load(path, allow_pickle=False)
+    wide = ss.read_log(path, wide=True)
+    assert wide.attrs["format"] == "sb3-evaluations"
+    np.testing.assert_array_equal(wide["step"], raw["timesteps"])
+    np.testing.assert_allclose(wide["eval/mean_reward"], raw["results"].mean(axis=1))
+    np.testing.assert_allclose(wide["eval/std_reward"], raw["results"].std(axis=1))
+    result = run("check-convergence", path, "-m", "eval/mean_reward")
+    assert result.returncode == 1 and "insufficient_data" in result.stdout and "only 10 point(s)" in result.stdout
+    assert "10 evaluations of 20 episodes each" in result.stderr and "kept slope/100 timesteps" in result.stdout
+    described = run("describe", REAL / "sb3-evaluations" / "sac-LunarLanderContinuous-v2.evaluations.npz",
+                    "-m", "eval/mean_reward", "--format", "json")
+    assert described.returncode == 0 and json.loads(described.stdout)["results"][0]["n"] == 17
+
+
+def test_an_npz_that_is_not_an_evaluations_file_is_refused_in_one_line(tmp_path):
+    np.savez(tmp_path / "weights.npz", w=np.ones(3))
+    np.savez(tmp_path / "objects.npz", timesteps=np.arange(3), results=np.array([{"a": 1}] * 3, dtype=object))
+    (tmp_path / "garbage.npz").write_bytes(b"\x00\x01 not a zip" * 50)
+    for name, message in (("weights.npz", "not an SB3 evaluations file"), ("objects.npz", "Python objects"),
+                          ("garbage.npz", "not an .npz archive")):
+        result = run("check-convergence", tmp_path / name)
+        assert result.returncode == 2 and message in result.stderr, result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+
+
 def test_a_solved_cartpole_held_at_its_cap_is_a_streak_not_an_exact_500():
     # A2C on CartPole: learned, collapsed to ~60 around episode 65, learned again, then the
     # 500 cap for the last 95 episodes. Converged at 500 - but 95 episodes cannot rule out a

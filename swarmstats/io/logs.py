@@ -52,7 +52,7 @@ STEP_UNITS = {fmt.name: fmt.step_unit for fmt in registry.REGISTRY if fmt.step_u
 
 _DIRECTORY_FILES = (("trainer_state.json", "trainer-state"), ("metrics.csv", "lightning-csv"),
                     ("result.json", "ray-result"), ("progress.csv", None), ("metrics.jsonl", "prime-rl"),
-                    ("results.jsonl", "verifiers"))
+                    ("results.jsonl", "verifiers"), ("evaluations.npz", "sb3-evaluations"))
 
 
 def read_log(source, *, format: str | None = None, wide: bool = False,

@@ -110,6 +110,7 @@ REGISTRY = (
     # -- paths -------------------------------------------------------------------------------------
     LogFormat("tensorboard", "path",
               lambda path: os.path.basename(path).startswith(tensorboard.PREFIX), tensorboard.read),
+    LogFormat("sb3-evaluations", "path", sb3.is_evaluations, sb3.read_evaluations, step_unit="timesteps"),
 )
 
 _BY_NAME = {fmt.name: fmt for fmt in REGISTRY}

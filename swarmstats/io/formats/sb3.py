@@ -283,3 +283,53 @@ def is_sb3_progress(columns) -> bool:
 def is_baselines_progress(columns) -> bool:
     return any(c in columns for c in BASELINES_STEPS) or any(
         c in columns for c in ("EpRewMean", "eprewmean", "mean 100 episode reward"))
+
+
+#: the arrays of SB3's EvalCallback file: one row per evaluation, one column per episode
+EVALUATION_ARRAYS = {"results": "eval/mean_reward", "ep_lengths": "eval/mean_ep_length",
+                     "successes": "eval/success_rate"}
+
+
+def is_evaluations(path: str) -> bool:
+    return os.path.isfile(path) and path.lower().endswith(".npz")
+
+
+def read_evaluations(path: str) -> LogTable:
+    """SB3's ``evaluations.npz`` (EvalCallback): ``timesteps`` (one per evaluation) and
+    ``results`` / ``ep_lengths`` / ``successes`` (evaluations x episodes), read as the means
+    SB3 logs (``eval/mean_reward`` ...) at each evaluation's timestep, and their episodes'
+    standard deviation (``eval/std_reward``).  Read without pickles: an .npz holding objects
+    is refused, not executed."""
+    import zipfile
+
+    if not zipfile.is_zipfile(path):  # np.load would take it for a pickle, and say so
+        raise InputError(f"{path}: not an .npz archive (a zip of .npy arrays)")
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            arrays = {name: archive[name] for name in archive.files}
+    except ValueError as exc:  # object arrays need pickle
+        raise InputError(f"{path}: an .npz holding Python objects is not read (it would run code): {exc}") from None
+    except (OSError, EOFError, zipfile.BadZipFile) as exc:
+        raise InputError(f"{path}: not a readable .npz archive ({exc})") from None
+    if "timesteps" not in arrays or "results" not in arrays:
+        raise InputError(f"{path}: not an SB3 evaluations file (it holds {', '.join(arrays) or 'nothing'}; "
+                         "evaluations.npz holds timesteps and results)")
+    steps = np.asarray(arrays["timesteps"], dtype=float).ravel()
+    columns = {"step": steps}
+    for key, name in EVALUATION_ARRAYS.items():
+        if key not in arrays:
+            continue
+        values = np.asarray(arrays[key], dtype=float)
+        values = values.reshape(len(values), -1) if values.ndim != 2 else values
+        if len(values) != len(steps):
+            raise InputError(f"{path}: {len(values)} rows of {key} for {len(steps)} timesteps")
+        if values.shape[1] == 0:
+            continue
+        columns[name] = values.mean(axis=1)
+        if key == "results" and values.shape[1] > 1:
+            columns["eval/std_reward"] = values.std(axis=1)
+    episodes = np.asarray(arrays["results"]).reshape(len(steps), -1).shape[1]
+    notes = [f"{len(steps)} evaluations of {episodes} episodes each (EvalCallback): each a mean at its "
+             "timestep"]
+    return LogTable(None, "sb3-evaluations", path, notes, arrays=columns)
+
