@@ -330,8 +330,12 @@ def test_an_npz_that_is_not_an_evaluations_file_is_refused_in_one_line(tmp_path)
     np.savez(tmp_path / "weights.npz", w=np.ones(3))
     np.savez(tmp_path / "objects.npz", timesteps=np.arange(3), results=np.array([{"a": 1}] * 3, dtype=object))
     (tmp_path / "garbage.npz").write_bytes(b"\x00\x01 not a zip" * 50)
+    np.savez(tmp_path / "words.npz", timesteps=np.arange(3), results=np.array([["a", "b"]] * 3))
+    np.savez(tmp_path / "scalar.npz", timesteps=np.arange(3), results=np.array(1.0))
+    np.savez(tmp_path / "empty.npz", timesteps=np.arange(0), results=np.ones((0, 4)))
     for name, message in (("weights.npz", "not an SB3 evaluations file"), ("objects.npz", "Python objects"),
-                          ("garbage.npz", "not an .npz archive")):
+                          ("garbage.npz", "not an .npz archive"), ("words.npz", "other than numbers"),
+                          ("scalar.npz", "a single number of results"), ("empty.npz", "no evaluation yet")):
         result = run("check-convergence", tmp_path / name)
         assert result.returncode == 2 and message in result.stderr, result.stderr
         assert len(result.stderr.strip().splitlines()) == 1

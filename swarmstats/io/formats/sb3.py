@@ -314,22 +314,34 @@ def read_evaluations(path: str) -> LogTable:
     if "timesteps" not in arrays or "results" not in arrays:
         raise InputError(f"{path}: not an SB3 evaluations file (it holds {', '.join(arrays) or 'nothing'}; "
                          "evaluations.npz holds timesteps and results)")
-    steps = np.asarray(arrays["timesteps"], dtype=float).ravel()
+    steps = _numbers(arrays["timesteps"], path, "timesteps").ravel()
+    if len(steps) == 0:
+        raise InputError(f"{path}: no evaluation yet (timesteps is empty)")
     columns = {"step": steps}
+    episodes = 0
     for key, name in EVALUATION_ARRAYS.items():
         if key not in arrays:
             continue
-        values = np.asarray(arrays[key], dtype=float)
-        values = values.reshape(len(values), -1) if values.ndim != 2 else values
-        if len(values) != len(steps):
-            raise InputError(f"{path}: {len(values)} rows of {key} for {len(steps)} timesteps")
+        values = _numbers(arrays[key], path, key)
+        if values.ndim == 0 or len(values) != len(steps):
+            rows = "a single number" if values.ndim == 0 else f"{len(values)} rows"
+            raise InputError(f"{path}: {rows} of {key} for {len(steps)} timesteps")
+        values = values.reshape(len(values), -1)  # evaluations x episodes
         if values.shape[1] == 0:
             continue
-        columns[name] = values.mean(axis=1)
-        if key == "results" and values.shape[1] > 1:
-            columns["eval/std_reward"] = values.std(axis=1)
-    episodes = np.asarray(arrays["results"]).reshape(len(steps), -1).shape[1]
+        episodes = episodes or values.shape[1]
+        with np.errstate(invalid="ignore"):  # an evaluation of NaNs stays NaN, a missing value
+            columns[name] = values.mean(axis=1)
+            if key == "results" and values.shape[1] > 1:
+                columns["eval/std_reward"] = values.std(axis=1)
     notes = [f"{len(steps)} evaluations of {episodes} episodes each (EvalCallback): each a mean at its "
              "timestep"]
     return LogTable(None, "sb3-evaluations", path, notes, arrays=columns)
+
+
+def _numbers(array, path: str, key: str) -> np.ndarray:
+    try:
+        return np.asarray(array, dtype=float)
+    except (TypeError, ValueError):
+        raise InputError(f"{path}: {key} holds something other than numbers ({np.asarray(array).dtype})") from None
 
