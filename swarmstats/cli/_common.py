@@ -145,12 +145,11 @@ def load(args):
     metrics = _long_enough(frame, metrics, named=bool(args.metric))
     if not args.metric and columns.bookkeeping:
         say(f"left out {_left_out(columns)} (name one with -m to analyse it)")
-    for metric in metrics:
-        _say_if_steps_repeat(frame, metric, columns.step, getattr(args, "group", None))
+    _say_if_steps_repeat(frame, metrics, columns.step, getattr(args, "group", None))
     return frame, columns, metrics
 
 
-def _say_if_steps_repeat(frame, metric: str, step: str | None, group: str | None) -> None:
+def _say_if_steps_repeat(frame, metrics: list, step: str | None, group: str | None) -> None:
     """Warn when every step of a metric holds the same number (2 or more) of values: two runs
     or agents appended to one file without a column naming them read as one series that
     alternates between them (two runs at 0.5 and 0.8: "converged" at 0.65, nobody's level)."""
@@ -160,19 +159,21 @@ def _say_if_steps_repeat(frame, metric: str, step: str | None, group: str | None
         return
     steps = frame[step].to_numpy()
     if steps.dtype.kind in "iuf" and len(steps) > 1 and (np.diff(steps) > 0).all():
-        return  # the common case, told in one pass: no step holds two rows
-    present = frame[frame[metric].notna()]
-    for name, rows in (present.groupby(group, sort=False) if group else [(None, present)]):
-        counts = rows[step].value_counts()
-        if len(counts) < 3:
-            continue
-        repeats = int(counts.mode().iloc[0])
-        if repeats >= 2 and (counts == repeats).mean() >= 0.9:
-            where = f"{metric} [{name}]" if name is not None else metric
-            say(f"{where}: each step of '{step}' holds {repeats} values ({len(rows):,} values at {len(counts):,} "
-                f"steps), read in row order as one series: if they are {repeats} runs or agents written "
-                "into one file, add a column naming them (a run, seed or agent column splits them)")
-            return
+        return  # the common case, told in one pass for every metric: no step holds two rows
+    for metric in metrics:
+        present = frame[frame[metric].notna()]
+        for name, rows in (present.groupby(group, sort=False) if group else [(None, present)]):
+            counts = rows[step].value_counts()
+            if len(counts) < 3:
+                continue
+            repeats = int(counts.mode().iloc[0])
+            if repeats >= 2 and (counts == repeats).mean() >= 0.9:
+                where = f"{metric} [{name}]" if name is not None else metric
+                say(f"{where}: each step of '{step}' holds {repeats} values ({len(rows):,} values at "
+                    f"{len(counts):,} steps), read in row order as one series: if they are {repeats} runs or "
+                    "agents written into one file, add a column naming them (a run, seed or agent column "
+                    "splits them)")
+                break
 
 
 #: fewer values than this and no command has a spread, a trend or a test to offer

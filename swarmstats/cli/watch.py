@@ -404,16 +404,8 @@ def _checked_at_the_stop(args, monitor: Monitor, report, verdicts: dict, notifie
             continue
         metrics[name] = {**entry, "verdict": result.verdict, "converged": result.converged,
                          "checked_at": entry["n"], "reason": result.reasons[0]}
-        if verdicts.get(name) != result.verdict:
-            verdicts[name] = result.verdict
-            event = {"event": "verdict", "metric": name, "step": entry["last_step"], "n": entry["n"],
-                     "checked_at": entry["n"], "verdict": result.verdict, "mean": entry["mean"],
-                     "message": f"step {entry['last_step']}: {name} is "
-                                f"{result.verdict.replace('_', ' ')} at the stop, on all {entry['n']:,} values "
-                                f"- {result.reasons[0]}"}
-            _say(args, event)
-            if notifier is not None:
-                notifier.send(notification(event, args.file))
+        _announce_change(args, name, metrics[name], verdicts, notifier,
+                         f"at the stop, on all {entry['n']:,} values - {result.reasons[0]}")
     return dataclasses.replace(report, metrics=metrics)
 
 
@@ -470,19 +462,23 @@ class _StopOnSignal:
 
 
 def _report_changes(args, monitor: Monitor, verdicts: dict, notifier: Notifier | None = None) -> None:
-    report = monitor.status
-    for name, entry in report.metrics.items():
-        if verdicts.get(name) != entry["verdict"]:
-            verdicts[name] = entry["verdict"]
-            checked = entry.get("checked_at", entry["n"])
-            values = f"n {entry['n']}" if checked == entry["n"] else f"checked at {checked:,} of {entry['n']:,} values"
-            event = {"event": "verdict", "metric": name, "step": entry["last_step"], "n": entry["n"],
-                     "checked_at": checked, "verdict": entry["verdict"], "mean": entry["mean"],
-                     "message": f"step {entry['last_step']}: {name} is {entry['verdict'].replace('_', ' ')} "
-                                f"({values}, mean {fmt(entry['mean'])})"}
-            _say(args, event)
-            if notifier is not None:
-                notifier.send(notification(event, args.file))
+    for name, entry in monitor.status.metrics.items():
+        checked = entry["checked_at"]
+        values = f"n {entry['n']}" if checked == entry["n"] else f"checked at {checked:,} of {entry['n']:,} values"
+        _announce_change(args, name, entry, verdicts, notifier, f"({values}, mean {fmt(entry['mean'])})")
+
+
+def _announce_change(args, name: str, entry: dict, verdicts: dict, notifier: Notifier | None, detail: str) -> None:
+    """Print (and post) a metric's verdict when it differs from the last one announced."""
+    if verdicts.get(name) == entry["verdict"]:
+        return
+    verdicts[name] = entry["verdict"]
+    event = {"event": "verdict", "metric": name, "step": entry["last_step"], "n": entry["n"],
+             "checked_at": entry["checked_at"], "verdict": entry["verdict"], "mean": entry["mean"],
+             "message": f"step {entry['last_step']}: {name} is {entry['verdict'].replace('_', ' ')} {detail}"}
+    _say(args, event)
+    if notifier is not None:
+        notifier.send(notification(event, args.file))
 
 
 def _say(args, event: dict) -> None:
