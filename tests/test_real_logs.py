@@ -308,6 +308,20 @@ def test_a_folder_of_several_algorithms_judges_each_alone_and_never_calls_them_d
     assert results["r [run=a2c-Pong-v4]"]["verdict"] == "not_converged"  # still climbing at the end
 
 
+def test_a_run_folder_beside_monitor_files_is_read_as_a_run_not_dropped():
+    # the corpus's sb3 folder holds ten monitor files and ppo-Pendulum-v1/, a run's four workers:
+    # read whole, the files beside it hid it - ten runs, PPO's silently missing
+    wide = ss.read_log(REAL / "sb3", wide=True)
+    sizes = wide.groupby("run").size().to_dict()
+    assert len(sizes) == 11
+    assert sizes["ppo-Pendulum-v1"] == len(ss.read_log(REAL / "sb3" / "ppo-Pendulum-v1", wide=True)) == 512
+    assert sizes["ddpg-Pendulum-v1"] == 100 and sizes["dqn-Acrobot-v1"] == 1011
+    assert "one run per subfolder" in wide.attrs["notes"][0]
+    result = run("check-convergence", REAL / "sb3", "-m", "r", "--format", "json")
+    names = [r["name"] for r in json.loads(result.stdout)["results"]]
+    assert "r [run=ppo-Pendulum-v1]" in names and len(names) == 11
+
+
 def test_an_sb3_evaluations_file_reads_as_its_means_and_is_too_short_to_call():
     # EvalCallback's evaluations.npz: 10 evaluations x 20 episodes of PPO on Pendulum.  Ten
     # means cannot show a plateau: a practitioner would say "looks settled, too few evaluations"

@@ -284,14 +284,17 @@ def _versions_as_runs(path: str, versions: list) -> LogTable:
 def _directory(path: str, format: str | None) -> LogTable:
     """A run folder read as a whole."""
     monitors = sb3.monitor_files(path)
-    folders = sb3.monitor_folders(path) if not monitors and format in (None, "monitor") else {}
+    folders = sb3.monitor_folders(path) if format in (None, "monitor") else {}
     if format == "tensorboard" or (format is None and not monitors and not folders
                                    and tensorboard.event_files(path)):
         return tensorboard.read(path)
-    if monitors and format in (None, "monitor"):
+    if monitors and not folders and format in (None, "monitor"):
         return sb3.read_monitor([read_path(file) for file in monitors], path)
     if folders:  # one run per subfolder (rl-baselines3-zoo's logs/ppo/CartPole-v1_1/0.monitor.csv)
-        files = [(folder, file) for folder, inside in folders.items() for file in inside]
+        # monitor files beside those folders are runs too, told apart by time and environment
+        # as in any folder: read alone, the folder's own files hid the subfolders' runs
+        files = [("", file) for file in monitors] if format in (None, "monitor") else []
+        files += [(folder, file) for folder, inside in folders.items() for file in inside]
         return sb3.read_monitor([read_path(file) for _, file in files], path,
                                 folders=[folder for folder, _ in files])
     if format in (None, "mlflow") and mlflow.is_run_folder(path):

@@ -42,7 +42,8 @@ def read_monitor(files: list[tuple[str, bytes]], source: str, *, folders: list |
         runs = _monitor_runs(parts)
     else:
         # one folder per run (rl-baselines3-zoo's ppo/CartPole-v1_1/0.monitor.csv): its files are
-        # that run's workers, whatever their start times say about another folder's
+        # that run's workers, whatever their start times say about another folder's; files in
+        # no subfolder (folder "") are grouped by their start times as usual
         of_folder = dict(zip((name for name, _ in files), folders))
         runs = []
         for folder in dict.fromkeys(folders):
@@ -57,8 +58,9 @@ def read_monitor(files: list[tuple[str, bytes]], source: str, *, folders: list |
     if len(runs) > 1:
         labels = _run_labels(runs)
         merged = {"run": np.repeat(np.array(labels, dtype=object), [len(t["step"]) for t in tables]), **merged}
-        how = ("one run per folder" if folders is not None else
-               "files that ran at other times or on other environments are other runs")
+        beside = ("files that ran at other times or on other environments are other runs")
+        how = (beside if folders is None else "one run per folder" if "" not in folders
+               else f"one run per subfolder; of the files beside them, {beside}")
         notes.append(f"{len(runs)} runs in {len(parts)} monitor files ({how}): {', '.join(labels)}")
         environments = [run["env"] for run in runs]
         if None not in environments and len(set(environments)) > 1:
