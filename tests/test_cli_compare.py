@@ -228,6 +228,26 @@ def test_runs_of_several_environments_are_flagged_and_compared_by_task_when_aske
     assert json.loads(by_task.stdout)["claims"][0]["paired_on"] is not None
 
 
+def test_a_set_whose_runs_are_named_as_other_settings_is_flagged(tmp_path):
+    # a set is pooled as seeds: A2C and DQN on CartPole in one set make its spread a spread
+    # between algorithms
+    real = Path(__file__).resolve().parent / "fixtures" / "real" / "sb3"
+    mixed = run("compare", real / "*-CartPole-v1.monitor.csv", real / "*Pong*.monitor.csv", "-m", "r",
+                "--names", "cartpole", "pong")
+    assert mixed.returncode in (0, 1), mixed.stderr
+    assert "the runs of set cartpole are of 2 settings by their names (a2c-CartPole-v1, dqn-CartPole-v1" in mixed.stderr
+    assert "set pong are of 2 settings" in mixed.stderr and "not a spread" not in mixed.stderr
+    # numbered runs of one setting per set: nothing said
+    rng = np.random.default_rng(1)
+    for algo in ("ppo", "sac"):
+        for seed in (1, 2, 3):
+            pd.DataFrame({"step": range(20), "r": rng.normal(size=20)}).to_csv(tmp_path / f"{algo}_seed{seed}.csv",
+                                                                             index=False)
+    seeds = run("compare", tmp_path / "ppo_*.csv", tmp_path / "sac_*.csv", "-m", "r")
+    assert seeds.returncode in (0, 1), seeds.stderr
+    assert "settings" not in seeds.stderr
+
+
 def test_worker_files_split_into_two_sets_are_named_as_workers():
     pendulum = Path(__file__).resolve().parent / "fixtures" / "real" / "sb3" / "ppo-Pendulum-v1"
     done = run("compare", pendulum / "[01].monitor.csv", pendulum / "[23].monitor.csv", "-m", "r")

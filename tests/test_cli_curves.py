@@ -48,3 +48,19 @@ def test_curves_over_several_environments_say_so():
     assert "2 environments" in done.stderr and "mix their reward scales" in done.stderr
     same = run("curves", real / "dqn-CartPole-v1.monitor.csv", real / "a2c-CartPole-v1.monitor.csv", "-m", "r")
     assert same.returncode == 0 and "environments" not in same.stderr
+    # ... but two algorithms: their band is not a band across seeds
+    assert "2 settings by their names (dqn-CartPole-v1, a2c-CartPole-v1" in same.stderr
+    assert "not a band across seeds" in same.stderr
+
+
+def test_curves_of_numbered_runs_are_seeds_and_not_flagged(tmp_path):
+    rng = np.random.default_rng(0)
+    for seed in (1, 2, 3):
+        pd.DataFrame({"step": range(30), "reward": rng.normal(size=30)}).to_csv(tmp_path / f"ppo_seed{seed}.csv",
+                                                                              index=False)
+    done = run("curves", tmp_path / "*.csv", "-m", "reward")
+    assert done.returncode == 0, done.stderr
+    assert "settings" not in done.stderr
+    (tmp_path / "sac_seed1.csv").write_bytes((tmp_path / "ppo_seed1.csv").read_bytes())
+    mixed = run("curves", tmp_path / "*.csv", "-m", "reward")
+    assert mixed.returncode == 0 and "2 settings by their names (ppo, sac;" in mixed.stderr

@@ -118,20 +118,55 @@ def test_runs_of_different_environments_are_never_summarised_together():
     specs = discover(str(real / "sb3" / "*.monitor.csv"))
     assert {Path(s.name).name: s.params["env_id"] for s in specs}["dqn-MountainCar-v0.monitor.csv"] == "MountainCar-v0"
     result = ss.sweep(specs, metrics=["r"], checks=("describe",), workers=1, progress=False)
-    assert result.by == ["env_id"]
-    assert sorted(result.table["env_id"]) == sorted({s.params["env_id"] for s in specs}) and len(result.table) == 8
-    cartpole = result.table.set_index("env_id").loc["CartPole-v1"]
-    assert cartpole["n"] == 2  # a2c and dqn on CartPole-v1
+    assert result.by == ["env_id", "setting"]  # each file is a setting of its own: see the next test
+    assert set(result.table["env_id"]) == {s.params["env_id"] for s in specs} and len(result.table) == 10
+    cartpole = result.table[result.table["env_id"] == "CartPole-v1"]
+    assert sorted(cartpole["setting"]) == ["a2c-CartPole-v1", "dqn-CartPole-v1"] and (cartpole["n"] == 1).all()
     assert any("8 environments" in note and "env_id" in note for note in result.notes)
     # the runs of a folder of several runs carry their own environments; a worker folder its one
     split = discover(str(real / "sb3-long"))
     assert sorted(s.params["env_id"] for s in split) == sorted(["BreakoutNoFrameskip-v4", "HopperBulletEnv-v0",
                                                                 "Hopper-v3", "Humanoid-v3"])
     assert discover(str(real / "sb3" / "ppo-Pendulum-v1"))[0].params == {"env_id": "Pendulum-v0"}
-    # one environment: nothing added
+    # one environment: nothing added for it
     one = ss.sweep(str(real / "sb3" / "*CartPole*.monitor.csv"), metrics=["r"], checks=("describe",),
                    workers=1, progress=False)
-    assert one.by == [] and not any("environment" in note for note in one.notes)
+    assert one.by == ["setting"] and not any("environment" in note for note in one.notes)
+
+
+def test_runs_whose_names_say_other_settings_are_summarised_apart(tmp_path):
+    """The corpus's a2c-CartPole-v1 and dqn-CartPole-v1 read "r mean 300.1 [-2240, 2840] over 2
+    runs": two algorithms' spread given as a spread between seeds.  A run number at the end of a
+    name marks a seed; a name that differs in anything else is another setting."""
+    real = Path(__file__).resolve().parent / "fixtures" / "real" / "sb3"
+    pooled = ss.sweep(str(real / "*CartPole*.monitor.csv"), metrics=["r"], checks=("describe",), workers=1,
+                      progress=False)
+    assert pooled.by == ["setting"] and list(pooled.table["setting"]) == ["a2c-CartPole-v1", "dqn-CartPole-v1"]
+    assert list(pooled.table["n"]) == [1, 1] and "mean_low" not in pooled.table  # no interval from one run
+    assert any("2 settings (a2c-CartPole-v1, dqn-CartPole-v1)" in note for note in pooled.notes)
+    # run folders named after their setting and seed: the seeds of each setting together
+    rng = np.random.default_rng(3)
+    for name, level in (("ppo_seed1", 1.0), ("ppo_seed2", 1.0), ("ppo_seed3", 1.0), ("sac_seed1", 5.0),
+                        ("sac_seed2", 5.0)):
+        (tmp_path / name).mkdir()
+        pd.DataFrame({"step": range(80), "reward": level + rng.normal(size=80)}).to_csv(
+            tmp_path / name / "progress.csv", index=False)
+    result = ss.sweep(str(tmp_path), metrics=["reward"], checks=("convergence",), workers=1, progress=False)
+    table = result.table.set_index("setting")
+    assert result.by == ["setting"] and table["n"].to_dict() == {"ppo": 3, "sac": 2}
+    assert table.loc["ppo", "mean_low"] < 1.0 < table.loc["ppo", "mean_high"] < 5.0 < table.loc["sac", "mean_high"]
+    assert "setting=ppo: reward mean" in result.summary()
+    # --by given: the user's grouping stands, and 'setting' is a parameter to name
+    by_hand = ss.sweep(str(tmp_path), by="setting", metrics=["reward"], checks=("describe",), workers=1,
+                       progress=False)
+    assert by_hand.by == ["setting"] and not any("names say" in note for note in by_hand.notes)
+    # seeds of one setting only (PPO_1, PPO_2; seed=0 ... seed=2): pooled, nothing added
+    for folder in ("sac_seed1", "sac_seed2"):
+        for file in (tmp_path / folder).iterdir():
+            file.unlink()
+        (tmp_path / folder).rmdir()
+    seeds = ss.sweep(str(tmp_path), metrics=["reward"], checks=("describe",), workers=1, progress=False)
+    assert seeds.by == [] and list(seeds.table["n"]) == [3] and "setting" not in seeds.runs[0]["params"]
 
 def test_a_path_segment_naming_the_environment_wins_over_the_monitor_header(tmp_path):
     source = Path(__file__).resolve().parent / "fixtures" / "real" / "sb3" / "dqn-CartPole-v1.monitor.csv"

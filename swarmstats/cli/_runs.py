@@ -7,7 +7,15 @@ import pandas as pd
 
 from ..errors import InputError
 from ..io import classify_columns, read_log, select_metric
-from ..sweeps.runs import ENVIRONMENT, RunSpec, discover, environments_of, worker_notes
+from ..io.runs import name_list
+from ..sweeps.runs import (
+    ENVIRONMENT,
+    RunSpec,
+    discover,
+    environments_of,
+    settings_of,
+    worker_notes,
+)
 
 
 def metric_runs(paths, metric: str, input_format: str | None) -> list[tuple[RunSpec, pd.Series]]:
@@ -39,6 +47,19 @@ def note_pooled(specs, *, environments: str | None, workers: str) -> None:
             f"monitor headers): {environments}")
     for note in worker_notes(specs, workers):
         say(note)
+
+
+def note_settings(specs, consequence: str, *, where: str = "") -> None:
+    """Say on stderr when the runs' names say they are of several settings (``a2c-CartPole-v1``
+    and ``dqn-CartPole-v1``; a run number at a name's end marks a seed): the command pools them
+    as seeds, and ``consequence`` says what that does to its answer."""
+    from ._common import say
+
+    settings = settings_of(specs)
+    if settings is not None:
+        shown = list(dict.fromkeys(settings.values()))
+        say(f"the runs{where} are of {len(shown)} settings by their names ({name_list(shown)}; a run number "
+            f"at a name's end marks a seed): {consequence}")
 
 
 def add_last_option(parser) -> None:

@@ -39,6 +39,7 @@ from ._runs import (
     check_last,
     metric_runs,
     note_pooled,
+    note_settings,
     tail,
 )
 
@@ -91,6 +92,10 @@ def run(args) -> int:
     note_pooled([spec for found in read.values() for spec in found["specs"]],
                 environments=pooled if args.task is None else None,
                 workers="comparing them compares workers of one setting, not seeds")
+    if args.task is None:
+        for name, found in read.items():
+            note_settings(found["specs"], "its spread is taken as a spread between seeds; pass the runs of "
+                          "one setting as a set", where=f" of set {name}")
     better = resolve(args.better, args.metric)
     others = len(names) - 1
     level = 1 - args.alpha / others  # each claim at alpha / (k - 1): all of them together keep alpha

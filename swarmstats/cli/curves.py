@@ -17,7 +17,7 @@ from ._common import (
     render,
     too_few,
 )
-from ._runs import metric_runs, note_pooled
+from ._runs import metric_runs, note_pooled, note_settings
 
 
 def add_parser(commands) -> None:
@@ -46,6 +46,8 @@ def run(args) -> int:
     note_pooled([spec for spec, _ in found],
                 environments="curves across them mix their reward scales; pass the runs of one environment",
                 workers="their spread is not a spread between seeds")
+    note_settings([spec for spec, _ in found], "the band across them is not a band across seeds; pass the "
+                  "runs of one setting")
     for spec, series in found:
         if len(series) < MIN_VALUES:
             raise too_few(spec.name, f"{len(series)} value(s) of {args.metric!r}")

@@ -3,23 +3,26 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
 
 from .._result import Result, fmt, jsonable
 from ..errors import InputError
+from ..io.runs import name_list
 from .aggregate import by_setting
 from .analyse import RegimeRules, SweepOptions, analyse_run, classify_regime
 from .backends import BACKENDS, run_all
 from .phase import critical_value, midpoint_rule
 from .runs import (
     ENVIRONMENT,
+    SETTING,
     RunSpec,
     discover,
     environments_of,
     links_out,
+    settings_of,
     worker_notes,
 )
 
@@ -86,7 +89,9 @@ def sweep(runs, *, checks=CHECKS, metrics=None, by=None, group: str | None = Non
     acceptance and toxicity; a run that fails is reported with its error, the rest go on.
     ``by``: parameters to group runs by (from ``key=value`` path segments, ``params.json`` or
     constant columns); runs whose logs name different environments (an SB3 monitor header's
-    ``env_id``) are always grouped by it as well, with a note.  ``phase``: a numeric parameter
+    ``env_id``) are always grouped by it as well, with a note; without ``by``, runs whose names
+    say they are of several settings (``ppo_seed1``, ``ppo_seed2``, ``sac_seed1``; see
+    :func:`~swarmstats.sweeps.runs.settings_of`) are grouped by that ``setting``.  ``phase``: a numeric parameter
     for the collapse transition (both SWARM's midpoint rule and a logistic fit with a bootstrap
     interval).  ``backend``: ``"local"`` (a process pool of ``workers``) or ``"dask"`` (a
     ``LocalCluster``, or the cluster at ``scheduler``); every backend gives the same result.
@@ -100,8 +105,19 @@ def sweep(runs, *, checks=CHECKS, metrics=None, by=None, group: str | None = Non
     options = SweepOptions(metrics=tuple(metrics) if metrics else None, checks=tuple(checks),
                            regime_rules=regime_rules or RegimeRules())
     show = sys.stderr.isatty() if progress is None else progress
+    settings = settings_of(specs)
+    if settings is not None:  # a parameter the runs can be grouped by (a 'setting' of their own wins)
+        specs = [replace(spec, params={SETTING: settings[spec.name], **spec.params}) for spec in specs]
     results = run_all(specs, options, backend=backend, workers=workers, scheduler=scheduler, progress=show)
     notes = links_out(specs) + worker_notes(specs, "the spread between them is not a spread between seeds")
+    if settings is not None and not by:
+        # "a2c-CartPole-v1" and "dqn-CartPole-v1" read "r mean 300.1 [-2240, 2840] over 2 runs":
+        # two algorithms' spread given as a spread between seeds
+        by = [SETTING]
+        shown = list(dict.fromkeys(settings.values()))
+        notes.append(f"the runs' names say they are of {len(shown)} settings ({name_list(shown)}): each is "
+                     "summarised apart, a run number at a name's end marking a seed of its setting; "
+                     "--by PARAM groups them by a parameter instead")
     environments = environments_of(specs)
     if len(environments) > 1 and ENVIRONMENT not in by:
         # ten runs on CartPole, Pong and MountainCar read "r mean 67.69 over 10 runs"

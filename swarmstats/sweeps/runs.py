@@ -18,11 +18,15 @@ import pandas as pd
 from ..errors import InputError
 from ..io import mlflow_server, read_log
 from ..io.formats.sb3 import WORKER_START_SECONDS, monitor_environment, worker_groups
+from ..io.runs import setting_stems
 from ..io.tabular import table_roles
 
 #: The parameter naming a run's environment when its log says it (an SB3 monitor header):
 #: runs of different environments are never summarised together.
 ENVIRONMENT = "env_id"
+#: The parameter naming a run's setting when only the runs' names tell settings apart
+#: (``ppo_seed1``, ``ppo_seed2``, ``sac_seed1``: two settings; see :func:`settings_of`).
+SETTING = "setting"
 
 
 @dataclass(frozen=True)
@@ -146,6 +150,48 @@ def _params(path: str) -> dict:
 def environments_of(specs) -> list:
     """The distinct environments the runs' logs name (an SB3 monitor header's ``env_id``)."""
     return sorted({str(spec.params[ENVIRONMENT]) for spec in specs if ENVIRONMENT in spec.params})
+
+
+def settings_of(specs) -> dict | None:
+    """{run name: its setting} when the runs' names say they are of more than one setting;
+    None when they read as the seeds of one (``PPO_1``, ``PPO_2``) or say nothing.
+
+    A name is what tells the runs apart: their paths without the folders and file names they
+    all share (``runs/ppo_seed1/progress.csv`` -> ``ppo_seed1``) and without the log's
+    extension.  A run number at its end marks a seed; anything else that differs, a setting
+    (:func:`swarmstats.io.runs.setting_stems`): ``a2c-CartPole-v1`` and ``dqn-CartPole-v1``
+    are two algorithms, whose spread is not a spread between seeds.
+
+    >>> specs = [RunSpec(name=f"runs/{n}/progress.csv") for n in ("ppo_seed1", "ppo_seed2", "sac_seed1")]
+    >>> settings_of(specs)
+    {'runs/ppo_seed1/progress.csv': 'ppo', 'runs/ppo_seed2/progress.csv': 'ppo', 'runs/sac_seed1/progress.csv': 'sac'}
+    >>> settings_of([RunSpec(name=f"sweep/adv=0.2/seed={k}/epochs.csv") for k in (1, 2)]) is None
+    True
+    """
+    if len(specs) < 2:
+        return None
+    parts = [_name_parts(spec) for spec in specs]
+    lead = 0
+    while all(len(p) > lead + 1 for p in parts) and len({p[lead] for p in parts}) == 1:
+        lead += 1
+    trail = 0
+    while all(len(p) > lead + trail + 1 for p in parts) and len({p[-1 - trail] for p in parts}) == 1:
+        trail += 1
+    labels = ["/".join(p[lead:len(p) - trail]) for p in parts]
+    stems = setting_stems(labels)
+    if stems is None:
+        return None
+    return {spec.name: stems[label] for spec, label in zip(specs, labels)}
+
+
+def _name_parts(spec: RunSpec) -> list:
+    """A run's name as path segments, a log file's extension dropped (``0.monitor.csv`` -> ``0``)."""
+    parts = os.path.normpath(spec.name).split(os.sep)
+    if spec.path is not None and os.path.isfile(spec.path):
+        last = parts[-1]
+        stem = last[: -len(".monitor.csv")] if last.endswith(".monitor.csv") else os.path.splitext(last)[0]
+        parts[-1] = stem or last
+    return parts
 
 
 def worker_notes(specs, consequence: str = "they are not independent seeds") -> list:
