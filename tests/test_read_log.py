@@ -339,8 +339,6 @@ def test_generic_tables_keep_working():
 
 
 @pytest.mark.parametrize("name,content,message", [
-    ("metrics.jsonl", '{"step": 0, "time": 1.0, "reward/mean": 0.2}\n{"step": 1, "time": 2.0, "rew',
-     "incomplete JSON"),
     ("trainer_state.json", '{"log_history": [{"step": 10, "loss": 1.9}, {"step": 2', "not valid JSON"),
     ("progress.csv", "rollout/ep_rew_mean,time/total_timesteps\n1.0,2048\nrollout/ep_rew_mean,"
                      "time/total_timesteps\n2.0,4096\n", "header appears again"),

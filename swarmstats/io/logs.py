@@ -43,6 +43,7 @@ from .tabular import (
     sniff_layout,
     table_roles,
 )
+from .unfinished import without_unfinished_row
 
 #: every format ``format=`` / ``--input-format`` takes: the generic tables, then the registry's
 LOG_FORMATS = TABLE_FORMATS + registry.names()
@@ -171,9 +172,25 @@ def _load(source, format: str | None) -> LogTable:
         frame = read_columnar(name, os.fspath(source) if on_disk else data, kind)
         return _convert(frame, name, os.path.basename(name), None if format in (None, kind) else format)
     refuse_binary(name, data[:HEAD_BYTES])
-    if len(data) >= HEAD_BYTES and isinstance(source, (str, os.PathLike)) and source != "-":
+    on_disk = isinstance(source, (str, os.PathLike)) and source != "-"
+    if len(data) >= HEAD_BYTES and on_disk:
         refuse_binary_file(os.fspath(source))
-    return _file(name, data, format, source)
+    unfinished = None
+    if not _is_document(name, data, format):
+        cut, unfinished = without_unfinished_row(name, data, os.fspath(source) if on_disk else None)
+        if unfinished is not None:  # the rows read are all there is to read now
+            data, source = cut, BytesSource(name, cut)
+    table = _file(name, data, format, source)
+    if unfinished is not None:
+        table.notes.insert(0, unfinished)
+    return table
+
+
+def _is_document(name: str, data: bytes, format: str | None) -> bool:
+    """Is the log one JSON document (parsed whole, never row by row)?"""
+    if format is not None:
+        return format == "json" or (format in registry.names() and registry.get(format).layout == "json")
+    return sniff_layout(name, decode_text(name, data[:4096], final=False)) == "json"
 
 
 def _read_head(source) -> tuple[str, bytes]:

@@ -29,6 +29,7 @@ from .decoding import (
     utf16_to_utf8,
 )
 from .runs import RunKey, find_runs, normalise
+from .unfinished import without_unfinished_row
 
 FORMATS = ("csv", "tsv", "jsonl", "json", "parquet", "arrow")
 #: step axes by name, finest first (compared with ``normalise``: no case, "_" for separators)
@@ -102,6 +103,11 @@ def read_searched_table(source, *, format: str | None, searched: bool) -> pd.Dat
     head_text = decode_text(name, head, final=complete)
     if format is None:
         format = sniff_layout(name, head_text)
+    unfinished = None
+    if format != "json":
+        cut, unfinished = without_unfinished_row(name, data, None if complete else path)
+        if unfinished is not None:  # the rows read are all there is to read now
+            data, complete = cut, True
     if format in ("csv", "tsv"):
         sep = "\t" if format == "tsv" else ","
         frame = _read_delimited_path(name, path, head, sep) if path is not None and not complete else None
@@ -120,6 +126,8 @@ def read_searched_table(source, *, format: str | None, searched: bool) -> pd.Dat
         raise InputError(f"{name} has a header but no data rows")
     frame.attrs["source"] = name
     frame.attrs["format"] = format
+    if unfinished is not None:
+        frame.attrs["notes"] = [unfinished]
     return frame
 
 
@@ -309,13 +317,8 @@ def _read_json_lines(name: str, text: str) -> pd.DataFrame:
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        try:
-            record = loads(name, stripped, line=number)
-        except InputError:
-            if not text.endswith("\n") and number == len(text.splitlines()):
-                raise InputError(f"{name}: the last line ({number}) is incomplete JSON - is the file "
-                                 "still being written?") from None
-            raise
+        # (a last line cut off mid-row was left out before: see .unfinished)
+        record = loads(name, stripped, line=number)
         if not isinstance(record, dict):
             raise InputError(f"{name}: line {number} is not a JSON object")
         records.append(record)

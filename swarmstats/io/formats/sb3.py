@@ -13,6 +13,7 @@ import pandas as pd
 from ...errors import InputError
 from ..plain_csv import numeric_table
 from ..tabular import decode_text
+from ..unfinished import without_unfinished_row
 from ._table import LogTable, check_repeated_header, numeric_columns
 
 SB3_STEP = "time/total_timesteps"
@@ -35,7 +36,10 @@ def read_monitor(files: list[tuple[str, bytes]], source: str, *, folders: list |
     The table is assembled column by column with numpy and becomes a DataFrame once: on a
     10 KB monitor file the concat, sort, drop and inserts of a pandas assembly cost ~3 ms,
     six times the parse."""
-    parts = [part for part in (_monitor_part(name, data) for name, data in files) if part is not None]
+    # a worker's file may end mid-row while its run goes on (a file read alone was cut already)
+    finished = [(name, *without_unfinished_row(name, data)) for name, data in files]
+    unfinished = [note for _, _, note in finished if note is not None]
+    parts = [part for part in (_monitor_part(name, data) for name, data, _ in finished) if part is not None]
     if not parts:
         raise InputError(f"{source}: no finished episode in the monitor file(s)")
     if folders is None:
@@ -67,7 +71,7 @@ def read_monitor(files: list[tuple[str, bytes]], source: str, *, folders: list |
             configs = dict(zip(labels, map(str, environments)))
     elif len(parts) > 1:
         notes.append(f"{len(parts)} worker files merged by time")
-    return LogTable(None, "monitor", source, notes, run_configs=configs, arrays=merged)
+    return LogTable(None, "monitor", source, unfinished + notes, run_configs=configs, arrays=merged)
 
 
 def _monitor_part(name: str, data: bytes) -> dict | None:

@@ -1,0 +1,101 @@
+"""A log still being written: a last line cut off mid-row is left out, with a note.
+
+A trainer appends a row at a time, and a reader that opens the file between two writes (or a
+copy taken while it ran) sees the last row half written: ``-98.0,99,416.1\\n-6`` (a monitor
+file cut in ``-61.0,62,416.9``) was read as an episode of reward -6; ``3,0.`` (``3,0.75``) as
+0.0.  Every writer this package reads (SB3, pandas, the csv module, JSON Lines loggers) ends
+each row with a newline, so a last line without one that is also visibly short - fewer fields
+than the row before it, or a JSON line that does not parse - is a row not yet finished.  For
+line-oriented text only (delimited rows, JSON Lines): a JSON document is parsed whole, and a
+cut one is refused by its parser.
+
+A last line with all its fields and no newline cannot be told from a complete row of a file
+written without a final newline (``"\\n".join(rows)``): it is kept.
+
+>>> data, note = without_unfinished_row("log.csv", b"step,reward\\n0,0.5\\n1,0.6\\n2")
+>>> data, note
+(b'step,reward\\n0,0.5\\n1,0.6\\n', "log.csv: the last line ('2') ends mid-row, as a log still being written does: left out")
+>>> without_unfinished_row("log.csv", b"step,reward\\n0,0.5\\n1,0.6")[1] is None  # complete, no newline
+True
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+
+#: bytes read from the end of a big file to find its last two lines
+TAIL_BYTES = 65536
+_SEPARATORS = (",", "\t", ";")
+
+
+def without_unfinished_row(name: str, data: bytes, path: str | None = None) -> tuple[bytes, str | None]:
+    """``data`` without its last line when that line is an unfinished row, and a note saying so
+    (None when nothing was cut).  ``path``: the file ``data`` is the first bytes of, when it is
+    only the head of a big file - its end is read to decide, and the whole file when a row is cut.
+    """
+    whole = path is None or os.path.getsize(path) <= len(data)
+    tail = data if whole else _tail(path)
+    if tail is None:
+        return data, None
+    start = unfinished_line_start(tail)
+    if start is None:
+        return data, None
+    last = tail[start:].decode("utf-8", errors="replace").strip()
+    shown = last if len(last) <= 40 else last[:37] + "..."
+    note = f"{name}: the last line ({shown!r}) ends mid-row, as a log still being written does: left out"
+    if whole:
+        return data[:start], note
+    with open(path, "rb") as handle:
+        full = handle.read()
+    return full[: len(full) - (len(tail) - start)], note
+
+
+def unfinished_line_start(data: bytes) -> int | None:
+    """Where the last line of ``data`` begins when it is an unfinished row (see the module
+    docstring); None when the data ends with a newline or its last line looks complete.
+
+    >>> unfinished_line_start(b'{"step": 0}\\n{"step": 1, "rew')
+    12
+    >>> unfinished_line_start(b"a\\tb\\n1\\t2\\n3\\t"), unfinished_line_start(b"a\\tb\\n1\\t2\\n3")
+    (None, 8)
+    """
+    if not data or data.endswith((b"\n", b"\r")):
+        return None
+    start = data.rfind(b"\n") + 1
+    last = data[start:]  # not stripped: a tab that ends it is an empty field
+    if start == 0 or not last.strip():
+        return None  # one line (a header alone is not cut), or trailing blanks
+    if last.lstrip().startswith(b"{"):
+        try:
+            json.loads(last)
+        except ValueError:  # a JSON line cut short
+            return start
+        return None
+    previous = data[data.rfind(b"\n", 0, start - 1) + 1: start].rstrip(b"\r\n")
+    if not previous.strip() or previous.lstrip().startswith(b"#"):
+        return None
+    for separator in _SEPARATORS:
+        before, after = _fields(previous, separator), _fields(last, separator)
+        if before > 1 and after < before:
+            return start
+    return None
+
+
+def _fields(line: bytes, separator: str) -> int:
+    """How many fields ``line`` holds, quotes respected (a comma inside quotes is not a separator)."""
+    return len(next(csv.reader([line.decode("utf-8", errors="replace")], delimiter=separator), []))
+
+
+def _tail(path: str) -> bytes | None:
+    """The last bytes of a big file, from a line start; None for UTF-16 text (read whole and
+    transcoded elsewhere: its bytes are not lines of ASCII) or a file too short to matter."""
+    with open(path, "rb") as handle:
+        handle.seek(0, os.SEEK_END)
+        size = handle.tell()
+        handle.seek(max(0, size - TAIL_BYTES))
+        tail = handle.read()
+    if b"\x00" in tail:
+        return None
+    return tail
