@@ -189,6 +189,27 @@ def test_a_zoo_algorithm_folder_reads_one_run_per_subfolder(tmp_path):
     assert pooled["name"] == "r" and len(pooled["runs"]) == 2  # one setting: its two seeds summarised together
 
 
+def test_a_resumed_training_appended_to_its_monitor_file_keeps_the_order_written(tmp_path):
+    # SB3's Monitor(override_existing=False) appends a resumed run's episodes without a header,
+    # t counting again from the new session's start: sorted by t_start + t, the 300 resumed
+    # episodes were put among the first ones (the run read -500, -500, -500, -500, -347, -347 ...)
+    source = Path(__file__).parent / "fixtures" / "real" / "sb3" / "dqn-Acrobot-v1.monitor.csv"
+    lines = source.read_bytes().splitlines(keepends=True)
+    path = tmp_path / "0.monitor.csv"
+    path.write_bytes(b"".join(lines) + b"".join(lines[2:302]))
+    whole = read_log(source, wide=True)
+    wide = read_log(path, wide=True)
+    np.testing.assert_array_equal(wide["r"], np.concatenate([whole["r"], whole["r"][:300]]))
+    assert wide["wall_time"].is_monotonic_increasing and wide["step"].tolist() == list(range(1311))
+    assert any("2 sessions appended" in note for note in wide.attrs["notes"])
+    # a clock set back a little is not a new session: the order and the count stand
+    rows = ["#{\"t_start\": 100.0}\n", "r,l,t\n", "1,5,10.0\n", "2,5,20.0\n", "3,5,19.5\n", "4,5,30.0\n"]
+    path.write_text("".join(rows))
+    wide = read_log(path, wide=True)
+    assert wide["r"].tolist() == [1, 2, 3, 4] and wide["wall_time"].is_monotonic_increasing
+    assert not any("sessions" in note for note in wide.attrs["notes"])
+
+
 def test_a_folder_of_unrelated_real_monitor_files_is_four_runs_not_one():
     # four experiments (HopperBullet, Breakout, Humanoid, Hopper; started months apart) were
     # merged into one run of 30,071 "episodes"

@@ -114,3 +114,4 @@ def test_a_json_document_is_never_cut_and_a_header_alone_is_an_error(tmp_path):
     wide = read_log(io.StringIO("step,reward\n0,0.5\n1,0.6\n2"), wide=True)
     assert wide["reward"].tolist() == [0.5, 0.6]
     assert pd.api.types.is_float_dtype(wide["reward"])
+

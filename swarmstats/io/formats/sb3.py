@@ -71,6 +71,11 @@ def read_monitor(files: list[tuple[str, bytes]], source: str, *, folders: list |
             configs = dict(zip(labels, map(str, environments)))
     elif len(parts) > 1:
         notes.append(f"{len(parts)} worker files merged by time")
+    for part in parts:
+        if part["sessions"] > 1:
+            notes.append(f"{part['name']}: {part['sessions']} sessions appended in one file (t starts again, "
+                         "as when a resumed training appends to its monitor file): read in the order "
+                         "written, each session's start time taken as the previous one's end")
     return LogTable(None, "monitor", source, unfinished + notes, run_configs=configs, arrays=merged)
 
 
@@ -103,9 +108,34 @@ def _monitor_part(name: str, data: bytes) -> dict | None:
     if text:
         raise InputError(f"{name}: the monitor column(s) {', '.join(text)} hold no numbers")
     start = float(header["t_start"])
-    columns["wall_time"] = start + columns["t"]
+    elapsed, sessions = _sessions_in_order(columns["t"])
+    columns["wall_time"] = start + elapsed
     end = float(np.nanmax(columns["wall_time"])) if len(columns["t"]) else start
-    return {"name": name, "env": header.get("env_id"), "start": start, "end": end, "columns": columns}
+    return {"name": name, "env": header.get("env_id"), "start": start, "end": end, "columns": columns,
+            "sessions": sessions}
+
+
+def _sessions_in_order(t: np.ndarray) -> tuple[np.ndarray, int]:
+    """Seconds since the file's ``t_start`` for each episode, and how many sessions the file holds.
+
+    SB3's ``Monitor(override_existing=False)`` - a resumed training - appends its episodes to
+    the file without a new header: their ``t`` counts from the new session's start, which the
+    file does not record, so ``t`` drops back.  Taken as written, ``t_start + t`` put the resumed
+    episodes among the first session's, and sorting by it scrambled the run (300 resumed
+    episodes of a real file came first).  Each session is placed right after the one before
+    it: its episodes follow in the order written, and its times are a lower bound.  A small
+    step back (to more than half the time before it: the clock set back, not a new session
+    counting from 0) only holds the time where it was."""
+    drops = np.flatnonzero(np.diff(t) < 0) + 1
+    if not len(drops):
+        return t, 1
+    elapsed = t.copy()
+    sessions = 1
+    for first, last in zip(drops, [*drops[1:], len(t)]):
+        restart = t[first] < t[first - 1] / 2
+        sessions += int(restart)
+        elapsed[first:last] += elapsed[first - 1] - (0.0 if restart else t[first])
+    return elapsed, sessions
 
 
 def _monitor_columns(name: str, rest: bytes) -> tuple[list, dict] | None:
