@@ -29,11 +29,13 @@ from .decoding import check_readable
 from .formats import mlflow, registry, sb3, tensorboard
 from .formats._table import AXES, LogTable, check_repeated_header, melt_columns
 from .plain_csv import numeric_table
+from .resumed import drop_superseded
 from .tabular import FORMATS as TABLE_FORMATS
 from .tabular import (
     HEAD_BYTES,
     BytesSource,
     decode_text,
+    find_step,
     parse_json,
     read_path,
     read_searched_table,
@@ -80,7 +82,7 @@ def read_log(source, *, format: str | None = None, wide: bool = False,
         return _draws(source, wide)
     if mlflow_uri is not None:
         source = mlflow_server.with_tracking_uri(source, mlflow_uri)
-    table = _undefined_as_missing(_load(source, format))
+    table = _without_superseded_rows(_undefined_as_missing(_load(source, format)))
     if not wide:
         return _tidy(table)
     frame = table.frame
@@ -113,6 +115,24 @@ def _undefined_as_missing(table: LogTable) -> LogTable:
             frame[column] = frame[column].mask(mask)
             table.arrays = None  # the frame's column is a new array now
             table.notes.append(sentinels.note(column, int(mask.sum()), present))
+    return table
+
+
+def _without_superseded_rows(table: LogTable) -> LogTable:
+    """``table`` without the rows a run resumed from a checkpoint logged again (see
+    :mod:`.resumed`), and a note saying how many."""
+    if table._frame is None and "step" in table.arrays:
+        steps = np.asarray(table.arrays["step"], dtype=float)
+        if not (np.diff(steps[~np.isnan(steps)]) < 0).any():
+            return table  # the common case, without building a frame
+    frame = table.frame
+    step = "step" if "step" in frame.columns else find_step(frame) if table.format in TABLE_FORMATS else None
+    if step is None:
+        return table
+    kept, note = drop_superseded(frame, step)
+    if note is not None:
+        table._frame, table.arrays = kept, None
+        table.notes.append(note)
     return table
 
 
