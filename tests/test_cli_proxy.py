@@ -138,3 +138,20 @@ def test_without_a_key_every_score_is_one_key_named_all():
     assert result.returncode == 0, result.stderr
     row = result.stdout.splitlines()[2]
     assert row.split()[:2] == ["(all)", "163"] and "None" not in result.stdout
+
+
+def test_scores_that_name_their_agents_get_a_hint_to_judge_each_apart(tmp_path):
+    # pooled, the real SWARM log's SD (0.109) is mostly the spread between its agents' levels
+    # (means 0.39 to 0.75), not any agent's own noise (SDs 0.04 to 0.075)
+    events = "tests/fixtures/real/swarm/strict-governance-events.jsonl"
+    pooled = run("proxy", events)
+    assert "--key initiator_id judges each apart (or --key counterparty_id)" in pooled.stderr
+    keyed = run("proxy", events, "--key", "initiator_id", "--format", "json")
+    assert keyed.returncode == 0 and "judges each apart" not in keyed.stderr
+    sds = [row["sd"] for row in json.loads(keyed.stdout)["table"]]
+    assert len(sds) == 6 and max(sds) < 0.08 < 0.1 < json.loads(run("proxy", events, "--format", "json")
+                                                                 .stdout)["table"][0]["sd"]
+    # one agent named throughout: nothing to split, nothing said
+    path = tmp_path / "scores.csv"
+    pd.DataFrame({"agent": ["a"] * 30, "p": np.linspace(0.6, 0.9, 30)}).to_csv(path, index=False)
+    assert "judges each apart" not in run("proxy", path).stderr
