@@ -59,8 +59,20 @@ from .._kernels.verdict_tests import (
     variance_shift,
 )
 from .._result import Result, fmt, fmt_interval
-from ..direction import DIRECTIONS, movement, sense
+from ..direction import DIRECTIONS, sense
 from ..errors import InputError, check_choice, check_level, is_real
+from .reasons import (
+    ahead_text,
+    count_text,
+    flat_reason,
+    late_reason,
+    out_of_reach,
+    settled_note,
+    slow_shrink,
+    steps_text,
+    trend_reason,
+    warmup_reason,
+)
 from .warmup import WARMUP_METHODS, warmup_of_values
 
 __all__ = [
@@ -340,7 +352,7 @@ class ConvergenceTest(Estimator):
                      else self.tolerance_sd * sd)
         span = float(kept_steps[-1] - kept_steps[0]) if m > 1 else 1.0
         horizon, to_budget = self._horizon(span, float(steps[-1]))
-        ahead = _ahead_text(horizon, to_budget, unit)
+        ahead = ahead_text(horizon, to_budget, unit)
 
         level = self.alpha / 4.0
         equivalence = self.equivalence_alpha if self.equivalence_alpha is not None else self.alpha
@@ -401,7 +413,7 @@ class ConvergenceTest(Estimator):
                 f"{fmt(ess, 3)} effective samples) that are {regimes_found} level or slope "
                 f"change(s) around noise with autocorrelation time {fmt(test_tau, 3)} "
                 "(detect_regimes): the trend and late-change tests use the latter")
-            settled = _settled_note(regimes, start, series, units, centre, unit) if failures else None
+            settled = settled_note(regimes, start, series, units, centre, unit) if failures else None
             if settled:
                 notes.insert(0, settled)
         # a trend raises the low end of the spectrum as long memory or a slow wander do: when
@@ -422,7 +434,7 @@ class ConvergenceTest(Estimator):
         steps_needed = self._steps_needed(units(reach), m, spacing, precision)
         imprecise = self.precision is not None and units(reach) > self.precision
         axis_note = _step_axis_note(series, steps)
-        warmup_note = [_warmup_reason(cut, start, first, apart_p)]
+        warmup_note = [warmup_reason(cut, start, first, apart_p)]
         if failures:
             reasons = failures + notes + warmup_note + axis_note
             if imprecise:
@@ -433,19 +445,19 @@ class ConvergenceTest(Estimator):
         worst = flat if whole is None or flat.bound >= whole.bound else whole
         if ess < self.min_ess:
             more = max(int(math.ceil((self.min_ess - ess) * tau * spacing)), 1)
-            judged = f"about {_count(more, unit, 'more ')} would give {fmt(self.min_ess, 3)}"
+            judged = f"about {count_text(more, unit, 'more ')} would give {fmt(self.min_ess, 3)}"
             # reaching the count to judge by settles nothing when flatness needs far more
             needed = worst.points_needed if unsettled else 0
             if needed is None:
                 more = None
-                judged = (f"{fmt(self.min_ess, 3)} are needed to judge, but {_out_of_reach(order)}: "
+                judged = (f"{fmt(self.min_ess, 3)} are needed to judge, but {out_of_reach(order)}: "
                           "no practical length would show it flat; compare independent runs "
                           "(seeds) instead")
             elif int(math.ceil(needed * spacing)) > more:
                 more = int(math.ceil(needed * spacing))
                 judged = (f"{fmt(self.min_ess, 3)} are needed to judge, and if it is flat, about "
-                          f"{_count(more, unit, 'more ')} would show it"
-                          + (f" ({_slow_shrink(order)})" if order > 0 else ""))
+                          f"{count_text(more, unit, 'more ')} would show it"
+                          + (f" ({slow_shrink(order)})" if order > 0 else ""))
             return ConvergenceResult(
                 verdict="insufficient_data", converged=False, steps_needed=more,
                 reasons=[f"only {fmt(ess, 3)} effective samples after the warm-up (autocorrelation "
@@ -462,14 +474,14 @@ class ConvergenceTest(Estimator):
                 + warmup_note + axis_note, **numbers, **base)
         if unsettled:
             if worst.points_needed is None:
-                more, settle = None, f"no practical length would show it flat ({_out_of_reach(order)})"
+                more, settle = None, f"no practical length would show it flat ({out_of_reach(order)})"
             else:
                 more = max(int(math.ceil(worst.points_needed * spacing)), 1)
-                settle = f"if it is flat, about {_count(more, unit, 'more ')} would show it"
+                settle = f"if it is flat, about {count_text(more, unit, 'more ')} would show it"
             reason = (f"not shown to be flat: over {ahead} the mean could "
                       f"still move by up to {fmt(units(worst.bound), 3)} (tolerance "
                       f"+-{fmt(units(tolerance), 3)}); {settle}. The smallest drift these data can detect is "
-                      f"+-{fmt(units(flat.detectable), 3)} over {_steps_text(horizon)} {unit}")
+                      f"+-{fmt(units(flat.detectable), 3)} over {steps_text(horizon)} {unit}")
             return ConvergenceResult(
                 verdict="insufficient_data", converged=False, steps_needed=more,
                 reasons=[reason] + notes + warmup_note + axis_note, **numbers, **base)
@@ -477,7 +489,7 @@ class ConvergenceTest(Estimator):
             return ConvergenceResult(
                 verdict="insufficient_data", converged=False, steps_needed=steps_needed,
                 reasons=[self._precision_reason(units(reach), steps_needed, unit, order),
-                         _flat_reason(flat, units, ahead, tolerance, variance)] + notes
+                         flat_reason(flat, units, ahead, tolerance, variance)] + notes
                 + warmup_note + axis_note, **numbers, **base)
         if not variance.applies:
             notes.append("the trailing variance was not judged: each quarter of the kept part is "
@@ -498,10 +510,10 @@ class ConvergenceTest(Estimator):
                          f"{precision.spectral_d:.2f}) fits the spectrum better than any "
                          f"short-memory one (BIC lower by {precision.spectral_evidence:.1f}: "
                          "positive, not yet strong evidence), so the precision of the mean is "
-                         f"not claimed; about {_count(more, unit, 'more ')} would tell",
-                         _flat_reason(flat, units, ahead, tolerance, variance)]
+                         f"not claimed; about {count_text(more, unit, 'more ')} would tell",
+                         flat_reason(flat, units, ahead, tolerance, variance)]
                 + notes + warmup_note + axis_note, **numbers, **base)
-        reasons = [_flat_reason(flat, units, ahead, tolerance, variance)] + notes + warmup_note
+        reasons = [flat_reason(flat, units, ahead, tolerance, variance)] + notes + warmup_note
         return ConvergenceResult(verdict="converged", converged=True, reasons=reasons + axis_note,
                                  steps_needed=0 if self.precision is not None else None,
                                  **numbers, **base)
@@ -539,13 +551,13 @@ class ConvergenceTest(Estimator):
 
         if trend.pvalue < level:
             within = excusable and flat.shown
-            shown("trend", within, _trend_reason(trend, units, within, units(tolerance), unit, better))
+            shown("trend", within, trend_reason(trend, units, within, units(tolerance), unit, better))
         if drift.pvalue < level:
             within = excusable and whole is not None and whole.shown
-            shown("drift", within, _trend_reason(drift, units, within, units(tolerance), unit, better))
+            shown("drift", within, trend_reason(drift, units, within, units(tolerance), unit, better))
         if late.pvalue < level:
             within = excusable and late_bound < tolerance
-            shown("late_change", within, _late_reason(late, units, steps, within, units(tolerance), unit))
+            shown("late_change", within, late_reason(late, units, steps, within, units(tolerance), unit))
         if variance.pvalue < level:
             shown("variance", False,
                   f"the trailing variance has not stabilised: the last quarter's variance is "
@@ -563,7 +575,7 @@ class ConvergenceTest(Estimator):
         ci, share = streak_interval(level, m, low, high, self.ci)
         unit = series.step_unit
         reasons = [f"after the warm-up ({start} points) the series stays at {fmt(level)} for "
-                   f"{_count(m, 'points')}: nothing is changing, but the run produced values from "
+                   f"{count_text(m, 'points')}: nothing is changing, but the run produced values from "
                    f"{fmt(low)} to {fmt(high)} before, so departures in up to {share:.1%} of points "
                    f"are not ruled out ({self.ci:.0%} upper bound for a streak of {m}; points "
                    "taken as independent), which puts the mean in "
@@ -577,7 +589,7 @@ class ConvergenceTest(Estimator):
                 reasons.insert(0, f"a streak of {m} points leaves the mean within "
                                   f"+-{fmt(max(level - ci[0], ci[1] - level), 3)}; "
                                   f"+-{fmt(self.precision, 3)} needs a streak of {length}, "
-                                  f"about {_count(needed, unit, 'more ')}")
+                                  f"about {count_text(needed, unit, 'more ')}")
         return _constant_result(values, series, base, self.tolerance, start=start, ci=ci,
                                 verdict=verdict, steps_needed=needed, reasons=reasons)
 
@@ -599,8 +611,8 @@ class ConvergenceTest(Estimator):
                           order: float = 0.0) -> str:
         known = f"the mean is known to +-{fmt(half_width, 3)}; +-{fmt(self.precision, 3)} "
         if steps_needed is None:
-            return known + f"is out of practical reach ({_slow_shrink(order)})"
-        slow = f" ({_slow_shrink(order)})" if order > 0 else ""
+            return known + f"is out of practical reach ({slow_shrink(order)})"
+        slow = f" ({slow_shrink(order)})" if order > 0 else ""
         return known + f"needs about {steps_needed} more {unit}{slow}"
 
     # -- several runs ----------------------------------------------------------
@@ -719,55 +731,10 @@ def _tests_tau(kept: np.ndarray, tau: float):
     return min(tau, max(float(regimes.autocorr_time), 1.0)), regimes
 
 
-def _settled_note(regimes, start: int, series: Series, units, centre: float, unit: str) -> str | None:
-    """When the movement the tests found is a change into a last regime that is level (no
-    slope), say so: "still improving" over a run that jumped and has held since reads as a
-    climb that goes on.  A public DDPG Pendulum log, ~-1,300 for 60 episodes and ~-170 for
-    the last 35, read "still improving: +1,650 per 100 episodes" and nothing more."""
-    last = regimes.segments.iloc[-1]
-    if bool(last["sloped"]) or int(last["n"]) < 10:
-        return None
-    first = series.step_of(start + int(last["start"]))
-    return (f"the movement is a change into a level regime: since {_singular(unit)} "
-            f"{first} (the last {int(last['n'])} points) the mean is "
-            f"{fmt_interval(*(centre + units(last[k]) for k in ('mean', 'ci_low', 'ci_high')))} "
-            "with no slope (detect_regimes): the tests above see that change, not a climb still going on")
-
-
 def _safe_geweke(kept: np.ndarray) -> float:
     if len(kept) < 20:
         return float("nan")
     return geweke_z(kept)
-
-
-def _count(count: int, unit: str, before: str = "") -> str:
-    """``count`` ``unit`` in words, singular for one: "1 more step", "1,992 more steps" (grouped
-    like the horizons beside them).
-
-    >>> _count(1, "steps", "more "), _count(3, "episodes"), _count(44435, "timesteps", "more ")
-    ('1 more step', '3 episodes', '44,435 more timesteps')
-    """
-    word = _singular(unit) if count == 1 else unit
-    return f"{_steps_text(count)} {before}{word}"
-
-
-def _singular(unit: str) -> str:
-    """"episode" for "episodes": one step of the axis, for a sentence."""
-    return unit[:-1] if unit.endswith("s") else unit
-
-
-#: from here a step number reads in powers of ten: a log whose steps ran to 3e304 printed a
-#: 305-digit "next 2,959,999,999,...,000 steps"
-PLAIN_STEPS = 1e15
-
-
-def _steps_text(steps: float) -> str:
-    """A number of steps for a sentence: 600, 12,500, or 2.5 on a fractional axis.
-
-    >>> _steps_text(12500.0), _steps_text(2.5), _steps_text(2.96e305)
-    ('12,500', '2.5', '2.96e+305')
-    """
-    return f"{steps:,.0f}" if 10 <= steps < PLAIN_STEPS else fmt(steps, 3)
 
 
 def check_budget(budget, horizon=None) -> None:
@@ -786,30 +753,6 @@ def check_budget(budget, horizon=None) -> None:
         raise InputError(f"budget must be a finite step number, got {budget!r}")
     if horizon is not None:
         raise InputError("give horizon (steps ahead) or budget (the step the run ends at), not both")
-
-
-def _ahead_text(horizon: float, to_budget: float | None, unit: str) -> str:
-    """What the flatness claim covers, for a sentence: "the next 600 steps" (and where that
-    ends when it runs to the budget)."""
-    text = f"the next {_steps_text(horizon)} {unit}"
-    return text if to_budget is None else f"{text}, to the budget's end at {_steps_text(to_budget)}"
-
-
-def _slow_shrink(order: float) -> str:
-    """Why more data helps slowly under long memory of order ``order``, in words."""
-    if order >= 0.5:
-        return f"under long memory (d = {order:.2f}) the error of the mean does not shrink with more data"
-    return (f"under long memory (d = {order:.2f}) the error of the mean shrinks as "
-            f"n^-{0.5 - order:.2f}, not n^-0.5")
-
-
-def _out_of_reach(order: float) -> str:
-    """Why no length of run would show the curve flat: long memory, or a tolerance so small
-    against the noise over the horizon that the run would have to grow more than a million-fold."""
-    if order > 0:
-        return _slow_shrink(order)
-    return (f"a run more than {MAX_GROWTH:,.0f} times this one would be needed: the tolerance is "
-            "small against what the noise allows over this horizon")
 
 
 def _step_spacing(steps: np.ndarray) -> float:
@@ -860,59 +803,11 @@ def _constant_result(values: np.ndarray, series: Series, base: dict, tolerance, 
                              steps_needed=steps_needed, reasons=reasons, **numbers, **base)
 
 
-def _per_hundred(slope: float, unit: str) -> str:
-    return f"{slope * 100:+.3g} per 100 {unit}"
 
 
-def _trend_reason(outcome, units, within: bool, tolerance: float, unit: str, better: str | None) -> str:
-    direction = movement(outcome.estimate, better)
-    slope = _per_hundred(units(outcome.estimate), unit)
-    if within:
-        return (f"a statistically significant but small {outcome.name} ({slope}, "
-                f"p = {fmt(outcome.pvalue, 2)}), shown to stay within +-{fmt(tolerance, 3)}")
-    if outcome.name == "trend":
-        return f"still {direction} after the warm-up: {slope} (p = {fmt(outcome.pvalue, 2)})"
-    return (f"drifting across the whole run and still {direction}: {slope} "
-            f"(p = {fmt(outcome.pvalue, 2)}), and the part kept after the warm-up continues "
-            "that slope")
 
 
-def _late_reason(outcome, units, steps: np.ndarray, within: bool, tolerance: float, unit: str) -> str:
-    direction = "higher" if outcome.change > 0 else "lower"
-    span = outcome.length
-    if len(steps) > outcome.length:
-        span = int(round(float(steps[-1] - steps[-outcome.length - 1])))
-    text = (f"the last {span} {unit} are {fmt(abs(units(outcome.change)), 3)} {direction} than "
-            f"the kept part before them (p = {fmt(outcome.pvalue, 2)})")
-    if within:
-        return f"a small late change, shown to stay within +-{fmt(tolerance, 3)}: {text}"
-    return f"a late change: {text}"
 
 
-def _flat_reason(flat, units, ahead: str, tolerance: float, variance) -> str:
-    return (f"flat within +-{fmt(units(tolerance), 3)} over {ahead}: "
-            f"the projected change is {fmt(units(flat.change), 3)} (at most "
-            f"{fmt(units(flat.bound), 3)} either way); "
-            f"no trend, late change or variance change "
-            + (f"(variance p = {fmt(variance.pvalue, 2)})" if variance.applies
-               else "(variance not judged)"))
 
 
-def _warmup_reason(cut, start: int, first: int, apart_p: float) -> str:
-    """What was set aside and why; ``first`` is the rule's cut once checked for a transient."""
-    if first != cut.index:
-        undone = (f"the {cut.method} rule would cut at {cut.index}, but those points do not sit "
-                  f"apart from the rest (rank test p = {fmt(apart_p, 2)}, over every cut the rule "
-                  "could choose): a few rare values are not a warm-up")
-        if start == 0:
-            return f"warm-up: none set aside ({undone})"
-        return (f"warm-up: the first {start} of {cut.n} points set aside ({undone}; the start of "
-                "the run still differed from its end, so a cut was made there)")
-    if start != cut.index:
-        return (f"warm-up: the first {start} of {cut.n} points set aside (the {cut.method} "
-                f"rule cut at {cut.index}; the start of what it kept still differed from "
-                "its end, so the cut moved on)")
-    if cut.at_cap:
-        return (f"the warm-up search found no end of the transient within the first "
-                f"{cut.fraction:.0%} (cut at {cut.index})")
-    return f"warm-up: the first {cut.index} of {cut.n} points set aside"

@@ -1,0 +1,142 @@
+"""The convergence verdict's sentences: what it says about a run, in words and units.
+
+Kept apart from the tests that decide the verdict (:mod:`.verdict`): each helper turns one
+finding - a trend, a late change, a flatness bound, a warm-up cut, a level regime - into the
+sentence a reader of the result sees.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._input.series import Series
+from .._kernels.flatness import MAX_GROWTH
+from .._result import fmt, fmt_interval
+from ..direction import movement
+
+
+def settled_note(regimes, start: int, series: Series, units, centre: float, unit: str) -> str | None:
+    """When the movement the tests found is a change into a last regime that is level (no
+    slope), say so: "still improving" over a run that jumped and has held since reads as a
+    climb that goes on.  A public DDPG Pendulum log, ~-1,300 for 60 episodes and ~-170 for
+    the last 35, read "still improving: +1,650 per 100 episodes" and nothing more."""
+    last = regimes.segments.iloc[-1]
+    if bool(last["sloped"]) or int(last["n"]) < 10:
+        return None
+    first = series.step_of(start + int(last["start"]))
+    return (f"the movement is a change into a level regime: since {singular(unit)} "
+            f"{first} (the last {int(last['n'])} points) the mean is "
+            f"{fmt_interval(*(centre + units(last[k]) for k in ('mean', 'ci_low', 'ci_high')))} "
+            "with no slope (detect_regimes): the tests above see that change, not a climb still going on")
+
+
+def count_text(count: int, unit: str, before: str = "") -> str:
+    """``count`` ``unit`` in words, singular for one: "1 more step", "1,992 more steps" (grouped
+    like the horizons beside them).
+
+    >>> count_text(1, "steps", "more "), count_text(3, "episodes"), count_text(44435, "timesteps", "more ")
+    ('1 more step', '3 episodes', '44,435 more timesteps')
+    """
+    word = singular(unit) if count == 1 else unit
+    return f"{steps_text(count)} {before}{word}"
+
+
+def singular(unit: str) -> str:
+    """"episode" for "episodes": one step of the axis, for a sentence."""
+    return unit[:-1] if unit.endswith("s") else unit
+
+
+#: from here a step number reads in powers of ten: a log whose steps ran to 3e304 printed a
+#: 305-digit "next 2,959,999,999,...,000 steps"
+PLAIN_STEPS = 1e15
+
+
+def steps_text(steps: float) -> str:
+    """A number of steps for a sentence: 600, 12,500, or 2.5 on a fractional axis.
+
+    >>> steps_text(12500.0), steps_text(2.5), steps_text(2.96e305)
+    ('12,500', '2.5', '2.96e+305')
+    """
+    return f"{steps:,.0f}" if 10 <= steps < PLAIN_STEPS else fmt(steps, 3)
+
+
+def ahead_text(horizon: float, to_budget: float | None, unit: str) -> str:
+    """What the flatness claim covers, for a sentence: "the next 600 steps" (and where that
+    ends when it runs to the budget)."""
+    text = f"the next {steps_text(horizon)} {unit}"
+    return text if to_budget is None else f"{text}, to the budget's end at {steps_text(to_budget)}"
+
+
+def slow_shrink(order: float) -> str:
+    """Why more data helps slowly under long memory of order ``order``, in words."""
+    if order >= 0.5:
+        return f"under long memory (d = {order:.2f}) the error of the mean does not shrink with more data"
+    return (f"under long memory (d = {order:.2f}) the error of the mean shrinks as "
+            f"n^-{0.5 - order:.2f}, not n^-0.5")
+
+
+def out_of_reach(order: float) -> str:
+    """Why no length of run would show the curve flat: long memory, or a tolerance so small
+    against the noise over the horizon that the run would have to grow more than a million-fold."""
+    if order > 0:
+        return slow_shrink(order)
+    return (f"a run more than {MAX_GROWTH:,.0f} times this one would be needed: the tolerance is "
+            "small against what the noise allows over this horizon")
+
+
+def per_hundred(slope: float, unit: str) -> str:
+    return f"{slope * 100:+.3g} per 100 {unit}"
+
+
+def trend_reason(outcome, units, within: bool, tolerance: float, unit: str, better: str | None) -> str:
+    direction = movement(outcome.estimate, better)
+    slope = per_hundred(units(outcome.estimate), unit)
+    if within:
+        return (f"a statistically significant but small {outcome.name} ({slope}, "
+                f"p = {fmt(outcome.pvalue, 2)}), shown to stay within +-{fmt(tolerance, 3)}")
+    if outcome.name == "trend":
+        return f"still {direction} after the warm-up: {slope} (p = {fmt(outcome.pvalue, 2)})"
+    return (f"drifting across the whole run and still {direction}: {slope} "
+            f"(p = {fmt(outcome.pvalue, 2)}), and the part kept after the warm-up continues "
+            "that slope")
+
+
+def late_reason(outcome, units, steps: np.ndarray, within: bool, tolerance: float, unit: str) -> str:
+    direction = "higher" if outcome.change > 0 else "lower"
+    span = outcome.length
+    if len(steps) > outcome.length:
+        span = int(round(float(steps[-1] - steps[-outcome.length - 1])))
+    text = (f"the last {span} {unit} are {fmt(abs(units(outcome.change)), 3)} {direction} than "
+            f"the kept part before them (p = {fmt(outcome.pvalue, 2)})")
+    if within:
+        return f"a small late change, shown to stay within +-{fmt(tolerance, 3)}: {text}"
+    return f"a late change: {text}"
+
+
+def flat_reason(flat, units, ahead: str, tolerance: float, variance) -> str:
+    return (f"flat within +-{fmt(units(tolerance), 3)} over {ahead}: "
+            f"the projected change is {fmt(units(flat.change), 3)} (at most "
+            f"{fmt(units(flat.bound), 3)} either way); "
+            f"no trend, late change or variance change "
+            + (f"(variance p = {fmt(variance.pvalue, 2)})" if variance.applies
+               else "(variance not judged)"))
+
+
+def warmup_reason(cut, start: int, first: int, apart_p: float) -> str:
+    """What was set aside and why; ``first`` is the rule's cut once checked for a transient."""
+    if first != cut.index:
+        undone = (f"the {cut.method} rule would cut at {cut.index}, but those points do not sit "
+                  f"apart from the rest (rank test p = {fmt(apart_p, 2)}, over every cut the rule "
+                  "could choose): a few rare values are not a warm-up")
+        if start == 0:
+            return f"warm-up: none set aside ({undone})"
+        return (f"warm-up: the first {start} of {cut.n} points set aside ({undone}; the start of "
+                "the run still differed from its end, so a cut was made there)")
+    if start != cut.index:
+        return (f"warm-up: the first {start} of {cut.n} points set aside (the {cut.method} "
+                f"rule cut at {cut.index}; the start of what it kept still differed from "
+                "its end, so the cut moved on)")
+    if cut.at_cap:
+        return (f"the warm-up search found no end of the transient within the first "
+                f"{cut.fraction:.0%} (cut at {cut.index})")
+    return f"warm-up: the first {cut.index} of {cut.n} points set aside"
