@@ -198,6 +198,27 @@ def test_watch_judges_every_value_at_the_stop_and_says_when_a_verdict_was_made()
     assert "  r: n 1011, mean -97.88, converged\n    flat within" in result.stdout
 
 
+def test_watch_follows_each_run_a_log_names_on_its_own(tmp_path):
+    # two seeds written side by side were one series: runs at 0.3 and 0.8 read "converged,
+    # mean 0.548" (and the seed column was followed as a metric)
+    rng = np.random.default_rng(4)
+    path = tmp_path / "seeds.jsonl"
+    path.write_text("".join(json.dumps({"step": step, "seed": seed, "reward": level + rng.normal(0, 0.05)}) + "\n"
+                            for step in range(200) for seed, level in ((1, 0.3), (2, 0.8))))
+    result = _watch(path, "--once", "--format", "json", "-m", "reward")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout[result.stdout.index("{\n"):])["report"]
+    assert list(report["metrics"]) == ["reward [seed=1]", "reward [seed=2]"]
+    assert [round(entry["mean"], 1) for entry in report["metrics"].values()] == [0.3, 0.8]
+    assert all(entry["n"] == 200 for entry in report["metrics"].values())
+    assert report["stop_metrics"] == ["reward [seed=1]", "reward [seed=2]"]
+    # one run with its seed on every line keeps the plain name, and the seed is no metric
+    path.write_text("".join(json.dumps({"step": step, "seed": 7, "reward": 0.5 + rng.normal(0, 0.05)}) + "\n"
+                            for step in range(200)))
+    text = _watch(path, "--once")
+    assert text.returncode == 0 and "  reward: n 200" in text.stdout and "seed" not in text.stdout
+
+
 def test_watch_bad_input(tmp_path):
     result = _watch(tmp_path / "missing.jsonl", "--once")
     assert result.returncode == 2 and "no such file" in result.stderr

@@ -17,8 +17,9 @@ from .._result import fmt
 from ..errors import InputError
 from ..io import mlflow_server
 from ..io.decoding import BadJSON, check_readable, loads
+from ..io.runs import record_run
 from ..io.tabular import is_bookkeeping_name, step_names
-from ..streaming.monitor import Monitor
+from ..streaming.monitor import Monitor, MonitorStatus
 from ._common import (
     EXIT_PASS,
     MIN_VALUES,
@@ -295,6 +296,54 @@ class ServerFollower:
         pass
 
 
+class RunMonitors:
+    """One :class:`Monitor` per run of a log whose records name their run (a ``seed``, ``run``
+    or ``trial_id`` key, as the other commands split a table: :func:`~swarmstats.io.runs.record_run`).
+    Two seeds written side by side were followed as one series: runs at 0.3 and 0.8 read
+    "converged, mean 0.548".  A metric's name carries its run (``reward [seed=2]``) once a
+    second run has appeared; a log of one run keeps the plain names."""
+
+    def __init__(self, make):
+        self._make = make
+        self._monitors: dict = {}  # run label (None: no run named) -> Monitor
+
+    def log(self, run: str | None, step, values: dict) -> None:
+        monitor = self._monitors.get(run)
+        if monitor is None:
+            monitor = self._monitors[run] = self._make()
+        monitor.log(step if step is not None else monitor.calls, **values)
+
+    def _named(self) -> list:
+        """(shown name, run, metric) of every metric followed."""
+        several = len(self._monitors) > 1
+        return [(f"{metric} [{run}]" if several and run is not None else metric, run, metric)
+                for run, monitor in self._monitors.items() for metric in monitor.status.metrics]
+
+    def result(self, shown: str):
+        for name, run, metric in self._named():
+            if name == shown:
+                return self._monitors[run].result(metric)
+        raise InputError(f"no values of {shown!r} have been logged")
+
+    @property
+    def status(self) -> MonitorStatus:
+        """Every run's metrics in one status, each named with its run when there are several;
+        the stop rule holds when it holds for every run."""
+        if len(self._monitors) <= 1:
+            return next(iter(self._monitors.values()), self._make()).status
+        statuses = {run: monitor.status for run, monitor in self._monitors.items()}
+        shown = lambda run, name: f"{name} [{run}]" if run is not None else name  # noqa: E731
+        first = next(iter(statuses.values()))
+        return dataclasses.replace(
+            first, steps=sum(status.steps for status in statuses.values()),
+            metrics={shown(run, name): entry for run, status in statuses.items()
+                     for name, entry in status.metrics.items()},
+            skipped={shown(run, name): count for run, status in statuses.items()
+                     for name, count in status.skipped.items()},
+            stop_metrics=[shown(run, name) for run, status in statuses.items() for name in status.stop_metrics],
+            stop_metric=None, should_stop=all(status.should_stop for status in statuses.values()))
+
+
 #: a line longer than this is not a log record (a 50 MB cell); it is skipped
 MAX_LINE = 1 << 20
 #: bad lines reported one by one; after that they are only counted
@@ -311,11 +360,11 @@ def _flatten(record: dict, prefix: str = "") -> dict:
     return flat
 
 
-def _numbers(record: dict, step_key: str | None) -> tuple:
+def _numbers(record: dict, step_key: str | None, run_keys=()) -> tuple:
     step = record.get(step_key) if step_key else None
     values = {}
     for key, raw in record.items():
-        if key == step_key or is_bookkeeping_name(key):  # the same columns the other commands leave out
+        if key == step_key or key in run_keys or is_bookkeeping_name(key):  # as the other commands
             continue
         if isinstance(raw, str):
             try:
@@ -333,25 +382,26 @@ def run(args) -> int:
         check_url(args.notify)  # a bad URL is a usage error before anything is read
     follower = ServerFollower(args.file) if mlflow_server.is_source(args.file) else Follower(args.file)
     notifier = Notifier(args.notify) if args.notify else None
-    monitor = Monitor(metrics=args.metric, check_every=args.check_every, budget=args.budget)
+    def new_monitor() -> Monitor:
+        return Monitor(metrics=args.metric, check_every=args.check_every, budget=args.budget)
+
+    monitors = RunMonitors(new_monitor)
     verdicts: dict = {}
     idle_since = time.monotonic()
-    calls = 0
 
     def feed() -> int:
-        nonlocal monitor, verdicts, calls
+        nonlocal monitors, verdicts
         records = follower.records()
         for kind, message in follower.take_events():
             _say(args, {"event": kind, "message": message})
         if follower.restarted:
-            monitor = Monitor(metrics=args.metric, check_every=args.check_every, budget=args.budget)
-            verdicts, calls = {}, 0
+            monitors, verdicts = RunMonitors(new_monitor), {}
             _say(args, {"event": "restart", "message": "the file was rewritten; reading it again"})
         for record in records:
             step_key = args.step or next(iter(step_names(record)), None)
-            step, values = _numbers(record, step_key)
-            calls += 1
-            monitor.log(step if step is not None else calls - 1, **values)
+            run, run_keys = record_run(record)
+            step, values = _numbers(record, step_key, run_keys)
+            monitors.log(run, step, values)
         return len(records)
 
     with _StopOnSignal() as stop:
@@ -362,13 +412,13 @@ def run(args) -> int:
             while not stop.requested:
                 if feed():
                     idle_since = time.monotonic()
-                    _report_changes(args, monitor, verdicts, notifier)
+                    _report_changes(args, monitors.status, verdicts, notifier)
                 if args.once or (args.max_idle is not None and time.monotonic() - idle_since >= args.max_idle):
                     break
                 stop.wait(args.interval)
             if feed():  # what was written before the stop is not lost
-                _report_changes(args, monitor, verdicts, notifier)
-            report = _checked_at_the_stop(args, monitor, monitor.status, verdicts, notifier)
+                _report_changes(args, monitors.status, verdicts, notifier)
+            report = _checked_at_the_stop(args, monitors, verdicts, notifier)
         finally:
             follower.close()
             if notifier is not None:
@@ -387,18 +437,19 @@ def run(args) -> int:
     return EXIT_PASS
 
 
-def _checked_at_the_stop(args, monitor: Monitor, report, verdicts: dict, notifier: Notifier | None):
+def _checked_at_the_stop(args, monitors: RunMonitors, verdicts: dict, notifier: Notifier | None):
     """The status with each metric judged on every value read: between scheduled checks the
     status holds the last one's verdict (a real Acrobot log read with --once: "insufficient
     data (n 1011)", made at 761 values, where all 1,011 show it converged).  One more look,
     spending no more than the next scheduled one would."""
+    report = monitors.status
     metrics = {}
     for name, entry in report.metrics.items():
         if entry["checked_at"] == entry["n"]:
             metrics[name] = entry
             continue
         try:
-            result = monitor.result(name)
+            result = monitors.result(name)
         except InputError:  # too few values to judge: the entry stays as it was
             metrics[name] = entry
             continue
@@ -461,8 +512,8 @@ class _StopOnSignal:
         return False
 
 
-def _report_changes(args, monitor: Monitor, verdicts: dict, notifier: Notifier | None = None) -> None:
-    for name, entry in monitor.status.metrics.items():
+def _report_changes(args, status: MonitorStatus, verdicts: dict, notifier: Notifier | None = None) -> None:
+    for name, entry in status.metrics.items():
         checked = entry["checked_at"]
         values = f"n {entry['n']}" if checked == entry["n"] else f"checked at {checked:,} of {entry['n']:,} values"
         _announce_change(args, name, entry, verdicts, notifier, f"({values}, mean {fmt(entry['mean'])})")

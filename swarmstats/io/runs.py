@@ -172,6 +172,25 @@ def name_list(values, shown: int = 8) -> str:
     return ", ".join(map(str, values[:shown])) + (f" ... ({len(values)} in all)" if len(values) > shown else "")
 
 
+def record_run(record: dict) -> tuple[str | None, tuple]:
+    """The run one record of a log names (its run, seed or trial keys, as :func:`find_runs`
+    reads the columns of a table), and those keys; ``(None, ())`` when it names none.  For a
+    log read a line at a time (``swarmstats watch``), where no column can be seen whole.
+
+    >>> record_run({"step": 3, "seed": 2, "reward": 0.5}), record_run({"run": "a", "loss": 1.0})
+    (('seed=2', ('seed',)), ('a', ('run',)))
+    >>> record_run({"label": "ppo", "seed": 1.0, "r": 1}), record_run({"step": 0, "r": 1})
+    (('label=ppo seed=1', ('label', 'seed')), (None, ()))
+    """
+    keys = tuple(key for key, value in record.items()
+                 if normalise(key) in RUN_NAMES and value is not None and _text(value) != "")
+    if not keys:
+        return None, ()
+    if len(keys) == 1 and normalise(keys[0]) == "run":
+        return _text(record[keys[0]]), keys
+    return " ".join(f"{key}={_text(record[key])}" for key in keys), keys
+
+
 def _join(frame: pd.DataFrame, columns: list) -> np.ndarray:
     """Each row's run name: 'seed=3', 'label=a seed=3' - or the value alone in a 'run' column."""
     texts = [frame[c].map(_text).to_numpy(dtype=object) for c in columns]
