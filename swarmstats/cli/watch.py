@@ -332,7 +332,10 @@ class RunMonitors:
         if len(self._monitors) <= 1:
             return next(iter(self._monitors.values()), self._make()).status
         statuses = {run: monitor.status for run, monitor in self._monitors.items()}
-        shown = lambda run, name: f"{name} [{run}]" if run is not None else name  # noqa: E731
+
+        def shown(run, name):
+            return f"{name} [{run}]" if run is not None else name
+
         first = next(iter(statuses.values()))
         return dataclasses.replace(
             first, steps=sum(status.steps for status in statuses.values()),
