@@ -316,7 +316,7 @@ class RunMonitors:
     def _named(self) -> list:
         """(shown name, run, metric) of every metric followed."""
         several = len(self._monitors) > 1
-        return [(f"{metric} [{run}]" if several and run is not None else metric, run, metric)
+        return [(_with_run(run, metric) if several else metric, run, metric)
                 for run, monitor in self._monitors.items() for metric in monitor.status.metrics]
 
     def result(self, shown: str):
@@ -332,10 +332,7 @@ class RunMonitors:
         if len(self._monitors) <= 1:
             return next(iter(self._monitors.values()), self._make()).status
         statuses = {run: monitor.status for run, monitor in self._monitors.items()}
-
-        def shown(run, name):
-            return f"{name} [{run}]" if run is not None else name
-
+        shown = _with_run
         first = next(iter(statuses.values()))
         return dataclasses.replace(
             first, steps=sum(status.steps for status in statuses.values()),
@@ -345,6 +342,11 @@ class RunMonitors:
                      for name, count in status.skipped.items()},
             stop_metrics=[shown(run, name) for run, status in statuses.items() for name in status.stop_metrics],
             stop_metric=None, should_stop=all(status.should_stop for status in statuses.values()))
+
+
+def _with_run(run: str | None, metric: str) -> str:
+    """A metric's name with its run, as the other commands name it: "reward [seed=2]"."""
+    return f"{metric} [{run}]" if run is not None else metric
 
 
 #: a line longer than this is not a log record (a 50 MB cell); it is skipped
