@@ -405,15 +405,16 @@ def parts(frame, args):
     return out
 
 
-def metric_runs(frame, metric: str, step, args) -> list:
+def metric_runs(frame, metric: str, step, args, *, diverged: bool = False) -> list:
     """The metric's series in each run that logged it, named ``metric [run]`` (a run that
-    never logged this metric is skipped; any other bad cell is an error)."""
+    never logged this metric is skipped; any other bad cell is an error; ``diverged``: see
+    :func:`~swarmstats.io.select_metric`)."""
     from ..io import select_metric
 
     runs = []
     for key, part in parts(frame, args):
         try:
-            series = select_metric(part, metric, step=step)
+            series = select_metric(part, metric, step=step, diverged=diverged)
         except NoValues:  # a run that never logged this metric
             continue
         runs.append(series.rename(run_label(metric, key, args)))

@@ -9,7 +9,7 @@ import sys
 import pandas as pd
 
 from .._result import fmt, fmt_interval
-from ..convergence.verdict import ConvergenceTest
+from ..convergence.verdict import ConvergenceTest, with_divergence
 from ..convergence.warmup import WARMUP_METHODS
 from ..errors import InputError
 from ..io import LOG_FORMATS, select_metric
@@ -82,18 +82,19 @@ def run(args) -> int:
     results = []
     for metric in metrics:
         if not args.group:
-            results.append(test.fit(select_metric(frame, metric, step=columns.step), name=metric))
+            series = select_metric(frame, metric, step=columns.step, diverged=True)
+            results.append(_diverged(test.fit(series, name=metric), [series]))
             continue
         # runs of one configuration are replicates: their verdicts are summarised together
         configs = parts(frame, argparse.Namespace(group=getattr(args, "config", None)))
         for config, rows in configs:
-            runs = metric_runs(rows, metric, columns.step, args)
+            runs = metric_runs(rows, metric, columns.step, args, diverged=True)
             name = metric if config is None else f"{metric} [{config}]"
             if not runs:
                 raise InputError(f"metric {metric!r} has no values in any run")
             if len(runs) == 1 and config is not None and str(rows[RUN].iloc[0]).startswith(str(config)):
                 name = runs[0].name  # a configuration's only seed keeps its own name (sac_seed1)
-            results.append(test.fit(runs if len(runs) > 1 else runs[0], name=name))
+            results.append(_diverged(test.fit(runs if len(runs) > 1 else runs[0], name=name), runs))
     passed = all(r.converged for r in results)
     _render(args, frame, results, passed, len(metrics))
     if os.environ.get("GITHUB_ACTIONS") == "true":
@@ -101,6 +102,13 @@ def run(args) -> int:
     if args.plot:
         plot_results(results, args.plot)
     return EXIT_PASS if passed or args.exit_zero else EXIT_FAIL
+
+
+def _diverged(result, runs: list):
+    """``result`` with the runs whose metric ended in infinities called diverged (see
+    :func:`~swarmstats.convergence.verdict.with_divergence`)."""
+    return with_divergence(result, {series.name: series.attrs["diverged"] for series in runs
+                                    if "diverged" in series.attrs})
 
 
 def _render(args, frame, results, passed, metric_count: int):

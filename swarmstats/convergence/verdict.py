@@ -25,6 +25,7 @@ The verdict, for one run:
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 
@@ -634,36 +635,73 @@ class ConvergenceTest(Estimator):
             if not _chains.is_constant(chains):
                 rhat, ess_bulk, ess_tail = (_chains.rhat_rank(chains), _chains.ess_bulk(chains),
                                             _chains.ess_tail(chains))
-        verdicts = [r.verdict for r in results]
-        labels = [r.name or f"run {i}" for i, r in enumerate(results)]
-        reasons = []
-        if "not_converged" in verdicts:
-            verdict = "not_converged"
-            bad = [lab for lab, v in zip(labels, verdicts) if v == "not_converged"]
-            reasons.append(f"{len(bad)} of {len(runs)} runs have not converged ({', '.join(bad[:5])})"
-                           + (f"; each run tested at alpha / {len(runs)} = {fmt(self.alpha / len(runs), 3)}, "
-                              f"so that all {len(runs)} together keep alpha = {fmt(self.alpha, 3)}"
-                              if len(runs) > 1 else ""))
-        elif "insufficient_data" in verdicts:
-            verdict = "insufficient_data"
-            bad = [lab for lab, v in zip(labels, verdicts) if v == "insufficient_data"]
-            reasons.append(f"{len(bad)} of {len(runs)} runs have too little data ({', '.join(bad[:5])})")
-        else:
-            verdict = "converged"
-            reasons.append(f"all {len(runs)} runs converged")
-        if self.rhat_threshold is not None and math.isfinite(rhat) and rhat >= self.rhat_threshold:
-            reasons.append(f"the runs disagree: R-hat = {fmt(rhat, 4)} >= {self.rhat_threshold} "
-                           "(they settled at different levels or spreads)")
-            if verdict == "converged":
-                verdict = "not_converged"
-                reasons.reverse()
-        elif math.isfinite(rhat):
-            reasons.append(f"R-hat = {fmt(rhat, 4)}, bulk ESS {fmt(ess_bulk, 4)}, "
-                           f"tail ESS {fmt(ess_tail, 4)}")
+        verdict, reasons = _overall(results, self.alpha, rhat, ess_bulk, ess_tail, self.rhat_threshold)
         return MultiRunConvergenceResult(
             verdict=verdict, converged=verdict == "converged", reasons=reasons, runs=results,
             rhat=rhat, ess_bulk=ess_bulk, ess_tail=ess_tail,
             rhat_threshold=self.rhat_threshold, name=name)
+
+
+def _overall(results: list, alpha: float, rhat: float, ess_bulk: float, ess_tail: float,
+             rhat_threshold: float | None) -> tuple[str, list]:
+    """The verdict over several runs, from each run's verdict and R-hat, and its reasons."""
+    k = len(results)
+    verdicts = [r.verdict for r in results]
+    labels = [r.name or f"run {i}" for i, r in enumerate(results)]
+    reasons = []
+    if "not_converged" in verdicts:
+        verdict = "not_converged"
+        bad = [lab for lab, v in zip(labels, verdicts) if v == "not_converged"]
+        reasons.append(f"{len(bad)} of {k} runs have not converged ({', '.join(bad[:5])})"
+                       + (f"; each run tested at alpha / {k} = {fmt(alpha / k, 3)}, "
+                          f"so that all {k} together keep alpha = {fmt(alpha, 3)}" if k > 1 else ""))
+    elif "insufficient_data" in verdicts:
+        verdict = "insufficient_data"
+        bad = [lab for lab, v in zip(labels, verdicts) if v == "insufficient_data"]
+        reasons.append(f"{len(bad)} of {k} runs have too little data ({', '.join(bad[:5])})")
+    else:
+        verdict = "converged"
+        reasons.append(f"all {k} runs converged")
+    if rhat_threshold is not None and math.isfinite(rhat) and rhat >= rhat_threshold:
+        reasons.append(f"the runs disagree: R-hat = {fmt(rhat, 4)} >= {rhat_threshold} "
+                       "(they settled at different levels or spreads)")
+        if verdict == "converged":
+            verdict = "not_converged"
+            reasons.reverse()
+    elif math.isfinite(rhat):
+        reasons.append(f"R-hat = {fmt(rhat, 4)}, bulk ESS {fmt(ess_bulk, 4)}, "
+                       f"tail ESS {fmt(ess_tail, 4)}")
+    return verdict, reasons
+
+
+def with_divergence(result, diverged: dict):
+    """``result`` with each run named in ``diverged`` (``{name: {"step": ..., "values": ...}}``:
+    its metric ended in infinite values, which were cut off) called not converged, whatever
+    the finite values before showed; the numbers still describe those.  Over several runs the
+    overall verdict is taken again.  Read as an input error, a diverged run failed a CI gate
+    as a broken log rather than as a failed run.
+
+    >>> result = check_convergence([0.5, 0.6, 0.4, 0.55] * 10, name="reward")
+    >>> with_divergence(result, {"reward": {"step": 40, "values": 5}}).reasons[0]
+    'diverged: from step 40 on every value is infinite (5 of them); the numbers describe the 40 finite values before'
+    """
+    if isinstance(result, MultiRunConvergenceResult):
+        runs = [with_divergence(run, diverged) for run in result.runs]
+        if all(run is before for run, before in zip(runs, result.runs)):
+            return result
+        alpha = result.runs[0].alpha * len(runs)  # each run was tested at alpha / k
+        verdict, reasons = _overall(runs, alpha, result.rhat, result.ess_bulk, result.ess_tail,
+                                    result.rhat_threshold)
+        gone = [run.name for run in result.runs if run.name in diverged]
+        reasons.insert(0, f"{len(gone)} of {len(runs)} runs diverged ({', '.join(map(str, gone[:5]))})")
+        return dataclasses.replace(result, runs=runs, verdict=verdict, converged=False, reasons=reasons)
+    info = diverged.get(result.name)
+    if info is None:
+        return result
+    reason = (f"diverged: from step {fmt(info['step'])} on every value is infinite ({info['values']} of "
+              f"them); the numbers describe the {result.n} finite values before")
+    return dataclasses.replace(result, verdict="not_converged", converged=False, steps_needed=None,
+                               reasons=[reason, *result.reasons], failed_tests=[*result.failed_tests, "diverged"])
 
 
 def check_convergence(y, **kwargs):

@@ -499,11 +499,16 @@ def _is_numeric_column(column: pd.Series) -> bool:
     return bool(converted.notna().mean() > 0.5)
 
 
-def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, rows: bool = False):
+def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, rows: bool = False,
+                  diverged: bool = False):
     """One metric as a float Series indexed by the step column (missing cells dropped).
 
     Non-numeric cells and infinities are errors, not silently dropped.  ``rows=True`` also
     returns the positions in ``frame`` of the values kept (to pair them with another column).
+    ``diverged=True``: a metric that ends in infinities (from its first infinite value on,
+    nothing finite: a run that diverged) is cut before them, and ``series.attrs["diverged"]``
+    holds ``{"row": data row, "step": its step, "values": how many}`` of what was cut - an
+    infinity anywhere else is still an error.
     """
     if metric not in frame.columns:
         raise InputError(f"no metric {metric!r}; available: {_listing(classify_columns(frame).metrics)}")
@@ -521,11 +526,20 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, 
                              f"(data row {row + 1})")
         column = converted
     values = column.astype(float)
-    if np.isinf(values.to_numpy()).any():
-        row = int(np.flatnonzero(np.isinf(values.to_numpy()))[0])
-        raise InputError(f"column {metric!r} has an infinite value at data row {row + 1}; "
-                         "drop or fix it (a diverged run has no convergence to check)")
     numbers = values.to_numpy()
+    divergence = None
+    if np.isinf(numbers).any():
+        row = int(np.flatnonzero(np.isinf(numbers))[0])
+        if not diverged or np.isfinite(numbers[row:]).any():
+            raise InputError(f"column {metric!r} has an infinite value at data row {row + 1}; "
+                             "drop or fix it (a diverged run has no convergence to check)")
+        if not np.isfinite(numbers[:row]).any():
+            raise InputError(f"column {metric!r} is infinite from its first value on: the run diverged "
+                             "before logging a finite value, so there is nothing to judge")
+        divergence = {"row": row + 1, "values": int(np.count_nonzero(~np.isnan(numbers[row:]))),
+                      "step": frame[step].iloc[row] if step is not None else row}
+        numbers = numbers[:row]
+        frame = frame.iloc[:row]
     kept = ~np.isnan(numbers)
     if step is not None:
         steps = frame[step]
@@ -551,6 +565,8 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, 
         values = values[kept]
     if values.empty:
         raise NoValues(f"metric {metric!r} has no values (every cell is empty)")
+    if divergence is not None:
+        values.attrs["diverged"] = divergence
     return (values, np.flatnonzero(kept)) if rows else values
 
 
