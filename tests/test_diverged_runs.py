@@ -67,3 +67,25 @@ def test_one_diverged_seed_fails_its_setting_and_is_named(tmp_path):
 def test_with_divergence_leaves_other_results_alone():
     result = check_convergence(np.tile([0.5, 0.6, 0.4, 0.55], 20), name="reward")
     assert with_divergence(result, {}) is result and with_divergence(result, {"loss": {"step": 1, "values": 1}}) is result
+
+
+def test_a_loss_that_turns_nan_while_the_log_goes_on_is_said_not_hidden(tmp_path):
+    # a loss that became NaN is read as missing: judged on the values before, with nothing said,
+    # a flat loss followed by 150 NaN rows read as plainly converged
+    rng = np.random.default_rng(2)
+    loss = 0.5 + rng.normal(0, 0.05, 600)
+    loss[450:] = np.nan
+    path = tmp_path / "log.csv"
+    pd.DataFrame({"step": range(600), "loss": loss, "lr": 1e-3}).to_csv(path, index=False)
+    result = run("check-convergence", path, "-m", "loss", "--format", "json")
+    (entry,) = json.loads(result.stdout)["results"]
+    assert entry["verdict"] == "converged" and entry["n"] == 450  # its values still say so
+    assert entry["reasons"][-1].startswith("no value after step 449 while the log goes on for 150 more rows "
+                                           "(to step 599): a run whose values turned NaN")
+    # an evaluation logged every 50 rows, the log ending 40 rows after the last: nothing said
+    evaluation = np.full(600, np.nan)
+    evaluation[9:560:50] = 0.7 + rng.normal(0, 0.01, 12)
+    path.write_text(pd.DataFrame({"step": range(600), "eval": evaluation, "loss": 0.5 + rng.normal(0, 0.05, 600)})
+                    .to_csv(index=False))
+    sparse = json.loads(run("check-convergence", path, "-m", "eval", "--format", "json").stdout)["results"][0]
+    assert not any("no value after" in reason for reason in sparse["reasons"])

@@ -107,8 +107,8 @@ def run(args) -> int:
 def _diverged(result, runs: list):
     """``result`` with the runs whose metric ended in infinities called diverged (see
     :func:`~swarmstats.convergence.verdict.with_divergence`)."""
-    return with_divergence(result, {series.name: series.attrs["diverged"] for series in runs
-                                    if "diverged" in series.attrs})
+    return with_divergence(result, {series.name: series.attrs.get("diverged") or series.attrs["stopped"]
+                                    for series in runs if "diverged" in series.attrs or "stopped" in series.attrs})
 
 
 def _render(args, frame, results, passed, metric_count: int):

@@ -678,7 +678,9 @@ def with_divergence(result, diverged: dict):
     """``result`` with each run named in ``diverged`` (``{name: {"step": ..., "values": ...}}``:
     its metric ended in infinite values, which were cut off) called not converged, whatever
     the finite values before showed; the numbers still describe those.  Over several runs the
-    overall verdict is taken again.  Read as an input error, a diverged run failed a CI gate
+    overall verdict is taken again.  A run whose values stop while its log goes on
+    (``{"step": ..., "rows": ..., "end": ...}``: NaN is read as missing) keeps its verdict and
+    gets a reason saying so.  Read as an input error, a diverged run failed a CI gate
     as a broken log rather than as a failed run.
 
     >>> result = check_convergence([0.5, 0.6, 0.4, 0.55] * 10, name="reward")
@@ -687,17 +689,22 @@ def with_divergence(result, diverged: dict):
     """
     if isinstance(result, MultiRunConvergenceResult):
         runs = [with_divergence(run, diverged) for run in result.runs]
-        if all(run is before for run, before in zip(runs, result.runs)):
-            return result
+        if all(run.verdict == before.verdict for run, before in zip(runs, result.runs)):
+            return dataclasses.replace(result, runs=runs) if runs != result.runs else result
         alpha = result.runs[0].alpha * len(runs)  # each run was tested at alpha / k
         verdict, reasons = _overall(runs, alpha, result.rhat, result.ess_bulk, result.ess_tail,
                                     result.rhat_threshold)
-        gone = [run.name for run in result.runs if run.name in diverged]
+        gone = [run.name for run in result.runs if "values" in diverged.get(run.name, {})]
         reasons.insert(0, f"{len(gone)} of {len(runs)} runs diverged ({', '.join(map(str, gone[:5]))})")
         return dataclasses.replace(result, runs=runs, verdict=verdict, converged=False, reasons=reasons)
     info = diverged.get(result.name)
     if info is None:
         return result
+    if "rows" in info:  # the values stop while the log goes on: said, not judged
+        note = (f"no value after step {fmt(info['step'])} while the log goes on for {info['rows']} more rows "
+                f"(to step {fmt(info['end'])}): a run whose values turned NaN (read as missing) stops so; "
+                f"the verdict is on the {result.n} values before")
+        return dataclasses.replace(result, reasons=[*result.reasons, note])
     reason = (f"diverged: from step {fmt(info['step'])} on every value is infinite ({info['values']} of "
               f"them); the numbers describe the {result.n} finite values before")
     return dataclasses.replace(result, verdict="not_converged", converged=False, steps_needed=None,

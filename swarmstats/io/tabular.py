@@ -508,7 +508,8 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, 
     ``diverged=True``: a metric that ends in infinities (from its first infinite value on,
     nothing finite: a run that diverged) is cut before them, and ``series.attrs["diverged"]``
     holds ``{"row": data row, "step": its step, "values": how many}`` of what was cut - an
-    infinity anywhere else is still an error.
+    infinity anywhere else is still an error; a metric that stops while the log goes on (no
+    value in its last rows, as when a loss turned NaN) gets ``series.attrs["stopped"]``.
     """
     if metric not in frame.columns:
         raise InputError(f"no metric {metric!r}; available: {_listing(classify_columns(frame).metrics)}")
@@ -567,7 +568,31 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, 
         raise NoValues(f"metric {metric!r} has no values (every cell is empty)")
     if divergence is not None:
         values.attrs["diverged"] = divergence
+    elif diverged:
+        stopped = _stopped_early(frame, metric, step, np.flatnonzero(kept))
+        if stopped is not None:
+            values.attrs["stopped"] = stopped
     return (values, np.flatnonzero(kept)) if rows else values
+
+
+def _stopped_early(frame: pd.DataFrame, metric: str, step: str | None, present: np.ndarray) -> dict | None:
+    """``{"step": its last step, "rows": rows after it, "end": the log's last step}`` when a
+    metric stops while the log goes on: at least 10 rows after its last value that hold some
+    other number (a step, another metric), more than 5 times its own spacing - what a run
+    whose loss turned NaN writes (read as missing); None otherwise."""
+    if len(present) < 2:
+        return None
+    last = int(present[-1])
+    others = [c for c in frame.columns if c != metric and pd.api.types.is_numeric_dtype(frame[c])]
+    if not others or last + 10 >= len(frame):
+        return None
+    after = ~np.isnan(frame[others].iloc[last + 1:].to_numpy(dtype=float)).all(axis=1)
+    rows = int(after.sum())
+    spacing = float(np.median(np.diff(present)))
+    if rows < 10 or rows <= 5 * spacing:
+        return None
+    steps = frame[step] if step is not None else pd.Series(np.arange(len(frame)))
+    return {"step": steps.iloc[last], "rows": rows, "end": steps.iloc[len(frame) - 1]}
 
 
 def _listing(columns) -> str:
