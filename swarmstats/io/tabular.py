@@ -583,11 +583,10 @@ def _stopped_early(frame: pd.DataFrame, metric: str, step: str | None, present: 
     if len(present) < 2:
         return None
     last = int(present[-1])
-    others = [c for c in frame.columns if c != metric and pd.api.types.is_numeric_dtype(frame[c])]
-    if not others or last + 10 >= len(frame):
-        return None
-    after = ~np.isnan(frame[others].iloc[last + 1:].to_numpy(dtype=float)).all(axis=1)
-    rows = int(after.sum())
+    if last + 10 >= len(frame):
+        return None  # the common case, decided without looking at other columns
+    tail = frame.iloc[last + 1:].drop(columns=[metric])
+    rows = int(tail.notna().to_numpy().any(axis=1).sum())
     spacing = float(np.median(np.diff(present)))
     if rows < 10 or rows <= 5 * spacing:
         return None
