@@ -115,3 +115,12 @@ def test_a_json_document_is_never_cut_and_a_header_alone_is_an_error(tmp_path):
     assert wide["reward"].tolist() == [0.5, 0.6]
     assert pd.api.types.is_float_dtype(wide["reward"])
 
+
+
+def test_a_row_cut_inside_quotes_or_a_json_line_cut_before_its_brace_is_left_out(tmp_path):
+    # '2,"0.' has its two fields but an open quote (pandas: "EOF inside string"); '[1,2' after
+    # JSON lines is no JSON (read: "line 3: not valid JSON")
+    (tmp_path / "log.csv").write_text('step,reward\n0,0.5\n1,0.6\n2,"0.')
+    (tmp_path / "log.jsonl").write_text('{"step": 0, "r": 1}\n{"step": 1, "r": 2}\n[1,2')
+    assert read_log(tmp_path / "log.csv", wide=True)["reward"].tolist() == [0.5, 0.6]
+    assert read_log(tmp_path / "log.jsonl", wide=True)["r"].tolist() == [1, 2]

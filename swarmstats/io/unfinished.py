@@ -67,13 +67,15 @@ def unfinished_line_start(data: bytes) -> int | None:
     last = data[start:]  # not stripped: a tab that ends it is an empty field
     if start == 0 or not last.strip():
         return None  # one line (a header alone is not cut), or trailing blanks
-    if last.lstrip().startswith(b"{"):
+    previous = data[data.rfind(b"\n", 0, start - 1) + 1: start].rstrip(b"\r\n")
+    if last.lstrip().startswith(b"{") or previous.lstrip().startswith(b"{"):
         try:
             json.loads(last)
         except ValueError:  # a JSON line cut short
             return start
         return None
-    previous = data[data.rfind(b"\n", 0, start - 1) + 1: start].rstrip(b"\r\n")
+    if last.count(b'"') % 2:
+        return start  # cut inside a quoted field
     if not previous.strip() or previous.lstrip().startswith(b"#"):
         return None
     for separator in _SEPARATORS:
