@@ -703,10 +703,10 @@ def with_divergence(result, diverged: dict):
     if "rows" in info:  # the values stop while the log goes on: said, not judged
         note = (f"no value after step {fmt(info['step'])} while the log goes on for {info['rows']} more rows "
                 f"(to step {fmt(info['end'])}): a run whose values turned NaN (read as missing) stops so; "
-                f"the verdict is on the {result.n} values before")
+                f"the verdict is on the {count_text(result.n, 'values')} before")
         return dataclasses.replace(result, reasons=[*result.reasons, note])
     reason = (f"diverged: from step {fmt(info['step'])} on every value is infinite ({info['values']} of "
-              f"them); the numbers describe the {result.n} finite values before")
+              f"them); the numbers describe the {count_text(result.n, 'finite values')} before")
     return dataclasses.replace(result, verdict="not_converged", converged=False, steps_needed=None,
                                reasons=[reason, *result.reasons], failed_tests=[*result.failed_tests, "diverged"])
 
