@@ -89,3 +89,19 @@ def test_a_loss_that_turns_nan_while_the_log_goes_on_is_said_not_hidden(tmp_path
                     .to_csv(index=False))
     sparse = json.loads(run("check-convergence", path, "-m", "eval", "--format", "json").stdout)["results"][0]
     assert not any("no value after" in reason for reason in sparse["reasons"])
+
+
+def test_a_sweep_counts_a_diverged_run_as_not_converged_not_as_failed(tmp_path):
+    import swarmstats as ss
+    rng = np.random.default_rng(3)
+    for seed in (1, 2, 3):
+        values = 0.5 + rng.normal(0, 0.05, 300)
+        if seed == 3:
+            values[200:] = np.inf
+        (tmp_path / f"seed={seed}").mkdir()
+        pd.DataFrame({"step": range(300), "reward": values}).to_csv(tmp_path / f"seed={seed}" / "log.csv",
+                                                                     index=False)
+    result = ss.sweep(str(tmp_path), metrics=["reward"], checks=("convergence",), workers=1, progress=False)
+    assert result.n_failed == 0
+    diverged = next(run for run in result.runs if "seed=3" in run["name"])["metrics"]["reward"]
+    assert diverged["verdict"] == "not_converged" and diverged["diverged_at"] == 200 and diverged["n"] == 200

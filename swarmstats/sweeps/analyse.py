@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .._result import jsonable
-from ..convergence.verdict import ConvergenceTest
+from ..convergence.verdict import ConvergenceTest, with_divergence
 from ..description import describe
 from ..errors import SwarmstatsError
 from ..io import classify_columns, read_log, select_metric
@@ -47,7 +47,9 @@ def analyse_run(spec, options: SweepOptions) -> dict:
             raise SwarmstatsError(f"no metric {missing[0]!r} in this run")
         results = {}
         for metric in metrics:
-            results[metric] = _metric(select_metric(frame, metric, step=columns.step), options.checks)
+            # a run whose metric ends in infinities diverged: not converged, not a failed read
+            results[metric] = _metric(select_metric(frame, metric, step=columns.step, diverged=True),
+                                      options.checks)
         out.update(status="ok", error=None, n_rows=int(len(frame)), metrics=results,
                    regime=classify_regime(frame, options.regime_rules))
     except (SwarmstatsError, ValueError, OSError) as exc:
@@ -57,8 +59,13 @@ def analyse_run(spec, options: SweepOptions) -> dict:
 
 def _metric(series: pd.Series, checks) -> dict:
     entry = {"n": int(len(series))}
+    diverged = series.attrs.get("diverged")
+    if diverged is not None:
+        entry["diverged_at"] = diverged["step"]
     if "convergence" in checks:
         result = ConvergenceTest().fit(series)
+        if diverged is not None:
+            result = with_divergence(result, {result.name: diverged})
         entry.update(verdict=result.verdict, converged=result.converged, mean=result.mean,
                      ci=list(result.ci), warmup=result.warmup, ess=result.ess)
     if "regimes" in checks and len(series) >= 10:
