@@ -62,7 +62,7 @@ def read_monitor(files: list[tuple[str, bytes]], source: str, *, folders: list |
     if len(runs) > 1:
         labels = _run_labels(runs)
         merged = {"run": np.repeat(np.array(labels, dtype=object), [len(t["step"]) for t in tables]), **merged}
-        beside = ("files that ran at other times or on other environments are other runs")
+        beside = "files that ran at other times or on other environments are other runs"
         how = (beside if folders is None else "one run per folder" if "" not in folders
                else f"one run per subfolder; of the files beside them, {beside}")
         notes.append(f"{len(runs)} runs in {len(parts)} monitor files ({how}): {', '.join(labels)}")
