@@ -21,7 +21,7 @@ import pandas as pd
 
 from ._input.interactions import cluster_option
 from ._result import fmt
-from .convergence.verdict import ConvergenceTest
+from .convergence.verdict import ConvergenceTest, with_divergence
 from .description import describe
 from .errors import InputError
 from .io import classify_columns, select_metric
@@ -190,14 +190,20 @@ def build_report(frame: pd.DataFrame, *, metrics=None, step: str | None = None,
     sections = []
     notes = []
     for name in names:
-        series = select_metric(frame, name, step=columns.step)
+        series = select_metric(frame, name, step=columns.step, diverged=True)
+        diverged = series.attrs.get("diverged")
+        if diverged is not None:  # a run that diverged: shown up to where it did, and said
+            notes.append(f"{name}: from step {fmt(diverged['step'])} on every value is infinite "
+                         f"({diverged['values']} of them): the run diverged there; every panel shows the "
+                         "values before")
         followed, block = window_input(series)
         if block > 1:
             notes.append(f"{name}: the adaptive window follows the means of {block} consecutive steps "
                          f"({len(followed):,} points); replayed at each of the {len(series):,} steps it "
                          "would take minutes. Every other number uses every point.")
         sections.append(MetricSection(
-            name=name, convergence=ConvergenceTest(better=better).fit(series, name=name),
+            name=name, convergence=with_divergence(ConvergenceTest(better=better).fit(series, name=name),
+                                                   {name: diverged} if diverged is not None else {}),
             regimes=RegimeDetector().fit(series, name=name),
             window=replace(AdaptiveWindow(better=better).fit(followed, name=name), block=block),
             distribution=describe(series, name=name, random_state=0, better=better)))

@@ -105,3 +105,16 @@ def test_a_sweep_counts_a_diverged_run_as_not_converged_not_as_failed(tmp_path):
     assert result.n_failed == 0
     diverged = next(run for run in result.runs if "seed=3" in run["name"])["metrics"]["reward"]
     assert diverged["verdict"] == "not_converged" and diverged["diverged_at"] == 200 and diverged["n"] == 200
+
+
+def test_a_report_shows_a_diverged_run_up_to_where_it_diverged(tmp_path):
+    # "column 'reward' has an infinite value ... (a diverged run has no convergence to check)":
+    # no report at all, where a practitioner wants to see the run and where it went
+    rng = np.random.default_rng(5)
+    values = np.r_[0.5 + rng.normal(0, 0.05, 300), np.full(50, np.inf)]
+    out = tmp_path / "report.html"
+    result = run("report", _log(tmp_path, values), "-o", out)
+    assert result.returncode == 0, result.stderr
+    page = out.read_text()
+    assert "reward: from step 3000 on every value is infinite (50 of them): the run diverged there" in page
+    assert "diverged: from step 3000 on every value is infinite" in page

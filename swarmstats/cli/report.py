@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ..convergence.verdict import ConvergenceTest
+from ..convergence.verdict import ConvergenceTest, with_divergence
 from ..html_report import Report, build_report
 from ..io import LOG_FORMATS
 from ._common import (
@@ -80,8 +80,9 @@ def _across_runs(frame, columns, metrics, args) -> list:
     lines = []
     test = ConvergenceTest(better=args.better)
     for metric in metrics:
-        runs = metric_runs(frame, metric, columns.step, args)
+        runs = metric_runs(frame, metric, columns.step, args, diverged=True)
         if len(runs) > 1:
-            across = test.fit(runs, name=metric)
+            across = with_divergence(test.fit(runs, name=metric), {
+                run.name: run.attrs["diverged"] for run in runs if "diverged" in run.attrs})
             lines.append(f"{metric}: {across.verdict} over {len(runs)} runs - {across.main_reason}")
     return lines
