@@ -25,8 +25,8 @@ def test_select_metric_cuts_a_diverged_end_and_says_where(tmp_path):
     frame = pd.read_csv(_log(tmp_path, values))
     series = select_metric(frame, "reward", step="step", diverged=True)
     assert len(series) == 40 and series.attrs["diverged"] == {"row": 41, "step": 400, "values": 2}
-    with pytest.raises(InputError, match="infinite value at data row 41"):
-        select_metric(frame, "reward", step="step")  # not asked: still an error
+    with pytest.raises(InputError, match="infinite from data row 41 on: the run diverged there"):
+        select_metric(frame, "reward", step="step")  # not asked: still an error, that says so
     middle = frame.assign(reward=np.r_[0.5 + np.zeros(20), np.inf, 0.5 + np.zeros(22)])
     with pytest.raises(InputError, match="infinite value at data row 21"):
         select_metric(middle, "reward", step="step", diverged=True)  # finite again: a bad cell
@@ -108,7 +108,7 @@ def test_a_sweep_counts_a_diverged_run_as_not_converged_not_as_failed(tmp_path):
 
 
 def test_a_report_shows_a_diverged_run_up_to_where_it_diverged(tmp_path):
-    # "column 'reward' has an infinite value ... (a diverged run has no convergence to check)":
+    # "column 'reward' has an infinite value at data row 301; drop or fix it":
     # no report at all, where a practitioner wants to see the run and where it went
     rng = np.random.default_rng(5)
     values = np.r_[0.5 + rng.normal(0, 0.05, 300), np.full(50, np.inf)]

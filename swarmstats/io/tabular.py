@@ -531,9 +531,13 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, 
     divergence = None
     if np.isinf(numbers).any():
         row = int(np.flatnonzero(np.isinf(numbers))[0])
-        if not diverged or np.isfinite(numbers[row:]).any():
-            raise InputError(f"column {metric!r} has an infinite value at data row {row + 1}; "
-                             "drop or fix it (a diverged run has no convergence to check)")
+        if np.isfinite(numbers[row:]).any():
+            raise InputError(f"column {metric!r} has an infinite value at data row {row + 1}, with finite "
+                             "values after it; drop or fix it")
+        if not diverged:
+            raise InputError(f"column {metric!r} is infinite from data row {row + 1} on: the run diverged "
+                             "there; drop those rows to analyse the values before "
+                             "(check-convergence and report read them so)")
         if not np.isfinite(numbers[:row]).any():
             raise InputError(f"column {metric!r} is infinite from its first value on: the run diverged "
                              "before logging a finite value, so there is nothing to judge")
