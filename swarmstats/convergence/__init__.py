@@ -16,10 +16,11 @@ from .verdict import (
     ConvergenceTest,
     MultiRunConvergenceResult,
     check_convergence,
+    with_divergence,
 )
 from .warmup import WARMUP_METHODS, WarmupResult, detect_warmup
 
 __all__ = ["check_convergence", "ConvergenceTest", "ConvergenceResult", "MultiRunConvergenceResult",
            "VERDICTS", "detect_warmup", "WarmupResult", "WARMUP_METHODS", "trend_test", "TrendResult",
            "geweke", "heidelberger_welch", "variance_stability", "GewekeResult",
-           "HeidelbergerWelchResult", "VarianceStabilityResult"]
+           "HeidelbergerWelchResult", "VarianceStabilityResult", "with_divergence"]

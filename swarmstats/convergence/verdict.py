@@ -78,7 +78,7 @@ from .warmup import WARMUP_METHODS, warmup_of_values
 
 __all__ = [
     "ConvergenceTest", "ConvergenceResult", "MultiRunConvergenceResult",
-    "check_convergence", "VERDICTS",
+    "check_convergence", "with_divergence", "VERDICTS",
 ]
 
 VERDICTS = ("converged", "not_converged", "insufficient_data")
