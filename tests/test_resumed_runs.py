@@ -76,3 +76,13 @@ def test_a_real_progress_file_with_a_resume_appended_reads_as_the_run(tmp_path):
     wide = read_log(tmp_path / "progress.csv", wide=True)
     pd.testing.assert_frame_equal(wide, whole, check_like=True)
     assert any("replaced by the resumed run" in note for note in wide.attrs["notes"])
+
+
+def test_two_runs_flushed_into_one_file_in_turns_lose_no_rows(tmp_path):
+    # 0-9 of a, 0-9 of b, 10-19 of a, 10-19 of b: at b's second turn the step goes back to 10,
+    # inside the stretch before it, but taking it for a resume would erase half of a's rows
+    steps = np.r_[np.arange(10), np.arange(10), np.arange(10, 20), np.arange(10, 20)]
+    path = tmp_path / "log.csv"
+    pd.DataFrame({"step": steps, "reward": np.arange(40.0)}).to_csv(path, index=False)
+    wide = read_log(path, wide=True)
+    assert len(wide) == 40 and not any("resumed" in note for note in wide.attrs["notes"])

@@ -8,16 +8,17 @@ step the run resumed from are superseded by the resumed run's, and dropped with 
 
 A step that goes back to where the run began (its first step, or before it) is a new run,
 left to the run key (:func:`swarmstats.io.runs.find_runs`).  So is a resume that would drop
-more than half of the rows before it: a new run whose first logged step is a little later
-than the last run's (an evaluation at step 0 in one, none in the other) must never erase it.
+half or more of the rows before it: a new run whose first logged step is a little later than
+the last run's (an evaluation at step 0 in one, none in the other), or two runs flushed into one
+file in turns (0-9 of a, 0-9 of b, 10-19 of a, 10-19 of b), must never erase one.
 
 >>> import pandas as pd
->>> frame = pd.DataFrame({"step": [0, 10, 20, 30, 20, 30, 40], "reward": [1, 2, 3, 9, 3.5, 4, 5]})
+>>> frame = pd.DataFrame({"step": [0, 10, 20, 30, 40, 30, 40, 50], "reward": [1, 2, 3, 4, 9, 4.5, 5, 6]})
 >>> kept, note = drop_superseded(frame, "step")
 >>> kept["reward"].tolist()
-[1.0, 2.0, 3.5, 4.0, 5.0]
+[1.0, 2.0, 3.0, 4.5, 5.0, 6.0]
 >>> note
-'resumed at step 20 after step 30 (1 time): the 2 row(s) logged before at or past the step it resumed from are replaced by the resumed run'
+'resumed at step 30 after step 40 (1 time): the 2 row(s) logged before at or past the step it resumed from are replaced by the resumed run'
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def _resumes(steps: np.ndarray, rows: np.ndarray, superseded: np.ndarray) -> lis
             earlier = steps[segment]
             live = ~superseded[segment] & ~np.isnan(earlier)
             replaced = live & (earlier >= value)
-            if value > np.nanmin(earlier[live]) and replaced.sum() <= live.sum() / 2:
+            if value > np.nanmin(earlier[live]) and replaced.sum() < live.sum() / 2:
                 superseded[segment[replaced]] = True
                 found.append((value, last))
             else:
