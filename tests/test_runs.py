@@ -275,6 +275,15 @@ def test_runs_named_by_configuration_and_seed_are_pooled_per_configuration(tmp_p
     assert "R-hat" in pooled.stdout and "disagree" in pooled.stdout
 
 
+def test_a_time_stamp_at_the_end_of_a_name_marks_a_replicate(tmp_path):
+    # runs named when they were made ("ppo_2024-01-05_14-32-00") were settings of their own,
+    # one run each; the stamp says when, not what
+    names = ["ppo_2024-01-05_14-32-00", "ppo_2024-01-06_09-15-00", "sac_20240107_1130", "sac_20240108_0800"]
+    path = _seeded_log(tmp_path / "stamped.csv", names, [1, 1, 2, 2])
+    results = json.loads(run("check-convergence", path, "--format", "json").stdout)["results"]
+    assert [(r["name"], len(r["runs"])) for r in results] == [("reward [ppo]", 2), ("reward [sac]", 2)]
+
+
 def test_an_infinite_step_is_a_broken_cell_not_a_restart():
     steps = np.r_[np.arange(10.0), np.inf, 12.0, 13.0]
     assert not find_runs(pd.DataFrame({"step": steps, "r": np.arange(13.0)}), step="step").several

@@ -114,6 +114,10 @@ _REPLICATE_WORD = re.compile(r"(?P<stem>.*?)[\s_\-./]*(?:seed|replicate|rep|run|
 #: a setting's decimals ("lr0.001") or an exponent ("lr1e-4")
 _REPLICATE_NUMBER = re.compile(r"(?:(?P<stem>.*?)[\s_\-#]+)?\d+")
 _EXPONENT = re.compile(r".*\d[eE][-+]?\d+")
+#: a date, and perhaps a time, at the end of a name ("ppo_2024-01-05_14-32-00", "exp_20240105_1432",
+#: Ray's trial folders): when a run was made, which says nothing about its setting
+_TIMESTAMP = re.compile(r"(?P<stem>.*?)[\s_\-.]*(?:19|20)\d{2}-?[01]\d-?[0-3]\d"
+                        r"(?:[T_\-\s]?[0-2]\d[-:]?[0-5]\d(?:[-:]?[0-5]\d(?:\.\d+)?)?)?")
 #: W&B's generated run names ("glowing-sun-12"): two words and a counter that say nothing
 #: about the run's setting
 _GENERATED_NAME = re.compile(r"[a-z]+-[a-z]+-\d+")
@@ -128,8 +132,13 @@ def replicate_stem(name) -> str:
     ['ppo', 'sac', '', 'PPO', 'a2c-CartPole-v1', '', '']
     >>> [replicate_stem(n) for n in ("a2c-CartPole-v1", "baseline", "t1", "lr0.001", "lr1e-4")]
     ['a2c-CartPole-v1', 'baseline', 't1', 'lr0.001', 'lr1e-4']
+    >>> [replicate_stem(n) for n in ("ppo_2024-01-05_14-32-00", "ppo_20240106_0915", "lr0.001_2024-01-05")]
+    ['ppo', 'ppo', 'lr0.001']
     """
     text = str(name)
+    stamped = _TIMESTAMP.fullmatch(text)
+    if stamped is not None:  # a time stamp marks a replicate as a run number does
+        return replicate_stem(stamped.group("stem")) if stamped.group("stem") else ""
     match = _REPLICATE_WORD.fullmatch(text)
     if match is not None:
         return match.group("stem") if match.group("stem") is not None else match.group("short")
