@@ -332,15 +332,15 @@ class RunMonitors:
         if len(self._monitors) <= 1:
             return next(iter(self._monitors.values()), self._make()).status
         statuses = {run: monitor.status for run, monitor in self._monitors.items()}
-        shown = _with_run
         first = next(iter(statuses.values()))
         return dataclasses.replace(
             first, steps=sum(status.steps for status in statuses.values()),
-            metrics={shown(run, name): entry for run, status in statuses.items()
+            metrics={_with_run(run, name): entry for run, status in statuses.items()
                      for name, entry in status.metrics.items()},
-            skipped={shown(run, name): count for run, status in statuses.items()
+            skipped={_with_run(run, name): count for run, status in statuses.items()
                      for name, count in status.skipped.items()},
-            stop_metrics=[shown(run, name) for run, status in statuses.items() for name in status.stop_metrics],
+            stop_metrics=[_with_run(run, name) for run, status in statuses.items()
+                          for name in status.stop_metrics],
             stop_metric=None, should_stop=all(status.should_stop for status in statuses.values()))
 
 
@@ -387,6 +387,7 @@ def run(args) -> int:
         check_url(args.notify)  # a bad URL is a usage error before anything is read
     follower = ServerFollower(args.file) if mlflow_server.is_source(args.file) else Follower(args.file)
     notifier = Notifier(args.notify) if args.notify else None
+
     def new_monitor() -> Monitor:
         return Monitor(metrics=args.metric, check_every=args.check_every, budget=args.budget)
 
