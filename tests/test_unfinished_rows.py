@@ -124,3 +124,20 @@ def test_a_row_cut_inside_quotes_or_a_json_line_cut_before_its_brace_is_left_out
     (tmp_path / "log.jsonl").write_text('{"step": 0, "r": 1}\n{"step": 1, "r": 2}\n[1,2')
     assert read_log(tmp_path / "log.csv", wide=True)["reward"].tolist() == [0.5, 0.6]
     assert read_log(tmp_path / "log.jsonl", wide=True)["r"].tolist() == [1, 2]
+
+
+def test_a_big_log_that_grows_while_it_is_read_is_cut_where_its_row_was_unfinished(tmp_path, monkeypatch):
+    # the tail is read, then the trainer appends: the rows read end where the unfinished row began
+    # then, never at an offset counted from the grown file's end
+    from swarmstats.io import unfinished
+    rows = 8_000
+    text = "step,reward\n" + "".join(f"{k},{k / rows:.6f}\n" for k in range(rows))
+    path = tmp_path / "big.csv"
+    path.write_text(text + "80")
+    head = path.read_bytes()[:HEAD_BYTES]
+    seen = unfinished._tail(str(path))
+    with open(path, "a") as handle:
+        handle.write("00,1.000000\n8001,1.000125\n8002,1.0")  # the row finished, more written
+    monkeypatch.setattr(unfinished, "_tail", lambda _: seen)
+    data, note = unfinished.without_unfinished_row("big.csv", head, str(path))
+    assert data == text.encode() and "ends mid-row" in note

@@ -36,7 +36,7 @@ def without_unfinished_row(name: str, data: bytes, path: str | None = None) -> t
     only the head of a big file - its end is read to decide, and the whole file when a row is cut.
     """
     whole = path is None or os.path.getsize(path) <= len(data)
-    tail = data if whole else _tail(path)
+    tail, size = (data, len(data)) if whole else _tail(path)
     if tail is None:
         return data, None
     start = unfinished_line_start(tail)
@@ -47,9 +47,9 @@ def without_unfinished_row(name: str, data: bytes, path: str | None = None) -> t
     note = f"{name}: the last line ({shown!r}) ends mid-row, as a log still being written does: left out"
     if whole:
         return data[:start], note
-    with open(path, "rb") as handle:
-        full = handle.read()
-    return full[: len(full) - (len(tail) - start)], note
+    with open(path, "rb") as handle:  # up to where the unfinished row began when the tail was read:
+        full = handle.read(size - (len(tail) - start))  # a log that grew since is read as it was
+    return full, note
 
 
 def unfinished_line_start(data: bytes) -> int | None:
@@ -90,14 +90,14 @@ def _fields(line: bytes, separator: str) -> int:
     return len(next(csv.reader([line.decode("utf-8", errors="replace")], delimiter=separator), []))
 
 
-def _tail(path: str) -> bytes | None:
-    """The last bytes of a big file, from a line start; None for UTF-16 text (read whole and
-    transcoded elsewhere: its bytes are not lines of ASCII) or a file too short to matter."""
+def _tail(path: str) -> tuple[bytes | None, int]:
+    """The last bytes of a big file and its size then; None for UTF-16 text (read whole and
+    transcoded elsewhere: its bytes are not lines of ASCII)."""
     with open(path, "rb") as handle:
         handle.seek(0, os.SEEK_END)
         size = handle.tell()
         handle.seek(max(0, size - TAIL_BYTES))
-        tail = handle.read()
+        tail = handle.read(size - handle.tell())
     if b"\x00" in tail:
-        return None
-    return tail
+        return None, size
+    return tail, size
