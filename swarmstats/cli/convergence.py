@@ -13,6 +13,7 @@ from ..convergence.verdict import ConvergenceTest, with_divergence
 from ..convergence.warmup import WARMUP_METHODS
 from ..errors import InputError
 from ..io import LOG_FORMATS, select_metric
+from ..io.tabular import series_endings
 from ._common import (
     EXIT_FAIL,
     EXIT_PASS,
@@ -83,7 +84,7 @@ def run(args) -> int:
     for metric in metrics:
         if not args.group:
             series = select_metric(frame, metric, step=columns.step, diverged=True)
-            results.append(_diverged(test.fit(series, name=metric), [series]))
+            results.append(with_divergence(test.fit(series, name=metric), series_endings([series])))
             continue
         # runs of one configuration are replicates: their verdicts are summarised together
         configs = parts(frame, argparse.Namespace(group=getattr(args, "config", None)))
@@ -94,7 +95,8 @@ def run(args) -> int:
                 raise InputError(f"metric {metric!r} has no values in any run")
             if len(runs) == 1 and config is not None and str(rows[RUN].iloc[0]).startswith(str(config)):
                 name = runs[0].name  # a configuration's only seed keeps its own name (sac_seed1)
-            results.append(_diverged(test.fit(runs if len(runs) > 1 else runs[0], name=name), runs))
+            results.append(with_divergence(test.fit(runs if len(runs) > 1 else runs[0], name=name),
+                                           series_endings(runs)))
     passed = all(r.converged for r in results)
     _render(args, frame, results, passed, len(metrics))
     if os.environ.get("GITHUB_ACTIONS") == "true":
@@ -102,13 +104,6 @@ def run(args) -> int:
     if args.plot:
         plot_results(results, args.plot)
     return EXIT_PASS if passed or args.exit_zero else EXIT_FAIL
-
-
-def _diverged(result, runs: list):
-    """``result`` with the runs whose metric ended in infinities called diverged (see
-    :func:`~swarmstats.convergence.verdict.with_divergence`)."""
-    return with_divergence(result, {series.name: series.attrs.get("diverged") or series.attrs["stopped"]
-                                    for series in runs if "diverged" in series.attrs or "stopped" in series.attrs})
 
 
 def _render(args, frame, results, passed, metric_count: int):

@@ -7,6 +7,7 @@ import sys
 from ..convergence.verdict import ConvergenceTest, with_divergence
 from ..html_report import Report, build_report
 from ..io import LOG_FORMATS
+from ..io.tabular import series_endings
 from ._common import (
     EXIT_PASS,
     add_better_option,
@@ -82,7 +83,6 @@ def _across_runs(frame, columns, metrics, args) -> list:
     for metric in metrics:
         runs = metric_runs(frame, metric, columns.step, args, diverged=True)
         if len(runs) > 1:
-            across = with_divergence(test.fit(runs, name=metric), {
-                run.name: run.attrs["diverged"] for run in runs if "diverged" in run.attrs})
+            across = with_divergence(test.fit(runs, name=metric), series_endings(runs))
             lines.append(f"{metric}: {across.verdict} over {len(runs)} runs - {across.main_reason}")
     return lines

@@ -579,6 +579,14 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, 
     return (values, np.flatnonzero(kept)) if rows else values
 
 
+def series_endings(runs) -> dict:
+    """{name: how it ended} for each series :func:`select_metric` marked (``diverged=True``): its
+    ``"diverged"`` or ``"stopped"`` record, as :func:`swarmstats.convergence.with_divergence`
+    takes them."""
+    return {series.name: series.attrs.get("diverged") or series.attrs["stopped"] for series in runs
+            if "diverged" in series.attrs or "stopped" in series.attrs}
+
+
 def _stopped_early(frame: pd.DataFrame, metric: str, step: str | None, present: np.ndarray) -> dict | None:
     """``{"step": its last step, "rows": rows after it, "end": the log's last step}`` when a
     metric stops while the log goes on: at least 10 rows after its last value that hold some
