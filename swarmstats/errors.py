@@ -39,6 +39,20 @@ class NoValues(InputError):
     never logged it, which callers skip rather than report."""
 
 
+class DivergedAtStart(InputError):
+    """A metric infinite or NaN (as written) from its first value on: a run that diverged
+    before logging a finite value.  ``divergence`` is its record, as
+    :func:`swarmstats.io.select_metric` gives one (``"from_start": True``); callers judging several runs
+    count such a run as diverged rather than drop it."""
+
+    def __init__(self, message: str, divergence: dict):
+        super().__init__(message)
+        self.divergence = divergence
+
+    def __reduce__(self):  # (raised in a sweep's worker process, it pickles with its record)
+        return type(self), (str(self), self.divergence)
+
+
 def check_choice(name: str, value, choices) -> None:
     """Raise InputError unless ``value`` is one of ``choices``, naming the argument.
 

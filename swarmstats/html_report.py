@@ -23,7 +23,7 @@ from ._input.interactions import cluster_option
 from ._result import fmt
 from .convergence.verdict import ConvergenceTest, with_divergence
 from .description import describe
-from .errors import InputError
+from .errors import DivergedAtStart, InputError
 from .io import classify_columns, select_metric
 from .io.outputs import REPORT_SUFFIXES, check_output, write_atomically
 from .plots import literal_text
@@ -189,11 +189,17 @@ def build_report(frame: pd.DataFrame, *, metrics=None, step: str | None = None,
         raise InputError("nothing to report: no numeric metric column")
     sections = []
     notes = []
+    dead = []
     for name in names:
-        series = select_metric(frame, name, step=columns.step, diverged=True)
+        try:
+            series = select_metric(frame, name, step=columns.step, diverged=True)
+        except DivergedAtStart as exc:  # nothing to draw: said, the other metrics drawn
+            dead.append(exc)
+            notes.append(str(exc))
+            continue
         diverged = series.attrs.get("diverged")
         if diverged is not None:  # a run that diverged: shown up to where it did, and said
-            notes.append(f"{name}: from step {fmt(diverged['step'])} on every value is infinite "
+            notes.append(f"{name}: from step {fmt(diverged['step'])} on every value is {diverged['kind']} "
                          f"({diverged['values']} of them): the run diverged there; every panel shows the "
                          "values before")
         followed, block = window_input(series)
@@ -214,6 +220,8 @@ def build_report(frame: pd.DataFrame, *, metrics=None, step: str | None = None,
                                   clusters=clusters)
         notes.append(f"selection quality from the {p!r} and {accepted!r} columns"
                      + (f", resampling whole agents ({', '.join(used)})" if used else ""))
+    if dead and not sections and quality is None:
+        raise dead[0]
     return Report(source=source or frame.attrs.get("source", "log"), sections=sections, quality=quality,
                   notes=notes)
 

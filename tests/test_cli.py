@@ -196,9 +196,10 @@ def _bad_files(tmp_path):
     ("empty.csv", [], "is empty"),
     ("header.csv", [], "header but no data"),
     ("words.csv", [], "no numeric metric column"),
-    # the reader's note is the reason: an error used to drop it
-    ("diverged/metrics.csv", [], "(columns: step); 3 logged row(s) hold only NaN or inf, from step 1 and every "
-                                 "row after it: the run diverged there"),
+    # NaN from the first logged value: "no numeric metric column" and nothing more, until the
+    # reader's note was added to it; the NaN the log wrote now says it itself
+    ("diverged/metrics.csv", [], "left out: loss (NaN in every row, as written: a run that diverged before "
+                                 "logging a value); 3 logged row(s) hold only NaN or inf, from step 1"),
     ("cells.csv", [], "non-numeric value 'oops'"),
     ("blank.csv", ["-m", "reward"], "no values"),
     ("ragged.csv", [], "malformed row"),

@@ -24,7 +24,8 @@ def test_select_metric_cuts_a_diverged_end_and_says_where(tmp_path):
     values = np.r_[0.5 + np.zeros(40), np.inf, np.nan, np.inf]
     frame = pd.read_csv(_log(tmp_path, values))
     series = select_metric(frame, "reward", step="step", diverged=True)
-    assert len(series) == 40 and series.attrs["diverged"] == {"row": 41, "step": 400, "values": 2}
+    assert len(series) == 40 and series.attrs["diverged"] == {"row": 41, "step": 400, "values": 2,
+                                                                  "kind": "infinite"}
     with pytest.raises(InputError, match="infinite from data row 41 on: the run diverged there"):
         select_metric(frame, "reward", step="step")  # not asked: still an error, that says so
     middle = frame.assign(reward=np.r_[0.5 + np.zeros(20), np.inf, 0.5 + np.zeros(22)])
@@ -80,8 +81,8 @@ def test_a_loss_that_turns_nan_while_the_log_goes_on_is_said_not_hidden(tmp_path
     result = run("check-convergence", path, "-m", "loss", "--format", "json")
     (entry,) = json.loads(result.stdout)["results"]
     assert entry["verdict"] == "converged" and entry["n"] == 450  # its values still say so
-    assert entry["reasons"][-1].startswith("no value after step 449 while the log goes on for 150 more rows "
-                                           "(to step 599): a run whose values turned NaN")
+    assert entry["reasons"][0].startswith("no value after step 449 while the log goes on for 150 more rows "
+                                          "(to step 599): it stopped being logged (empty cells")
     # an evaluation logged every 50 rows, the log ending 40 rows after the last: nothing said
     evaluation = np.full(600, np.nan)
     evaluation[9:560:50] = 0.7 + rng.normal(0, 0.01, 12)

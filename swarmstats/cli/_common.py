@@ -9,7 +9,7 @@ import os
 import re
 import sys
 
-from ..errors import InputError, NoValues
+from ..errors import DivergedAtStart, InputError, NoValues
 
 # Nothing heavy is imported here at module level: the root parser (``swarmstats --help``) is
 # built from this module alone, and the analysis modules (pandas, scipy) are imported by the
@@ -184,8 +184,9 @@ def _long_enough(frame, metrics: list, *, named: bool) -> list:
     """The metrics with at least MIN_VALUES values.  A metric named with -m that is too
     short is an error; one chosen by default is left out with a note, and if none is left the
     log is too short to analyse (an error, not an empty "pass")."""
-    # every present cell counts: a word or an infinity is then named by the metric's reader
-    counts = {m: int(frame[m].notna().sum()) for m in metrics}
+    # every present cell counts: a word, an infinity or a NaN the log wrote is then named by
+    # the metric's reader
+    counts = {m: _cells_logged(frame[m]) for m in metrics}
     short = [m for m in metrics if counts[m] < MIN_VALUES]
     if not short:
         return metrics
@@ -197,6 +198,16 @@ def _long_enough(frame, metrics: list, *, named: bool) -> list:
                       "has the run just started?")
     say(f"left out {described}: fewer than {MIN_VALUES} values")
     return [m for m in metrics if m not in short]
+
+
+def _cells_logged(column) -> int:
+    """The cells of ``column`` that hold something written: a value, or a NaN the log wrote."""
+    from ..io.written_nan import is_written
+
+    count = int(column.notna().sum())
+    if getattr(column.dtype, "kind", "") == "f":
+        count += int(is_written(column.to_numpy()).sum())
+    return count
 
 
 #: what the command found or chose on its own; printed to stderr once it succeeded (an
@@ -408,7 +419,8 @@ def parts(frame, args):
 def metric_runs(frame, metric: str, step, args, *, diverged: bool = False) -> list:
     """The metric's series in each run that logged it, named ``metric [run]`` (a run that
     never logged this metric is skipped; any other bad cell is an error; ``diverged``: see
-    :func:`~swarmstats.io.select_metric`)."""
+    :func:`~swarmstats.io.select_metric`, and a run that diverged before logging a finite value
+    is an empty series whose ``attrs["diverged"]`` says so - see :func:`finite_runs`)."""
     from ..io import select_metric
 
     runs = []
@@ -417,8 +429,27 @@ def metric_runs(frame, metric: str, step, args, *, diverged: bool = False) -> li
             series = select_metric(part, metric, step=step, diverged=diverged)
         except NoValues:  # a run that never logged this metric
             continue
+        except DivergedAtStart as exc:
+            if not diverged:
+                raise
+            import pandas as pd
+
+            series = pd.Series([], dtype=float, name=metric)
+            series.attrs["diverged"] = exc.divergence
         runs.append(series.rename(run_label(metric, key, args)))
     return runs
+
+
+def finite_runs(runs: list, metric: str) -> list:
+    """The runs of :func:`metric_runs` that logged a finite value (the others diverged before
+    they did); an error when none did."""
+    from ..io.runs import name_list
+
+    kept = [series for series in runs if len(series)]
+    if runs and not kept:
+        raise InputError(f"metric {metric!r}: every run diverged before logging a finite value "
+                         f"({name_list([series.name for series in runs])})")
+    return kept
 
 
 def run_label(name: str, run, args) -> str:

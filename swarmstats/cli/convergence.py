@@ -27,6 +27,7 @@ from ._common import (
     aligned_lines,
     announce_direction,
     finite,
+    finite_runs,
     load,
     metric_runs,
     paint,
@@ -93,9 +94,11 @@ def run(args) -> int:
             name = metric if config is None else f"{metric} [{config}]"
             if not runs:
                 raise InputError(f"metric {metric!r} has no values in any run")
+            kept = finite_runs(runs, metric)  # (a run that diverged at once is counted, not fitted)
             if len(runs) == 1 and config is not None and str(rows[RUN].iloc[0]).startswith(str(config)):
                 name = runs[0].name  # a configuration's only seed keeps its own name (sac_seed1)
-            results.append(with_divergence(test.fit(runs if len(runs) > 1 else runs[0], name=name),
+            results.append(with_divergence(test.fit(kept if len(kept) > 1 else kept[0],
+                                                    name=kept[0].name if len(kept) < len(runs) == 2 else name),
                                            series_endings(runs)))
     passed = all(r.converged for r in results)
     _render(args, frame, results, passed, len(metrics))

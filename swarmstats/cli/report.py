@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..convergence.verdict import ConvergenceTest, with_divergence
+from ..errors import DivergedAtStart
 from ..html_report import Report, build_report
 from ..io import LOG_FORMATS
 from ..io.tabular import series_endings
@@ -15,6 +16,7 @@ from ._common import (
     add_input_format_option,
     add_run_option,
     announce_direction,
+    finite_runs,
     load,
     metric_runs,
     parts,
@@ -57,8 +59,12 @@ def run(args) -> int:
     if args.group:
         sections, quality, notes = [], None, []
         for key, part in parts(frame, args):
-            built = build_report(part, metrics=metrics, step=columns.step, p=args.p, accepted=args.accepted,
-                                 better=args.better)
+            try:
+                built = build_report(part, metrics=metrics, step=columns.step, p=args.p,
+                                     accepted=args.accepted, better=args.better)
+            except DivergedAtStart as exc:  # a run with nothing to draw: said, the others drawn
+                notes.append(f"{run_label('', key, args).strip()}: {exc}")
+                continue
             for section in built.sections:
                 section.name = run_label(section.name, key, args)
             sections += built.sections
@@ -82,7 +88,10 @@ def _across_runs(frame, columns, metrics, args) -> list:
     test = ConvergenceTest(better=args.better)
     for metric in metrics:
         runs = metric_runs(frame, metric, columns.step, args, diverged=True)
+        kept = finite_runs(runs, metric)  # (a run that diverged at once is counted, not fitted)
         if len(runs) > 1:
-            across = with_divergence(test.fit(runs, name=metric), series_endings(runs))
-            lines.append(f"{metric}: {across.verdict} over {len(runs)} runs - {across.main_reason}")
+            across = with_divergence(test.fit(kept if len(kept) > 1 else kept[0], name=metric),
+                                     series_endings(runs))
+            # (as check-convergence: the runs judged, and the reason names any that diverged at once)
+            lines.append(f"{metric}: {across.verdict} over {len(kept)} runs - {across.main_reason}")
     return lines

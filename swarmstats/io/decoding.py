@@ -26,6 +26,7 @@ import os
 import stat
 
 from ..errors import InputError
+from .written_nan import json_constant
 
 #: longest integer literal read; Python's own conversion limit is 4,300
 MAX_INT_DIGITS = 400
@@ -81,7 +82,7 @@ def loads(name: str, text: str, *, line: int | None = None):
     """
     where = f"{name}: line {line}" if line is not None else name
     try:
-        return json.loads(text, parse_int=_integer)
+        return json.loads(text, parse_int=_integer, parse_constant=json_constant)
     except json.JSONDecodeError as exc:
         at = f"line {exc.lineno}: " if line is None else ""
         reason = f"not valid JSON ({at}{exc.msg})"

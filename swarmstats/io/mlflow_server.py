@@ -31,6 +31,7 @@ import pandas as pd
 
 from ..errors import InputError
 from .formats._table import LogTable, sparse_to_wide
+from .written_nan import scalar
 
 SCHEMES = {"mlflow": "http", "mlflows": "https"}
 #: what a source may ask for, after the server's address
@@ -259,9 +260,10 @@ def _history(client: _Client, run: dict, where: ServerSource) -> pd.DataFrame:
 
 
 def _number(value) -> float:
-    """A metric value as MLflow's JSON carries it (a number, or "NaN" / "Infinity" as text)."""
+    """A metric value as MLflow's JSON carries it (a number, or "NaN" / "Infinity" as text: a
+    NaN there was logged, see .written_nan)."""
     try:
-        return float(value)
+        return scalar(float(value))
     except (TypeError, ValueError):
         return math.nan
 

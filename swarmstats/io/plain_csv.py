@@ -14,8 +14,8 @@ here, and the rows are parsed
   fixed costs no longer matter and the checks below would cost more than they save).
 
 Only a table whose every cell is a plain number or empty is read here: a quote, a space, a
-tab, a ``;``, a ``#``, a word (a missing-value token such as ``NA`` included), a row of another
-width than the header, a blank line (numpy), or a repeated, blank or padded column name returns
+tab, a ``;``, a ``#``, a word (a missing-value token such as ``NA`` included; ``nan`` is a number
+here, marked as a NaN the log wrote: :mod:`.written_nan`), a row of another width than the header, a blank line (numpy), or a repeated, blank or padded column name returns
 None and the caller reads the file the ordinary way, with its messages.  An empty cell is NaN,
 as pandas reads it; both parsers give correctly rounded floats (tested on every real fixture
 against the ordinary read).
@@ -27,6 +27,8 @@ import io
 
 import numpy as np
 import pandas as pd
+
+from .written_nan import WRITTEN_NAN_BITS, mentions_nan
 
 #: the most bytes of a table parsed by numpy rather than pandas (see the module docstring)
 NUMPY_TABLE_BYTES = 12_000
@@ -59,8 +61,41 @@ def numeric_table(data: bytes) -> tuple[list, np.ndarray] | None:
     body = body.strip(b"\r\n")
     if any(mark in body for mark in _NOT_PLAIN):
         return None
+    written = _nan_cells(body) if mentions_nan(body) else None
     rows = _numpy_rows(body) if len(data) <= NUMPY_TABLE_BYTES else _pandas_rows(body)
-    return (names, rows) if rows is not None and rows.shape[1] == len(names) else None
+    if rows is None or rows.shape[1] != len(names):
+        return None
+    if written is not None and len(written[0]):
+        row, column = written
+        if row.max() >= len(rows) or column.max() >= rows.shape[1]:
+            return None  # (a blank line the parser skipped: the ordinary read decides)
+        rows.view(np.uint64)[row, column] = WRITTEN_NAN_BITS
+    return names, rows
+
+
+def _nan_cells(body: bytes) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, columns) of the cells of ``body`` written as NaN (``nan`` in any case, a sign
+    allowed): found with array operations on the bytes, then placed by the newlines and commas
+    before them, without splitting the table into cells (a regular expression cost ~1 us a
+    token, as much as the parse)."""
+    raw = np.frombuffer(body, dtype=np.uint8)
+    folded = raw | 0x20  # ASCII letters lower-cased (digits, ',', '.', '-', '+' stay told apart)
+    starts = np.flatnonzero((folded[:-2] == ord("n")) & (folded[1:-1] == ord("a")) & (folded[2:] == ord("n")))
+    after = starts + 3
+    ends_cell = np.ones(len(starts), dtype=bool)
+    inside = after < len(raw)
+    following = raw[after[inside]]
+    ends_cell[inside] = (following == ord(",")) | (following == ord("\r")) | (following == ord("\n"))
+    before = raw[np.maximum(starts - 1, 0)]
+    first = starts - (((before == ord("+")) | (before == ord("-"))) & (starts > 0))
+    before = raw[np.maximum(first - 1, 0)]
+    begins_cell = (first == 0) | (before == ord(",")) | (before == ord("\n"))
+    starts = first[ends_cell & begins_cell]
+    newlines = np.flatnonzero(raw == ord("\n"))
+    commas = np.flatnonzero(raw == ord(","))
+    row = np.searchsorted(newlines, starts)
+    line_start = np.where(row > 0, newlines[np.maximum(row - 1, 0)] + 1, 0) if len(newlines) else np.zeros_like(row)
+    return row, np.searchsorted(commas, starts) - np.searchsorted(commas, line_start)
 
 
 def _numpy_rows(body: bytes) -> np.ndarray | None:
@@ -73,12 +108,16 @@ def _numpy_rows(body: bytes) -> np.ndarray | None:
         return None
 
 
+#: the cells read as NaN here: empty, and the NaN tokens (marked as written after the parse)
+_MISSING = ["", "nan", "NaN", "NAN", "-nan", "-NaN", "-NAN", "+nan", "+NaN", "+NAN"]
+
+
 def _pandas_rows(body: bytes) -> np.ndarray | None:
     """The rows parsed by pandas with no header: its columns are then numbered, and it never
     builds the index of names (see the module docstring).  Only an empty cell is missing, as
     for numpy: a word is a word, and the ordinary read decides what it means."""
     try:
-        frame = pd.read_csv(io.BytesIO(body), header=None, keep_default_na=False, na_values=[""])
+        frame = pd.read_csv(io.BytesIO(body), header=None, keep_default_na=False, na_values=_MISSING)
     except (pd.errors.ParserError, pd.errors.EmptyDataError):
         return None  # the ordinary read gives the message
     rows = frame.to_numpy()

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError, NoValues
+from ..errors import DivergedAtStart, InputError, NoValues
 from .columnar import FORMATS as COLUMNAR_FORMATS
 from .columnar import columnar_kind, read_columnar
 from .decoding import (
@@ -30,6 +30,7 @@ from .decoding import (
 )
 from .runs import RunKey, find_runs, normalise
 from .unfinished import without_unfinished_row
+from .written_nan import NAN_TOKENS, is_written, mark, mentions_nan, tokens_mask
 
 FORMATS = ("csv", "tsv", "jsonl", "json", "parquet", "arrow")
 #: step axes by name, finest first (compared with ``normalise``: no case, "_" for separators)
@@ -210,7 +211,7 @@ def _read_delimited_path(name: str, path: str, head: bytes, sep: str):
     if first is not None and first.dtype == object and first.astype(str).str.lstrip().str.startswith("#").any():
         return None
     frame.columns = [str(c).strip() for c in frame.columns]
-    return frame
+    return _with_written_nan(frame, path, sep, lambda: _file_mentions_nan(path))
 
 
 class BytesSource:
@@ -308,7 +309,43 @@ def _read_delimited(name: str, data: bytes, sep: str) -> pd.DataFrame:
     stripped = [str(c).strip() for c in names]
     if stripped != names:  # setting the columns rebuilds pandas' index: ~35 us, only when needed
         frame.columns = stripped
+    if not mentions_nan(data, data.find(b"\n") + 1):  # the common log: a byte search, and nothing more
+        return frame
+    return _with_written_nan(frame, source, sep, lambda: True)
+
+
+def _with_written_nan(frame: pd.DataFrame, source, sep: str, mentions) -> pd.DataFrame:
+    """``frame`` with the NaN cells the file wrote as a token (``nan``, ``NaN``) marked as
+    written (:mod:`.written_nan`), in the columns whose last value is NaN: only there can a
+    written NaN end a metric, the sign of a run that diverged.  ``mentions()`` says whether
+    the file could hold such a token at all (asked once such columns are found: for a big
+    file it is a pass over its bytes); the cells are read again, as text, only then."""
+    if frame.empty:
+        return frame
+    last = frame.iloc[-1]
+    candidates = [i for i, dtype in enumerate(frame.dtypes.tolist())
+                  if getattr(dtype, "kind", "") == "f" and np.isnan(last.iloc[i])]
+    if not candidates or not mentions():
+        return frame
+    if hasattr(source, "seek"):
+        source.seek(0)
+    cells = pd.read_csv(source, sep=sep, usecols=candidates, dtype=str, na_filter=False,
+                        skip_blank_lines=True)
+    if len(cells) != len(frame):
+        return frame  # (the two reads always agree on the rows; never mark a wrong one)
+    for position, column in zip(candidates, range(cells.shape[1])):
+        written = tokens_mask(cells.iloc[:, column].to_numpy())
+        if written.any():
+            frame.isetitem(position, mark(frame.iloc[:, position].to_numpy(), written))
     return frame
+
+
+def _file_mentions_nan(path: str) -> bool:
+    """:func:`.written_nan.mentions_nan` of a big file, searched in place."""
+    import mmap
+
+    with open(path, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        return mentions_nan(data, data.find(b"\n") + 1)
 
 
 def _read_json_lines(name: str, text: str) -> pd.DataFrame:
@@ -370,7 +407,10 @@ def classify_columns(frame: pd.DataFrame, *, step: str | None = None,
         if column in reserved or name in RUN_COLUMNS or str(column).startswith("Unnamed:"):
             ignored.append(column)
         elif not _is_numeric_column(frame[column]):
-            ignored.append(column)
+            if _only_written_nan(frame[column]):  # named with -m, it is judged (and said) as diverged
+                bookkeeping[column] = "NaN in every row, as written: a run that diverged before logging a value"
+            else:
+                ignored.append(column)
         elif name in _STEP_NAMES and _is_axis(frame[column]):
             bookkeeping[column] = "another step axis"
         elif name in _TIME_NAMES:
@@ -486,6 +526,14 @@ def _is_counter(column: pd.Series) -> bool:
     return bool(np.mean(np.diff(values) > 0) >= 0.9 and _is_axis(column, values))
 
 
+def _only_written_nan(column: pd.Series) -> bool:
+    """Is every value of this column that holds no number a NaN the log wrote (and one at least)?"""
+    if getattr(column.dtype, "kind", "") == "f":
+        return bool(is_written(column.to_numpy()).any())
+    words = column.dropna().astype(str).str.strip().str.lower()
+    return bool(words.isin(NAN_TOKENS).any())
+
+
 def _is_numeric_column(column: pd.Series) -> bool:
     if pd.api.types.is_bool_dtype(column):
         return False
@@ -505,11 +553,14 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, 
 
     Non-numeric cells and infinities are errors, not silently dropped.  ``rows=True`` also
     returns the positions in ``frame`` of the values kept (to pair them with another column).
-    ``diverged=True``: a metric that ends in infinities (from its first infinite value on,
-    nothing finite: a run that diverged) is cut before them, and ``series.attrs["diverged"]``
-    holds ``{"row": data row, "step": its step, "values": how many}`` of what was cut - an
-    infinity anywhere else is still an error; a metric that stops while the log goes on (no
-    value in its last rows, as when a loss turned NaN) gets ``series.attrs["stopped"]``.
+    ``diverged=True``: a metric that ends in infinities or in NaN the log wrote (from the first
+    of them on, nothing finite: a run that diverged; see :mod:`.written_nan`) is cut before
+    them, and ``series.attrs["diverged"]`` holds ``{"row": data row, "step": its step,
+    "values": how many, "kind": "infinite", "NaN" or "NaN or infinite"}`` of what was cut - an
+    infinity anywhere else is still an error, a written NaN anywhere else reads as missing; a
+    metric that ends so from its first value raises :class:`DivergedAtStart`; a metric that
+    stops while the log goes on (no value in its last rows: empty cells) gets
+    ``series.attrs["stopped"]``.
     """
     if metric not in frame.columns:
         raise InputError(f"no metric {metric!r}; available: {_listing(classify_columns(frame).metrics)}")
@@ -525,7 +576,8 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, 
             row = int(np.flatnonzero(bad.to_numpy())[0])
             raise InputError(f"column {metric!r} has a non-numeric value {column.iloc[row]!r} "
                              f"(data row {row + 1})")
-        column = converted
+        written = tokens_mask(text.to_numpy()) & missing.to_numpy()  # "nan" as text: written
+        column = pd.Series(mark(converted.to_numpy(dtype=float), written), index=converted.index)
     values = column.astype(float)
     numbers = values.to_numpy()
     divergence = None
@@ -538,13 +590,12 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, 
             raise InputError(f"column {metric!r} is infinite from data row {row + 1} on: the run diverged "
                              "there; drop those rows to analyse the values before "
                              "(check-convergence and report read them so)")
-        if not np.isfinite(numbers[:row]).any():
-            raise InputError(f"column {metric!r} is infinite from its first value on: the run diverged "
-                             "before logging a finite value, so there is nothing to judge")
-        divergence = {"row": row + 1, "values": int(np.count_nonzero(~np.isnan(numbers[row:]))),
-                      "step": frame[step].iloc[row] if step is not None else row}
-        numbers = numbers[:row]
-        frame = frame.iloc[:row]
+    if diverged:
+        divergence = _divergence(numbers, frame, metric, step)
+        if divergence is not None:
+            row = divergence["row"] - 1
+            numbers = numbers[:row]
+            frame = frame.iloc[:row]
     kept = ~np.isnan(numbers)
     if step is not None:
         steps = frame[step]
@@ -569,6 +620,9 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, 
     if not kept.all():  # a copy of values and steps only when a row goes
         values = values[kept]
     if values.empty:
+        if np.isnan(numbers).all() and is_written(numbers).any():
+            raise NoValues(f"metric {metric!r} has no values: what it logged is NaN, a run that diverged "
+                           "before logging a value")
         raise NoValues(f"metric {metric!r} has no values (every cell is empty)")
     if divergence is not None:
         values.attrs["diverged"] = divergence
@@ -577,6 +631,27 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, 
         if stopped is not None:
             values.attrs["stopped"] = stopped
     return (values, np.flatnonzero(kept)) if rows else values
+
+
+def _divergence(numbers: np.ndarray, frame: pd.DataFrame, metric: str, step: str | None) -> dict | None:
+    """The record of a metric that ends in infinities or written NaN (see :func:`select_metric`),
+    or None when it ends in a finite value or in empty cells."""
+    finite = np.flatnonzero(np.isfinite(numbers))
+    start = int(finite[-1]) + 1 if finite.size else 0
+    tail = numbers[start:]
+    ends = np.isinf(tail) | is_written(tail)
+    if not ends.any():
+        return None
+    row = start + int(np.flatnonzero(ends)[0])
+    infinite, written = int(np.isinf(tail).sum()), int(ends.sum() - np.isinf(tail).sum())
+    kind = "NaN or infinite" if infinite and written else "infinite" if infinite else "NaN"
+    record = {"row": row + 1, "values": infinite + written, "kind": kind,
+              "step": frame[step].iloc[row] if step is not None else row}
+    if not finite.size:
+        raise DivergedAtStart(f"column {metric!r} is {kind} from its first value on: the run diverged "
+                              "before logging a finite value, so there is nothing to judge",
+                              {**record, "from_start": True})
+    return record
 
 
 def series_endings(runs) -> dict:

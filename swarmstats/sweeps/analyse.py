@@ -11,7 +11,7 @@ import pandas as pd
 from .._result import jsonable
 from ..convergence.verdict import ConvergenceTest, with_divergence
 from ..description import describe
-from ..errors import SwarmstatsError
+from ..errors import DivergedAtStart, SwarmstatsError
 from ..io import classify_columns, read_log, select_metric
 from ..regimes import RegimeDetector
 
@@ -47,14 +47,27 @@ def analyse_run(spec, options: SweepOptions) -> dict:
             raise SwarmstatsError(f"no metric {missing[0]!r} in this run")
         results = {}
         for metric in metrics:
-            # a run whose metric ends in infinities diverged: not converged, not a failed read
-            results[metric] = _metric(select_metric(frame, metric, step=columns.step, diverged=True),
-                                      options.checks)
+            # a run whose metric ends in infinities or written NaN diverged: not converged, not a
+            # failed read, even when it diverged before logging a finite value
+            try:
+                series = select_metric(frame, metric, step=columns.step, diverged=True)
+            except DivergedAtStart as exc:
+                results[metric] = _diverged_at_start(exc.divergence, options.checks)
+                continue
+            results[metric] = _metric(series, options.checks)
         out.update(status="ok", error=None, n_rows=int(len(frame)), metrics=results,
                    regime=classify_regime(frame, options.regime_rules))
     except (SwarmstatsError, ValueError, OSError) as exc:
         out.update(status="error", error=f"{type(exc).__name__}: {exc}", metrics={}, regime=None)
     return jsonable(out)
+
+
+def _diverged_at_start(divergence: dict, checks) -> dict:
+    """The entry of a metric with no finite value: it diverged at once."""
+    entry = {"n": 0, "diverged_at": divergence["step"]}
+    if "convergence" in checks:
+        entry.update(verdict="not_converged", converged=False, mean=None)
+    return entry
 
 
 def _metric(series: pd.Series, checks) -> dict:

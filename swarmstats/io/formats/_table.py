@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ...errors import InputError
+from ..written_nan import logged
 
 #: columns of a LogTable that are never metrics
 AXES = ("run", "step", "wall_time")
@@ -211,9 +212,10 @@ def fold_columns(step: np.ndarray, columns: dict) -> dict:
     """
     arrays = {c: np.asarray(v, dtype=float) for c, v in columns.items()}
     stepped = ~np.isnan(step)
-    names = sorted(c for c, v in arrays.items() if not np.isnan(v[stepped]).all())  # a metric never logged
+    # (a NaN the log wrote is a value logged: see ..written_nan)
+    names = sorted(c for c, v in arrays.items() if logged(v[stepped]).any())  # a metric never logged
     values = np.column_stack([arrays[c] for c in names]) if names else np.empty((len(step), 0))
-    present = ~np.isnan(values)
+    present = logged(values)
     keep = stepped & present.any(axis=1)
     if not keep.any():  # then no metric was logged either
         return {"step": np.empty(0)}
@@ -259,7 +261,7 @@ def sparse_to_wide(tidy: pd.DataFrame) -> pd.DataFrame:
     step = tidy["step"].to_numpy(dtype=float)
     value = tidy["value"].to_numpy(dtype=float)
     metric = np.asarray(tidy["metric"], dtype=object)
-    keep = ~np.isnan(step) & ~np.isnan(value) & ~pd.isna(metric)
+    keep = ~np.isnan(step) & logged(value) & ~pd.isna(metric)
     step, value, metric = step[keep], value[keep], metric[keep]
     metric_codes, names = pd.factorize(metric, sort=True)
     if "run" in tidy.columns:

@@ -7,6 +7,7 @@ import os
 import pandas as pd
 
 from ...errors import InputError
+from ..written_nan import scalar
 from ._table import LogTable, sparse_to_wide
 
 
@@ -19,7 +20,7 @@ def parse_metric_file(name: str, text: str, metric: str) -> pd.DataFrame:
         if len(fields) not in (2, 3):
             raise InputError(f"{name}: line {number} is not '<timestamp_ms> <value> [<step>]'")
         try:
-            timestamp, value = int(fields[0]), float(fields[1])
+            timestamp, value = int(fields[0]), scalar(float(fields[1]))  # a NaN there was logged
             step = int(fields[2]) if len(fields) == 3 else 0  # legacy two-field lines mean step 0
         except ValueError:
             raise InputError(f"{name}: line {number} has a non-numeric field: {line.strip()!r}") from None

@@ -9,6 +9,7 @@ import pandas as pd
 
 from ...errors import InputError, require
 from ..tabular import refuse_lfs_pointer
+from ..written_nan import scalar
 from ._table import LogTable, sparse_to_wide
 
 PREFIX = "events.out.tfevents."
@@ -49,12 +50,12 @@ def read(path: str) -> LogTable:
             raise InputError(f"{file}: cannot read the event file ({type(exc).__name__}: {exc})") from None
         tags = accumulator.Tags()
         for tag in tags.get("scalars", []):
-            records += [(run, e.step, tag, float(e.value), e.wall_time) for e in accumulator.Scalars(tag)]
+            records += [(run, e.step, tag, scalar(float(e.value)), e.wall_time) for e in accumulator.Scalars(tag)]
         for tag in tags.get("tensors", []):
             for event in accumulator.Tensors(tag):
                 value = tensor_util.make_ndarray(event.tensor_proto)
                 if value.size == 1:
-                    records.append((run, event.step, tag, float(value.reshape(())), event.wall_time))
+                    records.append((run, event.step, tag, scalar(float(value.reshape(()))), event.wall_time))
     if not records:
         raise InputError(f"{path}: the event files hold no scalar")
     tidy = pd.DataFrame(records, columns=["run", "step", "metric", "value", "wall_time"])

@@ -66,8 +66,9 @@ def lightning_table(numbers: dict, name: str) -> LogTable:
 
 def _nan_rows_note(metrics: dict, steps: np.ndarray) -> list:
     """Lightning writes a row only for a logging call, so a row whose every value is missing
-    logged NaN (or inf): from the first such row on, a run that diverged.  Said, since the
-    analyses drop those rows as missing."""
+    logged NaN (or inf): from the first such row on, a run that diverged.  Said here, for
+    every command (check-convergence, report and sweep judge such a metric as diverged; the
+    other analyses drop NaN as missing)."""
     if not metrics or not len(steps):
         return []
     values = np.column_stack(list(metrics.values()))
@@ -78,8 +79,7 @@ def _nan_rows_note(metrics: dict, steps: np.ndarray) -> list:
     step = steps[first]
     tail = " and every row after it" if dead[first:].all() else ""
     return [f"{int(dead.sum())} logged row(s) hold only NaN or inf, from step "
-            f"{int(step) if float(step).is_integer() else step}{tail}: the run diverged there "
-            "(those rows are left out of every analysis)"]
+            f"{int(step) if float(step).is_integer() else step}{tail}: the run diverged there"]
 
 
 def read_ray(frame: pd.DataFrame, name: str, format: str) -> LogTable:

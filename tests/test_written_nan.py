@@ -1,0 +1,226 @@
+"""A NaN the log wrote is a run that diverged; a cell it left empty is a value not logged.
+
+A loss flat at 0.3 for 450 steps and NaN for the last 150 read "converged, exit 0": NaN was
+read as missing, the 450 values before judged alone.  Every reader now marks a NaN the file
+wrote (``nan`` in a CSV, ``NaN`` in JSON, a NaN float in TensorBoard and MLflow), and
+check-convergence, report and sweep judge a metric ending in them as diverged, as one ending
+in infinities.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from swarmstats.errors import DivergedAtStart
+from swarmstats.io import read_log, select_metric
+from swarmstats.io.written_nan import WRITTEN_NAN, is_written, logged, mark
+from tests.test_cli import run
+
+REAL = Path(__file__).resolve().parent / "fixtures" / "real"
+
+
+def _rows(n=600, cut=450, seed=1):
+    rng = np.random.default_rng(seed)
+    return [(i, 0.3 + 0.02 * rng.standard_normal() if i < cut else None) for i in range(n)]
+
+
+def _csv(path, rows, missing="nan"):
+    lines = ["step,loss,lr"] + [f"{i},{missing if v is None else v},0.001" for i, v in rows]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_the_mark_is_a_nan_that_survives_what_the_readers_and_runs_do_to_a_column():
+    values = mark(np.array([0.3, np.nan, 0.2, np.nan]), [False, True, False, True])
+    assert np.isnan(values).tolist() == [False, True, False, True]
+    assert is_written(values).tolist() == [False, True, False, True]
+    assert logged(values).tolist() == [True, True, True, True]
+    assert np.isnan(WRITTEN_NAN) and is_written([WRITTEN_NAN, float("nan")]).tolist() == [True, False]
+    frame = pd.DataFrame({"run": ["a", "a", "b", "b"], "loss": values})
+    # the operations between a reader and select_metric: rows kept, runs split, tables joined
+    assert is_written(frame.iloc[1:]["loss"]).sum() == 2
+    assert is_written(pd.concat([frame, frame])["loss"]).sum() == 4
+    assert [int(is_written(part["loss"]).sum()) for _, part in frame.groupby("run")] == [1, 1]
+    assert is_written(frame["loss"].astype(float)).sum() == 2
+    # a missing cell pandas creates is an ordinary NaN: not written
+    assert not is_written(frame.reindex(range(6))["loss"].iloc[4:]).any()
+
+
+@pytest.mark.parametrize("big", [False, True], ids=["small", "big"])
+def test_a_csv_marks_the_nan_it_wrote_and_not_its_empty_cells(tmp_path, big):
+    # (big: past the 64 KiB head, pandas reads the file from its path)
+    n = 6000 if big else 600
+    rows = _rows(n, cut=n - 150)
+    written = read_log(_csv(tmp_path / "nan.csv", rows), wide=True)
+    empty = read_log(_csv(tmp_path / "empty.csv", rows, missing=""), wide=True)
+    assert is_written(written["loss"]).sum() == 150 and not is_written(empty["loss"]).any()
+    assert written["loss"].isna().sum() == empty["loss"].isna().sum() == 150
+    for spelling in ("NaN", "-nan", " NAN "):  # (padded, pandas keeps the column as text)
+        path = _csv(tmp_path / "spelt.csv", rows[:40] + [(40, None)], missing=spelling)
+        loss = select_metric(read_log(path, wide=True), "loss", step="step", diverged=True)
+        assert loss.attrs["diverged"] == {"row": 41, "step": 40, "values": 1, "kind": "NaN"}, spelling
+
+
+def test_json_lines_json_and_trainer_state_mark_nan_not_missing_keys(tmp_path):
+    records = [{"step": i, "loss": 0.3} for i in range(30)] + [{"step": 30, "loss": float("nan")},
+                                                              {"step": 31}]
+    (tmp_path / "log.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    (tmp_path / "log.json").write_text(json.dumps(records))
+    (tmp_path / "trainer_state.json").write_text(json.dumps({"log_history": records}))
+    for name in ("log.jsonl", "log.json", "trainer_state.json"):
+        loss = read_log(tmp_path / name, wide=True).set_index("step")["loss"]
+        assert is_written(loss.loc[[30]]).all() and not is_written(loss.drop(30)).any(), name
+
+
+def test_tensorboard_and_mlflow_store_a_nan_only_when_it_was_logged(tmp_path):
+    from tensorboard.compat.proto import event_pb2, summary_pb2
+    from tensorboard.summary.writer.event_file_writer import EventFileWriter
+
+    writer = EventFileWriter(str(tmp_path / "tb"))
+    for step in range(30):
+        value = 0.3 if step < 25 else float("nan")
+        summary = summary_pb2.Summary(value=[summary_pb2.Summary.Value(tag="loss", simple_value=value)])
+        writer.add_event(event_pb2.Event(step=step, wall_time=1.0 + step, summary=summary))
+    writer.close()
+    assert is_written(read_log(tmp_path / "tb", wide=True)["loss"]).sum() == 5
+    metrics = tmp_path / "mlrun" / "metrics"
+    metrics.mkdir(parents=True)
+    (tmp_path / "mlrun" / "meta.yaml").write_text("run_id: x\n")
+    (metrics / "loss").write_text("".join(f"{1700000000000 + i} {0.3 if i < 25 else 'nan'} {i}\n"
+                                          for i in range(30)))
+    assert is_written(read_log(tmp_path / "mlrun", wide=True)["loss"]).sum() == 5
+
+
+def test_select_metric_cuts_a_written_nan_end_and_leaves_a_transient_one_as_missing():
+    values = np.r_[0.5 + np.zeros(40), np.nan, np.nan]
+    frame = pd.DataFrame({"step": np.arange(42) * 10, "loss": mark(values, np.r_[np.zeros(41, bool), True])})
+    series = select_metric(frame, "loss", step="step", diverged=True)
+    # the run ends in an empty cell, then a written NaN: it diverged at the written one
+    assert len(series) == 40 and series.attrs["diverged"] == {"row": 42, "step": 410, "values": 1, "kind": "NaN"}
+    assert "diverged" not in select_metric(frame, "loss", step="step").attrs  # only when asked
+    # a NaN written in the middle, finite values after it: a value not there, as before
+    middle = frame.assign(loss=mark(np.r_[0.5, np.nan, 0.5 + np.zeros(40)], np.r_[False, True, np.zeros(40, bool)]))
+    assert len(series := select_metric(middle, "loss", step="step", diverged=True)) == 41
+    assert not series.attrs
+    both = frame.assign(loss=np.r_[0.5 + np.zeros(40), np.inf, WRITTEN_NAN])
+    assert select_metric(both, "loss", step="step", diverged=True).attrs["diverged"]["kind"] == "NaN or infinite"
+    dead = frame.assign(loss=WRITTEN_NAN)
+    with pytest.raises(DivergedAtStart, match="'loss' is NaN from its first value on") as caught:
+        select_metric(dead, "loss", step="step", diverged=True)
+    assert caught.value.divergence == {"row": 1, "step": 0, "values": 42, "kind": "NaN", "from_start": True}
+    # the text "nan" in a column read as words is written too
+    words = pd.DataFrame({"step": [0, 1, 2, 3], "loss": ["0.5", "0.4", "0.45", "nan"]})
+    assert select_metric(words, "loss", step="step", diverged=True).attrs["diverged"]["kind"] == "NaN"
+
+
+def test_check_convergence_calls_a_loss_that_turned_nan_diverged_not_converged(tmp_path):
+    path = _csv(tmp_path / "log.csv", _rows())
+    result = run("check-convergence", path, "--format", "json")
+    assert result.returncode == 1, result.stderr
+    (entry,) = json.loads(result.stdout)["results"]
+    assert entry["verdict"] == "not_converged" and entry["n"] == 450 and "diverged" in entry["failed_tests"]
+    assert entry["reasons"][0] == ("diverged: from step 450 on every value is NaN (150 of them); the numbers "
+                                   "describe the 450 finite values before")
+    # the same log with the cells left empty: a metric that stopped being logged, said first
+    empty = run("check-convergence", _csv(tmp_path / "empty.csv", _rows(), missing=""), "--format", "json")
+    (entry,) = json.loads(empty.stdout)["results"]
+    assert empty.returncode == 0 and entry["reasons"][0].startswith("no value after step 449")
+
+
+def test_a_seed_that_diverged_at_once_is_counted_not_dropped(tmp_path):
+    rng = np.random.default_rng(4)
+    lines = ["seed,step,reward"]
+    for seed in (1, 2, 3):
+        for step in range(300):
+            value = "nan" if seed == 3 else f"{0.5 + rng.normal(0, 0.05):.4f}"
+            lines.append(f"{seed},{step},{value}")
+    path = tmp_path / "seeds.csv"
+    path.write_text("\n".join(lines) + "\n")
+    result = run("check-convergence", path, "--format", "json")
+    (summary,) = json.loads(result.stdout)["results"]
+    # two converged seeds and one that logged nothing but NaN: "converged over 2 runs" hid it
+    assert result.returncode == 1 and summary["verdict"] == "not_converged"
+    assert summary["reasons"][0] == "1 of 3 runs diverged (reward [seed=3])"
+    assert [r["verdict"] for r in summary["runs"]] == ["converged", "converged"]
+    report = run("report", path, "-o", tmp_path / "report.html")
+    assert report.returncode == 0, report.stderr
+    assert "reward: not_converged over 2 runs - 1 of 3 runs diverged" in (tmp_path / "report.html").read_text()
+    # every seed NaN from the start: nothing to judge, said so
+    path.write_text("seed,step,reward\n" + "".join(f"{s},{i},nan\n" for s in (1, 2) for i in range(30)))
+    failed = run("check-convergence", path, "-m", "reward")
+    assert failed.returncode == 2
+    assert "every run diverged before logging a finite value (reward [seed=1], reward [seed=2])" in failed.stderr
+    unnamed = run("check-convergence", path)
+    assert unnamed.returncode == 2 and "left out: reward (NaN in every row, as written" in unnamed.stderr
+
+
+def test_a_sweep_counts_a_run_that_diverged_at_once_as_not_converged(tmp_path):
+    import swarmstats as ss
+    rng = np.random.default_rng(5)
+    for seed in (1, 2, 3):
+        values = ["nan"] * 200 if seed == 3 else [f"{v:.4f}" for v in 0.5 + rng.normal(0, 0.05, 200)]
+        (tmp_path / f"run_{seed}.csv").write_text("step,reward\n" + "".join(
+            f"{i},{v}\n" for i, v in enumerate(values)))
+    sweep = ss.sweep(str(tmp_path), metrics=["reward"], checks=("convergence",), workers=1, progress=False)
+    assert sweep.n_failed == 0
+    dead = next(r for r in sweep.runs if "run_3" in r["name"])["metrics"]["reward"]
+    assert dead == {"n": 0, "diverged_at": 0, "verdict": "not_converged", "converged": False, "mean": None}
+    converged = sum(r["metrics"]["reward"]["converged"] for r in sweep.runs)
+    assert converged <= 2 and sweep.table["share_converged"].iloc[0] == pytest.approx(converged / 3)
+
+
+def test_the_real_lightning_gan_that_logged_1_6e24_then_nan_reads_diverged():
+    # version_0 logs a discriminator loss of 1.6e24, then NaN for 319 steps; version_1 NaN
+    # from its first step.  They read "insufficient_data: only 1 point(s)" and nothing.
+    result = run("check-convergence", REAL / "lightning/lightning_logs", "-m", "train_disc_loss",
+                 "--format", "json")
+    (summary,) = json.loads(result.stdout)["results"]
+    assert summary["reasons"][0] == ("2 of 4 runs diverged (train_disc_loss [run=version_0], "
+                                     "train_disc_loss [run=version_1])")
+    version_0 = next(r for r in summary["runs"] if r["name"].endswith("version_0]"))
+    assert version_0["verdict"] == "not_converged"
+    assert version_0["reasons"][0].startswith("diverged: from step 1 on every value is NaN (319 of them)")
+
+
+@pytest.mark.parametrize("route", ["numpy", "pandas headless", "ordinary"])
+def test_every_route_through_the_csv_reader_marks_the_same_cells(route, monkeypatch, tmp_path):
+    # a table of plain numbers is parsed by numpy when small, by pandas told there is no
+    # header when larger, else the ordinary way (plain_csv): the NaN written are the same
+    from swarmstats.io import plain_csv
+
+    if route != "numpy":
+        monkeypatch.setattr(plain_csv, "NUMPY_TABLE_BYTES", -1)
+    if route == "ordinary":
+        monkeypatch.setattr(plain_csv, "PLAIN_TABLE_BYTES", -1)
+    folder = REAL / "lightning/lightning_logs"
+    wide = read_log(folder, wide=True)
+    counts = {run: int(is_written(part["train_disc_loss"]).sum()) for run, part in wide.groupby("run")}
+    assert counts == {"version_0": 319, "version_1": 320, "version_2": 0, "version_3": 0}
+    # empty cells and NaN written in one table, at its edges too (a generic CSV marks the
+    # columns that end in NaN: only there can a written NaN say a run diverged)
+    path = tmp_path / "metrics.csv"
+    path.write_text("step,a,b\n0,nan,1\n1,,NaN\n2,-nan,\n3,-NaN,nan\n")
+    for format in ("csv", "lightning-csv"):
+        frame = read_log(path, format=format, wide=True)
+        assert is_written(frame[["a", "b"]].to_numpy()).tolist() == [[True, False], [False, True], [True, False],
+                                                                      [True, True]], format
+
+
+def test_a_metric_nan_in_every_row_is_left_out_of_the_default_with_the_reason(tmp_path):
+    # an evaluation metric written as NaN throughout stopped the whole command (exit 2) once
+    # it counted as a metric; before the mark it was left out without a word
+    rng = np.random.default_rng(6)
+    path = tmp_path / "log.csv"
+    path.write_text("step,loss,acc\n" + "".join(f"{i},{0.3 + rng.normal(0, 0.02):.4f},nan\n" for i in range(200)))
+    result = run("check-convergence", path, "--format", "json")
+    assert [r["name"] for r in json.loads(result.stdout)["results"]] == ["loss"]
+    assert "left out acc (NaN in every row, as written: a run that diverged before logging a value)" in result.stderr
+    named = run("check-convergence", path, "-m", "acc")
+    assert named.returncode == 2 and "column 'acc' is NaN from its first value on" in named.stderr
+    described = run("describe", path, "-m", "acc")
+    assert described.returncode == 2 and "what it logged is NaN" in described.stderr
