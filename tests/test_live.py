@@ -43,9 +43,12 @@ def test_monitor_accepts_what_trainers_log():
     report = monitor.status
     assert report.metrics["loss"]["n"] == 60 and "kl" not in report.metrics
     assert report.skipped == {"bad": 60}
+    # NaN from the first call on: a metric that diverged at once, not one never logged
+    assert report.metrics["bad"]["verdict"] == "not_converged" and report.metrics["bad"]["n"] == 0
+    assert report.metrics["bad"]["reason"].startswith("diverged: from step 0 on every value is NaN (60 of them)")
     assert report.metrics["reward"]["window_status"] in ("stable", "uncertain")
     assert "reward" in report.summary()
-    with pytest.raises(InputError, match="no values of 'nope'"):
+    with pytest.raises(InputError, match="no finite values of 'nope'"):
         monitor.result("nope")
     with pytest.raises(InputError, match="checks must be one of"):
         Monitor(checks=("magic",))

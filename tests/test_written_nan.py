@@ -224,3 +224,32 @@ def test_a_metric_nan_in_every_row_is_left_out_of_the_default_with_the_reason(tm
     assert named.returncode == 2 and "column 'acc' is NaN from its first value on" in named.stderr
     described = run("describe", path, "-m", "acc")
     assert described.returncode == 2 and "what it logged is NaN" in described.stderr
+
+
+def test_a_monitor_calls_a_metric_whose_latest_values_are_nan_diverged_until_a_number_comes():
+    from swarmstats.streaming.monitor import Monitor
+
+    rng = np.random.default_rng(7)
+    monitor = Monitor(metrics=["loss"], check_every=100, min_steps=100)
+    for step in range(500):
+        monitor.log(step, loss=0.3 + rng.normal(0, 0.02))
+    assert monitor.should_stop  # flat: shown converged
+    for step in range(500, 520):
+        monitor.log(step, loss=float("nan") if step % 2 else float("inf"))
+    entry = monitor.status.metrics["loss"]
+    # the last check said converged; the values since are not numbers: not converged, no stop
+    assert entry["verdict"] == "not_converged" and not monitor.should_stop
+    assert entry["diverged"] == {"step": 500, "values": 20, "kind": "NaN or infinite"}
+    assert entry["reason"] == ("diverged: from step 500 on every value is NaN or infinite (20 of them); the "
+                               "numbers describe the 500 finite values before")
+    assert monitor.result("loss").verdict == "not_converged"
+    monitor.log(520, loss=0.3)  # a number again: the NaN were a gap, not the end of the run
+    assert "diverged" not in monitor.status.metrics["loss"] and monitor.should_stop
+
+
+def test_watch_says_when_the_run_it_follows_diverged(tmp_path):
+    path = _csv(tmp_path / "log.csv", _rows())
+    result = run("watch", path, "--once")
+    assert result.returncode == 0
+    assert ("step 599: loss is not converged - diverged: from step 450 on every value is NaN (150 of them)"
+            in result.stdout)

@@ -520,6 +520,9 @@ class _StopOnSignal:
 
 def _report_changes(args, status: MonitorStatus, verdicts: dict, notifier: Notifier | None = None) -> None:
     for name, entry in status.metrics.items():
+        if "diverged" in entry:  # what the numbers say is beside the point: the run diverged
+            _announce_change(args, name, entry, verdicts, notifier, f"- {entry['reason']}")
+            continue
         checked = entry["checked_at"]
         values = f"n {entry['n']}" if checked == entry["n"] else f"checked at {checked:,} of {entry['n']:,} values"
         _announce_change(args, name, entry, verdicts, notifier, f"({values}, mean {fmt(entry['mean'])})")

@@ -30,6 +30,19 @@ def settled_note(regimes, start: int, series: Series, units, centre: float, unit
             "with no slope (detect_regimes): the tests above see that change, not a climb still going on")
 
 
+def diverged_text(info: dict, finite: int) -> str:
+    """The reason a run that diverged is not converged: ``info`` is its record (``step``,
+    ``values``, ``kind``: :func:`swarmstats.io.select_metric`), ``finite`` the values before.
+
+    >>> diverged_text({"step": 450, "values": 150, "kind": "NaN"}, 450)
+    'diverged: from step 450 on every value is NaN (150 of them); the numbers describe the 450 finite values before'
+    """
+    before = (f"the numbers describe the {count_text(finite, 'finite values')} before" if finite
+              else "no finite value was logged before")
+    return (f"diverged: from step {fmt(info['step'])} on every value is {info.get('kind', 'infinite')} "
+            f"({info['values']} of them); {before}")
+
+
 def count_text(count: int, unit: str, before: str = "") -> str:
     """``count`` ``unit`` in words, singular for one: "1 more step", "1,992 more steps" (grouped
     like the horizons beside them).

@@ -65,6 +65,7 @@ from ..errors import InputError, check_choice, check_level, is_real
 from .reasons import (
     ahead_text,
     count_text,
+    diverged_text,
     flat_reason,
     late_reason,
     out_of_reach,
@@ -712,9 +713,7 @@ def with_divergence(result, diverged: dict):
                 f"such); the verdict is on the {count_text(result.n, 'values')} before")
         result = dataclasses.replace(result, reasons=[note, *result.reasons])
     elif info is not None:
-        reason = (f"diverged: from step {fmt(info['step'])} on every value is {info.get('kind', 'infinite')} "
-                  f"({info['values']} of them); the numbers describe the "
-                  f"{count_text(result.n, 'finite values')} before")
+        reason = diverged_text(info, result.n)
         result = dataclasses.replace(result, verdict="not_converged", converged=False, steps_needed=None,
                                      reasons=[reason, *result.reasons],
                                      failed_tests=[*result.failed_tests, "diverged"])

@@ -5,8 +5,10 @@
 ``should_stop`` says when the chosen metric has converged.  Values may be
 floats, ints, numpy scalars, 0-d tensors (anything with ``.item()``) or None
 (a window with no valid value, as TRL logs); non-finite values are skipped and
-counted.  The trainer adapters in :mod:`swarmstats.integrations` are thin
-layers over this class.
+counted.  A metric whose latest values are all NaN or infinite (none finite since the first
+of them) is a run that diverged: its verdict is ``not_converged`` with the reason, until a
+finite value comes again (a NaN once, then numbers, is a value not there).  The trainer
+adapters in :mod:`swarmstats.integrations` are thin layers over this class.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ import numpy as np
 
 from .._base import Estimator, renamed_names, same_value
 from .._result import Result, fmt, plain_number
-from ..convergence.verdict import check_budget
+from ..convergence.reasons import diverged_text
+from ..convergence.verdict import check_budget, with_divergence
 from ..errors import InputError, check_choice, check_count, is_real
 from ..sentinels import is_undefined
 from ..windows import AdaptiveWindow
@@ -153,6 +156,7 @@ class Monitor(Estimator):
         self._window_states: dict = {}
         self._steps: dict = {}
         self._skipped: dict = {}
+        self._diverged: dict = {}  # metric -> its non-finite values since its last finite one
         self.calls = 0
 
     @property
@@ -190,7 +194,12 @@ class Monitor(Estimator):
                 continue
             if not math.isfinite(value):
                 self._skipped[name] = self._skipped.get(name, 0) + 1
+                since = self._diverged.setdefault(name, {"step": step, "values": 0, "infinite": 0})
+                since["values"] += 1
+                since["infinite"] += math.isinf(value)
+                since["last"] = step
                 continue
+            self._diverged.pop(name, None)  # a finite value again: what came before was a gap
             stream = self._streams.get(name)
             if stream is None:
                 stream = self._streams[name] = self._new_stream(name)
@@ -216,17 +225,28 @@ class Monitor(Estimator):
 
     def _shown_converged(self, name: str) -> bool:
         stream = self._streams.get(name)
-        if stream is None or stream.n < self.min_steps:
+        if stream is None or stream.n < self.min_steps or name in self._diverged:
             return False
         recent = [verdict for _, verdict in stream.history[-self.confirmations:]]
         return len(recent) == self.confirmations and all(v == "converged" for v in recent)
 
     def result(self, metric: str):
-        """The full convergence result of one metric so far."""
+        """The full convergence result of one metric so far (not converged when its latest
+        values are NaN or infinite: see the module docstring)."""
         if metric not in self._streams:
-            raise InputError(f"no values of {metric!r} have been logged; logged: "
+            raise InputError(f"no finite values of {metric!r} have been logged; logged: "
                              f"{', '.join(self._streams) or '(none)'}")
-        return self._streams[metric].result()
+        result = self._streams[metric].result()
+        if metric not in self._diverged:
+            return result
+        return with_divergence(result, {result.name: self._divergence(metric)})
+
+    def _divergence(self, metric: str) -> dict:
+        """The record of a metric whose latest values are non-finite, as ``select_metric`` gives it."""
+        since = self._diverged[metric]
+        infinite, values = since["infinite"], since["values"]
+        kind = "infinite" if infinite == values else "NaN" if not infinite else "NaN or infinite"
+        return {"step": since["step"], "values": values, "kind": kind}
 
     def report(self) -> MonitorStatus:
         """Deprecated name of :attr:`status`."""
@@ -250,6 +270,12 @@ class Monitor(Estimator):
                 entry.update(window_status=last.status, window_length=last.length,
                              window_reason=last.reason)
             entries[name] = entry
+        for name in self._diverged:
+            divergence = self._divergence(name)
+            entry = entries.setdefault(name, {"n": 0, "mean": float("nan"), "sd": float("nan"),
+                                              "last_step": None, "checked_at": 0})
+            entry.update(verdict="not_converged", converged=False, diverged=divergence,
+                         last_step=self._diverged[name]["last"], reason=diverged_text(divergence, entry["n"]))
         return MonitorStatus(steps=self.calls, metrics=entries, stop_metric=self.stop_metric,
                              should_stop=self.should_stop, skipped=dict(self._skipped),
                              stop_metrics=self.stop_metrics, stop_when=self.stop_when,
