@@ -39,11 +39,12 @@ class NoValues(InputError):
     never logged it, which callers skip rather than report."""
 
 
-class DivergedAtStart(InputError):
+class DivergedAtStart(NoValues):
     """A metric infinite or NaN (as written) from its first value on: a run that diverged
     before logging a finite value.  ``divergence`` is its record, as
-    :func:`swarmstats.io.select_metric` gives one (``"from_start": True``); callers judging several runs
-    count such a run as diverged rather than drop it."""
+    :func:`swarmstats.io.select_metric` gives one (``"from_start": True``).  Callers judging
+    several runs count such a run as diverged; those that skip a run without the metric skip
+    it too, and say why."""
 
     def __init__(self, message: str, divergence: dict):
         super().__init__(message)

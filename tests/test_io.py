@@ -47,6 +47,8 @@ def test_columns_named_like_steps_times_and_runs_are_not_metrics():
     (b"\x00\x01\x02binary", "binary"),
     (b"\xff\xfe\xfa not utf8", "not UTF-8"),
     (b"a,b\n1,2\n3,4,5\n", "malformed row"),
+    # every row one value longer than the header: pandas took the first column as the index
+    (b"step,loss\n0,0.3,1\n1,0.4,2\n", "malformed rows: the rows hold more fields than the header"),
     (b"# only\n# comments\n", "only comment"),
 ])
 def test_bad_files_raise_one_clear_error(tmp_path, content, match):
@@ -54,6 +56,32 @@ def test_bad_files_raise_one_clear_error(tmp_path, content, match):
     path.write_bytes(content)
     with pytest.raises(InputError, match=match):
         read_table(path)
+
+
+@pytest.mark.parametrize("rows", [200, 20_000], ids=["small", "big"])
+def test_a_row_ending_in_a_separator_keeps_every_column_where_it_is(tmp_path, rows):
+    # "0,0.3,0.9," under "step,loss,acc": pandas made 'step' the index and shifted the rest
+    # left, so 'loss' read the accuracies and 'acc' was empty - a metric analysed under
+    # another's name; big: past the 64 KiB head, pandas reads the file from its path
+    from swarmstats.io import read_log
+
+    path = tmp_path / "log.csv"
+    path.write_text("step,loss,acc\n" + "".join(f"{i},{0.3 + i % 3 / 10},{0.9 - i % 2 / 10}," + "\n"
+                                                 for i in range(rows)))
+    frame = read_log(path, wide=True)
+    assert frame.columns.tolist() == ["step", "loss", "acc"]
+    assert frame["step"].iloc[:3].tolist() == [0, 1, 2] and frame["loss"].iloc[:3].tolist() == [0.3, 0.4, 0.5]
+    assert frame["acc"].iloc[:2].tolist() == [0.9, 0.8]
+
+
+def test_a_monitor_file_whose_rows_end_in_a_separator_keeps_rewards_apart_from_lengths(tmp_path):
+    from swarmstats.io import read_log
+
+    path = tmp_path / "0.monitor.csv"
+    path.write_text('#{"t_start": 1600000000.0, "env_id": "CartPole-v1"}\nr,l,t\n'
+                    + "".join(f"{10.5 + i},{7 + i},{0.5 * (i + 1)},\n" for i in range(30)))
+    frame = read_log(path, wide=True)
+    assert frame["r"].iloc[:2].tolist() == [10.5, 11.5]  # the rewards, not the lengths (7, 8)
 
 
 def test_missing_file_and_directory(tmp_path):

@@ -150,6 +150,10 @@ def test_a_seed_that_diverged_at_once_is_counted_not_dropped(tmp_path):
     report = run("report", path, "-o", tmp_path / "report.html")
     assert report.returncode == 0, report.stderr
     assert "reward: not_converged over 2 runs - 1 of 3 runs diverged" in (tmp_path / "report.html").read_text()
+    # describe has no verdict to give it: the seed is skipped, and said
+    described = run("describe", path, "--format", "json")
+    assert len(json.loads(described.stdout)["results"]) == 2
+    assert "reward [seed=3]: column 'reward' is NaN from its first value on" in described.stderr
     # every seed NaN from the start: nothing to judge, said so
     path.write_text("seed,step,reward\n" + "".join(f"{s},{i},nan\n" for s in (1, 2) for i in range(30)))
     failed = run("check-convergence", path, "-m", "reward")
@@ -223,7 +227,7 @@ def test_a_metric_nan_in_every_row_is_left_out_of_the_default_with_the_reason(tm
     named = run("check-convergence", path, "-m", "acc")
     assert named.returncode == 2 and "column 'acc' is NaN from its first value on" in named.stderr
     described = run("describe", path, "-m", "acc")
-    assert described.returncode == 2 and "what it logged is NaN" in described.stderr
+    assert described.returncode == 2 and "column 'acc' is NaN from its first value on" in described.stderr
 
 
 def test_a_monitor_calls_a_metric_whose_latest_values_are_nan_diverged_until_a_number_comes():
@@ -253,3 +257,32 @@ def test_watch_says_when_the_run_it_follows_diverged(tmp_path):
     assert result.returncode == 0
     assert ("step 599: loss is not converged - diverged: from step 450 on every value is NaN (150 of them)"
             in result.stdout)
+
+
+def test_an_explained_variance_of_nan_is_undefined_not_a_divergence(tmp_path):
+    # SB3 and CleanRL write explained_variance = nan when the batch's returns did not vary
+    # (0/0): a sparse-reward run before its first reward.  Read as written NaN, a healthy run
+    # whose last rollout saw no reward read "diverged".
+    rng = np.random.default_rng(8)
+    rows = ["time/total_timesteps,train/explained_variance,train/value_loss"]
+    for i in range(120):
+        variance = "nan" if i >= 110 or i < 5 else f"{0.5 + rng.normal(0, 0.02):.4f}"
+        rows.append(f"{(i + 1) * 2048},{variance},{0.1 + rng.normal(0, 0.01):.4f}")
+    path = tmp_path / "progress.csv"
+    path.write_text("\n".join(rows) + "\n")
+    frame = read_log(path, wide=True)
+    assert not is_written(frame["train/explained_variance"]).any()  # left out as missing
+    assert ("train/explained_variance: 15 of 120 values are NaN, what SB3 and CleanRL log when the returns "
+            "did not vary (explained variance 0/0): left out as missing") in frame.attrs["notes"]
+    result = run("check-convergence", path, "-m", "train/explained_variance", "--format", "json")
+    (entry,) = json.loads(result.stdout)["results"]
+    assert "diverged" not in entry["failed_tests"] and entry["n"] == 105
+    # live, the same rule: skipped as undefined, not counted as non-finite
+    from swarmstats.streaming.monitor import Monitor
+
+    monitor = Monitor(check_every=50)
+    for step in range(60):
+        monitor.log(step, **{"train/explained_variance": 0.5 if step < 50 else float("nan"), "loss": float("nan")})
+    status = monitor.status
+    assert "diverged" not in status.metrics["train/explained_variance"]
+    assert status.metrics["loss"]["verdict"] == "not_converged"

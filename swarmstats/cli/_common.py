@@ -202,10 +202,12 @@ def _long_enough(frame, metrics: list, *, named: bool) -> list:
 
 def _cells_logged(column) -> int:
     """The cells of ``column`` that hold something written: a value, or a NaN the log wrote."""
+    import numpy as np
+
     from ..io.written_nan import is_written
 
     count = int(column.notna().sum())
-    if getattr(column.dtype, "kind", "") == "f":
+    if isinstance(column.dtype, np.dtype) and column.dtype.kind == "f":  # (a nullable Float64 has no mark)
         count += int(is_written(column.to_numpy()).sum())
     return count
 
@@ -427,15 +429,16 @@ def metric_runs(frame, metric: str, step, args, *, diverged: bool = False) -> li
     for key, part in parts(frame, args):
         try:
             series = select_metric(part, metric, step=step, diverged=diverged)
-        except NoValues:  # a run that never logged this metric
-            continue
         except DivergedAtStart as exc:
-            if not diverged:
-                raise
+            if not diverged:  # skipped as a run without the metric, but not without a word
+                say(f"{run_label(metric, key, args)}: {exc}")
+                continue
             import pandas as pd
 
             series = pd.Series([], dtype=float, name=metric)
             series.attrs["diverged"] = exc.divergence
+        except NoValues:  # a run that never logged this metric
+            continue
         runs.append(series.rename(run_label(metric, key, args)))
     return runs
 

@@ -7,7 +7,7 @@ import pandas as pd
 
 from .._result import plain_number
 from ..description import MEDIAN_METHODS, describe
-from ..errors import InputError, NoValues
+from ..errors import DivergedAtStart, InputError, NoValues
 from ..io import LOG_FORMATS, select_metric
 from ._common import (
     EXIT_PASS,
@@ -63,10 +63,12 @@ def run(args) -> int:
         for key, part in parts(frame, args):
             try:
                 series, rows = select_metric(part, metric, step=columns.step, rows=True)
-            except NoValues:
-                if args.group:
-                    continue  # a run that never logged this metric
-                raise
+            except NoValues as exc:
+                if not args.group:
+                    raise
+                if isinstance(exc, DivergedAtStart):  # skipped, but said
+                    say(f"{run_label(metric, key, args)}: {exc}")
+                continue  # a run that never logged this metric
             clusters = part[cluster].to_numpy()[rows] if cluster is not None else None
             if clusters is not None and pd.isna(clusters).any():
                 step = plain_number(series.index[int(np.flatnonzero(pd.isna(clusters))[0])])

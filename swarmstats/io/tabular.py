@@ -203,9 +203,8 @@ def _read_delimited_path(name: str, path: str, head: bytes, sep: str):
     if sep == "," and b";" in first_line and b"," not in first_line:
         return None
     try:
-        frame = pd.read_csv(path, sep=sep, skip_blank_lines=True, na_values=["None", "null", "NULL"],
-                            keep_default_na=True)
-    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError):
+        frame = parse_delimited(name, path, sep)
+    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError, InputError):
         return None  # the careful path gives the precise message
     first = frame.iloc[:, 0] if frame.shape[1] else None
     if first is not None and first.dtype == object and first.astype(str).str.lstrip().str.startswith("#").any():
@@ -296,8 +295,7 @@ def _read_delimited(name: str, data: bytes, sep: str) -> pd.DataFrame:
         source = io.BytesIO(data)
     try:
         # UTF-8: the BOM is cut above ("utf-8-sig" decoding cost ~40 us on a small file)
-        frame = pd.read_csv(source, sep=sep, skip_blank_lines=True,
-                            na_values=["None", "null", "NULL"], keep_default_na=True)
+        frame = parse_delimited(name, source, sep)
     except pd.errors.EmptyDataError:
         raise InputError(f"{name} is empty") from None
     except pd.errors.ParserError as exc:
@@ -314,6 +312,25 @@ def _read_delimited(name: str, data: bytes, sep: str) -> pd.DataFrame:
     return _with_written_nan(frame, source, sep, lambda: True)
 
 
+def parse_delimited(name: str, source, sep: str = ",") -> pd.DataFrame:
+    """pandas' parse of a delimited log.  Never with the first column as the index: a row ending
+    in a separator ("0,0.3,") has one field more than the header, and pandas would then take
+    the steps as the index and shift every column one place left - 'step' read the losses and
+    the last metric was empty.  A row whose extra field holds a value is an error (pandas would
+    drop the value with a warning)."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", pd.errors.ParserWarning)
+        frame = pd.read_csv(source, sep=sep, skip_blank_lines=True, index_col=False,
+                            na_values=["None", "null", "NULL"], keep_default_na=True)
+    if any(issubclass(w.category, pd.errors.ParserWarning) and "does not match" in str(w.message)
+           for w in caught):
+        raise InputError(f"{name}: malformed rows: the rows hold more fields than the header names "
+                         f"({frame.shape[1]}); a column without a name in the header?")
+    return frame
+
+
 def _with_written_nan(frame: pd.DataFrame, source, sep: str, mentions) -> pd.DataFrame:
     """``frame`` with the NaN cells the file wrote as a token (``nan``, ``NaN``) marked as
     written (:mod:`.written_nan`), in the columns whose last value is NaN: only there can a
@@ -324,13 +341,13 @@ def _with_written_nan(frame: pd.DataFrame, source, sep: str, mentions) -> pd.Dat
         return frame
     last = frame.iloc[-1]
     candidates = [i for i, dtype in enumerate(frame.dtypes.tolist())
-                  if getattr(dtype, "kind", "") == "f" and np.isnan(last.iloc[i])]
+                  if isinstance(dtype, np.dtype) and dtype.kind == "f" and np.isnan(last.iloc[i])]
     if not candidates or not mentions():
         return frame
     if hasattr(source, "seek"):
         source.seek(0)
     cells = pd.read_csv(source, sep=sep, usecols=candidates, dtype=str, na_filter=False,
-                        skip_blank_lines=True)
+                        skip_blank_lines=True, index_col=False)
     if len(cells) != len(frame):
         return frame  # (the two reads always agree on the rows; never mark a wrong one)
     for position, column in zip(candidates, range(cells.shape[1])):
@@ -528,7 +545,7 @@ def _is_counter(column: pd.Series) -> bool:
 
 def _only_written_nan(column: pd.Series) -> bool:
     """Is every value of this column that holds no number a NaN the log wrote (and one at least)?"""
-    if getattr(column.dtype, "kind", "") == "f":
+    if isinstance(column.dtype, np.dtype) and column.dtype.kind == "f":
         return bool(is_written(column.to_numpy()).any())
     words = column.dropna().astype(str).str.strip().str.lower()
     return bool(words.isin(NAN_TOKENS).any())
@@ -620,9 +637,8 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, 
     if not kept.all():  # a copy of values and steps only when a row goes
         values = values[kept]
     if values.empty:
-        if np.isnan(numbers).all() and is_written(numbers).any():
-            raise NoValues(f"metric {metric!r} has no values: what it logged is NaN, a run that diverged "
-                           "before logging a value")
+        if is_written(numbers).any():
+            _divergence(numbers, frame, metric, step)  # raises DivergedAtStart: nothing finite
         raise NoValues(f"metric {metric!r} has no values (every cell is empty)")
     if divergence is not None:
         values.attrs["diverged"] = divergence

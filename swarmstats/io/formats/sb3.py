@@ -12,7 +12,7 @@ import pandas as pd
 
 from ...errors import InputError
 from ..plain_csv import numeric_table
-from ..tabular import decode_text
+from ..tabular import decode_text, parse_delimited
 from ..unfinished import without_unfinished_row
 from ._table import LogTable, check_repeated_header, numeric_columns
 
@@ -151,7 +151,7 @@ def _monitor_columns(name: str, rest: bytes) -> tuple[list, dict] | None:
         names, block = parsed
         return names, {c: block[:, i] for i, c in enumerate(names)}
     try:
-        frame = pd.read_csv(io.BytesIO(rest))
+        frame = parse_delimited(name, io.BytesIO(rest))  # (a row ending in ',' keeps its columns)
     except pd.errors.EmptyDataError:
         return None
     except pd.errors.ParserError as exc:
