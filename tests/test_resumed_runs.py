@@ -3,6 +3,7 @@ again replace the ones logged before past its checkpoint (TensorBoard's rule), w
 new run appended to the file is still a run of its own."""
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -86,3 +87,27 @@ def test_two_runs_flushed_into_one_file_in_turns_lose_no_rows(tmp_path):
     pd.DataFrame({"step": steps, "reward": np.arange(40.0)}).to_csv(path, index=False)
     wide = read_log(path, wide=True)
     assert len(wide) == 40 and not any("resumed" in note for note in wide.attrs["notes"])
+
+
+def test_watch_reads_a_resume_and_a_new_run_as_the_tables_do(tmp_path):
+    # watch followed the lines as one series: a resume counted the replayed steps twice,
+    # and a second run appended to the file was merged into the first
+    rng = np.random.default_rng(5)
+    resumed = tmp_path / "resumed.jsonl"
+    steps = list(range(0, 730, 10)) + list(range(500, 1500, 10))
+    resumed.write_text("".join(json.dumps({"step": s, "reward": 0.5 + rng.normal(0, 0.05)}) + "\n" for s in steps))
+    result = run("watch", resumed, "--once", "--format", "json")
+    lines = [json.loads(line) for line in result.stdout.splitlines() if line.startswith('{"event"')]
+    assert {"event": "resumed", "message": "resumed at step 500 after step 720: the 23 record(s) logged before "
+            "at or past it are replaced"} in lines
+    report = json.loads(result.stdout[result.stdout.index('{\n'):])["report"]
+    assert report["metrics"]["reward"]["n"] == 150  # 50 before the checkpoint, 100 after: none twice
+    appended = tmp_path / "appended.csv"
+    appended.write_text("step,reward\n" + "".join(f"{s},{base + rng.normal(0, 0.05):.4f}\n"
+                                                  for base in (0.3, 0.8) for s in range(0, 1000, 10)))
+    result = run("watch", appended, "--once")
+    assert "the step went back from 990 to 0: a new run, followed apart as run=#2" in result.stdout
+    means = dict(re.findall(r"(reward \[run=#\d\]): n 100, mean ([\d.]+)", result.stdout))
+    assert abs(float(means["reward [run=#1]"]) - 0.3) < 0.02 and abs(float(means["reward [run=#2]"]) - 0.8) < 0.02
+    # the names are the ones check-convergence gives the same runs
+    assert "reward [run=#2]" in run("check-convergence", appended).stdout

@@ -13,10 +13,13 @@ import sys
 import threading
 import time
 
+import numpy as np
+
 from .._result import fmt
 from ..errors import InputError
 from ..io import mlflow_server
 from ..io.decoding import BadJSON, check_readable, loads
+from ..io.resumed import is_resume
 from ..io.runs import record_run
 from ..io.tabular import is_bookkeeping_name, step_names
 from ..streaming.monitor import Monitor, MonitorStatus
@@ -301,17 +304,68 @@ class RunMonitors:
     or ``trial_id`` key, as the other commands split a table: :func:`~swarmstats.io.runs.record_run`).
     Two seeds written side by side were followed as one series: runs at 0.3 and 0.8 read
     "converged, mean 0.548".  A metric's name carries its run (``reward [seed=2]``) once a
-    second run has appeared; a log of one run keeps the plain names."""
+    second run has appeared; a log of one run keeps the plain names.
+
+    A step that goes back is read as the tables are (:mod:`swarmstats.io.resumed`): back to
+    where the run began, or replacing half its values or more, a new run appended to the file
+    (``reward [run=#2]``; two runs were one series of both); back into the run, a resume from a
+    checkpoint, whose values replace those logged before at or past that step (they were
+    counted twice).  Each is said as an event."""
 
     def __init__(self, make):
         self._make = make
         self._monitors: dict = {}  # run label (None: no run named) -> Monitor
+        self._logged: dict = {}  # run label -> [(step, values)] as logged, to replay after a resume
+        self._segments: dict = {}  # run named by the records -> (label of its current run, runs so far)
+        self._last: dict = {}  # run label -> its last numeric step
+        self._events: list = []
 
     def log(self, run: str | None, step, values: dict) -> None:
-        monitor = self._monitors.get(run)
+        label = self._label(run, _step_number(step))
+        monitor = self._monitors.get(label)
         if monitor is None:
-            monitor = self._monitors[run] = self._make()
-        monitor.log(step if step is not None else monitor.calls, **values)
+            monitor = self._monitors[label] = self._make()
+            self._logged[label] = []
+        step = step if step is not None else monitor.calls
+        self._logged[label].append((step, values))
+        monitor.log(step, **values)
+
+    def take_events(self) -> list:
+        """(kind, message) of each new run and resume seen since the last call."""
+        events, self._events = self._events, []
+        return events
+
+    def _label(self, run: str | None, step: float | None) -> str | None:
+        """The label of the run a record at ``step`` belongs to: a step back starts a new one,
+        or resumes the current one (see the class docstring)."""
+        label, count = self._segments.get(run, (run, 1))
+        last = self._last.get(label)
+        if step is None or last is None or step >= last:  # the common case: one comparison
+            if step is not None:
+                self._last[label] = step
+            return label
+        logged = self._logged[label]
+        steps = np.array([s for s in (_step_number(s) for s, _ in logged) if s is not None])
+        if is_resume(steps, step):
+            kept = [(s, v) for s, v in logged if not ((number := _step_number(s)) is not None and number >= step)]
+            self._monitors[label] = self._make()
+            for s, v in kept:  # the run as it stands now: what the resume replaced is gone
+                self._monitors[label].log(s, **v)
+            self._logged[label] = kept
+            self._events.append(("resumed", f"{_run_text(label)}resumed at step {fmt(step)} after step "
+                                            f"{fmt(last)}: the {len(logged) - len(kept)} record(s) logged "
+                                            "before at or past it are replaced"))
+            self._last[label] = step
+            return label
+        if count == 1:  # the first run gets its number now that there is a second
+            first = _numbered(run, 1)
+            self._monitors[first], self._logged[first] = self._monitors.pop(label), self._logged.pop(label)
+        label = _numbered(run, count + 1)
+        self._segments[run] = (label, count + 1)
+        self._last[label] = step
+        self._events.append(("new-run", f"the step went back from {fmt(last)} to {fmt(step)}: a new "
+                                        f"run, followed apart as {label}"))
+        return label
 
     def _named(self) -> list:
         """(shown name, run, metric) of every metric followed."""
@@ -342,6 +396,24 @@ class RunMonitors:
             stop_metrics=[_with_run(run, name) for run, status in statuses.items()
                           for name in status.stop_metrics],
             stop_metric=None, should_stop=all(status.should_stop for status in statuses.values()))
+
+
+def _numbered(run: str | None, number: int) -> str:
+    """The label of the ``number``-th run appended under ``run``, as the tables name it."""
+    return f"{run} #{number}" if run is not None else f"run=#{number}"
+
+
+def _run_text(label: str | None) -> str:
+    return f"{label}: " if label is not None else ""
+
+
+def _step_number(step) -> float | None:
+    """A record's step as a number (a CSV row's is text), None when it is none."""
+    try:
+        number = float(step)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _with_run(run: str | None, metric: str) -> str:
@@ -408,6 +480,8 @@ def run(args) -> int:
             run, run_keys = record_run(record)
             step, values = _numbers(record, step_key, run_keys)
             monitors.log(run, step, values)
+        for kind, message in monitors.take_events():
+            _say(args, {"event": kind, "message": message})
         return len(records)
 
     with _StopOnSignal() as stop:

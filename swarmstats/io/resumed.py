@@ -67,14 +67,25 @@ def _resumes(steps: np.ndarray, rows: np.ndarray, superseded: np.ndarray) -> lis
             segment = rows[begin:position]
             earlier = steps[segment]
             live = ~superseded[segment] & ~np.isnan(earlier)
-            replaced = live & (earlier >= value)
-            if value > np.nanmin(earlier[live]) and replaced.sum() < live.sum() / 2:
-                superseded[segment[replaced]] = True
+            if is_resume(earlier[live], value):
+                superseded[segment[live & (earlier >= value)]] = True
                 found.append((value, last))
             else:
                 begin = position  # a new run: the run key splits it
         last = value
     return found
+
+
+def is_resume(earlier: np.ndarray, step: float) -> bool:
+    """Is a step back to ``step``, in a run that has logged the steps ``earlier``, a resume
+    from a checkpoint (see the module docstring) rather than a new run?
+
+    >>> is_resume(np.array([0, 10, 20, 30, 40]), 30), is_resume(np.array([0, 10, 20, 30]), 0)
+    (True, False)
+    >>> is_resume(np.array([0, 10, 20, 30]), 10)   # would replace half the rows: a new run
+    False
+    """
+    return bool(len(earlier) and step > earlier.min() and np.count_nonzero(earlier >= step) < len(earlier) / 2)
 
 
 def _plain(value: float) -> str:
