@@ -286,3 +286,23 @@ def test_an_explained_variance_of_nan_is_undefined_not_a_divergence(tmp_path):
     status = monitor.status
     assert "diverged" not in status.metrics["train/explained_variance"]
     assert status.metrics["loss"]["verdict"] == "not_converged"
+
+
+def test_compare_and_best_of_refuse_a_run_that_diverged_and_curves_say_it(tmp_path):
+    # a seed whose reward turned NaN at step 240 of 300 was scored by its values before,
+    # as if it had finished: the set looked as good as one whose seeds all ran
+    rng = np.random.default_rng(9)
+    for group, base in (("a", 0.5), ("b", 0.55)):
+        (tmp_path / group).mkdir()
+        for seed in (1, 2, 3):
+            values = base + rng.normal(0, 0.05, 300)
+            cells = ["nan" if group == "b" and seed == 2 and i >= 240 else f"{v:.4f}" for i, v in enumerate(values)]
+            (tmp_path / group / f"seed={seed}.csv").write_text(
+                "step,reward\n" + "".join(f"{i},{c}\n" for i, c in enumerate(cells)))
+    compared = run("compare", f"{tmp_path}/a/*.csv", f"{tmp_path}/b/*.csv", "-m", "reward")
+    assert compared.returncode == 2
+    assert "1 of 3 runs diverged - reward of " in compared.stderr and "(from step 240 on, every value NaN)" in compared.stderr
+    best = run("best-of", tmp_path / "b" / "seed=1.csv", tmp_path / "b" / "seed=2.csv", "-m", "reward")
+    assert best.returncode == 2 and "1 of 2 runs diverged" in best.stderr
+    curves = run("curves", f"{tmp_path}/b/*.csv", "-m", "reward")
+    assert curves.returncode == 0 and "1 of 3 runs diverged - reward of" in curves.stderr

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..errors import InputError
+from .._result import fmt
+from ..errors import DivergedAtStart, InputError
 from ..io import classify_columns, read_log, select_metric
 from ..io.runs import name_list
 from ..sweeps.runs import (
@@ -20,18 +21,51 @@ from ..sweeps.runs import (
 
 def metric_runs(paths, metric: str, input_format: str | None) -> list[tuple[RunSpec, pd.Series]]:
     """(run, its ``metric`` as a Series on its step axis) for each run behind ``paths``; a run
-    without the metric is an error naming it."""
+    without the metric is an error naming it.  A run whose metric ends in infinite values or in
+    NaN the log wrote keeps its values before them, with ``attrs["diverged"]`` (an empty series
+    when it diverged before logging a finite value): see :func:`refuse_diverged` and
+    :func:`note_diverged`."""
     found = []
     for spec in discover(paths, format=input_format):
         frame = spec.frame if spec.frame is not None else read_log(spec.path, format=spec.format, wide=True)
         try:
-            series = select_metric(frame, metric, step=classify_columns(frame).step)
+            series = select_metric(frame, metric, step=classify_columns(frame).step, diverged=True)
+        except DivergedAtStart as exc:
+            series = pd.Series([], dtype=float, name=metric)
+            series.attrs["diverged"] = exc.divergence
         except InputError as exc:
             raise InputError(f"{spec.name}: {exc}") from None
-        if series.empty:
+        if series.empty and "diverged" not in series.attrs:
             raise InputError(f"{spec.name}: no value of {metric!r}")
         found.append((spec, series))
     return found
+
+
+def _diverged(found: list) -> list:
+    """'NAME (from step S on, every value NaN)' for each run of ``found`` that diverged."""
+    return [f"{spec.name} (from step {fmt(info['step'])} on, every value {info['kind']})"
+            for spec, series in found if (info := series.attrs.get("diverged")) is not None]
+
+
+def refuse_diverged(found: list, metric: str, why: str) -> None:
+    """An error naming the runs whose ``metric`` diverged, for a command that scores each run
+    by its last values (``why``): a diverged run's last values were never logged, and its
+    values before are not its score.  Taken silently, a run whose loss turned NaN at 80% was
+    scored by the values before."""
+    gone = _diverged(found)
+    if gone:
+        raise InputError(f"{len(gone)} of {len(found)} runs diverged - {metric} of {name_list(gone)}: {why}; "
+                         "leave them out of the paths, and count them as failed runs")
+
+
+def note_diverged(found: list, metric: str) -> None:
+    """Say on stderr which runs' ``metric`` diverged (their curves end where they did)."""
+    from ._common import say
+
+    gone = _diverged(found)
+    if gone:
+        say(f"{len(gone)} of {len(found)} runs diverged - {metric} of {name_list(gone)}: each is drawn up to "
+            "where it did, and the band after that step is of the others")
 
 
 def note_pooled(specs, *, environments: str | None, workers: str) -> None:

@@ -23,6 +23,7 @@ from ._runs import (
     check_last,
     metric_runs,
     note_pooled,
+    refuse_diverged,
     tail,
 )
 
@@ -52,6 +53,7 @@ def run(args) -> int:
     check_last(args.last)
     arms = {}
     found = metric_runs(args.paths, args.metric, args.input_format)
+    refuse_diverged(found, args.metric, "a run's score is the mean of its last part, which they never logged")
     note_pooled([spec for spec, _ in found],
                 environments="the best of them may be the environment with the largest rewards, not "
                              "the best run; pass the runs of one environment",

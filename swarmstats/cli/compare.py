@@ -40,6 +40,7 @@ from ._runs import (
     metric_runs,
     note_pooled,
     note_settings,
+    refuse_diverged,
     tail,
 )
 
@@ -121,7 +122,9 @@ def run_scores(pattern: str, metric: str, last: float, input_format: str | None,
     some run has none, or two share one), ``tasks`` (each run's ``task`` parameter, with
     ``task``) and ``runs`` (each run's values)."""
     values, seeds, tasks, runs, specs = [], [], [], [], []
-    for spec, series in metric_runs(pattern, metric, input_format):
+    found = metric_runs(pattern, metric, input_format)
+    refuse_diverged(found, metric, "a run's score is the mean of its last part, which they never logged")
+    for spec, series in found:
         specs.append(spec)
         seeds.append(spec.params.get("seed"))
         if task is not None:

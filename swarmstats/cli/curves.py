@@ -17,7 +17,7 @@ from ._common import (
     render,
     too_few,
 )
-from ._runs import metric_runs, note_pooled, note_settings
+from ._runs import metric_runs, note_diverged, note_pooled, note_settings
 
 
 def add_parser(commands) -> None:
@@ -43,6 +43,8 @@ def add_parser(commands) -> None:
 def run(args) -> int:
     runs = {}
     found = metric_runs(args.paths, args.metric, args.input_format)
+    note_diverged(found, args.metric)
+    found = [(spec, series) for spec, series in found if len(series)]  # (diverged before any value)
     note_pooled([spec for spec, _ in found],
                 environments="curves across them mix their reward scales; pass the runs of one environment",
                 workers="their spread is not a spread between seeds")
