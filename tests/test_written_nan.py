@@ -306,3 +306,19 @@ def test_compare_and_best_of_refuse_a_run_that_diverged_and_curves_say_it(tmp_pa
     assert best.returncode == 2 and "1 of 2 runs diverged" in best.stderr
     curves = run("curves", f"{tmp_path}/b/*.csv", "-m", "reward")
     assert curves.returncode == 0 and "1 of 3 runs diverged - reward of" in curves.stderr
+
+
+def test_a_sweep_leaves_a_diverged_run_out_of_its_settings_scores(tmp_path):
+    import swarmstats as ss
+
+    rng = np.random.default_rng(10)
+    for seed in (1, 2, 3):
+        values = 0.5 + rng.normal(0, 0.05, 300)
+        if seed == 2:
+            values[100:] = 5.0  # a run that shot up, then diverged: its finite part is not its score
+        cells = ["nan" if seed == 2 and i >= 150 else f"{v:.4f}" for i, v in enumerate(values)]
+        (tmp_path / f"run_{seed}.csv").write_text("step,reward\n" + "".join(f"{i},{c}\n" for i, c in enumerate(cells)))
+    sweep = ss.sweep(str(tmp_path), metrics=["reward"], checks=("convergence",), workers=1, progress=False)
+    row = sweep.table.iloc[0]
+    assert row["n"] == 3 and row["diverged"] == 1 and abs(row["mean"] - 0.5) < 0.05
+    assert "over 2 runs (1 more diverged, left out)" in sweep.summary()

@@ -58,8 +58,10 @@ class SweepResult(Result):
             regimes = ", ".join(f"{label} {row[f'share_{label}']:.0%}" for label in
                                 ("cooperative", "contested", "collapse")
                                 if row.get(f"share_{label}") is not None)
+            scored = row["n"] - row.get("diverged", 0)
+            gone = f" ({row['diverged']} more diverged, left out)" if row.get("diverged") else ""
             lines.append(f"  {setting}: {row['metric']} mean {fmt(row.get('mean'))}{interval} over "
-                         f"{row['n']} run{'s' if row['n'] != 1 else ''}; "
+                         f"{scored} run{'s' if scored != 1 else ''}{gone}; "
                          + (f"{round(converged * row['n'])} of {row['n']} converged" if converged is not None
                             else "converged n/a")
                          + (f"; {regimes}" if regimes else ""))

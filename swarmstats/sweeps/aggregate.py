@@ -9,9 +9,11 @@ from ..compare import compare_runs
 
 
 def by_setting(results: list, by: list, *, metrics=None, n_boot: int = 2000, random_state=0) -> pd.DataFrame:
-    """One row per (setting, metric): runs, how many failed, share converged, the across-seed
-    mean (Student's t interval) / median / IQM (bootstrap intervals) of the runs' post-warm-up
-    means, and the share of runs in each SWARM regime."""
+    """One row per (setting, metric): runs, how many failed, how many diverged, share converged,
+    the across-seed mean (Student's t interval) / median / IQM (bootstrap intervals) of the
+    runs' post-warm-up means, and the share of runs in each SWARM regime.  A run whose metric
+    diverged counts as not converged and is left out of the scores: its mean is of the values
+    before it diverged, not the run's."""
     rows = []
     ok = [r for r in results if r["status"] == "ok"]
     keys = sorted({tuple(_param(r, p) for p in by) for r in results}, key=lambda k: tuple(map(str, k)))
@@ -25,8 +27,10 @@ def by_setting(results: list, by: list, *, metrics=None, n_boot: int = 2000, ran
             base[f"share_{label}"] = (regimes.count(label) / len(regimes)) if regimes else None
         for metric in names:
             entries = [r["metrics"][metric] for r in good if metric in r["metrics"]]
-            row = {**base, "metric": metric, "n": len(entries)}
-            scores = np.array([e["mean"] for e in entries if e.get("mean") is not None], dtype=float)
+            row = {**base, "metric": metric, "n": len(entries),
+                   "diverged": sum("diverged_at" in e for e in entries)}
+            scores = np.array([e["mean"] for e in entries if e.get("mean") is not None and "diverged_at" not in e],
+                              dtype=float)
             row["share_converged"] = (float(np.mean([bool(e.get("converged")) for e in entries]))
                                       if entries else None)
             if len(scores) >= 2:
