@@ -322,3 +322,12 @@ def test_a_sweep_leaves_a_diverged_run_out_of_its_settings_scores(tmp_path):
     row = sweep.table.iloc[0]
     assert row["n"] == 3 and row["diverged"] == 1 and abs(row["mean"] - 0.5) < 0.05
     assert "over 2 runs (1 more diverged, left out)" in sweep.summary()
+
+
+def test_the_json_names_the_runs_that_diverged_before_a_finite_value(tmp_path):
+    rng = np.random.default_rng(11)
+    path = tmp_path / "seeds.csv"
+    path.write_text("seed,step,reward\n" + "".join(
+        f"{s},{i},{'nan' if s == 3 else f'{0.5 + rng.normal(0, 0.05):.4f}'}\n" for s in (1, 2, 3) for i in range(300)))
+    (summary,) = json.loads(run("check-convergence", path, "--format", "json").stdout)["results"]
+    assert summary["diverged_at_start"] == ["reward [seed=3]"]

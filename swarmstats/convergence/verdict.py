@@ -182,6 +182,8 @@ class MultiRunConvergenceResult(Result):
     ess_tail: float
     rhat_threshold: float | None
     name: str | None = None
+    #: the runs that diverged before logging a finite value (not in ``runs``: nothing to fit)
+    diverged_at_start: list = field(default_factory=list)
 
     @property
     def main_reason(self) -> str:
@@ -705,7 +707,7 @@ def with_divergence(result, diverged: dict):
         gone = [run.name for run in result.runs if "values" in diverged.get(run.name, {})] + dead
         reasons.insert(0, f"{len(gone)} of {len(runs) + len(dead)} runs diverged ({', '.join(map(str, gone[:5]))})")
         return dataclasses.replace(result, runs=runs, verdict="not_converged" if dead else verdict,
-                                   converged=False, reasons=reasons)
+                                   converged=False, reasons=reasons, diverged_at_start=dead)
     info = diverged.get(result.name)
     if info is not None and "rows" in info:  # the values stop while the log goes on: said, not judged
         note = (f"no value after step {fmt(info['step'])} while the log goes on for {info['rows']} more rows "
