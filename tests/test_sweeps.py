@@ -267,3 +267,23 @@ def test_worker_files_given_one_by_one_are_named_as_such():
     others = ss.sweep(str(real / "dqn-*.monitor.csv"), metrics=["r"], checks=("describe",), workers=1,
                       progress=False)
     assert not any("workers" in note for note in others.notes)
+
+
+def test_ray_trials_are_grouped_by_their_parameters_not_their_unique_names(tmp_path):
+    # a Ray trial's folder name is unique to it (its index, its tag, its start time): read as
+    # names, four trials of two learning rates were four settings of one run each
+    rng = np.random.default_rng(4)
+    for i, (lr, seed) in enumerate([(0.001, 1), (0.001, 2), (0.01, 1), (0.01, 2)]):
+        trial = tmp_path / f"PPO_CartPole-v1_3b2f1_{i:05d}_{i}_lr={lr:.4f},seed={seed}_2024-01-05_14-32-0{i}"
+        trial.mkdir()
+        (trial / "params.json").write_text(json.dumps({"lr": lr, "seed": seed, "env": "CartPole-v1",
+                                                       "model": {"fcnet_hiddens": [64, 64]}}))
+        base = 200 if lr == 0.001 else 120
+        (trial / "progress.csv").write_text("training_iteration,episode_reward_mean\n" + "".join(
+            f"{it},{base + rng.normal(0, 5):.2f}\n" for it in range(1, 101)))
+    result = ss.sweep(str(tmp_path), metrics=["episode_reward_mean"], checks=("convergence",), workers=1,
+                   progress=False)
+    assert result.by == ["setting"]
+    assert sorted(result.table["setting"]) == ["lr=0.001", "lr=0.01"] and set(result.table["n"]) == {2}
+    assert any(note.startswith("the runs' parameters say they are of 2 settings (lr=0.001, lr=0.01)")
+               for note in result.notes)

@@ -89,11 +89,13 @@ def note_settings(specs, consequence: str, *, where: str = "") -> None:
     as seeds, and ``consequence`` says what that does to its answer."""
     from ._common import say
 
-    settings = settings_of(specs)
+    settings, told_by = settings_of(specs, told_by=True)
     if settings is not None:
         shown = list(dict.fromkeys(settings.values()))
-        say(f"the runs{where} are of {len(shown)} settings by their names ({name_list(shown)}; a run number "
-            f"at a name's end marks a seed): {consequence}")
+        how = ("a run number at a name's end marks a seed" if told_by == "names"
+               else "seed parameters aside")
+        say(f"the runs{where} are of {len(shown)} settings by their {told_by} ({name_list(shown)}; {how}): "
+            f"{consequence}")
 
 
 def add_last_option(parser) -> None:

@@ -107,7 +107,7 @@ def sweep(runs, *, checks=CHECKS, metrics=None, by=None, group: str | None = Non
     options = SweepOptions(metrics=tuple(metrics) if metrics else None, checks=tuple(checks),
                            regime_rules=regime_rules or RegimeRules())
     show = sys.stderr.isatty() if progress is None else progress
-    settings = settings_of(specs)
+    settings, told_by = settings_of(specs, told_by=True)
     if settings is not None:  # a parameter the runs can be grouped by (a 'setting' of their own wins)
         specs = [replace(spec, params={SETTING: settings[spec.name], **spec.params}) for spec in specs]
     results = run_all(specs, options, backend=backend, workers=workers, scheduler=scheduler, progress=show)
@@ -117,9 +117,10 @@ def sweep(runs, *, checks=CHECKS, metrics=None, by=None, group: str | None = Non
         # two algorithms' spread given as a spread between seeds
         by = [SETTING]
         shown = list(dict.fromkeys(settings.values()))
-        notes.append(f"the runs' names say they are of {len(shown)} settings ({name_list(shown)}): each is "
-                     "summarised apart, a run number at a name's end marking a seed of its setting; "
-                     "--by PARAM groups them by a parameter instead")
+        seeds = ("a run number at a name's end marking a seed of its setting" if told_by == "names" else
+                 "the runs that differ only in a seed parameter being its seeds")
+        notes.append(f"the runs' {told_by} say they are of {len(shown)} settings ({name_list(shown)}): each is "
+                     f"summarised apart, {seeds}; --by PARAM groups them by a parameter instead")
     environments = environments_of(specs)
     if len(environments) > 1 and ENVIRONMENT not in by:
         # ten runs on CartPole, Pong and MountainCar read "r mean 67.69 over 10 runs"

@@ -18,7 +18,7 @@ import pandas as pd
 from ..errors import InputError
 from ..io import mlflow_server, read_log
 from ..io.formats.sb3 import WORKER_START_SECONDS, monitor_environment, worker_groups
-from ..io.runs import setting_stems
+from ..io.runs import normalise, setting_stems
 from ..io.tabular import table_roles
 
 #: The parameter naming a run's environment when its log says it (an SB3 monitor header):
@@ -152,9 +152,20 @@ def environments_of(specs) -> list:
     return sorted({str(spec.params[ENVIRONMENT]) for spec in specs if ENVIRONMENT in spec.params})
 
 
-def settings_of(specs) -> dict | None:
-    """{run name: its setting} when the runs' names say they are of more than one setting;
-    None when they read as the seeds of one (``PPO_1``, ``PPO_2``) or say nothing.
+#: parameters that tell replicates of one setting apart (compared without case or separators)
+SEED_PARAMETERS = frozenset({"seed", "random_seed", "env_seed", "seed_offset", "replicate", "repeat",
+                             "run", "run_id", "trial_id", "trial_name", "experiment_tag"})
+
+
+def settings_of(specs, *, told_by: bool = False):
+    """{run name: its setting} when the runs' parameters or names say they are of more than
+    one setting; None when they read as the seeds of one (``PPO_1``, ``PPO_2``) or say nothing.
+
+    Parameters first (a Ray trial's ``params.json``, ``key=value`` path segments): when every
+    run has some and those other than a seed (:data:`SEED_PARAMETERS`) differ, each distinct set
+    is a setting, named by the parameters that vary (``lr=0.001``) - a Ray trial's folder name
+    (``PPO_CartPole-v1_3b2f1_00000_0_lr=0.0010,seed=1_2024-01-05_14-32-00``) is unique to the
+    trial, and read as a name made every trial a setting of its own.
 
     A name is what tells the runs apart: their paths without the folders and file names they
     all share (``runs/ppo_seed1/progress.csv`` -> ``ppo_seed1``) and without the log's
@@ -169,7 +180,16 @@ def settings_of(specs) -> dict | None:
     True
     """
     if len(specs) < 2:
-        return None
+        return (None, None) if told_by else None
+    by_parameters = _parameter_settings(specs)
+    if by_parameters is not None:
+        return (by_parameters, "parameters") if told_by else by_parameters
+    by_names = _name_settings(specs)
+    return (by_names, "names" if by_names is not None else None) if told_by else by_names
+
+
+def _name_settings(specs) -> dict | None:
+    """:func:`settings_of` by the runs' names."""
     parts = [_name_parts(spec) for spec in specs]
     lead = 0
     while all(len(p) > lead + 1 for p in parts) and len({p[lead] for p in parts}) == 1:
@@ -182,6 +202,21 @@ def settings_of(specs) -> dict | None:
     if stems is None:
         return None
     return {spec.name: stems[label] for spec, label in zip(specs, labels)}
+
+
+def _parameter_settings(specs) -> dict | None:
+    """:func:`settings_of` by the runs' parameters: None unless every run has parameters and
+    those other than a seed that every run has differ between runs (then names are not looked at)."""
+    if not all(spec.params for spec in specs):
+        return None
+    shown = [{key: json.dumps(value, sort_keys=True, default=str) for key, value in spec.params.items()
+              if normalise(key) not in SEED_PARAMETERS and key not in (SETTING, ENVIRONMENT)} for spec in specs]
+    # keys every run has (a Ray trial's folder name parses into keys of its own, one per trial)
+    keys = [key for key in shown[0] if all(key in params for params in shown[1:])]
+    varying = [key for key in keys if len({params[key] for params in shown}) > 1]
+    if not varying:
+        return None
+    return {spec.name: ",".join(f"{key}={spec.params.get(key)}" for key in varying) for spec in specs}
 
 
 def _name_parts(spec: RunSpec) -> list:
