@@ -236,3 +236,20 @@ def test_watch_stops_cleanly_on_ctrl_c_and_on_sigterm(tmp_path):
         process = _start_watch(path)  # waits for its readiness line, never a timer
         _, final = _stop(process, sig)
         assert final["report"]["metrics"]["reward"]["n"] == 30
+
+
+def test_forget_from_keeps_the_values_before_a_resume_and_goes_on_from_them():
+    rng = np.random.default_rng(12)
+    monitor = Monitor(checks=("convergence", "window"), check_every=50, budget=1000)
+    values = 0.5 + rng.normal(0, 0.05, 300)
+    for step, value in enumerate(values):
+        monitor.log(step, reward=value, loss=float("nan") if step >= 250 else 1.0)
+    assert monitor.forget_from(200) == 100 + 50  # reward's 100 values and loss's 50 finite ones
+    status = monitor.status.metrics
+    assert status["reward"]["n"] == 200 and status["reward"]["last_step"] == 199
+    assert "diverged" not in status["loss"]  # its NaN came after the checkpoint: forgotten too
+    assert status["reward"]["mean"] == pytest.approx(values[:200].mean())
+    assert "window_status" in status["reward"]
+    monitor.log(200, reward=0.5, loss=1.0)
+    assert monitor.status.metrics["reward"]["n"] == 201
+    assert monitor.forget_from(10_000) == 0

@@ -12,6 +12,7 @@ import stat
 import sys
 import threading
 import time
+from array import array
 
 import numpy as np
 
@@ -315,20 +316,20 @@ class RunMonitors:
     def __init__(self, make):
         self._make = make
         self._monitors: dict = {}  # run label (None: no run named) -> Monitor
-        self._logged: dict = {}  # run label -> [(step, values)] as logged, to replay after a resume
+        self._steps: dict = {}  # run label -> its numeric steps so far (8 bytes each), for the rule
         self._segments: dict = {}  # run named by the records -> (label of its current run, runs so far)
-        self._last: dict = {}  # run label -> its last numeric step
         self._events: list = []
 
     def log(self, run: str | None, step, values: dict) -> None:
-        label = self._label(run, _step_number(step))
+        number = _step_number(step)
+        label = self._label(run, number)
         monitor = self._monitors.get(label)
         if monitor is None:
             monitor = self._monitors[label] = self._make()
-            self._logged[label] = []
-        step = step if step is not None else monitor.calls
-        self._logged[label].append((step, values))
-        monitor.log(step, **values)
+            self._steps[label] = array("d")
+        if number is not None:
+            self._steps[label].append(number)
+        monitor.log(step if step is not None else monitor.calls, **values)
 
     def take_events(self) -> list:
         """(kind, message) of each new run and resume seen since the last call."""
@@ -339,30 +340,24 @@ class RunMonitors:
         """The label of the run a record at ``step`` belongs to: a step back starts a new one,
         or resumes the current one (see the class docstring)."""
         label, count = self._segments.get(run, (run, 1))
-        last = self._last.get(label)
-        if step is None or last is None or step >= last:  # the common case: one comparison
-            if step is not None:
-                self._last[label] = step
+        steps = self._steps.get(label)
+        if step is None or not steps or step >= steps[-1]:  # the common case: one comparison
             return label
-        logged = self._logged[label]
-        steps = np.array([s for s in (_step_number(s) for s, _ in logged) if s is not None])
-        if is_resume(steps, step):
-            kept = [(s, v) for s, v in logged if not ((number := _step_number(s)) is not None and number >= step)]
-            self._monitors[label] = self._make()
-            for s, v in kept:  # the run as it stands now: what the resume replaced is gone
-                self._monitors[label].log(s, **v)
-            self._logged[label] = kept
+        last = steps[-1]
+        earlier = np.array(steps, dtype=np.float64)  # (a copy: the array is cut below)
+        if is_resume(earlier, step):
+            replaced = int(np.count_nonzero(earlier >= step))
+            del steps[len(steps) - replaced:]  # (steps rose until now: the replaced ones are the last)
+            self._monitors[label].forget_from(step)  # the run as it stands now: what the resume replaced is gone
             self._events.append(("resumed", f"{_run_text(label)}resumed at step {fmt(step)} after step "
-                                            f"{fmt(last)}: the {len(logged) - len(kept)} record(s) logged "
-                                            "before at or past it are replaced"))
-            self._last[label] = step
+                                            f"{fmt(last)}: the {replaced} record(s) logged before at or past "
+                                            "it are replaced"))
             return label
         if count == 1:  # the first run gets its number now that there is a second
             first = _numbered(run, 1)
-            self._monitors[first], self._logged[first] = self._monitors.pop(label), self._logged.pop(label)
+            self._monitors[first], self._steps[first] = self._monitors.pop(label), self._steps.pop(label)
         label = _numbered(run, count + 1)
         self._segments[run] = (label, count + 1)
-        self._last[label] = step
         self._events.append(("new-run", f"the step went back from {fmt(last)} to {fmt(step)}: a new "
                                         f"run, followed apart as {label}"))
         return label

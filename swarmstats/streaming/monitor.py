@@ -200,18 +200,52 @@ class Monitor(Estimator):
                 since["last"] = step
                 continue
             self._diverged.pop(name, None)  # a finite value again: what came before was a gap
-            stream = self._streams.get(name)
-            if stream is None:
-                stream = self._streams[name] = self._new_stream(name)
-                self._steps[name] = []
-                if "window" in self.checks:
-                    self._windows[name] = AdaptiveWindow(keep_states=False)
-            self._steps[name].append(step)
-            if self.budget is not None:
-                stream.test.budget = _budget_in_values(self._steps[name], float(self.budget))
-            stream.update(value)
-            if name in self._windows:
-                self._window_states[name] = self._windows[name].update(value)
+            self._replay(name, step, value)
+
+    def forget_from(self, step: float) -> int:
+        """Forget every value logged at ``step`` or later (a run resumed from its checkpoint at
+        ``step`` logs them again: :mod:`swarmstats.io.resumed`); the values before are kept and
+        the checks start over on them.  Returns how many values were forgotten.
+
+        >>> monitor = Monitor(check_every=100)
+        >>> for s in range(300):
+        ...     monitor.log(s, reward=0.5)
+        >>> monitor.forget_from(200), monitor.status.metrics["reward"]["n"]
+        (100, 200)
+        """
+        forgotten = 0
+        for name in list(self._streams):
+            steps = self._steps[name]
+            kept = next((i for i, s in enumerate(steps) if is_real(s) and float(s) >= step), len(steps))
+            if kept == len(steps):
+                continue
+            values = self._streams[name].values[:kept].copy()
+            forgotten += len(steps) - kept
+            del self._streams[name]
+            self._windows.pop(name, None)
+            self._window_states.pop(name, None)
+            self._steps[name] = []
+            for s, value in zip(steps[:kept], values):  # replayed: the budget and the window follow each step
+                self._replay(name, s, float(value))
+        for name, since in list(self._diverged.items()):
+            if is_real(since["step"]) and float(since["step"]) >= step:
+                del self._diverged[name]
+        return forgotten
+
+    def _replay(self, name: str, step, value: float) -> None:
+        """One finite value of ``name`` into its checks (what :meth:`log` does after its tests)."""
+        stream = self._streams.get(name)
+        if stream is None:
+            stream = self._streams[name] = self._new_stream(name)
+            self._steps.setdefault(name, [])
+            if "window" in self.checks:
+                self._windows[name] = AdaptiveWindow(keep_states=False)
+        self._steps[name].append(step)
+        if self.budget is not None:
+            stream.test.budget = _budget_in_values(self._steps[name], float(self.budget))
+        stream.update(value)
+        if name in self._windows:
+            self._window_states[name] = self._windows[name].update(value)
 
     @property
     def should_stop(self) -> bool:
