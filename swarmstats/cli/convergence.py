@@ -98,7 +98,8 @@ def run(args) -> int:
             if len(runs) == 1 and config is not None and str(rows[RUN].iloc[0]).startswith(str(config)):
                 name = runs[0].name  # a configuration's only seed keeps its own name (sac_seed1)
             results.append(with_divergence(test.fit(kept if len(kept) > 1 else kept[0],
-                                                    name=kept[0].name if len(kept) < len(runs) == 2 else name),
+                                                    # one run left of several: named as itself
+                                                    name=kept[0].name if len(kept) == 1 < len(runs) else name),
                                            series_endings(runs)))
     passed = all(r.converged for r in results)
     _render(args, frame, results, passed, len(metrics))
