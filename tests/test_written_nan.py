@@ -331,3 +331,14 @@ def test_the_json_names_the_runs_that_diverged_before_a_finite_value(tmp_path):
         f"{s},{i},{'nan' if s == 3 else f'{0.5 + rng.normal(0, 0.05):.4f}'}\n" for s in (1, 2, 3) for i in range(300)))
     (summary,) = json.loads(run("check-convergence", path, "--format", "json").stdout)["results"]
     assert summary["diverged_at_start"] == ["reward [seed=3]"]
+
+
+def test_regimes_and_windows_skip_a_run_without_values_as_describe_does():
+    # the real Lightning folder: version_1 logged only NaN, versions 0 and 1 no generator loss;
+    # regimes and windows stopped at the first such run ("metric 'train_gen_loss' has no values")
+    folder = REAL / "lightning/lightning_logs"
+    for command in (["regimes"], ["windows", "--summary"]):
+        result = run(*command, folder)
+        assert result.returncode == 0, result.stderr
+        assert "train_gen_loss [run=version_2]" in result.stdout and "train_gen_loss [run=version_0]" not in result.stdout
+        assert "train_disc_loss [run=version_1]: column 'train_disc_loss' is NaN from its first value on" in result.stderr

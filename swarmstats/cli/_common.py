@@ -443,6 +443,14 @@ def metric_runs(frame, metric: str, step, args, *, diverged: bool = False) -> li
     return runs
 
 
+def every_metric_run(frame, metrics: list, step, args) -> list:
+    """:func:`metric_runs` of each metric, in order; an error when no run has a value of any."""
+    found = [series for metric in metrics for series in metric_runs(frame, metric, step, args)]
+    if not found:
+        raise InputError(f"no values of {', '.join(map(str, metrics))} in any run")
+    return found
+
+
 def finite_runs(runs: list, metric: str) -> list:
     """The runs of :func:`metric_runs` that logged a finite value (the others diverged before
     they did); an error when none did."""

@@ -7,7 +7,7 @@ import pandas as pd
 
 from .._result import fmt, fmt_interval, plain_number
 from ..errors import InputError, is_real
-from ..io import LOG_FORMATS, select_metric
+from ..io import LOG_FORMATS
 from ..regimes import (
     MODELS,
     PENALTIES,
@@ -25,12 +25,11 @@ from ._common import (
     add_output_options,
     aligned_lines,
     at_least,
+    every_metric_run,
     finite,
     load,
-    parts,
     plot_results,
     render,
-    run_label,
     say,
 )
 
@@ -86,8 +85,8 @@ def run(args) -> int:
     frame, columns, metrics = load(args)
     if args.online or args.online_method:
         return _online(args, frame, columns, metrics, args.online_method or "auto")
-    results = [detector.fit(select_metric(part, metric, step=columns.step), name=run_label(metric, key, args))
-               for metric in metrics for key, part in parts(frame, args)]
+    # (a run that never logged a metric, or only NaN, is skipped - the latter said - not fatal)
+    results = [detector.fit(series, name=series.name) for series in every_metric_run(frame, metrics, columns.step, args)]
     render(args, "regimes", results, frame=frame,
            text=lambda: print("\n\n".join(f"{r.summary()}\n{_segments_text(r)}" for r in results)))
     if args.plot:
@@ -98,9 +97,8 @@ def run(args) -> int:
 def _online(args, frame, columns, metrics, method: str) -> int:
     """Alarms of an online detector replayed over each metric, in step units."""
     rows, quiet = [], {}
-    for metric, key, part in [(m, k, p) for m in metrics for k, p in parts(frame, args)]:
-        series = select_metric(part, metric, step=columns.step)
-        metric = run_label(metric, key, args)
+    for series in every_metric_run(frame, metrics, columns.step, args):
+        metric = series.name
         steps = series.index.to_numpy() if columns.step else np.arange(len(series))
         values = series.to_numpy()
 

@@ -7,7 +7,7 @@ import dataclasses
 import pandas as pd
 
 from .._result import fmt_interval
-from ..io import LOG_FORMATS, select_metric
+from ..io import LOG_FORMATS
 from ..windows import STATUSES, WINDOW_POINTS, AdaptiveWindow, window_input
 from ._common import (
     EXIT_PASS,
@@ -18,12 +18,11 @@ from ._common import (
     add_output_options,
     announce_direction,
     at_least,
+    every_metric_run,
     finite,
     load,
-    parts,
     plot_results,
     render,
-    run_label,
 )
 
 
@@ -58,9 +57,9 @@ def run(args) -> int:
                             better=args.better)
     frame, columns, metrics = load(args)
     announce_direction(args, metrics)
-    results = [_fit(window, select_metric(part, metric, step=columns.step), run_label(metric, key, args),
-                    args.max_points)
-               for metric in metrics for key, part in parts(frame, args)]
+    # (a run that never logged a metric, or only NaN, is skipped - the latter said - not fatal)
+    results = [_fit(window, series, series.name, args.max_points)
+               for series in every_metric_run(frame, metrics, columns.step, args)]
 
     def payload():
         entries = [r.to_dict() for r in results]
