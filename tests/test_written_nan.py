@@ -342,3 +342,19 @@ def test_regimes_and_windows_skip_a_run_without_values_as_describe_does():
         assert result.returncode == 0, result.stderr
         assert "train_gen_loss [run=version_2]" in result.stdout and "train_gen_loss [run=version_0]" not in result.stdout
         assert "train_disc_loss [run=version_1]: column 'train_disc_loss' is NaN from its first value on" in result.stderr
+
+
+def test_commands_without_a_verdict_analyse_the_values_before_a_divergence_and_say_so(tmp_path):
+    # describe read a loss that turned NaN as its 450 values before without a word, and an
+    # infinite end stopped it (exit 2) where check-convergence judged the values before
+    path = _csv(tmp_path / "log.csv", _rows())
+    described = run("describe", path, "-m", "loss", "--format", "json")
+    assert json.loads(described.stdout)["results"][0]["n"] == 450
+    assert ("loss: from step 450 on every value is NaN (150 of them): the run diverged there; the 450 values "
+            "before are analysed") in described.stderr
+    infinite = tmp_path / "inf.csv"
+    infinite.write_text("step,reward\n" + "".join(f"{i},{0.5 + (i % 7) / 20}\n" for i in range(60)) + "60,inf\n61,inf\n")
+    for command in (["describe"], ["regimes"], ["windows", "--summary"]):
+        result = run(*command, infinite)
+        assert result.returncode == 0, result.stderr
+        assert "reward: from step 60 on every value is infinite (2 of them)" in result.stderr

@@ -428,7 +428,7 @@ def metric_runs(frame, metric: str, step, args, *, diverged: bool = False) -> li
     runs = []
     for key, part in parts(frame, args):
         try:
-            series = select_metric(part, metric, step=step, diverged=diverged)
+            series = select_metric(part, metric, step=step, diverged=True)
         except DivergedAtStart as exc:
             if not diverged:  # skipped as a run without the metric, but not without a word
                 say(f"{run_label(metric, key, args)}: {exc}")
@@ -439,8 +439,22 @@ def metric_runs(frame, metric: str, step, args, *, diverged: bool = False) -> li
             series.attrs["diverged"] = exc.divergence
         except NoValues:  # a run that never logged this metric
             continue
+        if not diverged:
+            say_divergence(run_label(metric, key, args), series)
         runs.append(series.rename(run_label(metric, key, args)))
     return runs
+
+
+def say_divergence(name: str, series) -> None:
+    """For a command with no verdict to give: say on stderr that ``series`` (from
+    ``select_metric(diverged=True)``) ended in infinite or NaN values, and that what is
+    analysed is the values before them."""
+    from .._result import fmt
+
+    info = series.attrs.get("diverged")
+    if info is not None:
+        say(f"{name}: from step {fmt(info['step'])} on every value is {info['kind']} ({info['values']} of "
+            f"them): the run diverged there; the {len(series):,} values before are analysed")
 
 
 def every_metric_run(frame, metrics: list, step, args) -> list:

@@ -25,6 +25,7 @@ from ._common import (
     render,
     run_label,
     say,
+    say_divergence,
 )
 
 
@@ -62,13 +63,14 @@ def run(args) -> int:
     for metric in metrics:
         for key, part in parts(frame, args):
             try:
-                series, rows = select_metric(part, metric, step=columns.step, rows=True)
+                series, rows = select_metric(part, metric, step=columns.step, rows=True, diverged=True)
             except NoValues as exc:
                 if not args.group:
                     raise
                 if isinstance(exc, DivergedAtStart):  # skipped, but said
                     say(f"{run_label(metric, key, args)}: {exc}")
                 continue  # a run that never logged this metric
+            say_divergence(run_label(metric, key, args), series)
             clusters = part[cluster].to_numpy()[rows] if cluster is not None else None
             if clusters is not None and pd.isna(clusters).any():
                 step = plain_number(series.index[int(np.flatnonzero(pd.isna(clusters))[0])])
