@@ -21,6 +21,7 @@ import pandas as pd
 
 from ._input.interactions import cluster_option
 from ._result import fmt
+from .convergence.reasons import where_diverged
 from .convergence.verdict import ConvergenceTest, with_divergence
 from .description import describe
 from .errors import DivergedAtStart, InputError
@@ -199,9 +200,8 @@ def build_report(frame: pd.DataFrame, *, metrics=None, step: str | None = None,
             continue
         diverged = series.attrs.get("diverged")
         if diverged is not None:  # a run that diverged: shown up to where it did, and said
-            notes.append(f"{name}: from step {fmt(diverged['step'])} on every value is {diverged['kind']} "
-                         f"({diverged['values']} of them): the run diverged there; every panel shows the "
-                         "values before")
+            notes.append(f"{name}: {where_diverged(diverged)}: the run diverged there; every panel shows "
+                         "the values before")
         followed, block = window_input(series)
         if block > 1:
             notes.append(f"{name}: the adaptive window follows the means of {block} consecutive steps "

@@ -202,14 +202,10 @@ def _long_enough(frame, metrics: list, *, named: bool) -> list:
 
 def _cells_logged(column) -> int:
     """The cells of ``column`` that hold something written: a value, or a NaN the log wrote."""
-    import numpy as np
+    from ..io.written_nan import column_floats, is_written
 
-    from ..io.written_nan import is_written
-
-    count = int(column.notna().sum())
-    if isinstance(column.dtype, np.dtype) and column.dtype.kind == "f":  # (a nullable Float64 has no mark)
-        count += int(is_written(column.to_numpy()).sum())
-    return count
+    floats = column_floats(column)
+    return int(column.notna().sum()) + (int(is_written(floats).sum()) if floats is not None else 0)
 
 
 #: what the command found or chose on its own; printed to stderr once it succeeded (an
@@ -449,12 +445,12 @@ def say_divergence(name: str, series) -> None:
     """For a command with no verdict to give: say on stderr that ``series`` (from
     ``select_metric(diverged=True)``) ended in infinite or NaN values, and that what is
     analysed is the values before them."""
-    from .._result import fmt
+    from ..convergence.reasons import where_diverged
 
     info = series.attrs.get("diverged")
     if info is not None:
-        say(f"{name}: from step {fmt(info['step'])} on every value is {info['kind']} ({info['values']} of "
-            f"them): the run diverged there; the {len(series):,} values before are analysed")
+        say(f"{name}: {where_diverged(info)}: the run diverged there; the {len(series):,} values before "
+            "are analysed")
 
 
 def every_metric_run(frame, metrics: list, step, args) -> list:

@@ -39,8 +39,12 @@ def diverged_text(info: dict, finite: int) -> str:
     """
     before = (f"the numbers describe the {count_text(finite, 'finite values')} before" if finite
               else "no finite value was logged before")
-    return (f"diverged: from step {fmt(info['step'])} on every value is {info.get('kind', 'infinite')} "
-            f"({info['values']} of them); {before}")
+    return f"diverged: {where_diverged(info)}; {before}"
+
+
+def where_diverged(info: dict) -> str:
+    """Where a run diverged, from its record: "from step 450 on every value is NaN (150 of them)"."""
+    return f"from step {fmt(info['step'])} on every value is {info.get('kind', 'infinite')} ({info['values']} of them)"
 
 
 def count_text(count: int, unit: str, before: str = "") -> str:

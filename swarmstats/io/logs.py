@@ -46,7 +46,7 @@ from .tabular import (
     table_roles,
 )
 from .unfinished import without_unfinished_row
-from .written_nan import logged
+from .written_nan import column_floats, logged
 
 #: every format ``format=`` / ``--input-format`` takes: the generic tables, then the registry's
 LOG_FORMATS = TABLE_FORMATS + registry.names()
@@ -112,19 +112,11 @@ def _undefined_as_missing(table: LogTable) -> LogTable:
         frame = table.frame
         mask = sentinels.undefined(column, frame[column].to_numpy())
         if mask.any():
-            present = int(np.count_nonzero(logged(_floats(frame[column]))))
+            present = int(np.count_nonzero(logged(column_floats(frame[column]))))
             frame[column] = frame[column].mask(mask)
             table.arrays = None  # the frame's column is a new array now
             table.notes.append(sentinels.note(column, int(mask.sum()), present))
     return table
-
-
-def _floats(column: pd.Series) -> np.ndarray:
-    """A numeric column's values as floats, a NaN the log wrote kept as written (``na_value``
-    would overwrite its bits: a float64 column is taken as it is)."""
-    if isinstance(column.dtype, np.dtype) and column.dtype.kind == "f":
-        return column.to_numpy()
-    return column.to_numpy(dtype=float, na_value=np.nan)
 
 
 def _without_superseded_rows(table: LogTable) -> LogTable:

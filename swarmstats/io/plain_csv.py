@@ -14,9 +14,10 @@ here, and the rows are parsed
   fixed costs no longer matter and the checks below would cost more than they save).
 
 Only a table whose every cell is a plain number or empty is read here: a quote, a space, a
-tab, a ``;``, a ``#``, a word (a missing-value token such as ``NA`` included; ``nan`` is a number
-here, marked as a NaN the log wrote: :mod:`.written_nan`), a row of another width than the header, a blank line (numpy), or a repeated, blank or padded column name returns
-None and the caller reads the file the ordinary way, with its messages.  An empty cell is NaN,
+tab, a ``;``, a ``#``, a word (a missing-value token such as ``NA`` included; ``nan`` is a
+number here, marked as a NaN the log wrote: :mod:`.written_nan`), a row of another width than
+the header, a blank line (numpy), or a repeated, blank or padded column name returns None and
+the caller reads the file the ordinary way, with its messages.  An empty cell is NaN,
 as pandas reads it; both parsers give correctly rounded floats (tested on every real fixture
 against the ordinary read).
 """

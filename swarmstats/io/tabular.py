@@ -30,7 +30,15 @@ from .decoding import (
 )
 from .runs import RunKey, find_runs, normalise
 from .unfinished import without_unfinished_row
-from .written_nan import NAN_TOKENS, is_written, mark, mentions_nan, tokens_mask
+from .written_nan import (
+    NAN_TOKENS,
+    column_floats,
+    is_written,
+    mark,
+    mentions_nan,
+    nonfinite_kind,
+    tokens_mask,
+)
 
 FORMATS = ("csv", "tsv", "jsonl", "json", "parquet", "arrow")
 #: step axes by name, finest first (compared with ``normalise``: no case, "_" for separators)
@@ -545,8 +553,9 @@ def _is_counter(column: pd.Series) -> bool:
 
 def _only_written_nan(column: pd.Series) -> bool:
     """Is every value of this column that holds no number a NaN the log wrote (and one at least)?"""
-    if isinstance(column.dtype, np.dtype) and column.dtype.kind == "f":
-        return bool(is_written(column.to_numpy()).any())
+    floats = column_floats(column)
+    if floats is not None:
+        return bool(is_written(floats).any())
     words = column.dropna().astype(str).str.strip().str.lower()
     return bool(words.isin(NAN_TOKENS).any())
 
@@ -660,7 +669,7 @@ def _divergence(numbers: np.ndarray, frame: pd.DataFrame, metric: str, step: str
         return None
     row = start + int(np.flatnonzero(ends)[0])
     infinite, written = int(np.isinf(tail).sum()), int(ends.sum() - np.isinf(tail).sum())
-    kind = "NaN or infinite" if infinite and written else "infinite" if infinite else "NaN"
+    kind = nonfinite_kind(infinite, written)
     record = {"row": row + 1, "values": infinite + written, "kind": kind,
               "step": frame[step].iloc[row] if step is not None else row}
     if not finite.size:

@@ -49,11 +49,28 @@ def logged(values) -> np.ndarray:
     return ~np.isnan(floats) | (floats.view(np.uint64) == WRITTEN_NAN_BITS)
 
 
+def column_floats(column) -> np.ndarray | None:
+    """A pandas column of numbers as float64 with a written NaN's bits kept, None for one of
+    another kind.  (``to_numpy(na_value=...)`` writes the ordinary NaN over every missing
+    cell, so a float64 column is taken as it is; a nullable one never held a mark.)"""
+    dtype = column.dtype
+    if isinstance(dtype, np.dtype) and dtype.kind == "f":
+        return column.to_numpy()
+    if getattr(dtype, "kind", "") in ("i", "u", "f"):
+        return column.to_numpy(dtype=np.float64, na_value=np.nan)
+    return None
+
+
 def mark(values: np.ndarray, where) -> np.ndarray:
     """``values`` (floats) with the cells ``where`` is true set to a written NaN (a copy)."""
     out = np.array(values, dtype=np.float64)
     out.view(np.uint64)[np.asarray(where, dtype=bool)] = WRITTEN_NAN_BITS
     return out
+
+
+def nonfinite_kind(infinite: int, nan: int) -> str:
+    """What a diverged run's last values were, by count: "infinite", "NaN" or "NaN or infinite"."""
+    return "NaN or infinite" if infinite and nan else "infinite" if infinite else "NaN"
 
 
 def json_constant(token: str) -> float:

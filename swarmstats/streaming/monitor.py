@@ -24,6 +24,7 @@ from .._result import Result, fmt, plain_number
 from ..convergence.reasons import diverged_text
 from ..convergence.verdict import check_budget, with_divergence
 from ..errors import InputError, check_choice, check_count, is_real
+from ..io.written_nan import nonfinite_kind
 from ..sentinels import is_undefined
 from ..windows import AdaptiveWindow
 from .convergence_monitor import ConvergenceMonitor
@@ -200,7 +201,7 @@ class Monitor(Estimator):
                 since["last"] = step
                 continue
             self._diverged.pop(name, None)  # a finite value again: what came before was a gap
-            self._replay(name, step, value)
+            self._add(name, step, value)
 
     def forget_from(self, step: float) -> int:
         """Forget every value logged at ``step`` or later (a run resumed from its checkpoint at
@@ -226,13 +227,13 @@ class Monitor(Estimator):
             self._window_states.pop(name, None)
             self._steps[name] = []
             for s, value in zip(steps[:kept], values):  # replayed: the budget and the window follow each step
-                self._replay(name, s, float(value))
+                self._add(name, s, float(value))
         for name, since in list(self._diverged.items()):
             if is_real(since["step"]) and float(since["step"]) >= step:
                 del self._diverged[name]
         return forgotten
 
-    def _replay(self, name: str, step, value: float) -> None:
+    def _add(self, name: str, step, value: float) -> None:
         """One finite value of ``name`` into its checks (what :meth:`log` does after its tests)."""
         stream = self._streams.get(name)
         if stream is None:
@@ -279,8 +280,7 @@ class Monitor(Estimator):
         """The record of a metric whose latest values are non-finite, as ``select_metric`` gives it."""
         since = self._diverged[metric]
         infinite, values = since["infinite"], since["values"]
-        kind = "infinite" if infinite == values else "NaN" if not infinite else "NaN or infinite"
-        return {"step": since["step"], "values": values, "kind": kind}
+        return {"step": since["step"], "values": values, "kind": nonfinite_kind(infinite, values - infinite)}
 
     def report(self) -> MonitorStatus:
         """Deprecated name of :attr:`status`."""
