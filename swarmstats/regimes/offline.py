@@ -14,7 +14,8 @@ from .._input.series import as_series
 from .._kernels.precision import within_range
 from .._result import Result, fmt, plain_number
 from ..errors import InputError, check_choice
-from .costs import COSTS, KernelCost, LevelOrTrendCost, SegmentCost
+from .costs import COSTS, KernelCost, LevelOrTrendCost, MeanCost, SegmentCost
+from .local_noise import LocalNoise, merge_within_local_noise
 from .noise import noise_scale
 from .pelt import pelt
 from .seeded import place_changes, seeded_search
@@ -125,10 +126,14 @@ class RegimeDetector(Estimator):
         Shortest segment.
     min_effect : float, default 0.5 for ``"trend"``, 1.0 for the others
         Adjacent segments that differ by less than this many noise SDs are
-        merged (``0`` turns merging off): a dip of a few steps inside a noisy
-        climb is not a regime change.  The difference is the model's: means;
-        for ``linear`` also the slope difference over the shorter segment; for
-        ``meanvar`` and ``kernel`` also the SDs.
+        merged: a dip of a few steps inside a noisy climb is not a regime
+        change.  The difference is the model's: means; for ``linear`` also the
+        slope difference over the shorter segment; for ``meanvar`` and
+        ``kernel`` also the SDs.  For ``trend``, ``mean`` and ``linear`` a
+        change must then also pay its penalty against the noise of the regimes
+        either side, where that is larger than the series' (a stretch that
+        scatters ten times more is not cut into "regimes"; see
+        :mod:`.local_noise`).  ``0`` turns both merges off.
     method : {"auto", "pelt", "seeded", "binseg", "bottomup", "window"}
         The search.  ``"pelt"`` is exact (our own; for ``model="kernel"``,
         ruptures' C-accelerated ``KernelCPD``); ``"seeded"`` minimises the
@@ -211,6 +216,10 @@ class RegimeDetector(Estimator):
             cost, penalty, rule = self._cost_and_penalty(values, sd, tau)
             changepoints = self._search(cost, values, penalty, min_size)
         kept, merged = merge_small_effects(values, changepoints, self._min_effect() * sd, self.model)
+        if self.model in ("mean", "linear"):  # one noise variance for the whole series: re-judge locally
+            kept, noisy = self._merge_within_local_noise(kept, LocalNoise(values, cost, sd * sd * tau, inflation=tau),
+                                                         penalty, notes)
+            merged += noisy
         return self._result(values, steps, kept, sd, tau, penalty, rule, min_size, merged, notes,
                             series.name)
 
@@ -234,6 +243,17 @@ class RegimeDetector(Estimator):
         if self.min_effect is not None:
             return float(self.min_effect)
         return 0.5 if self.model == "trend" else 1.0
+
+    def _merge_within_local_noise(self, changepoints, local, penalty, notes):
+        """The changes that still pay the penalty against their regimes' own noise (see
+        :mod:`.local_noise`), and how many did not; ``min_effect=0`` keeps every change."""
+        if self._min_effect() <= 0:
+            return changepoints, 0
+        kept, noisy = merge_within_local_noise(changepoints, local, penalty)
+        if noisy:
+            notes.append(f"{noisy} change{'s' if noisy > 1 else ''} merged for not standing out from the scatter "
+                         "of the regimes either side (the series is noisier there than overall)")
+        return kept, noisy
 
     def _fit_trend(self, values, steps, min_size, notes, name):
         # fitted in units of the series' spread: squared costs of 1e-300-sized data would
@@ -267,6 +287,11 @@ class RegimeDetector(Estimator):
                                fit.changepoints, min_size)
         kept, merged = merge_small_effects(adjusted, placed, self._min_effect() * fit.marginal_sd, "linear")
         kept = place_bends(adjusted, kept, min_size, scaled_long_run * math.log(n))
+        local = LocalNoise(adjusted, LevelOrTrendCost(adjusted, SLOPE_CONSTANT * scaled_long_run * math.log(n)),
+                           scaled_long_run, persistence=phi, inflation=1.0 / (1.0 - phi) ** 2)
+        kept, noisy = self._merge_within_local_noise(kept, local, CHANGE_CONSTANT * scaled_long_run * math.log(n),
+                                                     notes)
+        merged += noisy
         penalty = CHANGE_CONSTANT * long_run * math.log(n)
         return self._result(values, steps, kept, sd, tau, penalty, f"bic, AR(1) phi = {fmt(fit.phi, 2)}",
                             min_size, merged, notes, name, persistence=fit.phi, period=fit.period)
@@ -326,7 +351,11 @@ class RegimeDetector(Estimator):
         trend_cost = LevelOrTrendCost(scaled, slope_penalty) if trend else None
         segments = segment_table(scaled, steps, changepoints, long_run,
                                  sloped_by=trend_cost if long_run > 0 else None, autocorr_time=tau)
-        strengths = change_strengths(segments, changepoints, steps, scaled_sd, long_run, tau, trend_cost=trend_cost)
+        whitening = min(persistence, 0.99) if trend and persistence is not None else 0.0
+        local = LocalNoise(scaled, trend_cost or MeanCost(scaled), long_run, persistence=whitening,
+                           inflation=1.0 / (1.0 - whitening) ** 2 if trend else tau)
+        strengths = change_strengths(segments, changepoints, steps, scaled_sd, long_run, tau, trend_cost=trend_cost,
+                                     local=local)
         in_units = ["mean", "sd", "slope", "ci_low", "ci_high", "slope_ci_low", "slope_ci_high"]
         segments[in_units] = segments[in_units] * unit
         strengths["difference"] = strengths["difference"] * unit
@@ -520,9 +549,11 @@ def segment_table(values, steps, changepoints, long_run_variance, sloped_by=None
 
 
 def change_strengths(segments, changepoints, steps, sd, long_run_variance, autocorr_time=1.0,
-                     trend_cost=None) -> pd.DataFrame:
+                     trend_cost=None, local=None) -> pd.DataFrame:
     """Effect size of each change in noise SDs and a z statistic, with the
-    long-run variance.
+    long-run variance, or the two regimes' own where ``local`` (a
+    :class:`.local_noise.LocalNoise`) finds it larger: a jump inside a stretch
+    that scatters twenty times more than the rest is judged by that scatter.
 
     For levels z is the difference of the two means over its standard error;
     for the ``"trend"`` model (``trend_cost``) it is the root of the cost the
@@ -537,15 +568,18 @@ def change_strengths(segments, changepoints, steps, sd, long_run_variance, autoc
     for point, left, right in zip(changepoints, table[:-1], table[1:]):
         difference = right["mean"] - left["mean"]
         effect = difference
+        variance = long_run_variance
+        if local is not None and long_run_variance > 0:
+            variance = local.variance(left["start"], point, right["end"])
         if trend_cost is not None and long_run_variance > 0:
             # the cost the split saves between the neighbouring changes
             saved = (trend_cost.cost(np.array([left["start"]]), right["end"])[0]
                      - trend_cost.cost(np.array([left["start"]]), point)[0]
                      - trend_cost.cost(np.array([point]), right["end"])[0])
-            z = math.copysign(math.sqrt(max(saved, 0.0) / long_run_variance), difference or 1.0)
+            z = math.copysign(math.sqrt(max(saved, 0.0) / variance), difference or 1.0)
             effect = _boundary_effect(left, right, difference)
         else:
-            se = math.sqrt(long_run_variance * (1 / left["n"] + 1 / right["n"])) if long_run_variance > 0 else 0
+            se = math.sqrt(variance * (1 / left["n"] + 1 / right["n"])) if variance > 0 else 0
             z = difference / se if se > 0 else float("inf")
         pvalue = float(2 * stats.norm.sf(abs(z)))
         positions = max((left["n"] + right["n"]) / max(autocorr_time, 1.0), 1.0)
