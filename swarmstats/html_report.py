@@ -21,12 +21,13 @@ import pandas as pd
 
 from ._input.interactions import cluster_option
 from ._result import fmt
-from .convergence.reasons import where_diverged
+from .convergence.reasons import skipped_text, where_diverged
 from .convergence.verdict import ConvergenceTest, with_divergence
 from .description import describe
 from .errors import DivergedAtStart, InputError
 from .io import classify_columns, select_metric
 from .io.outputs import REPORT_SUFFIXES, check_output, write_atomically
+from .io.tabular import series_endings
 from .plots import literal_text
 from .quality import quality_metrics
 from .regimes import RegimeDetector
@@ -202,6 +203,8 @@ def build_report(frame: pd.DataFrame, *, metrics=None, step: str | None = None,
         if diverged is not None:  # a run that diverged: shown up to where it did, and said
             notes.append(f"{name}: {where_diverged(diverged)}: the run diverged there; every panel shows "
                          "the values before")
+        if "skipped" in series.attrs:
+            notes.append(f"{name}: {skipped_text(series.attrs['skipped'])}")
         followed, block = window_input(series)
         if block > 1:
             notes.append(f"{name}: the adaptive window follows the means of {block} consecutive steps "
@@ -209,7 +212,7 @@ def build_report(frame: pd.DataFrame, *, metrics=None, step: str | None = None,
                          "would take minutes. Every other number uses every point.")
         sections.append(MetricSection(
             name=name, convergence=with_divergence(ConvergenceTest(better=better).fit(series, name=name),
-                                                   {name: diverged} if diverged is not None else {}),
+                                                   series_endings([series])),
             regimes=RegimeDetector().fit(series, name=name),
             window=replace(AdaptiveWindow(better=better).fit(followed, name=name), block=block),
             distribution=describe(series, name=name, random_state=0, better=better)))

@@ -103,10 +103,10 @@ def test_select_metric_cuts_a_written_nan_end_and_leaves_a_transient_one_as_miss
     # the run ends in an empty cell, then a written NaN: it diverged at the written one
     assert len(series) == 40 and series.attrs["diverged"] == {"row": 42, "step": 410, "values": 1, "kind": "NaN"}
     assert "diverged" not in select_metric(frame, "loss", step="step").attrs  # only when asked
-    # a NaN written in the middle, finite values after it: a value not there, as before
+    # a NaN written in the middle, finite values after it: a skipped step, left out and recorded
     middle = frame.assign(loss=mark(np.r_[0.5, np.nan, 0.5 + np.zeros(40)], np.r_[False, True, np.zeros(40, bool)]))
     assert len(series := select_metric(middle, "loss", step="step", diverged=True)) == 41
-    assert not series.attrs
+    assert series.attrs == {"skipped": {"values": 1, "kind": "NaN", "steps": [10], "at_end": False}}
     both = frame.assign(loss=np.r_[0.5 + np.zeros(40), np.inf, WRITTEN_NAN])
     assert select_metric(both, "loss", step="step", diverged=True).attrs["diverged"]["kind"] == "NaN or infinite"
     dead = frame.assign(loss=WRITTEN_NAN)

@@ -436,21 +436,23 @@ def metric_runs(frame, metric: str, step, args, *, diverged: bool = False) -> li
         except NoValues:  # a run that never logged this metric
             continue
         if not diverged:
-            say_divergence(run_label(metric, key, args), series)
+            say_left_out(run_label(metric, key, args), series)
         runs.append(series.rename(run_label(metric, key, args)))
     return runs
 
 
-def say_divergence(name: str, series) -> None:
-    """For a command with no verdict to give: say on stderr that ``series`` (from
-    ``select_metric(diverged=True)``) ended in infinite or NaN values, and that what is
-    analysed is the values before them."""
-    from ..convergence.reasons import where_diverged
+def say_left_out(name: str, series, *, divergence: bool = True) -> None:
+    """Say on stderr what ``select_metric(diverged=True)`` left out of ``series``: inf or NaN
+    between finite values (skipped steps), and - for a command with no verdict to give
+    (``divergence``) - an end in infinite or NaN values, the values before being analysed."""
+    from ..convergence.reasons import skipped_text, where_diverged
 
     info = series.attrs.get("diverged")
-    if info is not None:
+    if divergence and info is not None:
         say(f"{name}: {where_diverged(info)}: the run diverged there; the {len(series):,} values before "
             "are analysed")
+    if "skipped" in series.attrs:
+        say(f"{name}: {skipped_text(series.attrs['skipped'])}")
 
 
 def every_metric_run(frame, metrics: list, step, args) -> list:

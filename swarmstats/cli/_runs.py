@@ -17,6 +17,7 @@ from ..sweeps.runs import (
     settings_of,
     worker_notes,
 )
+from ._common import say_left_out
 
 
 def metric_runs(paths, metric: str, input_format: str | None) -> list[tuple[RunSpec, pd.Series]]:
@@ -37,6 +38,7 @@ def metric_runs(paths, metric: str, input_format: str | None) -> list[tuple[RunS
             raise InputError(f"{spec.name}: {exc}") from None
         if series.empty and "diverged" not in series.attrs:
             raise InputError(f"{spec.name}: no value of {metric!r}")
+        say_left_out(f"{metric} [{spec.name}]", series, divergence=False)
         found.append((spec, series))
     return found
 

@@ -34,6 +34,7 @@ from ._common import (
     parts,
     plot_results,
     render,
+    say_left_out,
     stacked_frames,
     use_color,
 )
@@ -85,12 +86,17 @@ def run(args) -> int:
     for metric in metrics:
         if not args.group:
             series = select_metric(frame, metric, step=columns.step, diverged=True)
+            if args.format == "text":  # (the verdict's reasons say it too, for machine formats)
+                say_left_out(metric, series, divergence=False)
             results.append(with_divergence(test.fit(series, name=metric), series_endings([series])))
             continue
         # runs of one configuration are replicates: their verdicts are summarised together
         configs = parts(frame, argparse.Namespace(group=getattr(args, "config", None)))
         for config, rows in configs:
             runs = metric_runs(rows, metric, columns.step, args, diverged=True)
+            if args.format == "text":
+                for series in runs:
+                    say_left_out(series.name, series, divergence=False)
             name = metric if config is None else f"{metric} [{config}]"
             if not runs:
                 raise InputError(f"metric {metric!r} has no values in any run")

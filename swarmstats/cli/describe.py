@@ -25,7 +25,7 @@ from ._common import (
     render,
     run_label,
     say,
-    say_divergence,
+    say_left_out,
 )
 
 
@@ -70,7 +70,7 @@ def run(args) -> int:
                 if isinstance(exc, DivergedAtStart):  # skipped, but said
                     say(f"{run_label(metric, key, args)}: {exc}")
                 continue  # a run that never logged this metric
-            say_divergence(run_label(metric, key, args), series)
+            say_left_out(run_label(metric, key, args), series)
             clusters = part[cluster].to_numpy()[rows] if cluster is not None else None
             if clusters is not None and pd.isna(clusters).any():
                 step = plain_number(series.index[int(np.flatnonzero(pd.isna(clusters))[0])])

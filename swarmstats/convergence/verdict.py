@@ -70,6 +70,7 @@ from .reasons import (
     late_reason,
     out_of_reach,
     settled_note,
+    skipped_text,
     slow_shrink,
     steps_text,
     trend_reason,
@@ -685,7 +686,8 @@ def with_divergence(result, diverged: dict):
     that diverged before logging a finite value (so not fitted): the result is not converged
     either.  Over several runs the overall verdict is taken again.  A run whose values stop
     while its log goes on (``{"step": ..., "rows": ..., "end": ...}``: empty cells) keeps its
-    verdict and gets a reason saying so, first.  Read as an input error, a diverged run failed
+    verdict and gets a reason saying so, first; one whose record holds ``"skipped"`` (inf or
+    NaN between finite values, left out) keeps its verdict and gets a reason saying so, last.  Read as an input error, a diverged run failed
     a CI gate as a broken log rather than as a failed run.
 
     >>> result = check_convergence([0.5, 0.6, 0.4, 0.55] * 10, name="reward")
@@ -709,12 +711,14 @@ def with_divergence(result, diverged: dict):
         return dataclasses.replace(result, runs=runs, verdict="not_converged" if dead else verdict,
                                    converged=False, reasons=reasons, diverged_at_start=dead)
     info = diverged.get(result.name)
+    if info is not None and "skipped" in info:  # inf or NaN between finite values: said, not judged
+        result = dataclasses.replace(result, reasons=[*result.reasons, skipped_text(info["skipped"])])
     if info is not None and "rows" in info:  # the values stop while the log goes on: said, not judged
         note = (f"no value after step {fmt(info['step'])} while the log goes on for {info['rows']} more rows "
                 f"(to step {fmt(info['end'])}): it stopped being logged (empty cells, not NaN written as "
                 f"such); the verdict is on the {count_text(result.n, 'values')} before")
         result = dataclasses.replace(result, reasons=[note, *result.reasons])
-    elif info is not None:
+    elif info is not None and "values" in info:
         reason = diverged_text(info, result.n)
         result = dataclasses.replace(result, verdict="not_converged", converged=False, steps_needed=None,
                                      reasons=[reason, *result.reasons],

@@ -579,14 +579,21 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, 
 
     Non-numeric cells and infinities are errors, not silently dropped.  ``rows=True`` also
     returns the positions in ``frame`` of the values kept (to pair them with another column).
-    ``diverged=True``: a metric that ends in infinities or in NaN the log wrote (from the first
-    of them on, nothing finite: a run that diverged; see :mod:`.written_nan`) is cut before
-    them, and ``series.attrs["diverged"]`` holds ``{"row": data row, "step": its step,
-    "values": how many, "kind": "infinite", "NaN" or "NaN or infinite"}`` of what was cut - an
-    infinity anywhere else is still an error, a written NaN anywhere else reads as missing; a
-    metric that ends so from its first value raises :class:`DivergedAtStart`; a metric that
-    stops while the log goes on (no value in its last rows: empty cells) gets
-    ``series.attrs["stopped"]``.
+    Infinities and NaN the log wrote (see :mod:`.written_nan`) with finite values after them
+    are steps that were skipped, not values: fp16/AMP training logs ``grad_norm`` as inf or NaN
+    at a step whose gradients overflowed, and goes on.  They are left out, and
+    ``series.attrs["skipped"]`` holds ``{"values": how many, "kind": ..., "steps": the first
+    few}``.
+
+    ``diverged=True``: a metric that ends in infinities or written NaN (from the first of them
+    on, nothing finite: a run that diverged) is cut before them, and
+    ``series.attrs["diverged"]`` holds ``{"row": data row, "step": its step, "values": how
+    many, "kind": "infinite", "NaN" or "NaN or infinite"}`` of what was cut - unless the metric
+    skipped steps before, at least as many in a row as its end holds: then its end is one more
+    skipped step.  A metric that ends so from its first value raises :class:`DivergedAtStart`;
+    a metric that stops while the log goes on (no value in its last rows: empty cells) gets
+    ``series.attrs["stopped"]``.  ``diverged=False``: a metric ending in infinities is an
+    error.
     """
     if metric not in frame.columns:
         raise InputError(f"no metric {metric!r}; available: {_listing(classify_columns(frame).metrics)}")
@@ -607,15 +614,12 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, 
     values = column.astype(float)
     numbers = values.to_numpy()
     divergence = None
-    if np.isinf(numbers).any():
+    numbers, skipped = _skipped_steps(numbers, frame, step, diverged)
+    if not diverged and np.isinf(numbers).any():
         row = int(np.flatnonzero(np.isinf(numbers))[0])
-        if np.isfinite(numbers[row:]).any():
-            raise InputError(f"column {metric!r} has an infinite value at data row {row + 1}, with finite "
-                             "values after it; drop or fix it")
-        if not diverged:
-            raise InputError(f"column {metric!r} is infinite from data row {row + 1} on: the run diverged "
-                             "there; drop those rows to analyse the values before "
-                             "(check-convergence and report read them so)")
+        raise InputError(f"column {metric!r} is infinite from data row {row + 1} on: the run diverged "
+                         "there; drop those rows to analyse the values before "
+                         "(check-convergence and report read them so)")
     if diverged:
         divergence = _divergence(numbers, frame, metric, step)
         if divergence is not None:
@@ -649,6 +653,8 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, 
         if is_written(numbers).any():
             _divergence(numbers, frame, metric, step)  # raises DivergedAtStart: nothing finite
         raise NoValues(f"metric {metric!r} has no values (every cell is empty)")
+    if skipped is not None:
+        values.attrs["skipped"] = skipped
     if divergence is not None:
         values.attrs["diverged"] = divergence
     elif diverged:
@@ -656,6 +662,40 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, 
         if stopped is not None:
             values.attrs["stopped"] = stopped
     return (values, np.flatnonzero(kept)) if rows else values
+
+
+#: the steps a skipped-steps record lists
+SKIPPED_STEPS_SHOWN = 3
+
+
+def _skipped_steps(numbers: np.ndarray, frame: pd.DataFrame, step: str | None,
+                   ends_too: bool) -> tuple[np.ndarray, dict | None]:
+    """``numbers`` with the non-finite values that finite ones follow (skipped steps, see
+    :func:`select_metric`) made missing, and their record (None when there are none).
+    ``ends_too``: a non-finite end no longer than the longest run of skipped steps before it
+    is skipped too."""
+    nonfinite = np.isinf(numbers) | is_written(numbers)
+    if not nonfinite.any():  # the common case: one pass, no copy
+        return numbers, None
+    finite = np.flatnonzero(np.isfinite(numbers))
+    if not finite.size:
+        return numbers, None
+    skipped = nonfinite.copy()
+    skipped[finite[-1]:] = False
+    if not skipped.any():
+        return numbers, None
+    if ends_too:
+        edges = np.diff(np.r_[0, skipped[: finite[-1]].astype(np.int8), 0])
+        longest = int((np.flatnonzero(edges < 0) - np.flatnonzero(edges > 0)).max())
+        if int(nonfinite[finite[-1]:].sum()) <= longest:
+            skipped |= nonfinite  # its end is one more skipped step, not a divergence
+    where = np.flatnonzero(skipped)
+    infinite = int(np.isinf(numbers[where]).sum())
+    steps = (frame[step].iloc[where[:SKIPPED_STEPS_SHOWN]] if step is not None else where[:SKIPPED_STEPS_SHOWN]).tolist()
+    numbers = numbers.copy()
+    numbers[where] = np.nan  # an ordinary NaN: a missing cell, not a written one
+    return numbers, {"values": len(where), "kind": nonfinite_kind(infinite, len(where) - infinite),
+                     "steps": steps, "at_end": bool(skipped[finite[-1]:].any())}
 
 
 def _divergence(numbers: np.ndarray, frame: pd.DataFrame, metric: str, step: str | None) -> dict | None:
@@ -681,10 +721,15 @@ def _divergence(numbers: np.ndarray, frame: pd.DataFrame, metric: str, step: str
 
 def series_endings(runs) -> dict:
     """{name: how it ended} for each series :func:`select_metric` marked (``diverged=True``): its
-    ``"diverged"`` or ``"stopped"`` record, as :func:`swarmstats.convergence.with_divergence`
-    takes them."""
-    return {series.name: series.attrs.get("diverged") or series.attrs["stopped"] for series in runs
-            if "diverged" in series.attrs or "stopped" in series.attrs}
+    ``"diverged"`` or ``"stopped"`` record, with its ``"skipped"`` record under that key, as
+    :func:`swarmstats.convergence.with_divergence` takes them."""
+    endings = {}
+    for series in runs:
+        ending = series.attrs.get("diverged") or series.attrs.get("stopped")
+        skipped = series.attrs.get("skipped")
+        if ending is not None or skipped is not None:
+            endings[series.name] = {**(ending or {}), **({"skipped": skipped} if skipped else {})}
+    return endings
 
 
 def _stopped_early(frame: pd.DataFrame, metric: str, step: str | None, present: np.ndarray) -> dict | None:

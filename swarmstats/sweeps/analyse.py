@@ -13,6 +13,7 @@ from ..convergence.verdict import ConvergenceTest, with_divergence
 from ..description import describe
 from ..errors import DivergedAtStart, SwarmstatsError
 from ..io import classify_columns, read_log, select_metric
+from ..io.tabular import series_endings
 from ..regimes import RegimeDetector
 
 
@@ -75,10 +76,10 @@ def _metric(series: pd.Series, checks) -> dict:
     diverged = series.attrs.get("diverged")
     if diverged is not None:
         entry["diverged_at"] = diverged["step"]
+    if "skipped" in series.attrs:  # inf or NaN between finite values: left out, counted
+        entry["skipped"] = series.attrs["skipped"]["values"]
     if "convergence" in checks:
-        result = ConvergenceTest().fit(series)
-        if diverged is not None:
-            result = with_divergence(result, {result.name: diverged})
+        result = with_divergence(ConvergenceTest().fit(series), series_endings([series]))
         entry.update(verdict=result.verdict, converged=result.converged, mean=result.mean,
                      ci=list(result.ci), warmup=result.warmup, ess=result.ess)
     if "regimes" in checks and len(series) >= 10:
