@@ -119,3 +119,22 @@ def test_a_sweep_counts_skipped_steps_in_its_entry(tmp_path):
     assert result.n_failed == 0
     entry = result.runs[0]["metrics"]["grad_norm"]
     assert entry["skipped"] == 4 and entry["n"] == 196 and "diverged_at" not in entry
+
+
+def test_the_live_monitor_calls_a_skipped_step_a_skipped_step_once_the_metric_has_gone_on_after_one():
+    from swarmstats import Monitor
+
+    monitor = Monitor(check_every=10)
+    for step in range(50):
+        monitor.log(step, grad_norm=1.0 + 0.01 * (step % 3))
+    monitor.log(50, grad_norm=float("inf"))
+    # the first: nothing shows yet that the run goes on
+    assert monitor.status.metrics["grad_norm"]["verdict"] == "not_converged"
+    assert "diverged" in monitor.status.metrics["grad_norm"]
+    monitor.log(51, grad_norm=1.0)  # it went on: a skipped step
+    monitor.log(52, grad_norm=float("nan"))
+    assert "diverged" not in monitor.status.metrics["grad_norm"]  # one in a row, as before
+    assert "diverged" not in monitor.result("grad_norm").failed_tests
+    monitor.log(53, grad_norm=float("nan"))  # two in a row: more than it ever went on after
+    assert monitor.status.metrics["grad_norm"]["diverged"]["values"] == 2
+    assert monitor.result("grad_norm").verdict == "not_converged"

@@ -7,7 +7,9 @@ floats, ints, numpy scalars, 0-d tensors (anything with ``.item()``) or None
 (a window with no valid value, as TRL logs); non-finite values are skipped and
 counted.  A metric whose latest values are all NaN or infinite (none finite since the first
 of them) is a run that diverged: its verdict is ``not_converged`` with the reason, until a
-finite value comes again (a NaN once, then numbers, is a value not there).  The trainer
+finite value comes again (a NaN once, then numbers, is a value not there) - unless the metric
+had as many non-finite values in a row before and went on: a skipped step, as fp16/AMP logs
+``grad_norm`` where the gradients overflowed (``select_metric`` reads a log's end so).  The trainer
 adapters in :mod:`swarmstats.integrations` are thin layers over this class.
 """
 
@@ -158,6 +160,7 @@ class Monitor(Estimator):
         self._steps: dict = {}
         self._skipped: dict = {}
         self._diverged: dict = {}  # metric -> its non-finite values since its last finite one
+        self._longest_skip: dict = {}  # metric -> the most non-finite values in a row it went on after
         self.calls = 0
 
     @property
@@ -200,8 +203,16 @@ class Monitor(Estimator):
                 since["infinite"] += math.isinf(value)
                 since["last"] = step
                 continue
-            self._diverged.pop(name, None)  # a finite value again: what came before was a gap
+            skipped = self._diverged.pop(name, None)  # a finite value again: what came before was a gap
+            if skipped is not None:
+                self._longest_skip[name] = max(self._longest_skip.get(name, 0), skipped["values"])
             self._add(name, step, value)
+
+    def _is_diverged(self, name: str) -> bool:
+        """Whether ``name``'s latest values are non-finite, more of them in a row than it ever
+        went on after (fewer are one more skipped step)."""
+        since = self._diverged.get(name)
+        return since is not None and since["values"] > self._longest_skip.get(name, 0)
 
     def forget_from(self, step: float) -> int:
         """Forget every value logged at ``step`` or later (a run resumed from its checkpoint at
@@ -260,7 +271,7 @@ class Monitor(Estimator):
 
     def _shown_converged(self, name: str) -> bool:
         stream = self._streams.get(name)
-        if stream is None or stream.n < self.min_steps or name in self._diverged:
+        if stream is None or stream.n < self.min_steps or self._is_diverged(name):
             return False
         recent = [verdict for _, verdict in stream.history[-self.confirmations:]]
         return len(recent) == self.confirmations and all(v == "converged" for v in recent)
@@ -272,7 +283,7 @@ class Monitor(Estimator):
             raise InputError(f"no finite values of {metric!r} have been logged; logged: "
                              f"{', '.join(self._streams) or '(none)'}")
         result = self._streams[metric].result()
-        if metric not in self._diverged:
+        if not self._is_diverged(metric):
             return result
         return with_divergence(result, {result.name: self._divergence(metric)})
 
@@ -304,7 +315,7 @@ class Monitor(Estimator):
                 entry.update(window_status=last.status, window_length=last.length,
                              window_reason=last.reason)
             entries[name] = entry
-        for name in self._diverged:
+        for name in filter(self._is_diverged, self._diverged):
             divergence = self._divergence(name)
             entry = entries.setdefault(name, {"n": 0, "mean": float("nan"), "sd": float("nan"),
                                               "last_step": None, "checked_at": 0})
