@@ -20,7 +20,7 @@ from ..sweeps.runs import (
 from ._common import say_left_out
 
 
-def metric_runs(paths, metric: str, input_format: str | None) -> list[tuple[RunSpec, pd.Series]]:
+def metric_runs_at(paths, metric: str, input_format: str | None) -> list[tuple[RunSpec, pd.Series]]:
     """(run, its ``metric`` as a Series on its step axis) for each run behind ``paths``; a run
     without the metric is an error naming it.  A run whose metric ends in infinite values or in
     NaN the log wrote keeps its values before them, with ``attrs["diverged"]`` (an empty series

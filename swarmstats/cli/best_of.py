@@ -21,7 +21,7 @@ from ._common import (
 from ._runs import (
     add_last_option,
     check_last,
-    metric_runs,
+    metric_runs_at,
     note_pooled,
     refuse_diverged,
     tail,
@@ -52,7 +52,7 @@ def add_parser(commands) -> None:
 def run(args) -> int:
     check_last(args.last)
     arms = {}
-    found = metric_runs(args.paths, args.metric, args.input_format)
+    found = metric_runs_at(args.paths, args.metric, args.input_format)
     refuse_diverged(found, args.metric, "a run's score is the mean of its last part, which they never logged")
     note_pooled([spec for spec, _ in found],
                 environments="the best of them may be the environment with the largest rewards, not "

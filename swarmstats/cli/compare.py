@@ -37,7 +37,7 @@ from ._common import (
 from ._runs import (
     add_last_option,
     check_last,
-    metric_runs,
+    metric_runs_at,
     note_pooled,
     note_settings,
     refuse_diverged,
@@ -122,7 +122,7 @@ def run_scores(pattern: str, metric: str, last: float, input_format: str | None,
     some run has none, or two share one), ``tasks`` (each run's ``task`` parameter, with
     ``task``) and ``runs`` (each run's values)."""
     values, seeds, tasks, runs, specs = [], [], [], [], []
-    found = metric_runs(pattern, metric, input_format)
+    found = metric_runs_at(pattern, metric, input_format)
     refuse_diverged(found, metric, "a run's score is the mean of its last part, which they never logged")
     for spec, series in found:
         specs.append(spec)

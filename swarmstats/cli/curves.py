@@ -17,7 +17,7 @@ from ._common import (
     render,
     too_few,
 )
-from ._runs import metric_runs, note_diverged, note_pooled, note_settings
+from ._runs import metric_runs_at, note_diverged, note_pooled, note_settings
 
 
 def add_parser(commands) -> None:
@@ -42,7 +42,7 @@ def add_parser(commands) -> None:
 
 def run(args) -> int:
     runs = {}
-    found = metric_runs(args.paths, args.metric, args.input_format)
+    found = metric_runs_at(args.paths, args.metric, args.input_format)
     note_diverged(found, args.metric)
     found = [(spec, series) for spec, series in found if len(series)]  # (diverged before any value)
     note_pooled([spec for spec, _ in found],
