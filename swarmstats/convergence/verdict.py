@@ -687,8 +687,9 @@ def with_divergence(result, diverged: dict):
     either.  Over several runs the overall verdict is taken again.  A run whose values stop
     while its log goes on (``{"step": ..., "rows": ..., "end": ...}``: empty cells) keeps its
     verdict and gets a reason saying so, first; one whose record holds ``"skipped"`` (inf or
-    NaN between finite values, left out) keeps its verdict and gets a reason saying so, last.  Read as an input error, a diverged run failed
-    a CI gate as a broken log rather than as a failed run.
+    NaN between finite values, left out) keeps its verdict and gets a reason saying so, last.
+    Read as an input error, a diverged run failed a CI gate as a broken log rather than as a
+    failed run.
 
     >>> result = check_convergence([0.5, 0.6, 0.4, 0.55] * 10, name="reward")
     >>> with_divergence(result, {"reward": {"step": 40, "values": 5}}).reasons[0]

@@ -577,7 +577,7 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, 
                   diverged: bool = False):
     """One metric as a float Series indexed by the step column (missing cells dropped).
 
-    Non-numeric cells and infinities are errors, not silently dropped.  ``rows=True`` also
+    Non-numeric cells are errors, never silently dropped.  ``rows=True`` also
     returns the positions in ``frame`` of the values kept (to pair them with another column).
     Infinities and NaN the log wrote (see :mod:`.written_nan`) with finite values after them
     are steps that were skipped, not values: fp16/AMP training logs ``grad_norm`` as inf or NaN
@@ -691,7 +691,8 @@ def _skipped_steps(numbers: np.ndarray, frame: pd.DataFrame, step: str | None,
             skipped |= nonfinite  # its end is one more skipped step, not a divergence
     where = np.flatnonzero(skipped)
     infinite = int(np.isinf(numbers[where]).sum())
-    steps = (frame[step].iloc[where[:SKIPPED_STEPS_SHOWN]] if step is not None else where[:SKIPPED_STEPS_SHOWN]).tolist()
+    shown = where[:SKIPPED_STEPS_SHOWN]
+    steps = (frame[step].iloc[shown] if step is not None else shown).tolist()
     numbers = numbers.copy()
     numbers[where] = np.nan  # an ordinary NaN: a missing cell, not a written one
     return numbers, {"values": len(where), "kind": nonfinite_kind(infinite, len(where) - infinite),

@@ -79,7 +79,7 @@ NOISIER = 4.0
 class LocalNoise:
     """The long-run noise variance near each change, for a cost and a segmentation.
 
-    ``persistence``: the AR(1) phi the residuals are whitened with (the trend model's; 0
+    ``persistence``: the AR(1) phi the series is whitened with (the trend model's; 0
     for the fixed-scale models); ``inflation``: what turns the whitened variance into a
     long-run one (1 / (1 - phi)^2, or the autocorrelation time g).  ``floor``: the
     series-wide long-run variance, below which a local value is never taken.
@@ -98,8 +98,8 @@ class LocalNoise:
         """The long-run variance that judges a change at ``middle`` between the regimes
         y[start:middle] and y[middle:end]: each regime's own, weighted by the other's length
         (Welch's standard error of two means)."""
-        left, right = middle - start, end - middle
-        return (self.regime_variance(start, middle) * right + self.regime_variance(middle, end) * left) / (end - start)
+        left, right = self.regime_variance(start, middle), self.regime_variance(middle, end)
+        return (left * (end - middle) + right * (middle - start)) / (end - start)
 
     def regime_variance(self, start: int, end: int) -> float:
         """The long-run variance of y[start:end]: the lower confidence bound of its local
