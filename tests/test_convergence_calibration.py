@@ -118,6 +118,30 @@ def test_a_late_one_sd_drop_is_caught():
     assert found.count("not_converged") >= binomial_lower(0.9, reps) * reps
 
 
+@pytest.mark.parametrize("case", ["five-fold in the last tenth", "ten-fold along the run"])
+def test_noise_that_grows_at_the_end_is_not_a_late_change_of_the_mean(case):
+    # a flat mean whose SD grows (a policy turning unstable): the late batches' spread pooled
+    # with the long quiet part's read the noisy end's mean as a late change in 42% and 9% of
+    # 200 runs; now 2% and 1.5% (at most alpha = 5%; measured in 200 runs each)
+    reps, n = 100, 1000
+    rng = np.random.default_rng(42)
+    scale = np.r_[np.ones(900), np.full(100, 5.0)] if case.startswith("five") else np.linspace(0.2, 2.0, n)
+    series = 0.5 + scale * rng.normal(size=(reps, n))
+    late = sum("late_change" in TEST.fit(row).failed_tests for row in series)
+    assert late <= binomial_upper(0.05, reps) * reps, late
+
+
+def test_a_short_late_shift_is_still_caught_when_a_few_batches_hold_it():
+    # 1.5 SD in the last 5% of 1,000 points: Welch's test on every late stretch found it in
+    # 29% of runs; the pooled spread, kept unless four or more late batches are clearly
+    # noisier, finds it in all
+    reps = 60
+    rng = np.random.default_rng(43)
+    series = rng.normal(size=(reps, 1000)) + np.r_[np.zeros(950), np.full(50, 1.5)]
+    found = sum("late_change" in TEST.fit(row).failed_tests for row in series)
+    assert found >= binomial_lower(0.97, reps) * reps, found
+
+
 @pytest.mark.parametrize("phi", [0.9, 0.97])
 def test_the_interval_covers_or_the_verdict_says_insufficient(phi):
     reps = 150
@@ -214,3 +238,22 @@ def test_a_transient_over_the_first_tenth_is_set_aside_and_the_rest_shown_flat()
     results = [TEST.fit(row) for row in series]
     good = sum(r.converged and abs(r.warmup - n // 10) <= 0.05 * n for r in results)
     assert good >= binomial_lower(0.85, reps) * reps
+
+
+def test_the_late_shift_is_students_pooled_t_or_welchs_against_scipy():
+    from scipy import stats
+
+    from swarmstats._kernels.stationary_tests import late_shift
+
+    rng = np.random.default_rng(44)
+    early = rng.normal(size=40)
+    same = rng.normal(0.3, 1.0, size=8)  # as noisy as the rest: the pooled t, n1 + n2 - 2 dof
+    difference, t, p, se, dof = late_shift(same, early)
+    assert t == pytest.approx(stats.ttest_ind(same, early).statistic, rel=1e-12)
+    assert p == pytest.approx(stats.ttest_ind(same, early).pvalue, rel=1e-9) and dof == 46
+    noisy = rng.normal(0.3, 6.0, size=8)  # clearly noisier (F test): Welch's t on the late dof
+    difference, t, p, se, dof = late_shift(noisy, early)
+    assert t == pytest.approx(stats.ttest_ind(noisy, early, equal_var=False).statistic, rel=1e-12)
+    assert dof == 7 and p == pytest.approx(2 * stats.t.sf(abs(t), 7), rel=1e-9)
+    # three late batches cannot show a spread of their own: pooled
+    assert late_shift(noisy[:3], early)[4] == 41

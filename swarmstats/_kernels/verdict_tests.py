@@ -29,7 +29,7 @@ import numpy as np
 
 from .autocorr import block_means, integrated_time
 from .distributions import average_ranks, norm_ppf, norm_sf, t_sf
-from .stationary_tests import batch_count, batch_level_shift, batch_slope, pooled_shift
+from .stationary_tests import batch_count, batch_level_shift, batch_slope, late_shift
 
 #: Batches of squared deviations are this many of their integrated times long: the squares
 #: of a volatility-clustering series decay slowly from a small first autocorrelation.
@@ -233,7 +233,7 @@ def late_change(kept: np.ndarray, tau: float) -> TestOutcome:
         early_batches = (m - late_batches * size) // size
         if late_batches < 2 or early_batches < 2:
             continue
-        difference, t, p, se, dof = pooled_shift(means[-late_batches:], means[:-late_batches])
+        difference, t, p, se, dof = late_shift(means[-late_batches:], means[:-late_batches])
         if abs(difference) < ROUNDING:
             difference, t, p = 0.0, 0.0, 1.0
         tested.append((p, t, difference, se, dof, late_batches * size))
