@@ -83,10 +83,10 @@ def test_an_fp16_trainer_state_is_judged_and_its_skipped_steps_said(tmp_path):
     assert rows["loss"]["verdict"] != "insufficient_data"
     assert not any("skipped" in reason for reason in rows["loss"]["reasons"])
     note = rows["grad_norm"]["reasons"][-1]
-    assert note.startswith("4 NaN or infinite values between finite ones left out (steps 40, 580, 890, ...)")
+    assert note.startswith("4 NaN or infinite values among finite ones left out (steps 40, 580, 890, ...)")
     assert rows["grad_norm"]["n"] == 196
     text = run("check-convergence", path, "-m", "grad_norm")
-    assert "grad_norm: 4 NaN or infinite values between finite ones left out" in text.stderr
+    assert "grad_norm: 4 NaN or infinite values among finite ones left out" in text.stderr
 
 
 def test_a_skipped_last_step_is_not_called_a_divergence(tmp_path):
@@ -99,7 +99,7 @@ def test_a_skipped_last_step_is_not_called_a_divergence(tmp_path):
 
 def test_every_command_reads_skipped_steps_and_says_so(tmp_path):
     path = _trainer_state(tmp_path / "run")
-    said = "grad_norm: 4 NaN or infinite values between finite ones left out"
+    said = "grad_norm: 4 NaN or infinite values among finite ones left out"
     for command in (["describe"], ["regimes"], ["windows"]):
         result = run(*command, path, "-m", "grad_norm")
         assert result.returncode == 0 and said in result.stderr, (command, result.stderr)
@@ -108,7 +108,7 @@ def test_every_command_reads_skipped_steps_and_says_so(tmp_path):
     assert said in (tmp_path / "report.html").read_text()
     _trainer_state(tmp_path / "other", overflow_at=(10,), nan_at=())
     curves = run("curves", tmp_path / "run", tmp_path / "other", "-m", "grad_norm", "-o", tmp_path / "c.png")
-    assert curves.returncode == 0 and "other]: 1 infinite value between finite ones left out" in curves.stderr
+    assert curves.returncode == 0 and "other]: 1 infinite value among finite ones left out" in curves.stderr
 
 
 def test_a_sweep_counts_skipped_steps_in_its_entry(tmp_path):
@@ -138,3 +138,12 @@ def test_the_live_monitor_calls_a_skipped_step_a_skipped_step_once_the_metric_ha
     monitor.log(53, grad_norm=float("nan"))  # two in a row: more than it ever went on after
     assert monitor.status.metrics["grad_norm"]["diverged"]["values"] == 2
     assert monitor.result("grad_norm").verdict == "not_converged"
+
+
+def test_the_overflows_of_a_loss_scaler_finding_its_scale_at_the_start_are_skipped_steps():
+    # AMP starts its loss scale high and halves it at each overflow: the first steps' grad_norm
+    # is inf until it fits - before the first finite value, not a run that diverged at once
+    values = np.r_[np.inf, np.inf, np.inf, 1.0 + np.zeros(30)]
+    series = select_metric(_frame(values), "grad_norm", step="step", diverged=True)
+    assert len(series) == 30 and series.attrs["skipped"]["steps"] == [0, 10, 20]
+    assert series.attrs["skipped"]["at_end"] is False

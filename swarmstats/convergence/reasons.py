@@ -52,15 +52,15 @@ def skipped_text(info: dict) -> str:
     ``kind``, ``steps``, ``at_end``: :func:`swarmstats.io.select_metric`).
 
     >>> skipped_text({"values": 3, "kind": "infinite", "steps": [40, 580, 1210], "at_end": False})
-    '3 infinite values between finite ones left out (steps 40, 580, 1210): read as skipped steps (fp16/AMP training logs inf or NaN at a step whose gradients overflowed, and goes on)'
+    '3 infinite values among finite ones left out (steps 40, 580, 1210): read as skipped steps (fp16/AMP training logs inf or NaN at a step whose gradients overflowed, and goes on)'
     >>> skipped_text({"values": 2, "kind": "NaN", "steps": [40, 2000], "at_end": True})[:60]
     '2 NaN values left out (steps 40, 2000, the last one logged):'
     """
     count = info["values"]
     steps = [fmt(step) for step in info["steps"]] + (["..."] if count > len(info["steps"]) else [])
     where = ", ".join(steps) + (", the last one logged" if info.get("at_end") else "")
-    between = "" if info.get("at_end") else " between finite ones"
-    return (f"{count} {info['kind']} value{'s' if count > 1 else ''}{between} left out "
+    among = "" if info.get("at_end") else " among finite ones"  # (before the first, or between)
+    return (f"{count} {info['kind']} value{'s' if count > 1 else ''}{among} left out "
             f"(step{'s' if count > 1 else ''} {where}): read as skipped steps (fp16/AMP training logs inf or "
             "NaN at a step whose gradients overflowed, and goes on)")
 
