@@ -116,3 +116,15 @@ def test_hoppers_noisy_last_episodes_are_not_five_regimes_at_z_37():
     # the early part is untouched: the bursts near 1,000 between stretches near 0 stay changes
     early = result.strengths[result.strengths["changepoint"] < 2_100]
     assert len(early) >= 5 and (early["z"].abs() > 5).all()
+
+
+@pytest.mark.parametrize("model", ["mean", "linear"])
+def test_the_local_check_is_scale_free(model):
+    # the shortfall was saved * floor / local / penalty: at 1e-150 the product underflowed to
+    # 0 and every change was merged away
+    rng = np.random.default_rng(166)
+    y = np.r_[np.zeros(200), np.full(200, 3.0)] + rng.normal(size=400)
+    y[300:330] *= 8
+    found = detect_regimes(y, model=model).changepoints
+    assert 200 in found
+    assert detect_regimes(y * 1e-150, model=model).changepoints == found

@@ -163,7 +163,7 @@ def merge_within_local_noise(changepoints, noise: LocalNoise, penalty: float) ->
         local = noise.variance(start, points[i], end)
         if local <= noise.floor or (saved < penalty and local < NOISIER * noise.floor):
             return 0.0
-        return 1.0 - saved * noise.floor / local / penalty
+        return 1.0 - (saved / penalty) * (noise.floor / local)  # two ratios: 1e-150-sized data underflow
 
     gaps = [shortfall(i) for i in range(len(points))]
     merged = 0
