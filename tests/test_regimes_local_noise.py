@@ -128,3 +128,13 @@ def test_the_local_check_is_scale_free(model):
     found = detect_regimes(y, model=model).changepoints
     assert 200 in found
     assert detect_regimes(y * 1e-150, model=model).changepoints == found
+
+
+def test_a_zero_penalty_keeps_every_change_it_asks_for():
+    rng = np.random.default_rng(167)
+    y = np.r_[np.zeros(50), np.full(50, 3.0)] + rng.normal(size=100)
+    y[60:80] *= 8
+    result = detect_regimes(y, model="mean", penalty=0, min_effect=1.0)
+    assert len(result.changepoints) >= 5  # (was a ZeroDivisionError)
+    noise = LocalNoise(y, MeanCost(y), floor=1.0)
+    assert merge_within_local_noise([50, 60, 80], noise, 0.0) == ([50, 60, 80], 0)

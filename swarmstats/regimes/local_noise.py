@@ -152,7 +152,7 @@ def merge_within_local_noise(changepoints, noise: LocalNoise, penalty: float) ->
     ([300, 360], 1)
     """
     points = list(changepoints)
-    if not points or noise.floor <= 0 or not math.isfinite(noise.floor):
+    if not points or not penalty > 0 or not 0 < noise.floor < math.inf:  # (a zero penalty asks for them all)
         return points, 0
 
     def shortfall(i):
