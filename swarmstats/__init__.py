@@ -40,9 +40,9 @@ _EXPORTS = {
     "VarianceStabilityResult": ".convergence.stationarity",
     "check_convergence": ".convergence.verdict",
     "ConvergenceTest": ".convergence.verdict",
-    "ConvergenceResult": ".convergence.verdict",
-    "MultiRunConvergenceResult": ".convergence.verdict",
-    "VERDICTS": ".convergence.verdict",
+    "ConvergenceResult": ".convergence.result",
+    "MultiRunConvergenceResult": ".convergence.result",
+    "VERDICTS": ".convergence.result",
     "ConvergenceMonitor": ".streaming.convergence_monitor",
     "MonitorState": ".streaming.convergence_monitor",
     "detect_regimes": ".regimes",
@@ -144,6 +144,11 @@ if TYPE_CHECKING:  # what type checkers and IDEs read
         synergy_gap,
     )
     from .compare import CompareResult, compare_runs  # noqa: F401
+    from .convergence.result import (  # noqa: F401
+        VERDICTS,
+        ConvergenceResult,
+        MultiRunConvergenceResult,
+    )
     from .convergence.stationarity import (  # noqa: F401
         GewekeResult,
         HeidelbergerWelchResult,
@@ -153,13 +158,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs read
         variance_stability,
     )
     from .convergence.trend import TrendResult, trend_test  # noqa: F401
-    from .convergence.verdict import (  # noqa: F401
-        VERDICTS,
-        ConvergenceResult,
-        ConvergenceTest,
-        MultiRunConvergenceResult,
-        check_convergence,
-    )
+    from .convergence.verdict import ConvergenceTest, check_convergence  # noqa: F401
     from .convergence.warmup import WarmupResult, detect_warmup  # noqa: F401
     from .curves import CurvesResult, learning_curves  # noqa: F401
     from .description import DescribeResult, describe  # noqa: F401

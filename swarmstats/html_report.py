@@ -21,8 +21,9 @@ import pandas as pd
 
 from ._input.interactions import cluster_option
 from ._result import fmt
+from .convergence.endings import with_divergence
 from .convergence.reasons import skipped_text, where_diverged
-from .convergence.verdict import ConvergenceTest, with_divergence
+from .convergence.verdict import ConvergenceTest
 from .description import describe
 from .errors import DivergedAtStart, InputError
 from .io import classify_columns, select_metric

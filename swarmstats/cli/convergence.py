@@ -9,7 +9,8 @@ import sys
 import pandas as pd
 
 from .._result import fmt, fmt_interval
-from ..convergence.verdict import ConvergenceTest, with_divergence
+from ..convergence.endings import with_divergence
+from ..convergence.verdict import ConvergenceTest
 from ..convergence.warmup import WARMUP_METHODS
 from ..errors import InputError
 from ..io import LOG_FORMATS, select_metric

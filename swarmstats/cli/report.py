@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from ..convergence.verdict import ConvergenceTest, with_divergence
+from ..convergence.endings import with_divergence
+from ..convergence.verdict import ConvergenceTest
 from ..errors import DivergedAtStart
 from ..html_report import Report, build_report
 from ..io import LOG_FORMATS

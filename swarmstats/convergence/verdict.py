@@ -25,12 +25,9 @@ The verdict, for one run:
 
 from __future__ import annotations
 
-import dataclasses
 import math
-from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 
 from .._base import Estimator
 from .._input.series import MAX_MAGNITUDE, Series, as_runs, as_series, is_multi_run
@@ -59,22 +56,27 @@ from .._kernels.verdict_tests import (
     settle_cut,
     variance_shift,
 )
-from .._result import Result, fmt, fmt_interval
+from .._result import fmt
 from ..direction import DIRECTIONS, sense
 from ..errors import InputError, check_choice, check_level, is_real
+from .endings import with_divergence
 from .reasons import (
     ahead_text,
     count_text,
-    diverged_text,
     flat_reason,
     late_reason,
     out_of_reach,
     settled_note,
-    skipped_text,
     slow_shrink,
     steps_text,
     trend_reason,
     warmup_reason,
+)
+from .result import (
+    VERDICTS,
+    ConvergenceResult,
+    MultiRunConvergenceResult,
+    overall_verdict,
 )
 from .warmup import WARMUP_METHODS, warmup_of_values
 
@@ -82,124 +84,6 @@ __all__ = [
     "ConvergenceTest", "ConvergenceResult", "MultiRunConvergenceResult",
     "check_convergence", "with_divergence", "VERDICTS",
 ]
-
-VERDICTS = ("converged", "not_converged", "insufficient_data")
-
-
-@dataclass(frozen=True, repr=False)
-class ConvergenceResult(Result):
-    """The verdict on one run, with the numbers behind it."""
-
-    verdict: str
-    converged: bool
-    reasons: list
-    name: str | None
-    n: int
-    warmup: int
-    warmup_step: float | int | None
-    n_kept: int
-    ess: float
-    autocorr_time: float
-    mean: float
-    sd: float
-    ci: tuple
-    ci_level: float
-    mcse: float
-    trend_slope: float
-    trend_pvalue: float
-    drift_slope: float
-    drift_pvalue: float
-    late_change: float
-    late_pvalue: float
-    late_length: int
-    variance_ratio: float
-    variance_pvalue: float
-    geweke_z: float
-    tolerance: float
-    horizon: float
-    projected_change: float
-    change_bound: float
-    detectable_change: float
-    long_memory: bool
-    alpha: float
-    precision: float | None
-    steps_needed: int | None
-    step_unit: str = "steps"  # what trend_slope is per (one step of the step axis)
-    #: the tests that showed a change, in the order of the reasons they gave: "trend" (after
-    #: the warm-up), "drift" (over the whole run), "late_change", "variance"; empty unless
-    #: the verdict is not_converged
-    failed_tests: tuple = ()
-    _values: np.ndarray = field(default=None, repr=False)
-    _steps: np.ndarray = field(default=None, repr=False)
-
-    @property
-    def main_reason(self) -> str:
-        return self.reasons[0] if self.reasons else ""
-
-    def summary(self) -> str:
-        label = f"{self.name}: " if self.name else ""
-        head = {
-            "converged": "converged: yes",
-            "not_converged": "converged: no",
-            "insufficient_data": "converged: can't tell yet (insufficient data)",
-        }[self.verdict]
-        lines = [f"{label}{head} - {self.main_reason}"]
-        lines += [f"  - {reason}" for reason in self.reasons[1:]]
-        if math.isfinite(self.mean):
-            lines.append(
-                f"  mean {fmt_interval(self.mean, *self.ci)} "
-                f"({self.ci_level:.0%} CI, ESS {fmt(self.ess, 3)} of {self.n_kept} kept points, "
-                f"warm-up {self.warmup})"
-            )
-        return "\n".join(lines)
-
-    def to_frame(self) -> pd.DataFrame:
-        """The one-row table the CLI prints (:meth:`to_row`)."""
-        return pd.DataFrame([self.to_row()])
-
-    def to_row(self) -> dict:
-        """The one-line table row the CLI prints."""
-        return {
-            "metric": self.name, "verdict": self.verdict, "n": self.n, "warmup": self.warmup,
-            "mean": self.mean, "ci_low": self.ci[0], "ci_high": self.ci[1],
-            "slope": self.trend_slope, "p_trend": self.trend_pvalue, "step_unit": self.step_unit,
-            "ess": self.ess,
-            "change_bound": self.change_bound, "tolerance": self.tolerance,
-            "horizon": self.horizon, "steps_needed": self.steps_needed,
-            "reason": self.main_reason,
-        }
-
-
-@dataclass(frozen=True, repr=False)
-class MultiRunConvergenceResult(Result):
-    """Per-run verdicts, agreement across runs (R-hat, bulk/tail ESS) and one overall verdict."""
-
-    verdict: str
-    converged: bool
-    reasons: list
-    runs: list
-    rhat: float
-    ess_bulk: float
-    ess_tail: float
-    rhat_threshold: float | None
-    name: str | None = None
-    #: the runs that diverged before logging a finite value (not in ``runs``: nothing to fit)
-    diverged_at_start: list = field(default_factory=list)
-
-    @property
-    def main_reason(self) -> str:
-        return self.reasons[0] if self.reasons else ""
-
-    def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame([run.to_row() for run in self.runs])
-
-    def summary(self) -> str:
-        label = f"{self.name}: " if self.name else ""
-        lines = [f"{label}{self.verdict.replace('_', ' ')} over {len(self.runs)} runs - "
-                 f"{self.main_reason}"]
-        lines += [f"  - {reason}" for reason in self.reasons[1:]]
-        lines += ["  " + run.summary().replace("\n", "\n  ") for run in self.runs]
-        return "\n".join(lines)
 
 
 class ConvergenceTest(Estimator):
@@ -639,98 +523,11 @@ class ConvergenceTest(Estimator):
             if not _chains.is_constant(chains):
                 rhat, ess_bulk, ess_tail = (_chains.rhat_rank(chains), _chains.ess_bulk(chains),
                                             _chains.ess_tail(chains))
-        verdict, reasons = _overall(results, self.alpha, rhat, ess_bulk, ess_tail, self.rhat_threshold)
+        verdict, reasons = overall_verdict(results, self.alpha, rhat, ess_bulk, ess_tail, self.rhat_threshold)
         return MultiRunConvergenceResult(
             verdict=verdict, converged=verdict == "converged", reasons=reasons, runs=results,
             rhat=rhat, ess_bulk=ess_bulk, ess_tail=ess_tail,
             rhat_threshold=self.rhat_threshold, name=name)
-
-
-def _overall(results: list, alpha: float, rhat: float, ess_bulk: float, ess_tail: float,
-             rhat_threshold: float | None) -> tuple[str, list]:
-    """The verdict over several runs, from each run's verdict and R-hat, and its reasons."""
-    k = len(results)
-    verdicts = [r.verdict for r in results]
-    labels = [r.name or f"run {i}" for i, r in enumerate(results)]
-    reasons = []
-    if "not_converged" in verdicts:
-        verdict = "not_converged"
-        bad = [lab for lab, v in zip(labels, verdicts) if v == "not_converged"]
-        reasons.append(f"{len(bad)} of {k} runs have not converged ({', '.join(bad[:5])})"
-                       + (f"; each run tested at alpha / {k} = {fmt(alpha / k, 3)}, "
-                          f"so that all {k} together keep alpha = {fmt(alpha, 3)}" if k > 1 else ""))
-    elif "insufficient_data" in verdicts:
-        verdict = "insufficient_data"
-        bad = [lab for lab, v in zip(labels, verdicts) if v == "insufficient_data"]
-        reasons.append(f"{len(bad)} of {k} runs have too little data ({', '.join(bad[:5])})")
-    else:
-        verdict = "converged"
-        reasons.append(f"all {k} runs converged")
-    if rhat_threshold is not None and math.isfinite(rhat) and rhat >= rhat_threshold:
-        reasons.append(f"the runs disagree: R-hat = {fmt(rhat, 4)} >= {rhat_threshold} "
-                       "(they settled at different levels or spreads)")
-        if verdict == "converged":
-            verdict = "not_converged"
-            reasons.reverse()
-    elif math.isfinite(rhat):
-        reasons.append(f"R-hat = {fmt(rhat, 4)}, bulk ESS {fmt(ess_bulk, 4)}, "
-                       f"tail ESS {fmt(ess_tail, 4)}")
-    return verdict, reasons
-
-
-def with_divergence(result, diverged: dict):
-    """``result`` with each run named in ``diverged`` (``{name: {"step": ..., "values": ...,
-    "kind": ...}}``: its metric ended in infinite values or NaN the log wrote, which were cut
-    off) called not converged, whatever the finite values before showed; the numbers still
-    describe those.  A name not among the result's runs with ``"from_start": True`` is a run
-    that diverged before logging a finite value (so not fitted): the result is not converged
-    either.  Over several runs the overall verdict is taken again.  A run whose values stop
-    while its log goes on (``{"step": ..., "rows": ..., "end": ...}``: empty cells) keeps its
-    verdict and gets a reason saying so, first; one whose record holds ``"skipped"`` (inf or
-    NaN between finite values, left out) keeps its verdict and gets a reason saying so, last.
-    Read as an input error, a diverged run failed a CI gate as a broken log rather than as a
-    failed run.
-
-    >>> result = check_convergence([0.5, 0.6, 0.4, 0.55] * 10, name="reward")
-    >>> with_divergence(result, {"reward": {"step": 40, "values": 5}}).reasons[0]
-    'diverged: from step 40 on every value is infinite (5 of them); the numbers describe the 40 finite values before'
-    >>> dead = {"reward [seed=2]": {"step": 0, "values": 9, "kind": "NaN", "from_start": True}}
-    >>> with_divergence(result, dead).verdict
-    'not_converged'
-    """
-    dead = [name for name, info in diverged.items() if info.get("from_start")]
-    if isinstance(result, MultiRunConvergenceResult):
-        fitted = {name: info for name, info in diverged.items() if name not in dead}
-        runs = [with_divergence(run, fitted) for run in result.runs]
-        if not dead and all(run.verdict == before.verdict for run, before in zip(runs, result.runs)):
-            return dataclasses.replace(result, runs=runs) if runs != result.runs else result
-        alpha = result.runs[0].alpha * len(runs)  # each run was tested at alpha / k
-        verdict, reasons = _overall(runs, alpha, result.rhat, result.ess_bulk, result.ess_tail,
-                                    result.rhat_threshold)
-        gone = [run.name for run in result.runs if "values" in diverged.get(run.name, {})] + dead
-        reasons.insert(0, f"{len(gone)} of {len(runs) + len(dead)} runs diverged ({', '.join(map(str, gone[:5]))})")
-        return dataclasses.replace(result, runs=runs, verdict="not_converged" if dead else verdict,
-                                   converged=False, reasons=reasons, diverged_at_start=dead)
-    info = diverged.get(result.name)
-    if info is not None and "skipped" in info:  # inf or NaN between finite values: said, not judged
-        result = dataclasses.replace(result, reasons=[*result.reasons, skipped_text(info["skipped"])])
-    if info is not None and "rows" in info:  # the values stop while the log goes on: said, not judged
-        note = (f"no value after step {fmt(info['step'])} while the log goes on for {info['rows']} more rows "
-                f"(to step {fmt(info['end'])}): it stopped being logged (empty cells, not NaN written as "
-                f"such); the verdict is on the {count_text(result.n, 'values')} before")
-        result = dataclasses.replace(result, reasons=[note, *result.reasons])
-    elif info is not None and "values" in info:
-        reason = diverged_text(info, result.n)
-        result = dataclasses.replace(result, verdict="not_converged", converged=False, steps_needed=None,
-                                     reasons=[reason, *result.reasons],
-                                     failed_tests=[*result.failed_tests, "diverged"])
-    if not dead:
-        return result
-    reason = (f"{len(dead)} of {len(dead) + 1} runs diverged before logging a finite value "
-              f"({', '.join(map(str, dead[:5]))}): the numbers describe {result.name or 'the other run'}")
-    return dataclasses.replace(result, verdict="not_converged", converged=False, steps_needed=None,
-                               reasons=[reason, *result.reasons],
-                               failed_tests=list(dict.fromkeys([*result.failed_tests, "diverged"])))
 
 
 def check_convergence(y, **kwargs):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..convergence.result import ConvergenceResult, MultiRunConvergenceResult
 from ..convergence.trend import TrendResult
-from ..convergence.verdict import ConvergenceResult, MultiRunConvergenceResult
 from ..convergence.warmup import WarmupResult
 from . import plotter
 from ._draw import plot_series

@@ -25,7 +25,8 @@ from scipy import special
 
 from .._base import CallableState, OnlineEstimator, Trace, as_floats
 from .._result import Result, fmt
-from ..convergence.verdict import ConvergenceResult, ConvergenceTest
+from ..convergence.result import ConvergenceResult
+from ..convergence.verdict import ConvergenceTest
 from ..errors import InputError, check_count, check_positive, finite_number
 
 __all__ = ["ConvergenceMonitor", "MonitorState", "spent_alpha"]

@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 
 from .._result import jsonable
-from ..convergence.verdict import ConvergenceTest, with_divergence
+from ..convergence.endings import with_divergence
+from ..convergence.verdict import ConvergenceTest
 from ..description import describe
 from ..errors import DivergedAtStart, SwarmstatsError
 from ..io import classify_columns, read_log, select_metric

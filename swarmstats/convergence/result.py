@@ -1,0 +1,164 @@
+"""What the convergence verdict returns: one run's result, several runs' result, and how
+several runs' verdicts make one (:func:`overall_verdict`)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .._result import Result, fmt, fmt_interval
+
+__all__ = ["ConvergenceResult", "MultiRunConvergenceResult", "VERDICTS", "overall_verdict"]
+
+VERDICTS = ("converged", "not_converged", "insufficient_data")
+
+
+@dataclass(frozen=True, repr=False)
+class ConvergenceResult(Result):
+    """The verdict on one run, with the numbers behind it."""
+
+    verdict: str
+    converged: bool
+    reasons: list
+    name: str | None
+    n: int
+    warmup: int
+    warmup_step: float | int | None
+    n_kept: int
+    ess: float
+    autocorr_time: float
+    mean: float
+    sd: float
+    ci: tuple
+    ci_level: float
+    mcse: float
+    trend_slope: float
+    trend_pvalue: float
+    drift_slope: float
+    drift_pvalue: float
+    late_change: float
+    late_pvalue: float
+    late_length: int
+    variance_ratio: float
+    variance_pvalue: float
+    geweke_z: float
+    tolerance: float
+    horizon: float
+    projected_change: float
+    change_bound: float
+    detectable_change: float
+    long_memory: bool
+    alpha: float
+    precision: float | None
+    steps_needed: int | None
+    step_unit: str = "steps"  # what trend_slope is per (one step of the step axis)
+    #: the tests that showed a change, in the order of the reasons they gave: "trend" (after
+    #: the warm-up), "drift" (over the whole run), "late_change", "variance"; empty unless
+    #: the verdict is not_converged
+    failed_tests: tuple = ()
+    _values: np.ndarray = field(default=None, repr=False)
+    _steps: np.ndarray = field(default=None, repr=False)
+
+    @property
+    def main_reason(self) -> str:
+        return self.reasons[0] if self.reasons else ""
+
+    def summary(self) -> str:
+        label = f"{self.name}: " if self.name else ""
+        head = {
+            "converged": "converged: yes",
+            "not_converged": "converged: no",
+            "insufficient_data": "converged: can't tell yet (insufficient data)",
+        }[self.verdict]
+        lines = [f"{label}{head} - {self.main_reason}"]
+        lines += [f"  - {reason}" for reason in self.reasons[1:]]
+        if math.isfinite(self.mean):
+            lines.append(
+                f"  mean {fmt_interval(self.mean, *self.ci)} "
+                f"({self.ci_level:.0%} CI, ESS {fmt(self.ess, 3)} of {self.n_kept} kept points, "
+                f"warm-up {self.warmup})"
+            )
+        return "\n".join(lines)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The one-row table the CLI prints (:meth:`to_row`)."""
+        return pd.DataFrame([self.to_row()])
+
+    def to_row(self) -> dict:
+        """The one-line table row the CLI prints."""
+        return {
+            "metric": self.name, "verdict": self.verdict, "n": self.n, "warmup": self.warmup,
+            "mean": self.mean, "ci_low": self.ci[0], "ci_high": self.ci[1],
+            "slope": self.trend_slope, "p_trend": self.trend_pvalue, "step_unit": self.step_unit,
+            "ess": self.ess,
+            "change_bound": self.change_bound, "tolerance": self.tolerance,
+            "horizon": self.horizon, "steps_needed": self.steps_needed,
+            "reason": self.main_reason,
+        }
+
+
+@dataclass(frozen=True, repr=False)
+class MultiRunConvergenceResult(Result):
+    """Per-run verdicts, agreement across runs (R-hat, bulk/tail ESS) and one overall verdict."""
+
+    verdict: str
+    converged: bool
+    reasons: list
+    runs: list
+    rhat: float
+    ess_bulk: float
+    ess_tail: float
+    rhat_threshold: float | None
+    name: str | None = None
+    #: the runs that diverged before logging a finite value (not in ``runs``: nothing to fit)
+    diverged_at_start: list = field(default_factory=list)
+
+    @property
+    def main_reason(self) -> str:
+        return self.reasons[0] if self.reasons else ""
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame([run.to_row() for run in self.runs])
+
+    def summary(self) -> str:
+        label = f"{self.name}: " if self.name else ""
+        lines = [f"{label}{self.verdict.replace('_', ' ')} over {len(self.runs)} runs - "
+                 f"{self.main_reason}"]
+        lines += [f"  - {reason}" for reason in self.reasons[1:]]
+        lines += ["  " + run.summary().replace("\n", "\n  ") for run in self.runs]
+        return "\n".join(lines)
+
+
+def overall_verdict(results: list, alpha: float, rhat: float, ess_bulk: float, ess_tail: float,
+             rhat_threshold: float | None) -> tuple[str, list]:
+    """The verdict over several runs, from each run's verdict and R-hat, and its reasons."""
+    k = len(results)
+    verdicts = [r.verdict for r in results]
+    labels = [r.name or f"run {i}" for i, r in enumerate(results)]
+    reasons = []
+    if "not_converged" in verdicts:
+        verdict = "not_converged"
+        bad = [lab for lab, v in zip(labels, verdicts) if v == "not_converged"]
+        reasons.append(f"{len(bad)} of {k} runs have not converged ({', '.join(bad[:5])})"
+                       + (f"; each run tested at alpha / {k} = {fmt(alpha / k, 3)}, "
+                          f"so that all {k} together keep alpha = {fmt(alpha, 3)}" if k > 1 else ""))
+    elif "insufficient_data" in verdicts:
+        verdict = "insufficient_data"
+        bad = [lab for lab, v in zip(labels, verdicts) if v == "insufficient_data"]
+        reasons.append(f"{len(bad)} of {k} runs have too little data ({', '.join(bad[:5])})")
+    else:
+        verdict = "converged"
+        reasons.append(f"all {k} runs converged")
+    if rhat_threshold is not None and math.isfinite(rhat) and rhat >= rhat_threshold:
+        reasons.append(f"the runs disagree: R-hat = {fmt(rhat, 4)} >= {rhat_threshold} "
+                       "(they settled at different levels or spreads)")
+        if verdict == "converged":
+            verdict = "not_converged"
+            reasons.reverse()
+    elif math.isfinite(rhat):
+        reasons.append(f"R-hat = {fmt(rhat, 4)}, bulk ESS {fmt(ess_bulk, 4)}, "
+                       f"tail ESS {fmt(ess_tail, 4)}")
+    return verdict, reasons
