@@ -79,19 +79,20 @@ NOISIER = 4.0
 class LocalNoise:
     """The long-run noise variance near each change, for a cost and a segmentation.
 
-    ``persistence``: the AR(1) phi the series is whitened with (the trend model's; 0
-    for the fixed-scale models); ``inflation``: what turns the whitened variance into a
-    long-run one (1 / (1 - phi)^2, or the autocorrelation time g).  ``floor``: the
-    series-wide long-run variance, below which a local value is never taken.
+    ``persistence``: the AR(1) phi the series is whitened with (the trend model's, capped at
+    0.99; 0 for the fixed-scale models); ``inflation``: what turns the whitened variance into
+    a long-run one - by default 1 / (1 - phi)^2, the AR(1)'s; the fixed-scale models pass
+    their autocorrelation time g.  ``floor``: the series-wide long-run variance, below which a
+    local value is never taken.
     """
 
     def __init__(self, y: np.ndarray, cost: SegmentCost, floor: float, *, persistence: float = 0.0,
-                 inflation: float = 1.0):
+                 inflation: float | None = None):
         self.y = np.asarray(y, dtype=np.float64)
         self.cost = cost
         self.floor = float(floor)
         self.persistence = min(float(persistence), 0.99)
-        self.inflation = float(inflation)
+        self.inflation = 1.0 / (1.0 - self.persistence) ** 2 if inflation is None else float(inflation)
         self._sums = None  # prefix sums of the local variance profile, made on first use
 
     def variance(self, start: int, middle: int, end: int) -> float:

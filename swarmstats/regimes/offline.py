@@ -283,12 +283,11 @@ class RegimeDetector(Estimator):
         # the sloped fits)
         scaled_long_run = fit.marginal_sd**2 * tau
         adjusted = fit.adjusted
-        placed = place_changes(LevelOrTrendCost(adjusted, SLOPE_CONSTANT * scaled_long_run * math.log(n)),
-                               fit.changepoints, min_size)
+        level_or_trend = LevelOrTrendCost(adjusted, SLOPE_CONSTANT * scaled_long_run * math.log(n))
+        placed = place_changes(level_or_trend, fit.changepoints, min_size)
         kept, merged = merge_small_effects(adjusted, placed, self._min_effect() * fit.marginal_sd, "linear")
         kept = place_bends(adjusted, kept, min_size, scaled_long_run * math.log(n))
-        local = LocalNoise(adjusted, LevelOrTrendCost(adjusted, SLOPE_CONSTANT * scaled_long_run * math.log(n)),
-                           scaled_long_run, persistence=phi, inflation=1.0 / (1.0 - phi) ** 2)
+        local = LocalNoise(adjusted, level_or_trend, scaled_long_run, persistence=phi)
         kept, noisy = self._merge_within_local_noise(kept, local, CHANGE_CONSTANT * scaled_long_run * math.log(n),
                                                      notes)
         merged += noisy
@@ -351,9 +350,10 @@ class RegimeDetector(Estimator):
         trend_cost = LevelOrTrendCost(scaled, slope_penalty) if trend else None
         segments = segment_table(scaled, steps, changepoints, long_run,
                                  sloped_by=trend_cost if long_run > 0 else None, autocorr_time=tau)
-        whitening = min(persistence, 0.99) if trend and persistence is not None else 0.0
-        local = LocalNoise(scaled, trend_cost or MeanCost(scaled), long_run, persistence=whitening,
-                           inflation=1.0 / (1.0 - whitening) ** 2 if trend else tau)
+        if trend:
+            local = LocalNoise(scaled, trend_cost, long_run, persistence=persistence or 0.0)
+        else:
+            local = LocalNoise(scaled, MeanCost(scaled), long_run, inflation=tau)
         strengths = change_strengths(segments, changepoints, steps, scaled_sd, long_run, tau, trend_cost=trend_cost,
                                      local=local)
         in_units = ["mean", "sd", "slope", "ci_low", "ci_high", "slope_ci_low", "slope_ci_high"]
