@@ -89,3 +89,33 @@ def test_variance_stability_reads_any_scale_alike(scale):
     unit, scaled = ss.variance_stability(y), ss.variance_stability(y * scale)
     assert unit.pvalue < 0.05 and scaled.pvalue == pytest.approx(unit.pvalue, rel=1e-9)
     assert scaled.ratio == pytest.approx(unit.ratio, rel=1e-9)
+
+
+def test_variance_stability_names_the_stretch_at_the_end_that_changed():
+    # a burst in the last tenth: the quarter-against-quarter comparison diluted it (p ~ 0.03)
+    y = np.random.default_rng(11).normal(size=1000)
+    y[-100:] *= 5.0
+    result = ss.variance_stability(y)
+    assert not result.stable and result.judged and result.ratio > 5
+    assert 30 <= result.length <= 250 and f"the last {result.length} points" in result.summary()
+    assert result.late_blocks >= 1 and len(result.squares) == 20
+
+
+def test_variance_stability_says_when_volatility_clusters_are_too_long_to_judge():
+    # spells of four-times noise 100 points long in a run of 400: no batch spanning the
+    # squares' persistence fits twice in the last quarter
+    y = np.random.default_rng(3).normal(size=400) * np.repeat([1.0, 4.0, 1.0, 4.0], 100)
+    result = ss.variance_stability(y)
+    assert not result.judged and result.stable and result.pvalue == 1.0
+    assert result.summary().startswith("trailing variance not judged")
+
+
+def test_a_score_that_begins_to_flip_after_holding_still_reads_as_such():
+    # the spread before the end is nil (a 0/1 score at 1): the ratio is infinite, and the
+    # reason says what happened instead of printing it
+    y = np.r_[np.ones(955), np.tile([0.0, 1.0, 1.0], 15)]
+    result = ss.check_convergence(y)
+    assert "variance" in result.failed_tests and result.variance_ratio == np.inf
+    reason = result.reasons[result.failed_tests.index("variance")]
+    assert "vary, where the kept part's second half before them held still" in reason
+    assert "held still" in ss.variance_stability(y).summary()

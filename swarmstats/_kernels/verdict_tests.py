@@ -14,10 +14,11 @@ false-alarm rate near alpha even for strongly autocorrelated series.
    points before them (a pooled two-sample t test on batch means).  A trend
    fitted to the whole kept part barely moves for a step in its last tenth;
    this test sees it directly.
-4. ``variance_shift``: the mean squared deviation of the last quarter against
-   the quarter before it (the seeds' "has the trailing variance stabilised"),
-   with batches long enough for the persistence of the squares: under
-   volatility clustering the squares are far more persistent than the level.
+4. ``variance_shift``: the spread within batches of the last 5%, 10% and 25%
+   of the kept part against the batches of its second half before them (the
+   seeds' "has the trailing variance stabilised"), with batches long enough for
+   the persistence of the squares: under volatility clustering the squares are
+   far more persistent than the level.
 """
 
 from __future__ import annotations
@@ -62,6 +63,10 @@ RANK_BLOCKS = 5_000
 #: The stretches at the end of the kept part that ``late_change`` tests.
 LATE_FRACTIONS = (0.05, 0.1, 0.2)
 
+#: The stretches at the end of the kept part whose spread ``variance_shift`` tests: a burst
+#: in the last tenth is 40% of a quarter, and a quarter alone diluted it below notice.
+VARIANCE_FRACTIONS = (0.05, 0.1, 0.25)
+
 
 @dataclass(frozen=True)
 class TestOutcome:
@@ -72,7 +77,7 @@ class TestOutcome:
     change: float  # slopes: estimate over the span tested; late change: the difference
     se: float = float("nan")  # standard error of ``estimate``
     dof: int = 0
-    length: int = 0  # late change: points in the stretch tested
+    length: int = 0  # late change, variance change: points in the stretch tested
     applies: bool = True  # drift: the kept part continues the whole run's slope
 
 
@@ -274,26 +279,53 @@ _SQUARES_BLOCKS = 2 ** 14
 
 
 def variance_shift(kept: np.ndarray) -> TestOutcome:
-    """Last quarter's mean squared deviation against the quarter before, with batches
-    ``SQUARES_PER_TAU`` times the squares' integrated time, measured on the kept part
-    before its last quarter (a real change must not lengthen its own batches).  When
-    two such batches do not fit in a quarter, the volatility clusters are too long to
-    judge on this run: the test abstains (p = 1, ``applies`` False)."""
-    half = kept[len(kept) // 2 :]
-    squared = (half - half.mean()) ** 2  # around the half's own mean: a slow trend is no variance
-    quarter = len(squared) // 2
-    earlier, later = squared[:quarter].mean(), squared[-quarter:].mean()
-    ratio = float(later / earlier) if earlier > 0 else float("nan")
-    if len(squared) < 8 or np.ptp(squared) == 0:
-        return TestOutcome("variance", 0.0, 1.0, ratio, float("nan"))
-    reference = kept[: 3 * len(kept) // 4]
+    """Has the spread settled?  Each of the last 5%, 10% and 25% of the kept part that holds
+    two batches against the batches of its second half before it: the variance within each
+    batch (around the batch's own mean, so that a slow drift or a step of the level is not
+    read as noise), compared by its cube root (Wilson-Hilferty: nearly normal for a
+    chi-square, and zero for a constant batch of a 0/1 score) in :func:`late_shift`'s t test.
+    The most significant stretch is reported, its p-value Bonferroni-adjusted over the
+    stretches tested; ``estimate`` is the ratio of the stretch's mean within-batch variance
+    to the earlier batches', ``length`` the stretch's points.
+
+    Batches are ``SQUARES_PER_TAU`` times the squares' integrated time, measured on the kept
+    part before its last quarter (a real change must not lengthen its own batches).  When no
+    stretch holds two such batches with two before it in the second half, the volatility
+    clusters are too long to judge on this run: the test abstains (p = 1, ``applies`` False).
+
+    >>> rng = np.random.default_rng(1)
+    >>> x = rng.normal(size=1000)
+    >>> x[-100:] *= 5                      # the last tenth five times as noisy
+    >>> outcome = variance_shift(x)
+    >>> outcome.length, round(outcome.estimate), outcome.pvalue < 1e-3   # two batches of 47
+    (94, 14, True)
+    """
+    m = len(kept)
+    quiet = TestOutcome("variance", 0.0, 1.0, 1.0, float("nan"))
+    if m < 16 or np.ptp(kept) == 0:
+        return quiet
+    reference = kept[: 3 * m // 4]
     tau = squares_tau((reference - reference.mean()) ** 2)
-    size = int(math.ceil(SQUARES_PER_TAU * tau))
-    if 2 * size > quarter:
-        return TestOutcome("variance", 0.0, 1.0, ratio, float("nan"), applies=False)
-    n_batches = min(len(squared) // size, 20)
-    n_batches -= n_batches % 2  # equal numbers of batches in each quarter
-    difference, t, p = batch_level_shift(squared, n_batches, first=0.5, last=0.5)
-    if abs(difference) < ROUNDING:
-        return TestOutcome("variance", 0.0, 1.0, ratio, float("nan"))
-    return TestOutcome("variance", -t, p, ratio, float("nan"))
+    size = max(2, int(math.ceil(SQUARES_PER_TAU * tau)))
+    count = m // size
+    within = kept[m - count * size:].reshape(count, size).var(axis=1)  # aligned at the end
+    within[within < ROUNDING ** 2] = 0.0  # a constant batch, to the last bit of its level
+    spread = np.cbrt(within)
+    in_half = (m // 2) // size
+    tested = []
+    for fraction in VARIANCE_FRACTIONS:
+        late = int(round(fraction * m)) // size
+        early = in_half - late
+        if late < 2 or early < 2:
+            continue
+        before = within[-late - early:-late].mean()
+        ratio = float(within[-late:].mean() / before) if before > 0 else float("inf")
+        difference, t, p, _, dof = late_shift(spread[-late:], spread[-late - early:-late])
+        if abs(difference) < ROUNDING:
+            t, p = 0.0, 1.0
+        tested.append((p, t, ratio, dof, late * size))
+    if not tested:
+        return TestOutcome("variance", 0.0, 1.0, 1.0, float("nan"), applies=False)
+    p, statistic, ratio, dof, length = min(tested)
+    return TestOutcome("variance", statistic, min(1.0, p * len(tested)), ratio, float("nan"),
+                       dof=dof, length=length)

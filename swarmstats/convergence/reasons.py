@@ -136,16 +136,32 @@ def trend_reason(outcome, units, within: bool, tolerance: float, unit: str, bett
             "that slope")
 
 
+def stretch_span(length: int, steps: np.ndarray) -> int:
+    """The last ``length`` points' span on the step axis (their count without one before)."""
+    if len(steps) > length:
+        return int(round(float(steps[-1] - steps[-length - 1])))
+    return length
+
+
 def late_reason(outcome, units, steps: np.ndarray, within: bool, tolerance: float, unit: str) -> str:
     direction = "higher" if outcome.change > 0 else "lower"
-    span = outcome.length
-    if len(steps) > outcome.length:
-        span = int(round(float(steps[-1] - steps[-outcome.length - 1])))
+    span = stretch_span(outcome.length, steps)
     text = (f"the last {span} {unit} are {fmt(abs(units(outcome.change)), 3)} {direction} than "
             f"the kept part before them (p = {fmt(outcome.pvalue, 2)})")
     if within:
         return f"a small late change, shown to stay within +-{fmt(tolerance, 3)}: {text}"
     return f"a late change: {text}"
+
+
+def variance_reason(outcome, steps: np.ndarray, unit: str) -> str:
+    """A stretch at the end whose spread differs from the second half's before it."""
+    last = f"the last {stretch_span(outcome.length, steps)} {unit}"
+    if np.isfinite(outcome.estimate):
+        found = (f"the variance of {last} is {fmt(outcome.estimate, 3)}x that of the kept part's "
+                 "second half before them")
+    else:  # a 0/1 score that held one value, then began to flip
+        found = f"{last} vary, where the kept part's second half before them held still"
+    return f"the trailing variance has not stabilised: {found} (p = {fmt(outcome.pvalue, 2)})"
 
 
 def flat_reason(flat, units, ahead: str, tolerance: float, variance) -> str:

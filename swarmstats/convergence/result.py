@@ -44,6 +44,7 @@ class ConvergenceResult(Result):
     late_length: int
     variance_ratio: float
     variance_pvalue: float
+    variance_length: int
     geweke_z: float
     tolerance: float
     horizon: float

@@ -70,6 +70,7 @@ from .reasons import (
     slow_shrink,
     steps_text,
     trend_reason,
+    variance_reason,
     warmup_reason,
 )
 from .result import (
@@ -288,6 +289,7 @@ class ConvergenceTest(Estimator):
             trend_pvalue=trend.pvalue, drift_slope=units(drift.estimate), drift_pvalue=drift.pvalue,
             late_change=units(late.change), late_pvalue=late.pvalue, late_length=late.length,
             variance_ratio=variance.estimate, variance_pvalue=variance.pvalue,
+            variance_length=variance.length,
             geweke_z=_safe_geweke(kept), tolerance=units(tolerance), horizon=horizon,
             projected_change=units(flat.change),
             change_bound=units(max(flat.bound, whole.bound if whole else 0.0)),
@@ -448,9 +450,7 @@ class ConvergenceTest(Estimator):
             within = excusable and late_bound < tolerance
             shown("late_change", within, late_reason(late, units, steps, within, units(tolerance), unit))
         if variance.pvalue < level:
-            shown("variance", False,
-                  f"the trailing variance has not stabilised: the last quarter's variance is "
-                  f"{fmt(variance.estimate, 3)}x the quarter before (p = {fmt(variance.pvalue, 2)})")
+            shown("variance", False, variance_reason(variance, steps, unit))
         return tuple(failed), failures, notes
 
     def _streak_result(self, values: np.ndarray, series: Series, base: dict, start: int,
@@ -635,7 +635,7 @@ def _undefined(values: np.ndarray, series: Series) -> dict:
                 sd=float(values.std(ddof=1)) if n > 1 else nan, ci=(nan, nan), mcse=nan,
                 trend_slope=nan, trend_pvalue=nan, drift_slope=nan, drift_pvalue=nan,
                 late_change=nan, late_pvalue=nan, late_length=0, variance_ratio=nan,
-                variance_pvalue=nan, geweke_z=nan, tolerance=nan, horizon=nan,
+                variance_pvalue=nan, variance_length=0, geweke_z=nan, tolerance=nan, horizon=nan,
                 projected_change=nan, change_bound=nan, detectable_change=nan, long_memory=False)
 
 
@@ -652,7 +652,7 @@ def _constant_result(values: np.ndarray, series: Series, base: dict, tolerance, 
         warmup=index, warmup_step=series.step_of(index), n_kept=m, ess=float(m),
         autocorr_time=1.0, mean=level, sd=0.0, ci=ci, mcse=0.0, trend_slope=0.0,
         trend_pvalue=1.0, drift_slope=0.0, drift_pvalue=1.0, late_change=0.0, late_pvalue=1.0,
-        late_length=0, variance_ratio=1.0, variance_pvalue=1.0, geweke_z=0.0,
+        late_length=0, variance_ratio=1.0, variance_pvalue=1.0, variance_length=0, geweke_z=0.0,
         tolerance=float(tolerance) if tolerance is not None else 0.0, horizon=float(m),
         projected_change=0.0, change_bound=0.0, detectable_change=0.0, long_memory=False)
     if reasons is None:

@@ -53,13 +53,13 @@ def plot_heidelberger_welch(result, ax):
 
 @plotter(VarianceStabilityResult)
 def plot_variance_stability(result, ax):
-    """The mean squared deviation of each block of the second half, first and last quarter coloured."""
+    """The variance within each block of the second half, the blocks of the stretch compared coloured."""
     if not result.squares:
         return _unavailable(result, ax, "block of the second half")
     squares = np.asarray(result.squares)
-    half = len(squares) // 2
-    ax.bar(np.arange(len(squares)), squares, color=["C0"] * half + ["C1"] * (len(squares) - half))
+    late = result.late_blocks
+    ax.bar(np.arange(len(squares)), squares, color=["C0"] * (len(squares) - late) + ["C1"] * late)
     ax.set_xlabel("block of the second half")
-    ax.set_ylabel("mean squared deviation")
+    ax.set_ylabel("variance within the block")
     ax.set_title(result.summary(), fontsize=9)
     return ax
