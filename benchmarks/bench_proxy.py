@@ -42,7 +42,8 @@ def main():
                         ("string keys", np.array([f"agent_{i}" for i in range(args.keys)],
                                                  dtype=object)[rng.integers(0, args.keys, args.n)])):
         frame = pd.DataFrame({"key": keys, "p": p})
-        tracker = ProxyVarianceTracker().update_many(p, keys=keys)
+        tracker = ProxyVarianceTracker()
+        tracker.update_many(p, keys=keys)  # (returns the last key's state)
         expected = frame.groupby("key")["p"].agg(["mean", "var"])
         some = expected.index[0]
         assert np.isclose(tracker[some].mean, expected.loc[some, "mean"], rtol=1e-12)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from .._kernels.calibration import (
     log_loss,
     reliability_bins,
 )
+from .._kernels.key_persistence import Persistence, mean_inflation, variance_correction
 from .._kernels.shrinkage import fit_mean_prior, fit_noise_prior, wrong_side_probability
 from .._result import Result, fmt, jsonable
 from ..regimes.cusum import CusumDetector
@@ -51,6 +53,9 @@ class ProxyResult(Result):
     recalibration: dict | None = None
     temperature: float = math.nan
     notes: list = field(default_factory=list)
+    #: the keys' pooled lag-1 autocorrelation (AR(1)): ``rho``, ``se``, ``used`` (rho less one
+    #: standard error, at least 0: what the table applies) and ``keys`` (those with 3+ scores)
+    persistence: dict | None = None
 
     @property
     def too_noisy(self) -> bool:
@@ -104,6 +109,8 @@ def build_result(tracker) -> ProxyResult:
     threshold, alpha = tracker.threshold, tracker.max_wrong_side
     notes = []
     table = _key_table(states, tracker)
+    # (read before the joins below, which do not keep a frame's attrs)
+    persistence, noise_prior = table.attrs["persistence"], table.attrs["noise_prior"]
     labelled = tracker.labelled()
     calibration = reliability = recalibration = None
     if labelled is not None:
@@ -129,14 +136,24 @@ def build_result(tracker) -> ProxyResult:
     verdict = "too_noisy" if n_noisy else ("ok" if judged else "insufficient_data")
     if judged < len(table):
         notes.append(f"{len(table) - judged} key(s) with fewer than 2 observations are not judged")
-    if table.attrs.get("noise_prior") is not None:
+    if persistence.used > 0:
+        long_run = (1 - persistence.used) / (1 + persistence.used)
+        shown = persistence.rho > 2 * persistence.se
+        notes.append(f"scores within a key {'are' if shown else 'may be slightly'} persistent: lag-1 "
+                     f"autocorrelation {fmt(persistence.rho, 2)} +- {fmt(persistence.se, 2)} (AR(1), "
+                     f"pooled over {persistence.keys} key(s), each centred on its own mean); a key's "
+                     f"mean is taken to count as n_effective independent scores (about {long_run:.0%} "
+                     "of a long key's), and its wrong-side probability, se and observations_needed "
+                     "say so")
+    if noise_prior is not None:
         notes.append(f"each key's noise and mean borrow strength from all {judged} judged keys "
                      "(empirical Bayes): a key with few scores is judged with what the others say "
                      "about how noisy and how spread keys are; sd is its own, sd_shrunk the one used")
     return ProxyResult(verdict=verdict, n_keys=len(table), n_too_noisy=n_noisy, threshold=threshold,
                        band=tracker.band, max_wrong_side=alpha, table=table, calibration=calibration,
                        reliability=reliability, recalibration=recalibration,
-                       temperature=tracker.temperature(), notes=notes)
+                       temperature=tracker.temperature(), notes=notes,
+                       persistence=dataclasses.asdict(persistence))
 
 
 def _key_table(states, tracker) -> pd.DataFrame:
@@ -144,39 +161,51 @@ def _key_table(states, tracker) -> pd.DataFrame:
     n = np.array([s.n for s in states], dtype=float)
     mean = np.array([s.mean for s in states])
     m2 = np.array([s.m2 for s in states])
+    persistence = Persistence.of(np.array([s.lagged for s in states]), m2, n)
+    rho = persistence.used
     with np.errstate(divide="ignore", invalid="ignore"):
         sd = np.where(n > 1, np.sqrt(m2 / (n - 1)), np.nan)
         distance = np.abs(mean - threshold)
+        # persistent scores: a key's mean counts as fewer independent scores, and its sample
+        # variance misses the variance of that mean (1 and n - 1 when rho is 0)
+        inflation = mean_inflation(rho, n)
+        effective = n / inflation
+        judged = n > 1
+        dofs_all = np.maximum((n - 1) * (1 - rho * rho) / (1 + rho * rho), 1.0)
+        variances_all = sd ** 2 * variance_correction(rho, n)
         # each key's noise borrows strength from all keys' (empirical Bayes): with 3-5 scores
         # a key's own SD is mostly luck, and alone it made the 1-5% bin wrong 6% of the time
-        judged = n > 1
-        prior = fit_noise_prior(sd[judged] ** 2, n[judged] - 1)
+        prior = fit_noise_prior(variances_all[judged], dofs_all[judged])
         sd_shrunk = np.full(len(n), np.nan)
         wrong = np.full(len(n), np.nan)
         if judged.any():
-            variances, dofs = np.where(np.isfinite(sd[judged]), sd[judged] ** 2, 0.0), n[judged] - 1
+            variances = np.where(np.isfinite(variances_all[judged]), variances_all[judged], 0.0)
+            dofs = dofs_all[judged]
             if prior is not None:
                 sd_shrunk[judged] = np.sqrt(prior.posterior(variances, dofs) @ prior.grid)
             else:
-                sd_shrunk[judged] = sd[judged]
+                sd_shrunk[judged] = np.sqrt(variances_all[judged])
             # P(the true mean lies on the other side of the threshold than the sample mean),
             # with the keys' means and noise as the prior of each one
-            level = (fit_mean_prior(mean[judged], sd_shrunk[judged] ** 2, n[judged])
+            level = (fit_mean_prior(mean[judged], sd_shrunk[judged] ** 2, effective[judged])
                      if prior is not None else None)
-            wrong[judged] = wrong_side_probability(mean[judged], threshold, n[judged], variances, dofs,
-                                                   prior, level)
-        se = sd_shrunk / np.sqrt(n)
+            wrong[judged] = wrong_side_probability(mean[judged], threshold, effective[judged],
+                                                   variances, dofs, prior, level)
+        se = sd_shrunk / np.sqrt(effective)
         share_above = np.array([s.above for s in states]) / n
         round_error = np.minimum(share_above, 1 - share_above)
         round_error = np.where(n > 1, round_error, np.nan)
         thrash = np.where(n > 1, np.array([s.flips for s in states]) / (n - 1), np.nan)
         expected = np.where(n > 1, 2 * share_above * (1 - share_above), np.nan)
         z = stats.norm.ppf(1 - alpha)
-        needed_total = np.where(distance > 0, np.ceil((z * sd_shrunk / distance) ** 2), np.inf)
+        # a long key's mean counts (1 - rho) / (1 + rho) of its scores
+        needed_total = np.where(distance > 0, np.ceil((z * sd_shrunk / distance) ** 2
+                                                      * (1 + rho) / (1 - rho)), np.inf)
         needed = np.maximum(needed_total - n, 0)
     too_noisy = (np.nan_to_num(wrong) > alpha) | (np.nan_to_num(round_error) > alpha)
     frame = pd.DataFrame({
-        "n": n.astype(int), "mean": mean, "sd": sd, "sd_shrunk": sd_shrunk, "se": se,
+        "n": n.astype(int), "n_effective": effective, "mean": mean, "sd": sd,
+        "sd_shrunk": sd_shrunk, "se": se,
         "uncertain_fraction": np.array([s.uncertain for s in states]) / n,
         "share_above": share_above, "wrong_side_probability": wrong, "round_error_rate": round_error,
         "thrash_rate": thrash, "expected_thrash_rate": expected, "too_noisy": too_noisy,
@@ -185,6 +214,7 @@ def _key_table(states, tracker) -> pd.DataFrame:
     }, index=pd.Index([s.key for s in states], name="key", dtype=object))
     frame["reason"] = [_reason(row, alpha) for row in frame.to_dict("records")]
     frame.attrs["noise_prior"] = prior
+    frame.attrs["persistence"] = persistence
     if tracker.halflife:
         frame["ewma_mean"] = [s.ew_mean for s in states]
         frame["ewma_sd"] = [math.sqrt(s.ew_var) for s in states]

@@ -6,7 +6,9 @@ Welford's count, mean and sum of squared deviations (stable for values near
 0.5 over millions of updates), optional exponentially weighted mean and
 variance, an optional trailing window, the count inside the uncertain band,
 the count above the threshold and the number of flips of the hard decision
-between consecutive observations.  ``update_many`` reaches the same state as a
+between consecutive observations, and the sum of lag-1 products (around the key's first
+score, so that scores near 0.5 keep their digits) from which the persistence of a key's
+scores is read.  ``update_many`` reaches the same state as a
 loop of ``update`` with vectorised group sums merged by Chan's formula.
 Observations with outcomes (and v_hat) are kept for calibration at report time.
 """
@@ -31,7 +33,7 @@ class KeyState:
     """Running statistics of one key (a live view: it changes with every update)."""
 
     __slots__ = ("key", "n", "mean", "m2", "ew_mean", "ew_var", "window", "uncertain", "above",
-                 "last_high", "flips", "v_n", "v_mean", "v_m2")
+                 "last_high", "flips", "v_n", "v_mean", "v_m2", "shift", "lag", "last")
 
     def __init__(self, key, window: int | None):
         self.key = key
@@ -48,11 +50,23 @@ class KeyState:
         self.v_n = 0
         self.v_mean = 0.0
         self.v_m2 = 0.0
+        self.shift = 0.0  # the key's first score: lag-1 products are taken around it
+        self.lag = 0.0  # sum over t >= 2 of (p_t - shift) (p_(t-1) - shift)
+        self.last = 0.0
 
     @property
     def sd(self) -> float:
         """Sample SD of p (ddof 1); NaN below two observations."""
         return math.sqrt(self.m2 / (self.n - 1)) if self.n > 1 else math.nan
+
+    @property
+    def lagged(self) -> float:
+        """Sum of lag-1 products of deviations from the key's mean, C1 = sum over t >= 2 of
+        (p_t - mean)(p_(t-1) - mean); C1 / m2 is the lag-1 autocorrelation."""
+        if self.n < 2:
+            return 0.0
+        centre, end = self.mean - self.shift, self.last - self.shift  # the first is 0 here
+        return self.lag - (self.n + 1) * centre * centre + centre * end
 
     def __repr__(self) -> str:
         return f"KeyState(key={self.key!r}, n={self.n}, mean={self.mean:.6g}, sd={self.sd:.6g})"
@@ -164,6 +178,11 @@ class ProxyVarianceTracker(OnlineEstimator):
             state = self._keys[key] = KeyState(key, self.window)
         n = state.n + 1
         state.n = n
+        if n == 1:
+            state.shift = p
+        else:
+            state.lag += (p - state.shift) * (state.last - state.shift)
+        state.last = p
         delta = p - state.mean
         state.mean += delta / n
         state.m2 += delta * (p - state.mean)
@@ -283,20 +302,40 @@ class ProxyVarianceTracker(OnlineEstimator):
         changed[starts] = False  # the first of a group has no predecessor in the batch
         flips = np.add.reduceat(changed, starts, dtype=np.int64)
         first_high, last_high = sorted_high[starts].tolist(), sorted_high[ends - 1].tolist()
-        x = values[order] if (self._ew_weight or self.window or v is not None) else None
+        x = values[order]
+        # lag-1 products within each segment, around the segment's first score (moved to the
+        # key's own first score below)
+        first_x = x[starts]
+        shifted = x - np.repeat(first_x, sizes)
+        products = np.empty(len(x))
+        products[0] = 0.0
+        np.multiply(shifted[1:], shifted[:-1], out=products[1:])
+        products[starts] = 0.0
+        lags = np.add.reduceat(products, starts)
         sorted_v = v[order] if v is not None else None
         # new keys enter the dictionary in order of first appearance, as a loop would add them
         arrival = np.argsort(order[starts], kind="stable").tolist()
         columns = (starts.tolist(), ends.tolist(), sizes.tolist(), means.tolist(), m2s.tolist(),
-                   above.tolist(), uncertain.tolist(), flips.tolist(), first_high, last_high)
+                   above.tolist(), uncertain.tolist(), flips.tolist(), first_high, last_high,
+                   first_x.tolist(), x[ends - 1].tolist(), lags.tolist())
         for g in arrival:
-            start, end, nb, mean_b, m2_b, above_b, uncertain_b, flips_b, first, last = (
-                column[g] for column in columns)
+            (start, end, nb, mean_b, m2_b, above_b, uncertain_b, flips_b, first, last,
+             first_p, last_p, lag_b) = (column[g] for column in columns)
             key = uniques[g]
             state = self._keys.get(key)
             if state is None:
                 state = self._keys[key] = KeyState(key, self.window)
             na = state.n
+            if na == 0:
+                state.shift = first_p
+            # the segment's lag sum around the key's shift (the segment's own was its first
+            # score), and the pair across the boundary
+            move = state.shift - first_p
+            segment_sum = nb * (mean_b - first_p)
+            state.lag += lag_b - move * (2.0 * segment_sum - (last_p - first_p)) + (nb - 1) * move * move
+            if na:
+                state.lag += (first_p - state.shift) * (state.last - state.shift)
+            state.last = last_p
             total = na + nb
             delta = mean_b - state.mean
             state.mean += delta * nb / total
@@ -430,13 +469,16 @@ def _factorize(keys):
             present = np.bincount(array, minlength=high + 1) > 0
             lookup = np.cumsum(present) - 1
             return lookup[array], np.flatnonzero(present).tolist()
-    if array.dtype == object:
+    codes, uniques = pd.factorize(array, use_na_sentinel=False)
+    if array.dtype == object and pd.isna(uniques).any():
+        # pandas reads None as missing, like NaN: only then look for the Nones (scanning a
+        # million keys for them cost more than the factorization itself)
         missing = np.flatnonzero(pd.isna(array))
         nones = [i for i in missing.tolist() if array[i] is None]
         if nones:
             array = array.copy()
             array[nones] = _NONE
-    codes, uniques = pd.factorize(array, use_na_sentinel=False)
+            codes, uniques = pd.factorize(array, use_na_sentinel=False)
     return codes, [None if key is _NONE else key for key in uniques.tolist()]
 
 
