@@ -396,3 +396,11 @@ def test_keys_with_three_to_five_scores_are_calibrated_by_borrowing_from_all_key
         expected = predicted[inside].mean()
         tolerance = 3 * math.sqrt(expected * (1 - expected) / inside.sum())
         assert abs(wrong[inside].mean() - expected) <= tolerance, (low, high)
+
+
+def test_constant_keys_say_nothing_about_persistence():
+    # summed in a batch, a constant score's deviations are rounding errors whose lag-1 ratio
+    # read as rho = -0.95
+    result = ProxyVarianceTracker().fit(np.full(30, 0.6), keys=np.repeat([1, 2, 3], 10))
+    assert math.isnan(result.persistence["rho"]) and result.persistence["used"] == 0.0
+    assert (result.table["n_effective"] == 10).all()

@@ -29,6 +29,8 @@ from ..regimes.cusum import CusumDetector
 DRIFT_BLOCK = 10
 #: blocks needed before the drift check says anything (its reference uses the first 30)
 DRIFT_MIN_BLOCKS = 60
+#: a key's scores whose SD is below this (p lies in [0, 1]) differ by rounding only
+ROUNDING_SD = 1e-12
 #: outcomes needed (with both classes) for the logistic recalibration fit
 RECALIBRATION_MIN = 20
 
@@ -161,7 +163,10 @@ def _key_table(states, tracker) -> pd.DataFrame:
     n = np.array([s.n for s in states], dtype=float)
     mean = np.array([s.mean for s in states])
     m2 = np.array([s.m2 for s in states])
-    persistence = Persistence.of(np.array([s.lagged for s in states]), m2, n)
+    # a key whose scores differ only in the last bits (a constant score summed in a batch) has
+    # no lag-1 structure to read: its ratio of rounding errors is left out
+    varies = m2 > n * ROUNDING_SD ** 2
+    persistence = Persistence.of(np.array([s.lagged for s in states])[varies], m2[varies], n[varies])
     rho = persistence.used
     with np.errstate(divide="ignore", invalid="ignore"):
         sd = np.where(n > 1, np.sqrt(m2 / (n - 1)), np.nan)
