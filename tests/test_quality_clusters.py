@@ -134,7 +134,8 @@ def test_quality_by_resamples_agents_within_each_epoch():
     frame = pd.concat(frames, ignore_index=True)
     table = quality_by(frame, "epoch", random_state=0, n_boot=300)
     assert table.attrs["clusters"] == ["agent"]
-    plain = quality_by(frame, "epoch", clusters=None, random_state=0, n_boot=300)
+    # (rows grouped by agent read as persistent in their order: blocks=None for the plain one)
+    plain = quality_by(frame, "epoch", clusters=None, blocks=None, random_state=0, n_boot=300)
     ratio = ((table["quality_gap_high"] - table["quality_gap_low"]).mean()
              / (plain["quality_gap_high"] - plain["quality_gap_low"]).mean())
     assert ratio > 1.3   # agents differ by 1 logit SD: the honest interval is much wider

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+
 import numpy as np
 import pandas as pd
 
@@ -49,6 +51,11 @@ def add_parser(commands) -> None:
                               "'auto' (default) uses initiator_id,counterparty_id (SWARM), "
                               "initiator,counterparty, agent_id or agent when present; 'none' treats "
                               "interactions as independent")
+    quality.add_argument("--blocks", default="auto", type=_blocks, metavar="auto|none|N",
+                         help="without agent clusters: 'auto' (default) resamples contiguous blocks "
+                              "when p or the accept flags are persistent in file order (interactions "
+                              "close in time are not independent); N: blocks of N interactions; "
+                              "'none': independent interactions")
     quality.add_argument("--threshold", type=finite, default=0.5, help="hard-label threshold (default 0.5)")
     quality.add_argument("--band", type=finite, default=0.2, help="uncertain band half-width (default 0.2)")
     quality.add_argument("--alpha", type=finite, default=0.05, help="level of the adverse-selection test")
@@ -63,14 +70,30 @@ def add_parser(commands) -> None:
     add_exit_zero_option(quality, "if selection is adverse")
 
 
+def _blocks(text: str):
+    """--blocks: 'auto', 'none' (None) or a whole number of interactions >= 1."""
+    word = text.strip().lower()
+    if word in ("auto", "none"):
+        return None if word == "none" else "auto"
+    try:
+        length = int(word)
+    except ValueError:
+        length = 0
+    if length < 1:
+        raise argparse.ArgumentTypeError(f"expected auto, none or a whole number >= 1, got {text!r}")
+    return length
+
+
 def run(args) -> int:
     frame = read_interactions(args.file, format=args.input_format, p=args.p, accepted=args.accepted)
     if args.by and args.by not in frame.columns:
         raise InputError(f"no column {args.by!r} for --by; columns are {', '.join(map(str, frame.columns))}")
     options = dict(threshold=args.threshold, band=args.band, alpha=args.alpha, n_boot=args.n_boot,
-                   swarm_compatible=args.swarm_compatible)
+                   swarm_compatible=args.swarm_compatible, blocks=args.blocks)
     columns = (None if args.clusters.strip().lower() == "none" else "auto" if args.clusters == "auto"
                else tuple(c.strip() for c in args.clusters.split(",")))
+    if isinstance(args.blocks, int) and columns == "auto":
+        columns = None  # blocks of N asked for: no agent columns looked for
     _, used = cluster_option(frame, columns)
     if args.nan_policy == "omit":
         frame = _complete_rows(frame, [args.p, args.accepted] + ([args.by] if args.by else []) + list(used))
