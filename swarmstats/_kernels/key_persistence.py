@@ -81,7 +81,7 @@ def pooled_rho(lagged: np.ndarray, squares: np.ndarray, n: np.ndarray) -> tuple[
     if not total_squares > 0:
         return math.nan, math.nan
     ratio = float(lagged[used].sum()) / total_squares
-    lengths, counts = np.unique(n[used], return_counts=True)
+    lengths = np.unique(n[used])
     # each key's expected sums are proportional to its variance; weighting keys by their
     # share of the squares makes keys of different noise count as they do in the ratio
     weights = np.bincount(np.searchsorted(lengths, n[used]), weights=squares[used]) / total_squares

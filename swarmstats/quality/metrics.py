@@ -29,7 +29,6 @@ from .._kernels.autocorr import integrated_time
 from .._kernels.bootstrap import (
     bootstrap_sums,
     cluster_bootstrap_t,
-    cluster_totals,
     column_moments,
     normal_limit_draws,
     percentile_interval,
@@ -383,10 +382,18 @@ def quality_metrics(
         if block_length:
             labels = {"cluster": np.arange(len(p)) // block_length}
 
-    whole_matrix = bool(labels) or (n_boot > 0 and bootstrap.exact_replicates(n_boot, len(p)) > 0)
-    if whole_matrix:  # resampling rows (or clusters) needs every row's columns
+    one_way = bool(labels) and len(labels) == 1
+    whole_matrix = ((bool(labels) and not one_way)
+                    or (not labels and n_boot > 0 and bootstrap.exact_replicates(n_boot, len(p)) > 0))
+    columns = None
+    if whole_matrix:  # resampling rows (or two-way cells) needs every row's columns
         columns = _columns(p, flags, threshold, band, payoff, extras)
         observed_sums = columns.sum(axis=0)
+    elif one_way:
+        # resampling whole clusters (agents, time blocks) needs only each cluster's sums:
+        # block by block, as below
+        columns, observed_sums = _cluster_sums(p, flags, threshold, band, payoff, extras,
+                                               labels["cluster"])
     else:
         # only sums and cross-products are needed: block by block, so 10^7 interactions never
         # build their 13-column matrix (1 GB)
@@ -398,7 +405,7 @@ def quality_metrics(
     replicates = clustered = None
     if n_boot > 0 and labels:
         low, high, difference_ci, cluster_pvalue = _clustered_intervals(
-            columns, labels, observed, names, n_boot, rng, level, payoff, swarm_compatible)
+            columns, labels, observed, names, n_boot, rng, level, payoff, swarm_compatible, len(p))
         clustered = (difference_ci, cluster_pvalue)
     elif n_boot > 0:
         sums = (bootstrap_sums(columns, n_boot, rng) if whole_matrix
@@ -458,10 +465,16 @@ FEW_CLUSTERS = 10
 #: "persistent in the order given": an integrated autocorrelation time above
 #: 1 + PERSISTENCE_MARGIN / sqrt(n) (about the 95th percentile of Geyer's estimate, the larger
 #: of p's and the accept flags', for independent interactions: 1.96 at n = 50, 1.39 at 600)
+#: and above PERSISTENCE_FLOOR (a time of 1.2 narrows an interval by 9%; on long inputs the
+#: estimate's own scatter, from ~20,000 block means, reaches 1.07)
 PERSISTENCE_MARGIN = 10.0
+PERSISTENCE_FLOOR = 1.2
 #: blocks span this many integrated autocorrelation times, and there are at least FEWEST_BLOCKS
+#: and at most MOST_BLOCKS (the studentized bootstrap's jackknife costs reps x blocks
+#: evaluations: 0.3 s for 200 blocks, 1.5 s for 1,000, minutes for 10^5)
 BLOCK_TAUS = 5.0
 FEWEST_BLOCKS = 5
+MOST_BLOCKS = 500
 
 
 def _time_blocks(p: np.ndarray, flags: np.ndarray, blocks, n_boot: int) -> tuple[int, str | None]:
@@ -481,15 +494,19 @@ def _time_blocks(p: np.ndarray, flags: np.ndarray, blocks, n_boot: int) -> tuple
                              f">= 1, got {blocks!r}")
         if n // int(blocks) < 2:
             raise InputError(f"blocks={blocks} leaves fewer than 2 blocks of {n} interactions")
-        length = int(blocks)
-        return length, (f"intervals and the adverse-selection test resample {math.ceil(n / length)} "
-                        f"contiguous blocks of {length} interactions (blocks={length})")
-    times = [integrated_time(x) for x in (p, flags.astype(float)) if np.ptp(x) > 0]
+        length = max(int(blocks), math.ceil(n / MOST_BLOCKS))
+        note = (f"intervals and the adverse-selection test resample {math.ceil(n / length)} "
+                f"contiguous blocks of {length} interactions (blocks={blocks})")
+        if length > blocks:
+            note += (f": blocks of {blocks} would be {math.ceil(n / int(blocks))}, and more than "
+                     f"{MOST_BLOCKS} cost far more time for no better interval")
+        return length, note
+    times = [integrated_time(x) for x in (p, flags.astype(np.float32)) if np.ptp(x) > 0]
     tau = max([t for t in times if np.isfinite(t)], default=1.0)
-    if tau <= 1.0 + PERSISTENCE_MARGIN / math.sqrt(n):
+    if tau <= max(1.0 + PERSISTENCE_MARGIN / math.sqrt(n), PERSISTENCE_FLOOR):
         return 0, None
     ideal = math.ceil(BLOCK_TAUS * tau)
-    length = min(ideal, n // FEWEST_BLOCKS)
+    length = min(max(ideal, math.ceil(n / MOST_BLOCKS)), n // FEWEST_BLOCKS)
     count = math.ceil(n / length)
     note = (f"p or the accept flags are persistent in the order given (integrated "
             f"autocorrelation time {fmt(tau, 3)}): intervals and the adverse-selection test "
@@ -516,14 +533,30 @@ def _cluster_labels(clusters) -> dict | None:
     return {"cluster": clusters}
 
 
+def _cluster_sums(p, flags, threshold, band, payoff, extras, codes):
+    """(each cluster's column sums (clusters x k), the column sums of all), the columns built
+    block by block (the second summed as the independent path sums it: the same estimate to
+    the last bit)."""
+    count = int(codes.max()) + 1
+    totals = overall = None
+    for rows in _row_blocks(len(p)):
+        block = _columns(p[rows], flags[rows], threshold, band, payoff, _rows_of(extras, rows))
+        sums = np.column_stack([np.bincount(codes[rows], weights=block[:, j], minlength=count)
+                                for j in range(block.shape[1])])
+        totals = sums if totals is None else totals + sums
+        overall = block.sum(axis=0) if overall is None else overall + block.sum(axis=0)
+    return totals, overall
+
+
 def _fewest_clusters(labels: dict) -> int:
     return min(int(codes.max()) + 1 for codes in labels.values())
 
 
 def _clustered_intervals(columns, labels: dict, observed: dict, names, reps: int, rng, level: float,
-                         payoff, swarm_compatible: bool):
+                         payoff, swarm_compatible: bool, n: int):
     """(low, high, toxicity-difference interval, adverse-selection p-value) when interactions
-    come in clusters (see ``clusters``).
+    come in clusters (see ``clusters``); ``columns`` holds each cluster's sums one way, every
+    interaction's columns two ways.
 
     One way (one label per interaction): the studentized cluster bootstrap; the p-value is its
     share of gaps >= 0.  Two ways (initiator x counterparty): Cameron-Gelbach-Miller's
@@ -535,7 +568,7 @@ def _clustered_intervals(columns, labels: dict, observed: dict, names, reps: int
                          "needs at least 2 (leave clusters out to treat interactions as independent)")
     # the soft-minus-hard toxicity rides along as one more statistic
     columns_of = list(names) + ["toxicity_difference"]
-    size = float(len(columns))
+    size = float(n)
 
     def statistic(sums):
         values = _metrics_from_sums(sums, payoff, swarm_compatible)
@@ -552,9 +585,7 @@ def _clustered_intervals(columns, labels: dict, observed: dict, names, reps: int
 
     gap = columns_of.index("quality_gap")
     if len(labels) == 1:
-        codes = labels["cluster"]
-        low, high, table = cluster_bootstrap_t(cluster_totals(columns, codes, int(codes.max()) + 1),
-                                               statistic, reps, rng, level)
+        low, high, table = cluster_bootstrap_t(columns, statistic, reps, rng, level)
         gaps = table[:, gap][np.isfinite(table[:, gap])]
         pvalue = float((1 + np.sum(gaps >= 0)) / (1 + len(gaps))) if len(gaps) else np.nan
     else:
