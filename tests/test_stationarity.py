@@ -108,6 +108,7 @@ def test_variance_stability_says_when_volatility_clusters_are_too_long_to_judge(
     result = ss.variance_stability(y)
     assert not result.judged and result.stable and result.pvalue == 1.0
     assert result.summary().startswith("trailing variance not judged")
+    assert ss.variance_stability(np.ones(40)).summary() == "trailing variance stable: the series does not vary"
 
 
 def test_a_score_that_begins_to_flip_after_holding_still_reads_as_such():

@@ -165,6 +165,8 @@ class VarianceStabilityResult(Result):
         if not self.judged:
             return ("trailing variance not judged: the second half is too short for four batches "
                     "spanning the persistence of its squared deviations")
+        if not self.length:
+            return "trailing variance stable: the series does not vary"
         state = "stable" if self.stable else "not stable"
         found = (f"the last {self.length} points' variance is {fmt(self.ratio, 3)}x the second "
                  "half's before them" if np.isfinite(self.ratio) else
