@@ -241,12 +241,14 @@ def _opposed_trends(x, y, alpha) -> dict | None:
     """The proxy improving and the outcome worsening over the whole run, each shown by a
     one-sided Mann-Kendall test (autocorrelation-corrected) at ``alpha``: both must hold, so
     a pair that moves together is flagged this way at most ``alpha`` of the time.  None if not."""
-    from ._kernels.distributions import norm_sf
+    from ._kernels.distributions import t_sf
     from .convergence.trend import trend_test
 
     proxy_trend = trend_test(x, sen_interval=False)
     outcome_trend = trend_test(y, sen_interval=False)
-    p_proxy_up, p_outcome_down = norm_sf(proxy_trend.z), norm_sf(-outcome_trend.z)
+    # read on the law trend_test reads its own p-value on (a t law on the effective samples)
+    p_proxy_up = t_sf(proxy_trend.z, proxy_trend.dof)
+    p_outcome_down = t_sf(-outcome_trend.z, outcome_trend.dof)
     if p_proxy_up < alpha and p_outcome_down < alpha:
         return {"p_proxy": p_proxy_up, "p_outcome": p_outcome_down}
     return None

@@ -159,6 +159,52 @@ def zero_crossing_tau(x: np.ndarray, *, mintime: int = 3, growing_lags: bool = T
     return max(g, 1.0)
 
 
+def quadratic_residuals(t: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """y less its least-squares quadratic in t, scaled to a largest magnitude of 1 (the
+    autocorrelations are scale-free; squares of 1e-300-sized residuals would underflow);
+    all zeros where y lies on a quadratic to within rounding (what is left is not noise).
+
+    >>> quadratic_residuals(np.arange(4.0), np.array([0.0, 1.0, 4.0, 9.0])).round(12) + 0.0
+    array([0., 0., 0., 0.])
+    """
+    half = 0.5 * float(t[-1] - t[0]) or 1.0
+    basis = np.vander((t - 0.5 * float(t[0] + t[-1])) / half, 3)
+    q, _ = np.linalg.qr(basis)
+    residuals = y - q @ (q.T @ y)
+    top = float(np.max(np.abs(residuals)))
+    if top <= 1e-12 * float(np.ptp(y)):
+        return np.zeros_like(residuals)
+    return residuals / top
+
+
+def rank_ar1_time(lag1: float, n: int) -> float:
+    """g = (1 + phi) / (1 - phi) of a Gaussian AR(1) whose ranks, less their least-squares
+    quadratic in time (:func:`quadratic_residuals`), have lag-1 autocorrelation ``lag1``;
+    at most n.
+
+    phi = 2 sin(pi r / 6) is Pearson's correlation of a Gaussian pair whose rank correlation
+    is r; the estimate's bias is then removed, about (3 + 9 phi) / n (measured by simulation,
+    10,000-20,000 series each: the lag-1 autocorrelation about a fitted quadratic falls short
+    by 3/n at phi = 0 and 9-12/n at 0.9, more for ranks than for values, for n = 300 down to
+    30; about a line it is (2 + 5 phi) / n, about the mean (1 + 3 phi) / n, Marriott & Pope
+    1954).  On 100 points of AR(0.9), whose g is 19, Geyer's sum of the sample
+    autocorrelations has a median of ~8: this reading sees most of the persistence a short
+    series hides.
+
+    >>> round(rank_ar1_time(0.0, 100), 3), rank_ar1_time(0.99, 100)
+    (1.062, 100.0)
+    """
+    if not np.isfinite(lag1):
+        return 1.0
+    phi = 2.0 * np.sin(np.pi * min(max(lag1, -1.0), 1.0) / 6.0)
+    phi = phi + (3.0 + 9.0 * max(phi, 0.0)) / n
+    if phi <= 0:
+        return 1.0
+    if phi >= 1.0:
+        return float(n)
+    return float(min((1.0 + phi) / (1.0 - phi), n))
+
+
 def floor_tau(tau: float, n_total: int) -> tuple[float, bool]:
     """Floor g at 1/log10(n) (ESS cap n*log10 n); returns (g, capped)."""
     if n_total < 10:
