@@ -136,6 +136,18 @@ def test_constant_series_has_no_trend():
     assert result.sen_slope == 0.0
 
 
+def test_a_series_with_no_noise_about_its_curve_is_read_on_the_normal_law():
+    """Nothing is estimated where the values lie on a quadratic: 0..4 keeps the original
+    test's p (S = 10, Var S = 50/3), not a t law on 3 df (0.11)."""
+    for y in (np.arange(5.0), np.arange(12.0) ** 2, [1.0, 2.0, 3.0]):
+        result = ss.trend_test(y)
+        assert np.isinf(result.dof) and result.variance_factor == 1.0
+        assert result.pvalue == pytest.approx(ss.trend_test(y, correction="none").pvalue, rel=1e-12)
+    assert ss.trend_test(np.arange(5.0)).trend == "increasing"
+    noisy = ss.trend_test([0.0, 1.0, 0.0, 1.0, 0.0, 1.0])
+    assert noisy.dof == pytest.approx(max(6 / noisy.variance_factor - 2, 1))
+
+
 def test_bad_arguments_raise_input_error():
     with pytest.raises(InputError, match="correction"):
         ss.trend_test(np.arange(10.0), correction="bogus")

@@ -149,13 +149,15 @@ def trend_test(
     sen_intercept = float(np.median(values) - sen_slope * np.median(steps))
 
     note = ""
-    factor = 1.0
+    factor, estimated = 1.0, False
     if correction != "none" and np.ptp(values) > 0:
         detrended = values - sen_slope * steps
-        factor, note = _variance_factor(detrended, correction, alpha, steps, values)
+        factor, note, estimated = _variance_factor(detrended, correction, alpha, steps, values)
     # the normal law for the original test and Hamed-Rao's (as published, and as
-    # pyMannKendall computes them); Student's on the effective samples for ours
-    dof = max(n / factor - 2.0, 1.0) if correction == "yue-wang" else np.inf
+    # pyMannKendall computes them), and where nothing was estimated (no noise about the
+    # curve: 0, 1, 2, 3, 4 is the original test's p = 0.027, not a t law's 0.11 on 3 df);
+    # Student's on the effective samples for ours
+    dof = max(n / factor - 2.0, 1.0) if correction == "yue-wang" and estimated else np.inf
     if factor > FEW_EFFECTIVE_FACTOR and n / factor < FEW_EFFECTIVE:
         note = " ".join(filter(None, [note, _few_effective_note(n, factor, correction)]))
     var_corrected = var_s * factor
@@ -217,8 +219,9 @@ def _few_effective_note(n: int, factor: float, correction: str) -> str:
 
 
 def _variance_factor(detrended: np.ndarray, correction: str, alpha: float,
-                     steps: np.ndarray, values: np.ndarray) -> tuple[float, str]:
-    """n / n*, the inflation of Var S due to autocorrelation."""
+                     steps: np.ndarray, values: np.ndarray) -> tuple[float, str, bool]:
+    """n / n*, the inflation of Var S due to autocorrelation; a note; and whether it was
+    estimated from the series' noise (False: too short, or no noise about the curve)."""
     n = len(detrended)
     if correction == "yue-wang":
         # Read off the ranks, as S is, so that the whole test is unchanged by any increasing
@@ -229,10 +232,10 @@ def _variance_factor(detrended: np.ndarray, correction: str, alpha: float,
         # from its values about the line, and ~1 from its ranks about a quadratic.
         residuals = quadratic_residuals(steps, average_ranks(values))
         if n < 5 or not np.any(residuals):
-            return 1.0, ""
+            return 1.0, "", False
         rho = autocorrelation(residuals)
         geyer = floor_tau(geyer_tau(rho), n)[0]
-        return max(geyer, rank_ar1_time(float(rho[1]), n)), ""
+        return max(geyer, rank_ar1_time(float(rho[1]), n)), "", True
     ranks = average_ranks(detrended)
     rho = autocorrelation(ranks)[1:]
     bound = norm_ppf(1 - alpha / 2) / np.sqrt(n)
@@ -241,8 +244,8 @@ def _variance_factor(detrended: np.ndarray, correction: str, alpha: float,
     weights = (n - lags) * (n - lags - 1.0) * (n - lags - 2.0)
     factor = 1.0 + 2.0 / (n * (n - 1.0) * (n - 2.0)) * float((weights * rho)[significant].sum())
     if factor <= 0:
-        return 1.0, "Hamed-Rao factor was not positive on this short series; no correction applied"
-    return factor, ""
+        return 1.0, "Hamed-Rao factor was not positive on this short series; no correction applied", False
+    return factor, "", True
 
 
 def _inflated_ols_se(steps: np.ndarray, values: np.ndarray, slope: float, intercept: float,
