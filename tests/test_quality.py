@@ -263,11 +263,15 @@ def test_stratified_test_is_not_fooled_by_epoch_differences():
     p = np.r_[rng.uniform(0.6, 1.0, 200), rng.uniform(0.0, 0.4, 200)]
     a = np.r_[rng.uniform(size=200) < 0.9, rng.uniform(size=200) < 0.1]
     groups = np.repeat([0, 1], 200)
-    pooled = adverse_selection_test(p, a, alternative="greater", n_perm=999, random_state=0)
+    pooled = adverse_selection_test(p, a, alternative="greater", n_perm=999, blocks=None, random_state=0)
     within = adverse_selection_test(p, a, groups=groups, alternative="greater", n_perm=999, random_state=0)
     assert pooled.pvalue < 0.01
     assert within.pvalue > 0.05
     assert within.n_groups_used == 2
+    # inside each epoch nothing drifts: single flags are shuffled there
+    assert within.block_length == 0
+    # pooled in file order, the two epochs read as one drift, and blocks of it are shuffled
+    assert adverse_selection_test(p, a, alternative="greater", n_perm=999, random_state=0).block_length > 1
 
 
 def test_one_sided_groups_are_skipped_and_all_one_sided_is_undefined():

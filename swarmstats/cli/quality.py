@@ -54,8 +54,9 @@ def add_parser(commands) -> None:
     quality.add_argument("--blocks", default="auto", type=_blocks, metavar="auto|none|N",
                          help="without agent clusters: 'auto' (default) resamples contiguous blocks "
                               "when p or the accept flags are persistent in file order (interactions "
-                              "close in time are not independent); N: blocks of N interactions; "
-                              "'none': independent interactions")
+                              "close in time are not independent), and the --by test shuffles the "
+                              "accept flags in such blocks within each group; N: blocks of N "
+                              "interactions; 'none': independent interactions")
     quality.add_argument("--threshold", type=finite, default=0.5, help="hard-label threshold (default 0.5)")
     quality.add_argument("--band", type=finite, default=0.2, help="uncertain band half-width (default 0.2)")
     quality.add_argument("--alpha", type=finite, default=0.05, help="level of the adverse-selection test")
@@ -107,7 +108,8 @@ def run(args) -> int:
         table = quality_by(frame, args.by, p=args.p, accepted=args.accepted, random_state=args.random_seed + 1,
                            clusters=used or None, **options)
         test = adverse_selection_test(frame[args.p], frame[args.accepted], groups=frame[args.by],
-                                      n_perm=max(args.n_boot, 1), random_state=args.random_seed + 2)
+                                      n_perm=max(args.n_boot, 1), blocks=args.blocks,
+                                      random_state=args.random_seed + 2)
         pvalue = test.pvalue
     else:
         pvalue = overall.comparison["adverse_selection_pvalue"]

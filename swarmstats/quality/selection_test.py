@@ -16,7 +16,12 @@ import pandas as pd
 
 from .._input.interactions import interaction_arrays
 from .._input.random_state import resolve_rng
-from .._kernels.permutation import gap_of_sums, lower_tail_pvalue, permuted_gaps
+from .._kernels.permutation import (
+    block_permuted_gaps,
+    gap_of_sums,
+    lower_tail_pvalue,
+    permuted_gaps,
+)
 from .._result import Result, fmt
 from ..errors import InputError, check_choice
 
@@ -35,22 +40,38 @@ class SelectionTestResult(Result):
     n_perm: int
     #: the permutation null of the statistic (what the p-value counts against)
     null: tuple = ()
+    #: accept flags shuffled in contiguous blocks of this many interactions (``blocks``); 0: one by one
+    block_length: int = 0
+    note: str = ""
     _private_fields = ("null",)
 
     def summary(self) -> str:
         where = "" if self.n_groups == 1 else f" (mean over {self.n_groups_used} of {self.n_groups} groups)"
-        return (f"quality gap {fmt(self.statistic)}{where}; permutation p = {fmt(self.pvalue, 3)} "
-                f"(alternative: {self.alternative}, {self.n_perm} shuffles)")
+        shuffled = f"blocks of {self.block_length} shuffled" if self.block_length else "shuffles"
+        line = (f"quality gap {fmt(self.statistic)}{where}; permutation p = {fmt(self.pvalue, 3)} "
+                f"(alternative: {self.alternative}, {self.n_perm} {shuffled})")
+        return line + (f"\n{self.note}" if self.note else "")
 
 
 def adverse_selection_test(p, accepted, *, groups=None, alternative: str = "less",
-                           n_perm: int = 9999, random_state=0) -> SelectionTestResult:
+                           n_perm: int = 9999, blocks="auto", random_state=0) -> SelectionTestResult:
     """Permutation test of the quality gap against "acceptance ignores p".
 
     ``alternative="less"`` (the default) asks whether the gap is significantly
     below zero - adverse selection.  With ``groups`` (e.g. the epoch of each
     interaction) the flags are shuffled within groups and the statistic is the
     mean of the per-group gaps.
+
+    ``blocks`` ("auto", an int or None) is :func:`quality_metrics`'s: interactions in time
+    order whose p and accept flags each drift (a shared environment, a governance regime)
+    correlate by chance far more often than independent ones, and shuffling single flags
+    took that for selection - two independent AR(0.9) drifts over 1,000 interactions read
+    as adverse selection 22-26% of the time at 5%.  "auto" (the default) shuffles
+    contiguous blocks of five autocorrelation times, within each group, when either is
+    persistent in the order given, less its group's mean (as :func:`quality_metrics`
+    decides); None shuffles
+    single flags; an int, blocks of that many.  Rows not in time order read as
+    persistent: pass None for them.
 
     >>> rng = np.random.default_rng(0)
     >>> p = rng.uniform(size=400)
@@ -71,8 +92,16 @@ def adverse_selection_test(p, accepted, *, groups=None, alternative: str = "less
         labels = pd.factorize(labels, sort=True)[0]
     rng = resolve_rng(random_state)
     n_perm = int(n_perm)
-    observed, nulls = [], []
+    from .metrics import _time_blocks  # (metrics imports nothing of this module)
+
     n_groups = int(labels.max()) + 1
+    # persistence is judged within the groups: a level that differs between epochs is what the
+    # stratification already answers, not a drift inside them
+    counts = np.bincount(labels, minlength=n_groups)
+    within_p = p - (np.bincount(labels, weights=p, minlength=n_groups) / counts)[labels]
+    within_flags = flags - (np.bincount(labels, weights=flags, minlength=n_groups) / counts)[labels]
+    length, note = _time_blocks(within_p, within_flags, blocks, n_perm)
+    observed, nulls = [], []
     for g in range(n_groups):
         members = labels == g
         p_g, a_g = p[members], flags[members]
@@ -80,9 +109,20 @@ def adverse_selection_test(p, accepted, *, groups=None, alternative: str = "less
         if n_acc in (0, len(p_g)):
             continue  # a one-sided group carries no information about selection
         observed.append(gap_of_sums(float(p_g[a_g].sum()), float(p_g.sum()), n_acc, len(p_g)))
-        nulls.append(permuted_gaps(p_g, a_g, n_perm, rng))
+        if length:
+            # at least two blocks in every group (fewer leave no shuffle at all)
+            nulls.append(block_permuted_gaps(p_g, a_g, n_perm, rng, max(1, min(length, len(p_g) // 2))))
+        else:
+            nulls.append(permuted_gaps(p_g, a_g, n_perm, rng))
+    note = "" if not length else (
+        f"the accept flags are shuffled in contiguous blocks of {length} interactions"
+        + (" within each group" if n_groups > 1 else "")
+        + (f" (blocks={blocks})" if blocks != "auto" else
+           ", as p or the flags are persistent in the order given and interactions close in time "
+           "are not independent; pass blocks=None if the rows are not in time order"))
     if not observed:
-        return SelectionTestResult(np.nan, np.nan, alternative, n_groups, 0, n_perm)
+        return SelectionTestResult(np.nan, np.nan, alternative, n_groups, 0, n_perm,
+                                   block_length=length, note=note)
     statistic = float(np.mean(observed))
     null = np.mean(nulls, axis=0)
     if alternative == "less":
@@ -92,4 +132,4 @@ def adverse_selection_test(p, accepted, *, groups=None, alternative: str = "less
     else:
         pvalue = min(1.0, 2 * min(lower_tail_pvalue(statistic, null), lower_tail_pvalue(-statistic, -null)))
     return SelectionTestResult(statistic, pvalue, alternative, n_groups, len(observed), n_perm,
-                               null=tuple(null.tolist()))
+                               null=tuple(null.tolist()), block_length=length, note=note)
