@@ -37,7 +37,8 @@ CORRECTIONS = ("yue-wang", "hamed-rao", "none")
 class TrendResult(Result):
     """Outcome of :func:`trend_test`.  Slopes are per unit of the step axis; ``dof`` is the
     t law's degrees of freedom the p-value and Sen's interval are read on (inf: the normal
-    law, for ``correction="none"`` and ``"hamed-rao"``)."""
+    law, for ``correction="none"`` and ``"hamed-rao"``, and where g was not estimated: under
+    5 points, or no noise about the curve)."""
 
     n: int
     s: int
