@@ -152,8 +152,7 @@ def trend_test(
     note = ""
     factor, estimated = 1.0, False
     if correction != "none" and np.ptp(values) > 0:
-        detrended = values - sen_slope * steps
-        factor, note, estimated = _variance_factor(detrended, correction, alpha, steps, values)
+        factor, note, estimated = _variance_factor(values, steps, sen_slope, correction, alpha)
     # the normal law for the original test and Hamed-Rao's (as published, and as
     # pyMannKendall computes them), and where nothing was estimated (no noise about the
     # curve: 0, 1, 2, 3, 4 is the original test's p = 0.027, not a t law's 0.11 on 3 df);
@@ -219,11 +218,11 @@ def _few_effective_note(n: int, factor: float, correction: str) -> str:
             "than alpha; the default correction='yue-wang' keeps closer to its level here")
 
 
-def _variance_factor(detrended: np.ndarray, correction: str, alpha: float,
-                     steps: np.ndarray, values: np.ndarray) -> tuple[float, str, bool]:
+def _variance_factor(values: np.ndarray, steps: np.ndarray, sen_slope: float, correction: str,
+                     alpha: float) -> tuple[float, str, bool]:
     """n / n*, the inflation of Var S due to autocorrelation; a note; and whether it was
     estimated from the series' noise (False: too short, or no noise about the curve)."""
-    n = len(detrended)
+    n = len(values)
     if correction == "yue-wang":
         # Read off the ranks, as S is, so that the whole test is unchanged by any increasing
         # map of y (a loss and its logarithm get one answer), and about a quadratic in time
@@ -237,7 +236,7 @@ def _variance_factor(detrended: np.ndarray, correction: str, alpha: float,
         rho = autocorrelation(residuals)
         geyer = floor_tau(geyer_tau(rho), n)[0]
         return max(geyer, rank_ar1_time(float(rho[1]), n)), "", True
-    ranks = average_ranks(detrended)
+    ranks = average_ranks(values - sen_slope * steps)  # Hamed & Rao: the Sen-detrended ranks
     rho = autocorrelation(ranks)[1:]
     bound = norm_ppf(1 - alpha / 2) / np.sqrt(n)
     lags = np.arange(1, n)
