@@ -156,6 +156,11 @@ def test_diagnostic_plots_show_the_statistic_against_its_reference():
     plt.close(hw.plot().figure)
     test = ss.adverse_selection_test(y > 0, y > 0.2, n_perm=99, random_state=0)
     assert len(test.null) == 99 and "null" not in test.to_dict()
+    # a test over agents has no permutation null: the plot says which test it was instead
+    agents = ss.adverse_selection_test(np.clip(y / 4 + 0.5, 0, 1), y > 0.2, clusters=np.arange(len(y)) % 12)
+    ax = agents.plot()
+    assert agents.null == () and "cluster jackknife t over 12 agents" in ax.texts[0].get_text()
+    plt.close(ax.figure)
 
 
 def test_plot_draws_on_a_given_axes():

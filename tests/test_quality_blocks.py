@@ -76,7 +76,7 @@ def test_the_blocks_are_said_and_kept_on_the_result():
     rng = np.random.default_rng(35)
     p, accepted = environment_batch(rng, 600, 0.95)
     result = quality_metrics(p, accepted, n_boot=200, random_state=0)
-    assert result.block_length >= 5 and "block bootstrap p" in result.comparison["adverse_selection_verdict"]
+    assert result.block_length >= 5 and "block jackknife t p" in result.comparison["adverse_selection_verdict"]
     note = next(note for note in result.notes if "persistent in the order given" in note)
     assert f"blocks of {result.block_length} interactions" in note and "blocks=None" in note
     fixed = quality_metrics(p, accepted, n_boot=200, random_state=0, blocks=50)

@@ -17,6 +17,7 @@ from swarmstats._kernels.bootstrap import (
     jackknife_variance,
     two_way_cluster_interval,
 )
+from tests.conftest import binomial_upper
 from tests.test_cli import run as run_cli
 
 REAL_EVENTS = "tests/fixtures/real/swarm/strict-governance-events.jsonl"
@@ -166,3 +167,107 @@ def test_totals_under_clustering_are_judged_at_the_batch_size():
     se = np.sqrt(0.95 * 0.05 / reps)
     for name, count in covered.items():
         assert 0.95 - 3 * se <= count / reps <= 0.95 + 3 * se, (name, count / reps)
+
+
+# --- the adverse-selection test with agents as the units -----------------------------------------
+
+def _null_agents(rng, agents=20, per=50, two_way=False, epochs=1):
+    """Agents differ by 1 logit SD in quality and, independently, in how often they are
+    accepted: no selection on p at all.  Rows interleaved (the agents take turns)."""
+    initiators = np.repeat(np.arange(agents), per)
+    n = initiators.size
+    p = expit(rng.normal(0, 1, agents)[initiators] + rng.normal(0, 1, n))
+    logit = rng.normal(0, 1, agents)[initiators]
+    counterparties = rng.integers(0, agents, n)
+    if two_way:
+        logit = logit + rng.normal(0, 1, agents)[counterparties]
+    epoch = np.arange(n) % epochs
+    logit = logit + rng.normal(0, 1, epochs)[epoch]
+    accepted = rng.random(n) < expit(logit)
+    order = rng.permutation(n)
+    clusters = (initiators[order], counterparties[order]) if two_way else initiators[order]
+    return p[order], accepted[order], clusters, epoch[order] if epochs > 1 else None
+
+
+@pytest.mark.parametrize("two_way, epochs", [(False, 1), (True, 1), (False, 5)])
+def test_agents_that_differ_are_not_taken_for_adverse_selection(two_way, epochs):
+    """Shuffling single flags treats 1,000 interactions of 20 agents as independent: the
+    agents' chance agreement between quality and acceptance read as adverse selection 15-26%
+    of the time at 5%; the jackknife t over agents keeps the level."""
+    from swarmstats import adverse_selection_test
+
+    rng = np.random.default_rng(60 + 2 * two_way + epochs)
+    reps, shuffled_reps = 1000, 100
+    clustered = shuffled = 0
+    for rep in range(reps):
+        p, accepted, clusters, groups = _null_agents(rng, two_way=two_way, epochs=epochs)
+        result = adverse_selection_test(p, accepted, clusters=clusters, groups=groups)
+        clustered += result.pvalue < 0.05
+        if rep < shuffled_reps:
+            shuffled += adverse_selection_test(p, accepted, groups=groups, blocks=None, n_perm=199,
+                                               random_state=rep).pvalue < 0.05
+    se = np.sqrt(0.05 * 0.95 / reps)
+    assert 0.05 - 3 * se <= clustered / reps <= binomial_upper(0.05, reps), clustered / reps
+    assert shuffled / shuffled_reps > 0.1  # the failure the clusters answer
+    assert result.test == ("two-way cluster t" if two_way else "cluster jackknife t")
+    assert result.n_clusters == 20 and "20 " in result.note and result.note in result.summary()
+
+
+def test_adverse_selection_among_agents_is_found_and_the_p_value_is_quality_metrics():
+    from swarmstats import adverse_selection_test
+
+    rng = np.random.default_rng(64)
+    initiators = np.repeat(np.arange(20), 50)
+    logit = rng.normal(0, 1, 20)[initiators] + rng.normal(0, 1, 1000)
+    accepted = rng.random(1000) < expit(-0.5 * logit)     # the worse, the likelier accepted
+    p = expit(logit)
+    less = adverse_selection_test(p, accepted, clusters=initiators)
+    assert less.statistic < 0 and less.pvalue < 0.01
+    # the same test as quality_metrics's clustered p-value, to the last bit (no resampling)
+    overall = quality_metrics(p, accepted, clusters=initiators, n_boot=200, random_state=0)
+    assert less.pvalue == overall.comparison["adverse_selection_pvalue"]
+    assert less.statistic == pytest.approx(overall.quality_gap, abs=1e-12)
+    greater = adverse_selection_test(p, accepted, clusters=initiators, alternative="greater")
+    both = adverse_selection_test(p, accepted, clusters=initiators, alternative="two-sided")
+    assert greater.pvalue == pytest.approx(1 - less.pvalue) and both.pvalue == pytest.approx(2 * less.pvalue)
+    # the jackknife t by hand: the gap over its delete-one-agent error, t on 19 dof
+    keep = [np.flatnonzero(initiators != g) for g in range(20)]
+    left_out = np.array([p[k][accepted[k]].mean() - p[k][~accepted[k]].mean() for k in keep])
+    se = np.sqrt(19 / 20 * np.sum((left_out - left_out.mean()) ** 2))
+    assert less.pvalue == pytest.approx(stats.t.cdf(less.statistic / se, 19), rel=1e-9)
+    counterparties = rng.integers(0, 20, 1000)
+    two_way = adverse_selection_test(p, accepted, clusters=(initiators, counterparties))
+    both_ways = quality_metrics(p, accepted, clusters=(initiators, counterparties), n_boot=200)
+    assert two_way.pvalue == pytest.approx(both_ways.comparison["adverse_selection_pvalue"], rel=1e-9)
+
+
+def test_the_clustered_test_refuses_what_it_cannot_do():
+    from swarmstats import adverse_selection_test
+
+    rng = np.random.default_rng(65)
+    p, accepted, initiators, _ = agents_batch(rng)
+    with pytest.raises(InputError, match="alternatives"):
+        adverse_selection_test(p, accepted, clusters=initiators, blocks=50)
+    with pytest.raises(InputError, match="at least 2"):
+        adverse_selection_test(p, accepted, clusters=np.zeros(p.size))
+    with pytest.raises(InputError, match="same length"):
+        adverse_selection_test(p, accepted, clusters=initiators[:-1])
+    labels = initiators.astype(object)
+    labels[3] = None
+    with pytest.raises(InputError, match="cluster label"):
+        adverse_selection_test(p, accepted, clusters=labels)
+    one_sided = adverse_selection_test(p, np.ones(p.size, bool), clusters=initiators)
+    assert np.isnan(one_sided.statistic) and np.isnan(one_sided.pvalue)
+
+
+def test_the_command_line_tests_across_epochs_with_the_agents_as_units(tmp_path):
+    rng = np.random.default_rng(66)
+    p, accepted, clusters, epochs = _null_agents(rng, epochs=4)
+    frame = pd.DataFrame({"p": p, "accepted": accepted, "agent_id": clusters, "epoch": epochs})
+    path = tmp_path / "agents.csv"
+    frame.to_csv(path, index=False)
+    out = json.loads(run_cli("quality-gap", path, "--by", "epoch", "--format", "json").stdout)
+    assert out["by"]["test"]["test"] == "cluster jackknife t" and out["by"]["test"]["n_clusters"] == 20
+    plain = json.loads(run_cli("quality-gap", path, "--by", "epoch", "--clusters", "none", "--blocks",
+                               "none", "--format", "json").stdout)
+    assert plain["by"]["test"]["test"] == "permutation"

@@ -268,6 +268,29 @@ def _jackknife(statistic, totals: np.ndarray):
     return variance, (clusters - 1) * (centre - statistic(grand)[0])
 
 
+def jackknife_t_pvalues(statistic, totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(P(below zero), P(above zero)) p-values of each statistic from G clusters' column sums:
+    the statistic over its delete-one-cluster jackknife standard error, against Student's t on
+    G - 1 degrees of freedom (nan where the error is not positive).
+
+    Not bias-corrected: on the quality gap of 10-50 agents the jackknife's bias correction
+    raised the level at 5% from 5.0-5.6% to 5.5-6.4% (5 agents: from 2.2% to 4.6%).
+
+    >>> totals = np.c_[np.ones(12), np.arange(12.0) - 2]      # 12 clusters: (count, sum)
+    >>> mean = lambda sums: (sums[..., 1] / sums[..., 0])[..., None]
+    >>> below, above = jackknife_t_pvalues(mean, totals)
+    >>> bool(above[0] < 0.01), round(float(below[0] + above[0]), 12)
+    (True, 1.0)
+    """
+    variance = jackknife_variance(statistic, totals)
+    observed = statistic(totals.sum(axis=0)[None, :])[0]
+    usable = np.isfinite(observed) & np.isfinite(variance) & (variance > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(usable, observed / np.sqrt(variance), np.nan)
+    dof = totals.shape[0] - 1
+    return stats.t.sf(-t, dof), stats.t.sf(t, dof)
+
+
 def two_way_cluster_interval(columns: np.ndarray, rows: np.ndarray, cols: np.ndarray, statistic,
                              level: float):
     """(low, high, se, dof) of each statistic when observations are clustered two ways.

@@ -107,8 +107,9 @@ def run(args) -> int:
     if args.by:
         table = quality_by(frame, args.by, p=args.p, accepted=args.accepted, random_state=args.random_seed + 1,
                            clusters=used or None, **options)
+        # the agents behind the interactions make them dependent across the groups too
         test = adverse_selection_test(frame[args.p], frame[args.accepted], groups=frame[args.by],
-                                      n_perm=max(args.n_boot, 1), blocks=args.blocks,
+                                      clusters=clusters, n_perm=max(args.n_boot, 1), blocks=args.blocks,
                                       random_state=args.random_seed + 2)
         pvalue = test.pvalue
     else:

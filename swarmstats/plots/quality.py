@@ -45,7 +45,9 @@ def plot_quality(report, ax):
 def plot_selection_test(result, ax):
     """The permutation null of the quality gap with the observed gap."""
     if not result.null:
-        ax.text(0.5, 0.5, "no permutation was run", ha="center", va="center", transform=ax.transAxes)
+        what = ("no permutation was run" if result.test == "permutation" else
+                f"a {result.test} over {result.n_clusters} agents: no permutation null to draw")
+        ax.text(0.5, 0.5, what, ha="center", va="center", transform=ax.transAxes)
         ax.set_title(result.summary(), fontsize=9)
         return ax
     ax.hist(result.null, bins=50, color="C0", alpha=0.6, label="permutation null")
