@@ -80,6 +80,23 @@ NOTE_POINTS = 50_000
 FEW_EFFECTIVE = 50
 
 
+def geyer_dof(ess: float, tau: float) -> float:
+    """Degrees of freedom of the mean's t interval from Geyer's g: (ESS - 1) / (1 + 3 min(g - 1, 1)),
+    ESS - 1 for independent values (g ~ 1) and (ESS - 1) / 4 once g reaches 2.
+
+    Geyer's sum of autocovariances is far noisier than a variance: the spread of its estimate
+    of the long-run variance, 600 AR(1) series each, matches a chi-square's on ESS / 3.3-4.7
+    degrees of freedom for phi = 0.9-0.97 (1,000-10,000 points), ESS / 4-7 for phi = 0.5.  On
+    ESS - 1 the interval of AR(0.9) series covered 93.9% (1,000 points) and 93.6% (2,000) of
+    2,000 at 95%, on these 95.2% and 94.7%.  Independent values keep about ESS - 1: there the
+    floor at g = 1 and the sum's upward bias make up for its noise (94-97% at 30-1,000 points).
+
+    >>> geyer_dof(101.0, 1.0), geyer_dof(101.0, 1.5), geyer_dof(101.0, 19.0)
+    (100.0, 40.0, 25.0)
+    """
+    return (ess - 1.0) / (1.0 + 3.0 * min(max(tau - 1.0, 0.0), 1.0))
+
+
 @dataclass(frozen=True, repr=False)
 class DescribeResult(Result):
     """The distribution of one series (see :func:`describe`)."""
@@ -440,7 +457,7 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int, med
     else:
         tau = float(integrated_time(x))
         ess = n / tau
-        ci = _t_interval(mean, sd, ess, level)
+        ci = _t_interval(mean, sd, ess, level, geyer_dof(ess, tau))
         # The ESS interval covers 94-96.5% on independent and mildly autocorrelated noise, but
         # Geyer's g is biased low when n / g is small: AR(0.9) at n = 100 / 300 covered 85% /
         # 89%, AR(0.5) at n = 100 92.5%.  Below FEW_EFFECTIVE effective values of such a series
@@ -568,10 +585,11 @@ def _cluster_note(groups: int, size: float, effect: float) -> str:
     return text
 
 
-def _t_interval(mean: float, sd: float, ess: float, level: float) -> tuple:
+def _t_interval(mean: float, sd: float, ess: float, level: float, dof: float | None = None) -> tuple:
+    """mean +- t(dof) sd / sqrt(ESS); dof ESS - 1 unless given."""
     if not (np.isfinite(ess) and ess > 1):
         return (float("nan"), float("nan"))
-    half = stats.t.ppf(0.5 + level / 2, ess - 1) * sd / math.sqrt(ess)
+    half = stats.t.ppf(0.5 + level / 2, ess - 1 if dof is None else dof) * sd / math.sqrt(ess)
     return (float(mean - half), float(mean + half))
 
 
