@@ -103,17 +103,26 @@ def test_independent_interactions_are_unchanged_and_clusters_of_one_are_refused(
     clustered = quality_metrics(p, accepted, clusters=initiators, random_state=0)
     assert any("20 clusters" in note for note in clustered.notes)
     assert clustered.quality_gap == plain.quality_gap   # the estimate is the same; only intervals move
-    with pytest.raises(InputError, match="at least 2"):
-        quality_metrics(p, accepted, clusters=np.zeros(p.size))
-    with pytest.raises(InputError, match="two label arrays"):
-        quality_metrics(p, accepted, clusters=(initiators, initiators, initiators))
-    with pytest.raises(InputError, match="same length"):
-        quality_metrics(p, accepted, clusters=initiators[:-1])
     labels = initiators.astype(object)
     labels[3] = None
-    with pytest.raises(InputError, match="cluster label"):
-        quality_metrics(p, accepted, clusters=labels)
     assert quality_metrics(p, accepted, clusters=labels, nan_policy="omit", n_boot=50).n == p.size - 1
+
+
+@pytest.mark.parametrize("name", ["quality_metrics", "adverse_selection_test"])
+def test_bad_clusters_are_one_clear_error(name):
+    import swarmstats
+
+    function = getattr(swarmstats, name)
+    p, accepted, initiators, _ = agents_batch(np.random.default_rng(14))
+    labels = initiators.astype(object)
+    labels[3] = None
+    for clusters, message in ((np.zeros(p.size), "at least 2"), (initiators[:-1], "same length"),
+                              ((initiators, initiators, initiators), "two label arrays"),
+                              (labels, "cluster label")):
+        with pytest.raises(InputError, match=message):
+            function(p, accepted, clusters=clusters)
+    with pytest.raises(InputError, match="alternatives"):
+        function(p, accepted, clusters=initiators, blocks=50)
 
 
 def test_swarm_events_are_clustered_by_initiator_and_counterparty_automatically():
@@ -241,21 +250,10 @@ def test_adverse_selection_among_agents_is_found_and_the_p_value_is_quality_metr
     assert two_way.pvalue == pytest.approx(both_ways.comparison["adverse_selection_pvalue"], rel=1e-9)
 
 
-def test_the_clustered_test_refuses_what_it_cannot_do():
+def test_the_clustered_test_of_a_one_sided_batch_is_undefined():
     from swarmstats import adverse_selection_test
 
-    rng = np.random.default_rng(65)
-    p, accepted, initiators, _ = agents_batch(rng)
-    with pytest.raises(InputError, match="alternatives"):
-        adverse_selection_test(p, accepted, clusters=initiators, blocks=50)
-    with pytest.raises(InputError, match="at least 2"):
-        adverse_selection_test(p, accepted, clusters=np.zeros(p.size))
-    with pytest.raises(InputError, match="same length"):
-        adverse_selection_test(p, accepted, clusters=initiators[:-1])
-    labels = initiators.astype(object)
-    labels[3] = None
-    with pytest.raises(InputError, match="cluster label"):
-        adverse_selection_test(p, accepted, clusters=labels)
+    p, _, initiators, _ = agents_batch(np.random.default_rng(65))
     one_sided = adverse_selection_test(p, np.ones(p.size, bool), clusters=initiators)
     assert np.isnan(one_sided.statistic) and np.isnan(one_sided.pvalue)
 
