@@ -46,3 +46,27 @@ def test_intervals_cover_each_scale_with_half_overlap():
     for starts, length in layers[1:]:
         assert starts[0] == 0 and starts[-1] + length == 1000
         assert np.max(np.diff(starts)) <= length // 2 + 1
+
+
+def test_short_series_take_the_same_proposals_and_segmentations_in_one_pass(monkeypatch):
+    """Below BLOCK_ENTRIES pairs every layer is proposed in one pass, and below MATRIX_POINTS
+    candidates every segment's cost is tabled: both must give what the layer-by-layer,
+    end-by-end search gives, to the split."""
+    from swarmstats.regimes import seeded
+    from swarmstats.regimes.costs import KernelCost
+
+    rng = np.random.default_rng(77)
+    cases = []
+    for n in (40, 300, 1000, 2500):
+        y = rng.standard_t(3, size=n) + np.repeat(rng.normal(0, 2, 4), n // 4 + 1)[:n]
+        cases += [(MeanCost(y), 3 * np.log(n)), (LevelOrTrendCost(y, slope_penalty=2 * np.log(n)), 4 * np.log(n)),
+                  (KernelCost((y - y.mean()) / y.std()), 5 * np.log(n))]
+        # counts; and a level where every split saves exactly 0: with no penalty each interval
+        # proposes a split, and the first of the equal ones must win
+        steps = rng.integers(0, 3, n) + np.repeat([0, 2, 1, 3], n // 4 + 1)[:n]
+        cases += [(MeanCost(steps.astype(float)), 2 * np.log(n)), (MeanCost(np.ones(n)), 0.0)]
+    at_once = [(list(seeded.propose(c, pen, 5)), seeded_search(c, pen, 5)) for c, pen in cases]
+    assert sum(len(p) for p, _ in at_once) > 50 and sum(len(s) for _, s in at_once) > 10
+    monkeypatch.setattr(seeded, "BLOCK_ENTRIES", 64)    # layer by layer, in small blocks
+    monkeypatch.setattr(seeded, "MATRIX_POINTS", 0)     # one cost call per end
+    assert [(list(seeded.propose(c, pen, 5)), seeded_search(c, pen, 5)) for c, pen in cases] == at_once
