@@ -91,8 +91,8 @@ def propose(cost: SegmentCost, penalty: float, min_size: int) -> np.ndarray:
 
 def _propose_at_once(cost: SegmentCost, penalty: float, min_size: int, layers) -> np.ndarray | None:
     """:func:`propose` for a short series, every layer's (interval, split) pairs in one pass:
-    three cost calls in all instead of three per layer (a 1,000-point search makes 7 layers of
-    ~2,000 pairs, where each call's fixed cost outweighs its arithmetic).  The same costs and
+    three cost calls in all instead of three per layer (a 1,000-point search with min_size 5 makes
+    7 layers, 9,435 pairs in all, where each call's fixed cost outweighed its arithmetic).  The same costs and
     the same first-best split of each interval; None if a saving is NaN (the layered pass
     decides those as numpy's argmax does)."""
     starts = np.concatenate([s for s, _ in layers])
