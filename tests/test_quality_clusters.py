@@ -254,8 +254,10 @@ def test_the_clustered_test_of_a_one_sided_batch_is_undefined():
     from swarmstats import adverse_selection_test
 
     p, _, initiators, _ = agents_batch(np.random.default_rng(65))
-    one_sided = adverse_selection_test(p, np.ones(p.size, bool), clusters=initiators)
-    assert np.isnan(one_sided.statistic) and np.isnan(one_sided.pvalue)
+    for alternative in ("less", "greater", "two-sided"):
+        one_sided = adverse_selection_test(p, np.ones(p.size, bool), clusters=initiators,
+                                           alternative=alternative)
+        assert np.isnan(one_sided.statistic) and np.isnan(one_sided.pvalue), alternative
 
 
 def test_the_command_line_tests_across_epochs_with_the_agents_as_units(tmp_path):

@@ -167,7 +167,9 @@ def adverse_selection_test(p, accepted, *, groups=None, clusters=None, alternati
 
 def _clustered(p, flags, labels, n_groups, cluster_codes, alternative, n_perm, test, note):
     statistic, below, above = clustered_gap_pvalues(p, flags, labels, cluster_codes)
-    pvalue = {"less": below, "greater": above, "two-sided": min(1.0, 2 * min(below, above))}[alternative]
+    # (min() of a NaN and 1.0 is 1.0: an undefined test must stay NaN both-sided too)
+    both = min(1.0, 2 * min(below, above)) if np.isfinite(below) and np.isfinite(above) else np.nan
+    pvalue = {"less": below, "greater": above, "two-sided": both}[alternative]
     used = sum(1 for g in range(n_groups) if 0 < flags[labels == g].sum() < (labels == g).sum())
     fewest = min(int(codes.max()) + 1 for codes in cluster_codes.values())
     return SelectionTestResult(statistic, pvalue, alternative, n_groups, used, n_perm, note=note,
