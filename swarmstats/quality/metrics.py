@@ -609,8 +609,13 @@ def _cluster_note(labels: dict, *, test_only: bool = False) -> str:
     counts = {name: int(codes.max()) + 1 for name, codes in labels.items()}
     plural = {"cluster": "clusters", "initiator": "initiators", "counterparty": "counterparties"}
     clusters = " x ".join(f"{count} {plural[name]}" for name, count in counts.items())
-    how = ("a bootstrap over whole clusters" if len(labels) == 1
-           else "a two-way cluster variance (Cameron-Gelbach-Miller, by the jackknife)")
+    if len(labels) > 1:
+        how = "a two-way cluster variance (Cameron-Gelbach-Miller, by the jackknife)"
+    elif test_only:
+        how = "a t test on the delete-one-cluster jackknife error"
+    else:
+        how = ("a bootstrap over whole clusters (the adverse-selection test: a t test on the "
+               "delete-one-cluster jackknife error)")
     what = "the test allows" if test_only else "intervals and the adverse-selection test allow"
     note = (f"{what} for clustering ({clusters}) by {how}: interactions of one agent are not "
             "independent")
