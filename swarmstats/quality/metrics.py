@@ -496,8 +496,8 @@ def _time_blocks(p: np.ndarray, flags: np.ndarray, blocks, n_boot: int) -> tuple
         if n // int(blocks) < 2:
             raise InputError(f"blocks={blocks} leaves fewer than 2 blocks of {n} interactions")
         length = max(int(blocks), math.ceil(n / MOST_BLOCKS))
-        note = (f"intervals and the adverse-selection test resample {math.ceil(n / length)} "
-                f"contiguous blocks of {length} interactions (blocks={blocks})")
+        note = (f"intervals resample {math.ceil(n / length)} contiguous blocks of {length} "
+                f"interactions, and the adverse-selection test takes them as its units (blocks={blocks})")
         if length > blocks:
             note += (f": blocks of {blocks} would be {math.ceil(n / int(blocks))}, and more than "
                      f"{MOST_BLOCKS} cost far more time for no better interval")
@@ -510,10 +510,10 @@ def _time_blocks(p: np.ndarray, flags: np.ndarray, blocks, n_boot: int) -> tuple
     length = min(max(ideal, math.ceil(n / MOST_BLOCKS)), n // FEWEST_BLOCKS)
     count = math.ceil(n / length)
     note = (f"p or the accept flags are persistent in the order given (integrated "
-            f"autocorrelation time {fmt(tau, 3)}): intervals and the adverse-selection test "
-            f"resample {count} contiguous blocks of {length} interactions (a block bootstrap), as "
-            "interactions close in time are not independent; pass blocks=None if the rows are "
-            "not in time order")
+            f"autocorrelation time {fmt(tau, 3)}): intervals resample {count} contiguous blocks "
+            f"of {length} interactions (a block bootstrap) and the adverse-selection test takes "
+            "them as its units, as interactions close in time are not independent; pass "
+            "blocks=None if the rows are not in time order")
     if length < ideal:
         note += (f"; blocks of {ideal} would span five autocorrelation times, but leave fewer "
                  f"than {FEWEST_BLOCKS}: the intervals may still be too narrow")
@@ -561,8 +561,9 @@ def _clustered_intervals(columns, labels: dict, observed: dict, names, reps: int
 
     One way (one label per interaction): the studentized cluster bootstrap, and the p-value a
     one-sided t test on the delete-one-cluster jackknife error (the bootstrap's share of
-    gaps >= 0 rejected 6-8% of null batches of 10-20 agents at 5%).  Two ways (initiator x counterparty): Cameron-Gelbach-Miller's
-    two-way jackknife variance with a t interval, and the matching one-sided t test."""
+    gaps >= 0 rejected 6-8% of null batches of 10-20 agents at 5%).  Two ways (initiator x
+    counterparty): Cameron-Gelbach-Miller's two-way jackknife variance with a t interval, and
+    the matching one-sided t test."""
     fewest = _fewest_clusters(labels)
     if fewest < 2:
         name = min(labels, key=lambda k: labels[k].max())
