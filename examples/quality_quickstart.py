@@ -22,8 +22,10 @@ print(table[["epoch", "n", "quality_gap", "quality_gap_low", "quality_gap_high",
              "hard_toxicity", "adverse_selection_pvalue"]].round(3).to_string(index=False))
 
 # The whole-run average hides the late turn: selection worked for two thirds of the run.
+# Eight agents made every interaction, so the agents, not the 1,800 interactions, are the
+# units of the whole-run test (initiators and counterparties both ways).
 test = swarmstats.adverse_selection_test(interactions.p, interactions.accepted, groups=interactions.epoch,
-                                         random_state=0)
+                                         clusters=(interactions.initiator, interactions.counterparty))
 print("\nwhole run:", test.summary())
 
 # The per-epoch gap is a score series like any other: find the regime change ...
