@@ -35,8 +35,9 @@ def add_parser(commands) -> None:
         commands, "quality-gap",
         description="Soft and hard selection metrics of interactions scored by p = P(beneficial) and "
                     "accepted or rejected: quality gap E[p|accepted] - E[p|rejected], toxicity, "
-                    "spread, saturation, welfare, each with an interval; a permutation test of "
-                    "adverse selection (gap < 0).",
+                    "spread, saturation, welfare, each with an interval; a test of adverse "
+                    "selection (gap < 0): a permutation test, or a t test over the agents when "
+                    "the table names them.",
         exits={0: "no significant adverse selection",
                1: "the gap is significantly below zero (adverse selection)"})
     quality.add_argument("file", metavar="FILE",
@@ -44,10 +45,11 @@ def add_parser(commands) -> None:
     quality.add_argument("--p", default="p", help="column of p (default p)")
     quality.add_argument("--accepted", default="accepted", help="column of the accept flag (default accepted)")
     quality.add_argument("--by", help="also one row per value of this column (e.g. epoch); the "
-                                      "adverse-selection test then shuffles within groups")
+                                      "adverse-selection test then compares within groups")
     quality.add_argument("--clusters", default="auto", metavar="COL[,COL]",
                          help="column(s) naming the agent behind each interaction, whose interactions "
-                              "are resampled together: one (the agent) or two (initiator,counterparty); "
+                              "are resampled together, the agents being the adverse-selection test's "
+                              "units: one (the agent) or two (initiator,counterparty); "
                               "'auto' (default) uses initiator_id,counterparty_id (SWARM), "
                               "initiator,counterparty, agent_id or agent when present; 'none' treats "
                               "interactions as independent")
