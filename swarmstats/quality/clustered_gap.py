@@ -61,7 +61,8 @@ def _sums_by(codes: np.ndarray, count: int, strata: np.ndarray, n_strata: int,
              p: np.ndarray, flags: np.ndarray) -> np.ndarray:
     """(count, n_strata x SUMS): each code's sums within each stratum."""
     columns = np.column_stack([np.ones(len(p)), flags, p * flags, p])
-    return cluster_totals(columns, codes * n_strata + strata, count * n_strata).reshape(count, n_strata * SUMS)
+    totals = cluster_totals(columns, codes * n_strata + strata, count * n_strata)
+    return totals.reshape(count, n_strata * SUMS)
 
 
 def clustered_gap_pvalues(p: np.ndarray, flags: np.ndarray, strata: np.ndarray,

@@ -170,7 +170,10 @@ def _clustered(p, flags, labels, n_groups, cluster_codes, alternative, n_perm, t
     # (min() of a NaN and 1.0 is 1.0: an undefined test must stay NaN both-sided too)
     both = min(1.0, 2 * min(below, above)) if np.isfinite(below) and np.isfinite(above) else np.nan
     pvalue = {"less": below, "greater": above, "two-sided": both}[alternative]
-    used = sum(1 for g in range(n_groups) if 0 < flags[labels == g].sum() < (labels == g).sum())
+    # the groups with both sides (one pass, not a mask per group)
+    sizes = np.bincount(labels, minlength=n_groups)
+    accepted = np.bincount(labels, weights=flags, minlength=n_groups)
+    used = int(((accepted > 0) & (accepted < sizes)).sum())
     fewest = min(int(codes.max()) + 1 for codes in cluster_codes.values())
     return SelectionTestResult(statistic, pvalue, alternative, n_groups, used, n_perm, note=note,
                                test=test, n_clusters=fewest)
