@@ -173,13 +173,19 @@ def test_stable_baselines3_callback_logs_episodes_and_stops():
     sb3 = pytest.importorskip("stable_baselines3")
     from swarmstats.integrations.sb3 import callback
 
-    # a frozen policy; rollouts of 128 steps rather than 16 run the same episodes and stop at the
-    # same step (25,779) with an eighth of the no-op updates: 26 -> 16 s
-    model = sb3.A2C("MlpPolicy", "CartPole-v1", learning_rate=0.0, n_steps=128, seed=0, device="cpu")
+    # a frozen policy on eight environments at once (the usual vectorised set-up: episodes end
+    # in any of them, and each is logged): one policy call per eight steps, 36 -> 8 s CPU.  It
+    # stops at step 25,488, after ~1,140 episodes, when the mean is shown flat up to the budget
+    from stable_baselines3.common.env_util import make_vec_env
+
+    model = sb3.A2C("MlpPolicy", make_vec_env("CartPole-v1", n_envs=8, seed=0), learning_rate=0.0,
+                    n_steps=16, seed=0, device="cpu")
     cb = callback(Monitor(metrics=["episode_reward"], min_steps=30))
     model.learn(total_timesteps=50_000, callback=cb)
     report = cb.monitor.status
-    assert report.metrics["episode_reward"]["n"] >= 30
+    # every episode of every environment, none twice
+    finished = sum(len(env.get_episode_rewards()) for env in model.env.envs)
+    assert report.metrics["episode_reward"]["n"] == finished >= 30
     assert cb.monitor.budget == 50_000  # learn()'s total_timesteps
     assert model.num_timesteps < 50_000  # a frozen policy's returns are stationary: stopped
 
