@@ -23,6 +23,7 @@ from scenarios import (  # noqa: E402
     SKEWED,
     STATIONARY,
     ar1,
+    arma11,
     late_drop,
     learning_curve,
     seeds_case,
@@ -57,6 +58,34 @@ def test_short_persistent_runs_keep_their_size_where_the_regime_search_looks():
     reps = 150
     found = verdicts(ar1(0.97, 300, np.random.default_rng(9700), reps))
     assert found.count("not_converged") <= binomial_upper(0.05, reps) * reps
+
+
+def test_a_slow_wander_under_fast_noise_cut_into_regimes_keeps_the_tests_its_noise_time():
+    """ARMA(1,1) phi 0.9, theta -0.5 at n = 300: a slow component under fast noise, which the
+    regime search cuts into "regimes" whose whitened noise looks nearly independent (g ~ 1.7)
+    while what they leave still wanders.  Sized by that reading alone the trend and late tests
+    called 8% of these stationary runs moving (200 runs); by the residuals' own time 2.5%.
+    One-sided 1.64 SE over 5%: 7.5% at 200 runs."""
+    reps = 200
+    found = verdicts(arma11(0.9, -0.5, 300, np.random.default_rng(1002), reps))
+    assert found.count("not_converged") <= binomial_upper(0.05, reps, z=1.64) * reps
+
+
+def test_the_tests_noise_time_around_regimes_is_at_least_what_the_residuals_show():
+    from swarmstats._kernels.autocorr import integrated_time
+    from swarmstats.convergence.verdict import _around_regimes, _tests_tau
+
+    # seeded: a stationary slow wander the regime search cuts into regimes
+    kept = arma11(0.95, -0.7, 300, np.random.default_rng(5), 1)[0]
+    test_tau, regimes = _tests_tau(kept, tau=25.0)
+    assert regimes is not None and regimes.changepoints
+    around = float(integrated_time(_around_regimes(kept, regimes.segments)))
+    assert around > regimes.autocorr_time  # the whitened AR(1) reading understates it
+    assert test_tau == min(25.0, around)
+    # on a real step in independent noise the residuals are independent: the time stays ~1
+    step = np.r_[np.zeros(150), np.full(150, 3.0)] + np.random.default_rng(4).normal(size=300)
+    test_tau, regimes = _tests_tau(step, tau=25.0)
+    assert regimes.changepoints == [150] and test_tau < 1.5
 
 
 def test_several_stationary_runs_are_not_called_moving_more_than_alpha_together():

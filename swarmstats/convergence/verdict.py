@@ -32,6 +32,7 @@ import numpy as np
 from .._base import Estimator
 from .._input.series import MAX_MAGNITUDE, Series, as_runs, as_series, is_multi_run
 from .._kernels import chains as _chains
+from .._kernels.autocorr import integrated_time
 from .._kernels.distributions import t_ppf
 from .._kernels.flatness import MAX_GROWTH, flatness_bound
 from .._kernels.long_memory import POSSIBLE_EVIDENCE, STRONG_EVIDENCE
@@ -580,6 +581,11 @@ def _tests_tau(kept: np.ndarray, tau: float):
     those regimes.  With no change found nothing moves: a stationary run keeps its size
     (AR(0.9) and AR(0.97) at n = 300 and 1,000: not_converged 1.0-3.8% of 400 each).
     The flatness bound and the interval always keep the conservative time.
+
+    That time is the larger of the regime search's AR(1) reading and Geyer's time of the
+    residuals about the regimes' levels and lines: a slow wander under fast noise (ARMA(1,1)
+    with phi 0.95, theta -0.7) is cut into "regimes" whose whitened noise reads as nearly
+    independent (g ~ 1.7) while what they leave still wanders (see :func:`_around_regimes`).
     """
     m = len(kept)
     if m / tau >= REGIME_CHECK_ESS or m > REGIME_CHECK_POINTS or m < 30:
@@ -592,7 +598,29 @@ def _tests_tau(kept: np.ndarray, tau: float):
         return tau, None
     if not len(regimes.changepoints) or not math.isfinite(regimes.autocorr_time):
         return tau, None
-    return min(tau, max(float(regimes.autocorr_time), 1.0)), regimes
+    around = float(integrated_time(_around_regimes(kept, regimes.segments)))
+    return min(tau, max(float(regimes.autocorr_time), around, 1.0)), regimes
+
+
+def _around_regimes(values: np.ndarray, segments) -> np.ndarray:
+    """``values`` less each regime's mean, or its least-squares line where the regime is
+    sloped (``segments``: :attr:`RegimeResult.segments` of ``values`` on positions 0..n-1).
+
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"start": [0, 3], "end": [3, 6], "mean": [1.0, 5.0],
+    ...                       "slope": [0.0, 2.0], "sloped": [False, True]})
+    >>> _around_regimes(np.array([0.0, 1, 2, 3, 5, 7]), table).tolist()
+    [-1.0, 0.0, 1.0, 0.0, 0.0, 0.0]
+    """
+    residuals = np.asarray(values, dtype=float).copy()
+    # only the "trend" model marks sloped regimes; the others fit levels
+    sloped_by = segments["sloped"] if "sloped" in segments else [False] * len(segments)
+    for start, end, mean, slope, sloped in zip(segments["start"], segments["end"], segments["mean"],
+                                               segments["slope"], sloped_by):
+        residuals[start:end] -= mean
+        if sloped:
+            residuals[start:end] -= slope * (np.arange(start, end) - (start + end - 1) / 2.0)
+    return residuals
 
 
 def _safe_geweke(kept: np.ndarray) -> float:
