@@ -196,13 +196,51 @@ def rank_ar1_time(lag1: float, n: int) -> float:
     """
     if not np.isfinite(lag1):
         return 1.0
-    phi = 2.0 * np.sin(np.pi * min(max(lag1, -1.0), 1.0) / 6.0)
+    phi = _rank_to_pearson(lag1)
     phi = phi + (3.0 + 9.0 * max(phi, 0.0)) / n
     if phi <= 0:
         return 1.0
     if phi >= 1.0:
         return float(n)
     return float(min((1.0 + phi) / (1.0 - phi), n))
+
+
+def _rank_to_pearson(r: float) -> float:
+    """Pearson's correlation of a Gaussian pair whose rank correlation is ``r``."""
+    return 2.0 * np.sin(np.pi * min(max(r, -1.0), 1.0) / 6.0)
+
+
+#: the largest decay a lag-2 reading may give: rho_2 / rho_1 is noisy on short series, and
+#: near 1 one noisy ratio would make g unbounded
+MAX_DECAY = 0.95
+
+
+def rank_arma_time(lag1: float, lag2: float, n: int) -> float:
+    """g = 1 + 2 rho_1 / (1 - rho_2 / rho_1) of Gaussian ARMA(1,1) noise whose ranks, less
+    their quadratic in time, have lag-1 and lag-2 autocorrelations ``lag1`` and ``lag2``
+    (1 where rho_1 is within 2 / sqrt(n) of zero, or rho_2 is not positive); at most n.
+
+    A slow component under fast noise has a modest first autocorrelation and a slow decay
+    after it: ARMA(1,1) phi 0.9, theta -0.5 has rho_1 = 0.63 and g = 13.6, which the lag-1
+    reading (:func:`rank_ar1_time`) puts at 4.4.  On AR(1) noise rho_2 / rho_1 = rho_1 and
+    this equals the lag-1 reading.  Both lags are bias-corrected as measured for ranks
+    about a fitted quadratic: rho_1 by (3 + 9 phi) / n, rho_2 by (2.8 + 20 phi^2) / n (AR(1),
+    4,000 series per cell, phi 0-0.9, n 30-300); the decay is capped at MAX_DECAY.
+
+    >>> rank_arma_time(0.0, 0.0, 100)
+    1.0
+    >>> round(rank_arma_time(0.6, 0.55, 300), 1), round(rank_ar1_time(0.6, 300), 1)   # a slow decay
+    (21.2, 4.7)
+    """
+    if not (np.isfinite(lag1) and np.isfinite(lag2)):
+        return 1.0
+    first = _rank_to_pearson(lag1)
+    first += (3.0 + 9.0 * max(first, 0.0)) / n
+    second = _rank_to_pearson(lag2) + (2.8 + 20.0 * max(first, 0.0) ** 2) / n
+    if first <= 2.0 / np.sqrt(n) or second <= 0.0:
+        return 1.0
+    decay = min(second / first, MAX_DECAY)
+    return float(min(1.0 + 2.0 * first / (1.0 - decay), n))
 
 
 def floor_tau(tau: float, n_total: int) -> tuple[float, bool]:

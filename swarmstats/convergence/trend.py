@@ -15,6 +15,7 @@ from .._kernels.autocorr import (
     geyer_tau,
     quadratic_residuals,
     rank_ar1_time,
+    rank_arma_time,
 )
 from .._kernels.distributions import average_ranks, norm_ppf, t_ppf, t_sf
 from .._kernels.mann_kendall import (
@@ -102,9 +103,11 @@ def trend_test(
     correction : {"yue-wang", "hamed-rao", "none"}
         How Var S is inflated for autocorrelation.  ``"yue-wang"`` multiplies
         it by g, the integrated autocorrelation time of the ranks less their
-        least-squares quadratic in time: the larger of Geyer's truncated sum and
+        least-squares quadratic in time: the largest of Geyer's truncated sum,
         an AR(1) reading of the bias-corrected lag-1 autocorrelation (a short
-        persistent series hides most of its persistence from the first), and
+        persistent series hides most of its persistence from the first) and an
+        ARMA(1,1) reading of the first two lags (a slow component under fast
+        noise hides its persistence from the lag-1 reading), and
         reads z on a t law with n/g - 2 degrees of freedom, since g itself is
         estimated (Santer et al. 2000's effective-sample trend test).  Like S,
         it depends on the ranks only;
@@ -235,7 +238,11 @@ def _variance_factor(values: np.ndarray, steps: np.ndarray, sen_slope: float, co
             return 1.0, "", False
         rho = autocorrelation(residuals)
         geyer = floor_tau(geyer_tau(rho), n)[0]
-        return max(geyer, rank_ar1_time(float(rho[1]), n)), "", True
+        # the lag-2 reading sees a slow component under fast noise that the lag-1 one misses
+        # (ARMA(1,1) phi 0.9, theta -0.5 at 100 points: a trend in 23% of stationary series
+        # at 5% with the other two, 11.5% with it)
+        lag2 = float(rho[2]) if len(rho) > 2 else float("nan")
+        return max(geyer, rank_ar1_time(float(rho[1]), n), rank_arma_time(float(rho[1]), lag2, n)), "", True
     ranks = average_ranks(values - sen_slope * steps)  # Hamed & Rao: the Sen-detrended ranks
     rho = autocorrelation(ranks)[1:]
     bound = norm_ppf(1 - alpha / 2) / np.sqrt(n)
