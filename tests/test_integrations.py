@@ -171,13 +171,13 @@ def test_keras_callback_sees_epoch_losses_and_stops():
 def test_stable_baselines3_callback_logs_episodes_and_stops():
     pytest.importorskip("torch")
     sb3 = pytest.importorskip("stable_baselines3")
+    from stable_baselines3.common.env_util import make_vec_env
+
     from swarmstats.integrations.sb3 import callback
 
     # a frozen policy on eight environments at once (the usual vectorised set-up: episodes end
     # in any of them, and each is logged): one policy call per eight steps, 36 -> 8 s CPU.  It
     # stops at step 25,488, after ~1,140 episodes, when the mean is shown flat up to the budget
-    from stable_baselines3.common.env_util import make_vec_env
-
     model = sb3.A2C("MlpPolicy", make_vec_env("CartPole-v1", n_envs=8, seed=0), learning_rate=0.0,
                     n_steps=16, seed=0, device="cpu")
     cb = callback(Monitor(metrics=["episode_reward"], min_steps=30))
