@@ -239,8 +239,8 @@ def _variance_factor(values: np.ndarray, steps: np.ndarray, sen_slope: float, co
         rho = autocorrelation(residuals)
         geyer = floor_tau(geyer_tau(rho), n)[0]
         # the lag-2 reading sees a slow component under fast noise that the lag-1 one misses
-        # (ARMA(1,1) phi 0.9, theta -0.5 at 100 points: a trend in 23% of stationary series
-        # at 5% with the other two, 11.5% with it)
+        # (ARMA(1,1) phi 0.9, theta -0.5 at 100 points: a trend in 22% of stationary series
+        # at 5% with the other two, 10% with it)
         lag2 = float(rho[2]) if len(rho) > 2 else float("nan")
         return max(geyer, rank_ar1_time(float(rho[1]), n), rank_arma_time(float(rho[1]), lag2, n)), "", True
     ranks = average_ranks(values - sen_slope * steps)  # Hamed & Rao: the Sen-detrended ranks
