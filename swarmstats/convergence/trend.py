@@ -18,7 +18,6 @@ from .._kernels.autocorr import (
     rank_arma_time,
 )
 from .._kernels.distributions import average_ranks, norm_ppf, t_ppf, t_sf
-from .._kernels.shape_residuals import STEP_AFTER, STEP_BEFORE, shape_residuals
 from .._kernels.mann_kendall import (
     SlopeSelector,
     hac_ols_slope,
@@ -27,6 +26,7 @@ from .._kernels.mann_kendall import (
     tie_group_sizes,
     tied_pairs,
 )
+from .._kernels.shape_residuals import STEP_AFTER, STEP_BEFORE, shape_residuals
 from .._result import Result, fmt
 from ..errors import check_choice, check_level
 
@@ -254,7 +254,7 @@ def _variance_factor(values: np.ndarray, steps: np.ndarray, sen_slope: float, co
         geyer = floor_tau(geyer_tau(rho), n)[0]
         # the lag-2 reading sees a slow component under fast noise that the lag-1 one misses
         # (ARMA(1,1) phi 0.9, theta -0.5 at 100 points: a trend in 22% of stationary series
-        # at 5% with the other two, 10% with it)
+        # at 5% with the other two, 11% with it)
         return max(geyer, rank_ar1_time(float(rho[1]), n), _slow_component_time(ranks, n)), "", True
     ranks = average_ranks(values - sen_slope * steps)  # Hamed & Rao: the Sen-detrended ranks
     rho = autocorrelation(ranks)[1:]
