@@ -217,6 +217,7 @@ def _slow_component_time(ranks: np.ndarray, n: int) -> float:
     points of white noise was then found in 85% of series instead of 99.8%."""
     if n < STEP_AFTER + STEP_BEFORE + 3:
         return 1.0
+    # by position, not on the step axis: the autocorrelations it is read from are by position
     rho = autocorrelation(shape_residuals(ranks))
     return rank_arma_time(float(rho[1]), float(rho[2]), n) if len(rho) > 2 else 1.0
 
