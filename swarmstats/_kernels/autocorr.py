@@ -196,8 +196,7 @@ def rank_ar1_time(lag1: float, n: int) -> float:
     """
     if not np.isfinite(lag1):
         return 1.0
-    phi = _rank_to_pearson(lag1)
-    phi = phi + (3.0 + 9.0 * max(phi, 0.0)) / n
+    phi = _corrected_lag1(lag1, n)
     if phi <= 0:
         return 1.0
     if phi >= 1.0:
@@ -208,6 +207,13 @@ def rank_ar1_time(lag1: float, n: int) -> float:
 def _rank_to_pearson(r: float) -> float:
     """Pearson's correlation of a Gaussian pair whose rank correlation is ``r``."""
     return 2.0 * np.sin(np.pi * min(max(r, -1.0), 1.0) / 6.0)
+
+
+def _corrected_lag1(lag1: float, n: int) -> float:
+    """The lag-1 rank autocorrelation about a quadratic, on Pearson's scale, less its
+    measured bias (3 + 9 phi) / n (see :func:`rank_ar1_time`)."""
+    phi = _rank_to_pearson(lag1)
+    return phi + (3.0 + 9.0 * max(phi, 0.0)) / n
 
 
 #: the largest decay a lag-2 reading may give: rho_2 / rho_1 is noisy on short series, and
@@ -234,8 +240,7 @@ def rank_arma_time(lag1: float, lag2: float, n: int) -> float:
     """
     if not (np.isfinite(lag1) and np.isfinite(lag2)):
         return 1.0
-    first = _rank_to_pearson(lag1)
-    first += (3.0 + 9.0 * max(first, 0.0)) / n
+    first = _corrected_lag1(lag1, n)
     second = _rank_to_pearson(lag2) + (2.8 + 20.0 * max(first, 0.0) ** 2) / n
     if first <= 2.0 / np.sqrt(n) or second <= 0.0:
         return 1.0

@@ -36,6 +36,7 @@ from .._kernels.autocorr import integrated_time
 from .._kernels.distributions import t_ppf
 from .._kernels.flatness import MAX_GROWTH, flatness_bound
 from .._kernels.long_memory import POSSIBLE_EVIDENCE, STRONG_EVIDENCE
+from .._kernels.pooled_noise import line_residuals
 from .._kernels.precision import (
     SLOW_COMPONENT,
     MeanPrecision,
@@ -604,22 +605,21 @@ def _tests_tau(kept: np.ndarray, tau: float):
 
 def _around_regimes(values: np.ndarray, segments) -> np.ndarray:
     """``values`` less each regime's mean, or its least-squares line where the regime is
-    sloped (``segments``: :attr:`RegimeResult.segments` of ``values`` on positions 0..n-1).
+    sloped (``segments``: :attr:`RegimeResult.segments` of ``values``; its start, end and
+    sloped columns).
 
     >>> import pandas as pd
-    >>> table = pd.DataFrame({"start": [0, 3], "end": [3, 6], "mean": [1.0, 5.0],
-    ...                       "slope": [0.0, 2.0], "sloped": [False, True]})
+    >>> table = pd.DataFrame({"start": [0, 3], "end": [3, 6], "sloped": [False, True]})
     >>> _around_regimes(np.array([0.0, 1, 2, 3, 5, 7]), table).tolist()
     [-1.0, 0.0, 1.0, 0.0, 0.0, 0.0]
     """
-    residuals = np.asarray(values, dtype=float).copy()
+    values = np.asarray(values, dtype=float)
+    residuals = np.empty_like(values)
     # only the "trend" model marks sloped regimes; the others fit levels
     sloped_by = segments["sloped"] if "sloped" in segments else [False] * len(segments)
-    for start, end, mean, slope, sloped in zip(segments["start"], segments["end"], segments["mean"],
-                                               segments["slope"], sloped_by):
-        residuals[start:end] -= mean
-        if sloped:
-            residuals[start:end] -= slope * (np.arange(start, end) - (start + end - 1) / 2.0)
+    for start, end, sloped in zip(segments["start"], segments["end"], sloped_by):
+        part = values[start:end]
+        residuals[start:end] = line_residuals(part) if sloped else part - part.mean()
     return residuals
 
 
