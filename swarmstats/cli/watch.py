@@ -20,6 +20,7 @@ from .._result import fmt
 from ..errors import InputError
 from ..io import mlflow_server
 from ..io.decoding import BadJSON, check_readable, loads
+from ..io.formats.console import BoxReader, is_rule
 from ..io.resumed import is_resume
 from ..io.runs import record_run
 from ..io.tabular import is_bookkeeping_name, step_names
@@ -79,6 +80,12 @@ class Follower:
     * **Bad lines** (not UTF-8, not JSON, a CSV row of the wrong width, the header again,
       longer than :data:`MAX_LINE`) are skipped, counted, and reported with their line number;
       one writer's garbage does not stop the watch.
+    * **Printed tables** (what SB3 prints, saved by ``python train.py > train.log``): the text
+      such a log starts with (``Using cuda device``) is held until the file shows what it is,
+      since taken as a CSV header it made every table row "2 fields where the header has 1";
+      a line of dashes makes it a printed log, read box by box
+      (:class:`swarmstats.io.formats.console.BoxReader`), and a line that is a CSV row (a
+      delimiter) or a number makes it a CSV whose header is the first line held.
     """
 
     def __init__(self, path: str):
@@ -113,6 +120,8 @@ class Follower:
     def _start_over(self) -> None:
         self.offset, self.partial, self.header, self.line_number = 0, b"", None, 0
         self.delimiter, self._header_lost, self._discarding = ",", None, False
+        self._boxes: BoxReader | None = None  # a log of printed tables, once a rule line is seen
+        self._held: list = []  # (number, line) before the file showed what it is
 
     def close(self) -> None:
         self._close()
@@ -203,9 +212,25 @@ class Follower:
                 if self.header is None and self._header_lost is None:
                     self._header_lost = number  # in a CSV this was the header: columns unknown
                 continue
+            if self._boxes is not None:
+                box = self._boxes.feed(line)
+                if box is not None:
+                    out.append(box)
+                continue
             stripped = line.strip()
             if stripped.startswith("#"):
                 continue
+            if self.header is None and self._header_lost is None and not stripped.startswith("{"):
+                if is_rule(line):  # the top of the first printed table: what was held was text
+                    self._boxes, self._held = BoxReader(), []
+                    self._boxes.feed(line)
+                    continue
+                if not self._shows_csv(stripped):
+                    self._held.append((number, line))
+                    continue
+                for held_number, held in self._held:  # the first line held was the header
+                    self._csv_row(held_number, held)
+                self._held = []
             if stripped.startswith("{"):
                 try:
                     record = loads(self.path, stripped, line=number)
@@ -221,6 +246,18 @@ class Follower:
             if record is not None:
                 out.append(record)
         return out
+
+    @staticmethod
+    def _shows_csv(line: str) -> bool:
+        """Does a line before any header say the file is a CSV: a delimiter, or a lone number
+        (a row of a one-column file)?"""
+        if any(d in line for d in (",", "\t", ";")):
+            return True
+        try:
+            float(line)
+        except ValueError:
+            return False
+        return True
 
     def _csv_row(self, number: int, line: str) -> dict | None:
         if self.header is None and self._header_lost is not None:

@@ -90,8 +90,9 @@ def read_log(source, *, format: str | None = None, wide: bool = False,
     frame.attrs.update(source=table.source, format=table.format, notes=list(table.notes))
     if table.run_configs:
         frame.attrs["run_configs"] = dict(table.run_configs)
-    if table.format in STEP_UNITS and "step" in table.names:
-        frame.attrs["step_unit"] = STEP_UNITS[table.format]
+    unit = table.step_unit or STEP_UNITS.get(table.format)
+    if unit and "step" in table.names:
+        frame.attrs["step_unit"] = unit
     return frame
 
 

@@ -33,6 +33,8 @@ class LogTable:
     #: the frame's columns as numpy arrays, when the reader assembled them so (None otherwise,
     #: and after any change to a frame built from them)
     arrays: dict | None = None
+    #: what one step is ("timesteps"), when the reader knows it better than its format does
+    step_unit: str | None = None
 
     @property
     def frame(self) -> pd.DataFrame:

@@ -4,7 +4,7 @@ A format has a *layout*, which says what its ``sniff`` and ``read`` are given:
 
 * ``"text"`` - the first 64 KiB of the file as text (and its base name); ``read(name, data)``
   gets every byte.  SB3's ``monitor.csv`` (a JSON comment line, then ``r,l,t``), an MLflow
-  metric file.
+  metric file, the tables SB3's logger prints (a saved terminal or notebook).
 * ``"json"`` - one parsed JSON document; ``read(payload, name)``.  A Hugging Face
   ``trainer_state.json``, a SWARM history.
 * ``"table"`` - the header of a CSV or JSON Lines table (the column names in order, and the
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ...errors import InputError
-from . import mlflow, sb3, swarm_logs, tensorboard, trainers, wandb
+from . import console, mlflow, sb3, swarm_logs, tensorboard, trainers, wandb
 from ._table import LogTable
 
 __all__ = ["LogFormat", "REGISTRY", "get", "of_layout", "names"]
@@ -65,6 +65,7 @@ REGISTRY = (
               lambda name, data: sb3.read_monitor([(name, data)], name), step_unit="episodes"),
     LogFormat("mlflow", "text", lambda head, base: mlflow.is_metric_file(head),
               _text(mlflow.read_metric_file)),
+    LogFormat("sb3-console", "text", console.is_console_head, _text(console.read_console)),
     # -- one JSON document -----------------------------------------------------------------------
     LogFormat("trainer-state", "json",
               lambda payload, base: base == "trainer_state.json" or (

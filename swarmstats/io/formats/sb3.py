@@ -297,11 +297,8 @@ def read_progress(frame: pd.DataFrame, name: str, format: str) -> LogTable:
 
 def progress_table(columns: dict, rows: int, name: str, format: str) -> LogTable:
     """:func:`read_progress` of the numeric columns (name -> floats) of a table of ``rows`` rows."""
-    if format == "sb3-progress":
-        step = SB3_STEP
-    else:
-        step = next((c for c in BASELINES_STEPS if c in columns), None)
-    if step is None or step not in columns:
+    step = progress_step(columns, format)
+    if step is None:
         columns = {"step": np.arange(rows), **columns}
         notes = ["no step column: the row number is the step"]
     else:
@@ -310,6 +307,14 @@ def progress_table(columns: dict, rows: int, name: str, format: str) -> LogTable
     if format == "baselines-progress":
         notes.append("some baselines forks write 0 as an empty cell; such cells read as missing")
     return LogTable(None, format, name, notes, arrays=columns)  # the wide frame built when asked for
+
+
+def progress_step(columns, format: str) -> str | None:
+    """The step column of a progress table (None: it has none): SB3's
+    ``time/total_timesteps``, or the first of baselines' step names present."""
+    if format == "sb3-progress":
+        return SB3_STEP if SB3_STEP in columns else None
+    return next((c for c in BASELINES_STEPS if c in columns), None)
 
 
 def is_sb3_progress(columns) -> bool:

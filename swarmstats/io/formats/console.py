@@ -1,0 +1,212 @@
+"""The table SB3's logger prints to the terminal, as saved from a terminal, a ``tee`` or a notebook.
+
+Stable-Baselines3 (and Stable Baselines and OpenAI baselines before it) print each dump of
+their logger as a box of ``| key | value |`` rows between two lines of dashes; SB3 groups the
+keys by namespace, a ``| rollout/ |  |`` row followed by the group's keys, indented::
+
+    ------------------------------------
+    | rollout/            |            |
+    |    ep_len_mean      | 22.5       |
+    |    ep_rew_mean      | 22.5       |
+    | time/               |            |
+    |    fps              | 1480       |
+    |    total_timesteps  | 2048       |
+    ------------------------------------
+
+Often that output is all a run left behind (no ``progress.csv`` was configured), so it is read
+as the progress table it prints: each box one row, each key ``group/key`` as in
+``progress.csv`` (the step ``time/total_timesteps``), baselines' bare keys as baselines'
+``progress.csv`` names them.  The reading is lenient, since such text is rarely only the table:
+lines that are not part of a box (``Using cuda device``, ``Eval num_timesteps=...``, progress
+bars, warnings) are skipped, a prefix before the box (a notebook's indent, a logging prefix) is
+allowed, and where the dashes were lost in a copy a box ends where its keys stop being in
+sorted order (both loggers print them sorted).  A Jupyter
+notebook (``.ipynb``) is read from its cells' printed output.
+
+What the text cannot give back: the loggers print floats to 3 significant digits (``%-8.3g``),
+so a value 0.001234 reads as 0.00123 (noted), and they cut a key longer than 36 characters to
+33 and ``...`` (noted, the key kept as printed).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import numpy as np
+
+from ...errors import InputError
+from ._table import LogTable
+from .sb3 import is_sb3_progress, progress_step, progress_table
+
+#: SB3 prints a float with "%-8.3g": three significant digits
+PRINTED_DIGITS = 3
+
+#: ``| key | value |`` at the end of a line (anything may come before the box)
+_ROW = re.compile(r"\|([^|]*)\|([^|]*)\|\s*$")
+#: a box's top or bottom: dashes alone (after any prefix)
+_RULE = re.compile(r"-{8,}\s*$")
+#: a notebook's JSON holds each printed line as a string: a rule line followed by a row line
+_NOTEBOOK_BOX = re.compile(r'-{8,}\\n",\s*"[^"\n]*\|')
+
+
+def is_console_head(head: str, base: str) -> bool:
+    """Does the start of a file look like the logger's printed boxes: a rule line directly
+    followed by a ``| key | value |`` row (in a notebook, as JSON strings)?"""
+    if base.lower().endswith(".ipynb"):
+        return _NOTEBOOK_BOX.search(head) is not None
+    previous_rule = False
+    for line in head.splitlines():
+        if previous_rule and _ROW.search(line):
+            return True
+        previous_rule = _RULE.search(line) is not None
+    return False
+
+
+def read_console(name: str, text: str) -> LogTable:
+    """The boxes printed in ``text`` (the decoded file) as a progress table (module docstring)."""
+    if name.lower().endswith(".ipynb"):
+        text = _notebook_output(name, text)
+    records, unfinished, cut_keys = _boxes(text)
+    if not records:
+        raise InputError(f"{name}: no logger table found (SB3 prints each dump as '| key | value |' "
+                         "rows between lines of dashes)")
+    columns = _columns(records)
+    if not columns:
+        raise InputError(f"{name}: the logger's tables hold no number")
+    # SB3's namespaced keys, or the bare keys of baselines and Stable Baselines
+    layout = "sb3-progress" if is_sb3_progress(columns) else "baselines-progress"
+    step = progress_step(columns, layout)
+    table = progress_table(columns, len(records), name, layout)
+    table.format = "sb3-console"
+    table.step_unit = "timesteps" if step is not None and step != "nupdates" else None
+    # (baselines' note on forks writing 0 as an empty cell is about its CSV writer, not this)
+    table.notes = [note for note in table.notes if note.startswith(("step = ", "no step column"))]
+    notes = [f"{len(records)} logger table(s) read from printed output; floats are printed to "
+             f"{PRINTED_DIGITS} significant digits, so each is known only to within 0.5%"]
+    if unfinished:
+        notes.append(f"the last table is not closed by a line of dashes (a log still being written): "
+                     f"its {unfinished} row(s) left out")
+    if cut_keys:
+        notes.append(f"{len(cut_keys)} key(s) cut short by the logger, kept as printed: "
+                     f"{', '.join(cut_keys[:3])}{' ...' if len(cut_keys) > 3 else ''}")
+    table.notes = notes + table.notes
+    return table
+
+
+def _notebook_output(name: str, text: str) -> str:
+    """The text a notebook's cells printed (stream output and plain-text results), in order."""
+    try:
+        notebook = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{name}: not a readable notebook (invalid JSON at line {exc.lineno}: {exc.msg})") from None
+    cells = notebook.get("cells") if isinstance(notebook, dict) else None
+    if not isinstance(cells, list):
+        raise InputError(f"{name}: not a Jupyter notebook (no list of cells)")
+    printed = []
+    for cell in cells:
+        for output in (cell.get("outputs") or []) if isinstance(cell, dict) else []:
+            if not isinstance(output, dict):
+                continue
+            lines = output.get("text", (output.get("data") or {}).get("text/plain", ""))
+            printed.append("".join(lines) if isinstance(lines, list) else str(lines))
+    return "\n".join(printed)
+
+
+def is_rule(line: str) -> bool:
+    """Is ``line`` a box's top or bottom (dashes alone, after any prefix)?"""
+    return _RULE.search(line) is not None
+
+
+class BoxReader:
+    """The boxes of printed text, fed a line at a time (a whole file, or a file being written):
+    :meth:`feed` returns each box as a dict of key -> printed value once it is complete."""
+
+    def __init__(self):
+        self._current: dict = {}
+        self._group = ""
+        self._last = ""
+        self.seen_rule = False
+        self.cut: dict = {}  # the keys the logger cut short, in order
+
+    def feed(self, line: str) -> dict | None:
+        line = line.rpartition("\r")[2]  # a progress bar redrawn in place: its last state
+        row = _ROW.search(line)
+        if row is None:
+            if is_rule(line):
+                self.seen_rule = True
+                self._group = ""
+                return self._close()
+            return None
+        raw_key, value = row.group(1), row.group(2).strip()
+        key = raw_key.strip()
+        if not key:
+            return None
+        if not value and key.endswith("/"):  # SB3's group row: the keys below it are indented
+            self._group = key
+            return None
+        if raw_key.startswith("   "):  # " " + "   " + key: a key of the current group
+            key = self._group + key
+        else:
+            self._group = ""
+        if key.endswith("..."):
+            self.cut[key] = None
+        # where the dashes between two boxes were lost, a box ends where the keys stop being in
+        # order (both loggers print a box's keys sorted); a repeated key ends one in any case
+        done = None
+        if key in self._current or (not self.seen_rule and self._current and key <= self._last):
+            done = self._close()
+        self._current[key] = value
+        self._last = key
+        return done
+
+    def finish(self) -> tuple[dict | None, int]:
+        """At the end of the text: the last box when it counts as complete (the text has no
+        lines of dashes at all), and how many rows a last box left open by its dashes held."""
+        if not self._current:
+            return None, 0
+        if self.seen_rule:
+            return None, len(self._current)  # rows after the last box's bottom line: still being printed
+        return self._close(), 0
+
+    def _close(self) -> dict | None:
+        done, self._current = (self._current or None), {}
+        return done
+
+
+def _boxes(text: str) -> tuple[list, int, list]:
+    """The boxes as dicts of key -> printed value, in order; how many rows an unclosed last box
+    held (0: none); the keys the logger cut short."""
+    reader = BoxReader()
+    records = [box for box in map(reader.feed, text.splitlines()) if box is not None]
+    last, unfinished = reader.finish()
+    if last is not None:
+        records.append(last)
+    return records, unfinished, list(reader.cut)
+
+
+def _columns(records: list) -> dict:
+    """One float column per key holding a number somewhere (NaN where a box lacks it or
+    printed something else); keys in order of first appearance.  A key that never holds a
+    number (a printed string, a truncated path) is not a metric."""
+    keys = list(dict.fromkeys(key for record in records for key in record))
+    columns = {}
+    for key in keys:
+        values = np.array([_number(record.get(key)) for record in records])
+        if np.isfinite(values).any() or any(_is_nan(record.get(key)) for record in records):
+            columns[key] = values
+    return columns
+
+
+def _number(text: str | None) -> float:
+    if text is None:
+        return math.nan
+    try:
+        return float(text)
+    except ValueError:
+        return math.nan
+
+
+def _is_nan(text: str | None) -> bool:
+    return text is not None and text.strip().lower() in ("nan", "-nan", "inf", "-inf")
