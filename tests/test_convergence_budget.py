@@ -71,7 +71,7 @@ def test_a_live_monitor_with_a_budget_still_stops_a_flat_run_with_a_claim_to_the
     assert stops >= 0.8 * reps  # ~98%, at a median of ~1,700 steps (no budget: ~1,100)
 
 
-def test_a_monitor_turns_a_step_budget_into_each_metric_s_own_values():
+def test_a_monitor_claims_flatness_to_a_step_budget_on_each_metric_s_step_axis():
     monitor = ss.Monitor(metrics=["reward", "eval"], budget=20_000)
     rng = np.random.default_rng(5)
     for step in range(0, 10_000, 10):  # reward every 10 steps, eval every 100
@@ -80,11 +80,24 @@ def test_a_monitor_turns_a_step_budget_into_each_metric_s_own_values():
             values["eval"] = rng.normal()
         monitor.log(step, **values)
     reward, evals = monitor._streams["reward"], monitor._streams["eval"]
-    assert reward.test.budget == pytest.approx(2000)  # value 999 is step 9,990: 1,001 values to go
-    assert evals.test.budget == pytest.approx(200)  # value 99 is step 9,900: 101 values to go
-    assert "to the budget's end" in monitor.result("reward").reasons[0]
+    assert reward.test.budget == evals.test.budget == 20_000  # both judged on their steps
+    result = monitor.result("reward")
+    assert result.horizon == 20_000 - 9_990  # from its last step to the budget's end
+    assert "to the budget's end at 20,000" in result.reasons[0]
+    assert monitor.result("eval").horizon == 20_000 - 9_900
     assert "stop on reward (flat up to step 20,000)" in monitor.status.summary()
     assert ss.Monitor(budget=10).get_params()["budget"] == 10
+
+
+def test_a_monitor_without_a_step_axis_turns_the_budget_into_values():
+    monitor = ss.Monitor(metrics=["reward"], budget=20_000)
+    rng = np.random.default_rng(5)
+    for step in range(0, 10_000, 10):
+        monitor.log(step, reward=rng.normal())
+    monitor.log(5_000, reward=rng.normal())  # a step going back: judged on positions from here
+    assert monitor._streams["reward"].n == 1001
+    # value 1,000 at step 5,000, spacing 5 steps a value on average: 3,000 values to go
+    assert monitor._streams["reward"].test.budget == pytest.approx(1000 + 15_000 / 5)
 
 
 def test_a_monitor_refuses_a_budget_with_a_horizon():
@@ -105,3 +118,13 @@ def test_the_cli_claims_flatness_to_the_budget(tmp_path):
     assert clash.returncode == 2 and "not both" in clash.stderr
     watched = run("watch", path, "--once", "--budget", 12_000)
     assert watched.returncode == 0, watched.stderr
+
+
+def test_a_budget_on_a_step_axis_read_as_row_order_is_not_used_and_said():
+    """Steps with ties (two values at each step) are read in row order; a budget in steps has
+    no row there.  It was taken as one: 5,000 - row 399 gave "the next 4,601 steps"."""
+    y = pd.Series(np.random.default_rng(0).normal(size=400), index=np.repeat(np.arange(200) * 10, 2))
+    result = ss.check_convergence(y, budget=5000)
+    plain = ss.check_convergence(y)
+    assert result.horizon == plain.horizon == 399
+    assert "the budget (step 5,000) has no place on row order and was not used" in result.reasons[-1]

@@ -129,3 +129,67 @@ def test_stop_when_any_makes_each_flatness_claim_at_alpha_over_k():
 def test_bad_stop_rules_are_refused_where_written(kwargs, match):
     with pytest.raises(InputError, match=match):
         ss.Monitor(**kwargs)
+
+
+def test_a_monitor_judges_a_metric_on_the_steps_it_was_logged_at():
+    """Logged every 2,048 steps, a climb of 1e-5 per step is +0.001 per 100 steps - what
+    check_convergence says of the same log - not +2.05 "per 100 steps" of log calls."""
+    rng = np.random.default_rng(8)
+    steps = 2048 * np.arange(1, 301)
+    values = 0.3 + 1e-5 * steps + rng.normal(0, 0.05, len(steps))
+    monitor = ss.Monitor(metrics=["reward"], check_every=300)
+    for step, value in zip(steps, values):
+        monitor.log(int(step), reward=float(value))
+    streamed = monitor.result("reward")
+    batch = ss.check_convergence(values, steps=steps, equivalence_alpha=ss.ConvergenceMonitor().look_alpha(1))
+    assert streamed.verdict == batch.verdict == "not_converged"
+    assert streamed.trend_slope == pytest.approx(batch.trend_slope, rel=1e-12)
+    assert streamed.trend_slope == pytest.approx(1e-5, rel=0.3)
+    assert streamed.reasons == batch.reasons
+    assert "+0.00" in streamed.reasons[0] and "per 100 steps" in streamed.reasons[0]
+
+
+def test_a_step_that_goes_back_turns_a_metric_to_positions_and_keeps_its_values():
+    monitor = ss.Monitor(metrics=["reward"], check_every=50)
+    for step in range(200):
+        monitor.log(10 * step, reward=0.5 + 0.01 * (step % 3))
+    monitor.log(3, reward=0.51)  # not after the last step: the axis is lost, not the values
+    monitor.log("late", reward=0.52)
+    assert monitor.status.metrics["reward"]["n"] == 202
+    result = monitor.result("reward")
+    assert result.n == 202 and not monitor._on_axis["reward"]
+    # the numbers are per value now, and say so
+    assert all("steps" not in reason for reason in result.reasons)
+    assert "logged values" in " ".join(result.reasons)
+
+
+def test_convergence_monitor_steps_one_by_one_or_in_bulk_give_the_same_state():
+    x = ar1(0.3, 600, np.random.default_rng(9))
+    steps = 5.0 * np.arange(600)
+    one = ss.ConvergenceMonitor(check_every=150)
+    for value, step in zip(x, steps):
+        one.update(value, step=step)
+    bulk = ss.ConvergenceMonitor(check_every=150)
+    bulk.update_many(x[:250], steps=steps[:250])
+    bulk.update_many(x[250:], steps=steps[250:])
+    assert one.history == bulk.history
+    look = len(one.history) + (one.history[-1][0] != one.n)  # result() at 600: one look more
+    assert one.result().reasons == bulk.result().reasons == ss.ConvergenceTest(
+        equivalence_alpha=one.look_alpha(look)).fit(x, steps=steps).reasons
+    with pytest.raises(InputError, match="must come after the last"):
+        one.update(0.5, step=steps[-1])  # a second value at the same step is no axis
+
+
+@pytest.mark.parametrize("feed, match", [
+    (lambda m: (m.update(1.0, step=10), m.update(2.0, step=5)), "must come after the last"),
+    (lambda m: (m.update(1.0), m.update(2.0, step=5)), "every value or with none"),
+    (lambda m: (m.update(1.0, step=1), m.update(2.0)), "give one with each value"),
+    (lambda m: m.update(1.0, step=float("nan")), "step"),
+    (lambda m: m.update_many([1.0, 2.0], steps=[3.0]), "1 steps for 2 values"),
+    (lambda m: m.update_many([1.0, 2.0, 3.0], steps=[1.0, 5.0, 4.0]), "must come after the last"),
+    (lambda m: m.update_many([1.0, 2.0], steps=[1.0, float("inf")]), "not a finite number"),
+])
+def test_convergence_monitor_steps_bad_input(feed, match):
+    monitor = ss.ConvergenceMonitor()
+    with pytest.raises(InputError, match=match):
+        feed(monitor)

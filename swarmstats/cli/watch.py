@@ -16,7 +16,7 @@ from array import array
 
 import numpy as np
 
-from .._result import fmt
+from .._result import fmt, plain_number
 from ..errors import InputError
 from ..io import mlflow_server
 from ..io.decoding import BadJSON, check_readable, loads
@@ -366,7 +366,9 @@ class RunMonitors:
             self._steps[label] = array("d")
         if number is not None:
             self._steps[label].append(number)
-        monitor.log(step if step is not None else monitor.calls, **values)
+        # a number where the log wrote one (a CSV cell is text): the monitor judges on the step axis
+        monitor.log(plain_number(number) if number is not None else step if step is not None else monitor.calls,
+                    **values)
 
     def take_events(self) -> list:
         """(kind, message) of each new run and resume seen since the last call."""

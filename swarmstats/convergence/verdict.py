@@ -58,7 +58,7 @@ from .._kernels.verdict_tests import (
     settle_cut,
     variance_shift,
 )
-from .._result import fmt
+from .._result import fmt, plain_number
 from ..direction import DIRECTIONS, sense
 from ..errors import InputError, check_choice, check_level, is_real
 from .endings import with_divergence
@@ -243,7 +243,9 @@ class ConvergenceTest(Estimator):
         tolerance = (self.tolerance / scale if self.tolerance is not None
                      else self.tolerance_sd * sd)
         span = float(kept_steps[-1] - kept_steps[0]) if m > 1 else 1.0
-        horizon, to_budget = self._horizon(span, float(steps[-1]))
+        # on row order (a step axis that is not increasing) a budget's step has no row
+        budget = self.budget if series.steps is None or steps is series.steps else None
+        horizon, to_budget = self._horizon(span, float(steps[-1]), budget)
         ahead = ahead_text(horizon, to_budget, unit)
 
         level = self.alpha / 4.0
@@ -326,7 +328,7 @@ class ConvergenceTest(Estimator):
         spacing = _step_spacing(kept_steps)
         steps_needed = self._steps_needed(units(reach), m, spacing, precision)
         imprecise = self.precision is not None and units(reach) > self.precision
-        axis_note = _step_axis_note(series, steps)
+        axis_note = _step_axis_note(series, steps, self.budget)
         warmup_note = [warmup_reason(cut, start, first, apart_p)]
         if failures:
             reasons = failures + notes + warmup_note + axis_note
@@ -411,14 +413,14 @@ class ConvergenceTest(Estimator):
                                  steps_needed=0 if self.precision is not None else None,
                                  **numbers, **base)
 
-    def _horizon(self, span: float, last_step: float) -> tuple[float, float | None]:
+    def _horizon(self, span: float, last_step: float, budget) -> tuple[float, float | None]:
         """How far ahead flatness is claimed, and the budget's end when the claim runs to it:
         ``horizon`` as given; else the kept span, or the rest of the budget when longer."""
         if self.horizon is not None:
             return float(self.horizon), None
         own = max(span, 1.0)
-        if self.budget is not None and float(self.budget) - last_step > own:
-            return float(self.budget) - last_step, float(self.budget)
+        if budget is not None and float(budget) - last_step > own:
+            return float(budget) - last_step, float(budget)
         return own, None
 
     def _shown_changes(self, trend, drift, late, variance, flat, whole, late_bound: float,
@@ -554,11 +556,13 @@ def _step_axis(series: Series) -> np.ndarray:
     return steps
 
 
-def _step_axis_note(series: Series, steps: np.ndarray) -> list:
+def _step_axis_note(series: Series, steps: np.ndarray, budget=None) -> list:
     if series.steps is None or steps is series.steps:
         return []
+    unused = (f"; the budget (step {plain_number(budget):,}) has no place on row order and was not used"
+              if budget is not None else "")
     return ["the step axis is not increasing (a restart, or several runs in one file?); "
-            "row order was used - split the runs with group= for a per-run check"]
+            "row order was used - split the runs with group= for a per-run check" + unused]
 
 
 #: Below this many effective samples in the kept part, its noise is looked at around the

@@ -21,6 +21,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 from scipy import special
 
 from .._base import CallableState, OnlineEstimator, Trace, as_floats
@@ -35,6 +36,11 @@ __all__ = ["ConvergenceMonitor", "MonitorState", "spent_alpha"]
 #: a long run needs to stop) and still sums to alpha.
 SPENDING_EXPONENT = 1.5
 _ZETA = float(special.zeta(SPENDING_EXPONENT))
+
+
+def _not_after(step: float, previous: float) -> InputError:
+    return InputError(f"step: each step must come after the last ({step:g} after {previous:g}), "
+                      "as a step axis does")
 
 
 def spent_alpha(level: float, look: int) -> float:
@@ -82,12 +88,16 @@ class ConvergenceMonitor(OnlineEstimator):
         runs every check at the full level: fine for a single look, not for stopping.
     **test_options
         Passed to :class:`ConvergenceTest` (``alpha``, ``tolerance`` ...).  ``budget`` is
-        counted in values here (the stream's own axis, from 0): with ``budget=3999`` every
-        check claims flatness up to the 4,000th value, so a stop means the rest of the
-        stream would move the mean by less than the tolerance.
+        counted on the stream's axis: the steps given with the values, or else the values
+        themselves, from 0 (with ``budget=3999`` every check claims flatness up to the
+        4,000th value), so a stop means the rest of the stream would move the mean by less
+        than the tolerance.
 
-    ``update_many(xs)`` gives exactly the state of a loop of ``update``: the
-    checks run at the same stream lengths.
+    ``update(x, step=s)`` gives each value the step it was logged at (every value or none,
+    each after the last): slopes are then per 100 of those steps and horizons counted in them,
+    as ``check_convergence`` reports a log with that step axis; without steps, a step is one
+    value.  ``update_many(xs)`` gives exactly the state of a loop of ``update``: the checks
+    run at the same stream lengths.
 
     >>> monitor = ConvergenceMonitor()
     >>> rng = np.random.default_rng(0)
@@ -131,6 +141,10 @@ class ConvergenceMonitor(OnlineEstimator):
         self._last: ConvergenceResult | None = None
         self._checked_at = 0
         self.history: list[tuple[int, str]] = []
+        self._steps: Trace | None = None  # the step axis, once values come with steps
+        #: what one value is called when the stream has no steps (None: "steps"); a Monitor
+        #: whose metric lost its step axis says "logged values", not steps it was not given
+        self.position_unit: str | None = None
 
     @property
     def n(self) -> int:
@@ -140,19 +154,35 @@ class ConvergenceMonitor(OnlineEstimator):
     def values(self) -> np.ndarray:
         return self._buffer.values
 
-    def update(self, x: float) -> MonitorState:
+    def update(self, x: float, *, step=None) -> MonitorState:
         x = finite_number(x, "x")
+        if step is None or self._steps is None or not len(self._steps):
+            self._take_steps(None if step is None else np.array([finite_number(step, "step")]), 1)
+        else:  # the common case, without arrays: one step after the last
+            step = finite_number(step, "step")
+            last = self._steps.values[-1]
+            if not step > last:
+                raise _not_after(step, last)
+            self._steps.append(step)
         self._buffer.append(x)
         self._welford(x)
         if self.n >= self._next_check:
             self._check(self.n)
         return self.state
 
-    def update_many(self, xs) -> MonitorState:
+    def update_many(self, xs, *, steps=None) -> MonitorState:
         xs = as_floats(xs)
         if not np.all(np.isfinite(xs)):
             bad = int(np.flatnonzero(~np.isfinite(xs))[0])
             raise InputError(f"xs: non-finite value at position {bad}")
+        if steps is not None:
+            steps = as_floats(steps)
+            if len(steps) != len(xs):
+                raise InputError(f"steps: {len(steps)} steps for {len(xs)} values")
+            if not np.all(np.isfinite(steps)):
+                bad = int(np.flatnonzero(~np.isfinite(steps))[0])
+                raise InputError(f"steps: a step that is not a finite number at position {bad}")
+        self._take_steps(steps, len(xs))
         self._buffer.extend(xs)
         for x in xs:  # Welford per value, so the moments match a loop of update() exactly
             self._welford(x)
@@ -206,9 +236,33 @@ class ConvergenceMonitor(OnlineEstimator):
         level = self.test.equivalence_alpha if self.test.equivalence_alpha is not None else self.test.alpha
         return spent_alpha(level, look) if self.anytime else level
 
+    def _take_steps(self, steps: np.ndarray | None, count: int) -> None:
+        """Record the steps of the next ``count`` values (None: they came without)."""
+        if steps is None:
+            if self._steps is not None and count:
+                raise InputError("step: this stream's values came with steps; give one with each value")
+            return
+        if self._steps is None:
+            if self.n:
+                raise InputError(f"step: give a step with every value or with none (the first {self.n} "
+                                 "values had none)")
+            self._steps = Trace(1024)
+        before = self._steps.values[-1:]
+        back = np.flatnonzero(np.diff(np.concatenate([before, steps])) <= 0)
+        if len(back):
+            at = int(back[0]) + 1 - len(before)
+            raise _not_after(steps[at], steps[at - 1] if at > 0 else before[0])
+        self._steps.extend(steps)
+
     def _look(self, length: int, look: int) -> ConvergenceResult:
         test = self.test.clone(equivalence_alpha=self.look_alpha(look))
-        return test.fit(self._buffer.values[:length].copy())
+        if self._steps is not None:
+            steps = self._steps.values[:length].copy()
+        elif self.position_unit is not None:
+            steps = pd.Index(np.arange(length, dtype=np.float64), name=self.position_unit)
+        else:
+            steps = None
+        return test.fit(self._buffer.values[:length].copy(), steps=steps)
 
     def _check(self, length: int) -> None:
         self._last = self._look(length, len(self.history) + 1)

@@ -1,7 +1,8 @@
 """``Monitor``: the live view of a training run, for callbacks and loops.
 
 ``log(step, **metrics)`` feeds each metric to a streaming convergence check
-(:class:`ConvergenceMonitor`) and, optionally, an :class:`AdaptiveWindow`;
+(:class:`ConvergenceMonitor`) on the steps it was logged at (slopes per 100 of them, as
+``check_convergence`` reads a log with that step axis) and, optionally, an :class:`AdaptiveWindow`;
 ``should_stop`` says when the chosen metric has converged.  Values may be
 floats, ints, numpy scalars, 0-d tensors (anything with ``.item()``) or None
 (a window with no valid value, as TRL logs); non-finite values are skipped and
@@ -99,8 +100,8 @@ class Monitor(Estimator):
         trainer's ``max_steps``; the trainer adapters read it from the trainer).  Each check
         then claims flatness up to it, so a stop means that training on to the end would
         change the mean by less than the tolerance - not only over the next stretch as long
-        as the part kept.  Each metric's remaining values are estimated from the spacing of
-        the steps it was logged at.  Without it a slow climb can be stopped where it is flat
+        as the part kept.  A metric judged on positions (see :meth:`_add`) gets its remaining
+        values from the spacing of the steps it was logged at.  Without it a slow climb can be stopped where it is flat
         over its own horizon but not over the rest of the run (docs/convergence.md).
     **convergence_options
         Passed to :class:`ConvergenceMonitor` (``alpha``, ``tolerance``, ``precision``,
@@ -159,6 +160,7 @@ class Monitor(Estimator):
         self._windows: dict = {}
         self._window_states: dict = {}
         self._steps: dict = {}
+        self._on_axis: dict = {}  # metric -> whether its steps so far are a step axis
         self._skipped: dict = {}
         self._diverged: dict = {}  # metric -> its non-finite values since its last finite one
         self._longest_skip: dict = {}  # metric -> the most non-finite values in a row it went on after
@@ -232,31 +234,55 @@ class Monitor(Estimator):
             kept = next((i for i, s in enumerate(steps) if is_real(s) and float(s) >= step), len(steps))
             if kept == len(steps):
                 continue
-            values = self._streams[name].values[:kept].copy()
             forgotten += len(steps) - kept
-            del self._streams[name]
-            self._windows.pop(name, None)
-            self._window_states.pop(name, None)
-            self._steps[name] = []
-            for s, value in zip(steps[:kept], values):  # replayed: the budget and the window follow each step
-                self._add(name, s, float(value))
+            self._replay(name, kept)
         for name, since in list(self._diverged.items()):
             if is_real(since["step"]) and float(since["step"]) >= step:
                 del self._diverged[name]
         return forgotten
 
+    def _replay(self, name: str, kept: int, on_axis: bool | None = None) -> None:
+        """Start ``name``'s checks over on its first ``kept`` values (``on_axis``: whether they
+        are judged on their steps; None: as their steps allow)."""
+        steps, values = self._steps[name][:kept], self._streams[name].values[:kept].copy()
+        del self._streams[name]
+        self._windows.pop(name, None)
+        self._window_states.pop(name, None)
+        self._steps[name] = []
+        self._on_axis.pop(name, None)
+        if on_axis is not None:
+            self._on_axis[name] = on_axis
+        for s, value in zip(steps, values):  # replayed: the budget and the window follow each step
+            self._add(name, s, float(value))
+
     def _add(self, name: str, step, value: float) -> None:
-        """One finite value of ``name`` into its checks (what :meth:`log` does after its tests)."""
+        """One finite value of ``name`` into its checks (what :meth:`log` does after its tests).
+
+        A metric whose steps are increasing numbers is judged on them, as
+        ``check_convergence`` judges a log with that step axis: slopes per 100 steps, horizons
+        and a budget in steps.  (Judged on positions, a metric logged every 2,048 steps
+        reported its slope per 100 log calls and called it "per 100 steps".)  A step that is
+        missing, not a number, or not after the last (a restart; two episodes ending at one
+        step) turns the metric to positions, its values so far replayed, and its reasons
+        then count "logged values"."""
         stream = self._streams.get(name)
+        steps = self._steps.setdefault(name, [])
+        if stream is not None and self._on_axis[name] and not _continues_axis(step, steps):
+            self._replay(name, len(steps), on_axis=False)
+            stream = self._streams[name]
         if stream is None:
             stream = self._streams[name] = self._new_stream(name)
-            self._steps.setdefault(name, [])
+            self._on_axis.setdefault(name, _continues_axis(step, steps))
             if "window" in self.checks:
                 self._windows[name] = AdaptiveWindow(keep_states=False)
+        on_axis = self._on_axis[name]
+        if not on_axis:
+            stream.position_unit = "logged values"
         self._steps[name].append(step)
         if self.budget is not None:
-            stream.test.budget = _budget_in_values(self._steps[name], float(self.budget))
-        stream.update(value)
+            stream.test.budget = float(self.budget) if on_axis else _budget_in_values(self._steps[name],
+                                                                                       float(self.budget))
+        stream.update(value, step=float(step) if on_axis else None)
         if name in self._windows:
             self._window_states[name] = self._windows[name].update(value)
 
@@ -332,6 +358,15 @@ class Monitor(Estimator):
         from ..plots.streaming import plot_monitor
 
         return plot_monitor(self, ax)
+
+
+def _continues_axis(step, steps: list) -> bool:
+    """Can ``step`` extend ``steps`` as a step axis: a finite number after the last?  (Two
+    values at one step - episodes of two environments ending together - are not an axis the
+    verdict can regress on.)"""
+    if not is_real(step) or not math.isfinite(step):
+        return False
+    return not steps or float(step) > float(steps[-1])
 
 
 def _budget_in_values(steps: list, budget: float) -> float | None:
