@@ -50,7 +50,7 @@ def test_sb3s_own_writer_round_trips_through_the_reader(tmp_path, capsys):
     nested key, a key cut at 36 characters, float32, ints, a string, NaN, a key excluded from
     stdout - against the CSV the same logger writes."""
     logger_module = pytest.importorskip("stable_baselines3.common.logger")
-    logger = logger_module.configure(str(tmp_path), ["stdout", "csv"])
+    logger = logger_module.configure(str(tmp_path), ["stdout", "csv", "log"])
     rng = np.random.default_rng(3)
     for dump in range(25):
         logger.record("rollout/ep_rew_mean", float(rng.normal(100 + dump, 5)))
@@ -77,6 +77,8 @@ def test_sb3s_own_writer_round_trips_through_the_reader(tmp_path, capsys):
     assert_same_as_written(printed[expected.columns], expected)
     assert any("cut short" in note and cut_key in note for note in printed.attrs["notes"])
     assert np.isnan(printed["train/kl"].iloc[7])
+    # the "log" output format writes the same tables to log.txt
+    pd.testing.assert_frame_equal(read_log(tmp_path / "log.txt", wide=True), printed, check_like=True)
 
 
 def _notebook(outputs: list) -> str:
