@@ -37,7 +37,11 @@ from .windows import AdaptiveWindow, window_input
 #: one look for every figure of the report
 STYLE = {"figure.dpi": 100, "font.size": 9, "axes.titlesize": 9, "axes.labelsize": 9,
          "axes.grid": True, "grid.alpha": 0.25, "legend.fontsize": 7, "legend.framealpha": 0.8,
-         "axes.spines.top": False, "axes.spines.right": False}
+         "axes.spines.top": False, "axes.spines.right": False,
+         # titles at the top of their axes, where matplotlib's placement puts them on these
+         # figures anyway (the same pixels), without measuring every axis to decide: ~10% of
+         # a report's drawing
+         "axes.titley": 1.0}
 VERDICT_COLOURS = {"converged": "#2e7d32", "not_converged": "#c62828", "insufficient_data": "#ef6c00"}
 
 
@@ -237,12 +241,14 @@ def _embed(fig, alt: str) -> str:
 
 def _palette_png(fig) -> bytes:
     """The figure as a 256-colour PNG (then closed): plots use few colours, so every line
-    and band survives while the page is about a third of a true-colour one."""
+    and band survives while the page is about a third of a true-colour one.  zlib's default
+    level, not PNG "optimize" (level 9): 8x faster to write (40 -> 5 ms a figure, a tenth of
+    a report's time) for a page 8% larger."""
     from PIL import Image
 
     out = io.BytesIO()
     _figure_image(fig).quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(
-        out, format="png", optimize=True)
+        out, format="png", compress_level=6)
     return out.getvalue()
 
 
