@@ -97,6 +97,9 @@ def test_a_notebooks_printed_output_is_read_from_its_cells(tmp_path):
     printed = read_log(path, wide=True)
     assert printed.attrs["format"] == "sb3-console"
     assert_same_as_written(printed, read_log(WRITTEN, wide=True))
+    # the text of an output may also be one string (nbformat allows both)
+    path.write_text(_notebook([{"output_type": "stream", "name": "stdout", "text": "".join(lines)}]))
+    assert_same_as_written(read_log(path, wide=True), read_log(WRITTEN, wide=True))
 
 
 def test_prefixes_windows_line_ends_progress_bars_and_lost_rules_are_tolerated(tmp_path):

@@ -47,8 +47,9 @@ PRINTED_DIGITS = 3
 _ROW = re.compile(r"\|([^|]*)\|([^|]*)\|\s*$")
 #: a box's top or bottom: dashes alone (after any prefix)
 _RULE = re.compile(r"-{8,}\s*$")
-#: a notebook's JSON holds each printed line as a string: a rule line followed by a row line
-_NOTEBOOK_BOX = re.compile(r'-{8,}\\n",\s*"[^"\n]*\|')
+#: a notebook's JSON holds the printed text as a list of line strings or as one string: a
+#: rule line's end, then (after the list's '", "' if any) a row line
+_NOTEBOOK_BOX = re.compile(r'-{8,}\\n(?:",\s*")?[^"\n]*\|')
 
 
 def is_console_head(head: str, base: str) -> bool:
