@@ -196,6 +196,17 @@ def test_a_lightning_logs_folder_reads_each_version_as_a_run_and_sees_the_genera
     assert "[run=version_0]" in text.stdout
 
 
+@pytest.mark.parametrize("version, finite", [("version_0", 1), ("version_1", 0)])
+def test_watch_calls_a_run_that_diverged_diverged_not_too_short(version, finite):
+    """Every value NaN after the first (or from the start): a verdict, as check-convergence
+    gives it, not "too few values to analyse" (exit 2)."""
+    watched = run("watch", REAL / f"lightning/lightning_logs/{version}/metrics.csv", "--once")
+    assert watched.returncode == 0, watched.stderr
+    assert "train_disc_loss: n %d" % finite in watched.stdout
+    assert "diverged: from step" in watched.stdout and "not_converged" in watched.stdout
+    assert "not checked yet" not in watched.stdout
+
+
 def test_an_sb3_progress_file_and_its_tensorboard_twin_read_the_same_and_too_short_to_call():
     progress = ss.read_log(REAL / "sb3-progress/progress.csv", wide=True)
     events = ss.read_log(REAL / "sb3-progress/PPO_1", wide=True)

@@ -585,8 +585,10 @@ def _check_options(args) -> None:
 
 
 def _refuse_if_nothing_read(args, report, follower: Follower) -> None:
-    """Nothing analysable at the stop is an input error (exit 2), not an empty "pass"."""
-    if any(entry["n"] >= MIN_VALUES for entry in report.metrics.values()):
+    """Nothing analysable at the stop is an input error (exit 2), not an empty "pass".  A
+    metric that diverged has its verdict (check-convergence judges it so): a run whose every
+    value turned NaN after the first was refused as "too few values"."""
+    if any(entry["n"] >= MIN_VALUES or entry.get("diverged") for entry in report.metrics.values()):
         return
     if not report.metrics:
         why = f"; {follower.skipped} bad line(s), the first: {follower.first_skip}" if follower.skipped else ""

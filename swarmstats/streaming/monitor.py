@@ -61,7 +61,8 @@ class MonitorStatus(Result):
         for name, entry in self.metrics.items():
             window = f"; window {entry['window_status']}" if entry.get("window_status") else ""
             checked = entry.get("checked_at")
-            at = (f" (checked at {checked:,} values)" if checked and checked != entry["n"] else
+            at = ("" if entry.get("diverged") else  # the values say it, no check needed
+                  f" (checked at {checked:,} values)" if checked and checked != entry["n"] else
                   " (not checked yet)" if checked == 0 else "")
             lines.append(f"  {name}: n {entry['n']}, mean {fmt(entry['mean'])}, "
                          f"{entry['verdict']}{at}{window}")
