@@ -107,6 +107,9 @@ def test_prefixes_windows_line_ends_progress_bars_and_lost_rules_are_tolerated(t
     # a logging prefix on every line, CRLF line ends, and a progress bar redrawn with \r
     prefixed = "".join(f"2026-11-29 10:00:00 INFO {line}\r\n" for line in text.splitlines())
     prefixed = prefixed.replace("Using cpu device", " 12%|#2        | 5/40 [00:01<00:07]\r 15%|#5        | 6/40")
+    # a terminal's colour codes and line erases around some lines (rich's progress bar)
+    prefixed = prefixed.replace("|    ep_rew_mean", "\x1b[2K\x1b[1;32m|    ep_rew_mean").replace(
+        "|\r\n", "|\x1b[0m\r\n")
     (tmp_path / "prefixed.log").write_text(prefixed, newline="")
     written = read_log(WRITTEN, wide=True)
     assert_same_as_written(read_log(tmp_path / "prefixed.log", wide=True), written)

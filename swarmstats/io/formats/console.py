@@ -45,6 +45,8 @@ PRINTED_DIGITS = 3
 
 #: ``| key | value |`` at the end of a line (anything may come before the box)
 _ROW = re.compile(r"\|([^|]*)\|([^|]*)\|\s*$")
+#: an ANSI escape sequence (colour, cursor movement, line erase)
+_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 #: a box's top or bottom: dashes alone (after any prefix)
 _RULE = re.compile(r"-{8,}\s*$")
 #: a notebook's JSON holds the printed text as a list of line strings or as one string: a
@@ -58,11 +60,18 @@ def is_console_head(head: str, base: str) -> bool:
     if base.lower().endswith(".ipynb"):
         return _NOTEBOOK_BOX.search(head) is not None
     previous_rule = False
-    for line in head.splitlines():
+    for line in map(_visible, head.splitlines()):
         if previous_rule and _ROW.search(line):
             return True
         previous_rule = _RULE.search(line) is not None
     return False
+
+
+def _visible(line: str) -> str:
+    """What a terminal shows of a line: after its last carriage return (a progress bar redrawn
+    in place), without colour codes and cursor moves (rich's progress bar draws them)."""
+    line = line.rpartition("\r")[2]
+    return _ESCAPE.sub("", line) if "\x1b" in line else line
 
 
 def read_console(name: str, text: str) -> LogTable:
@@ -117,7 +126,7 @@ def _notebook_output(name: str, text: str) -> str:
 
 def is_rule(line: str) -> bool:
     """Is ``line`` a box's top or bottom (dashes alone, after any prefix)?"""
-    return _RULE.search(line) is not None
+    return _RULE.search(_visible(line)) is not None
 
 
 class BoxReader:
@@ -132,7 +141,7 @@ class BoxReader:
         self.cut: dict = {}  # the keys the logger cut short, in order
 
     def feed(self, line: str) -> dict | None:
-        line = line.rpartition("\r")[2]  # a progress bar redrawn in place: its last state
+        line = _visible(line)
         row = _ROW.search(line)
         if row is None:
             if is_rule(line):
