@@ -179,6 +179,7 @@ def test_other_text_is_not_taken_for_a_console_log():
 @pytest.mark.parametrize("content, message", [
     ("Using cpu device\nno table here\n", "no logger table found"),
     ("----------\n| rollout/ |   |\n| name | ppo |\n----------\n", "hold no number"),
+    ("----------\n| rollout/ |   |\n|    ep_rew_mean | 1.0 |\n", "not closed by its line of dashes yet"),
 ])
 def test_a_file_without_a_readable_table_is_one_clear_error(tmp_path, content, message):
     (tmp_path / "out.txt").write_text(content)

@@ -79,6 +79,9 @@ def read_console(name: str, text: str) -> LogTable:
     if name.lower().endswith(".ipynb"):
         text = _notebook_output(name, text)
     records, unfinished, cut_keys = _boxes(text)
+    if not records and unfinished:
+        raise InputError(f"{name}: the only logger table is not closed by its line of dashes yet "
+                         "(is the run still printing it?)")
     if not records:
         raise InputError(f"{name}: no logger table found (SB3 prints each dump as '| key | value |' "
                          "rows between lines of dashes)")
