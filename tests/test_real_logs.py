@@ -196,15 +196,19 @@ def test_a_lightning_logs_folder_reads_each_version_as_a_run_and_sees_the_genera
     assert "[run=version_0]" in text.stdout
 
 
-@pytest.mark.parametrize("version, finite", [("version_0", 1), ("version_1", 0)])
-def test_watch_calls_a_run_that_diverged_diverged_not_too_short(version, finite):
-    """Every value NaN after the first (or from the start): a verdict, as check-convergence
-    gives it, not "too few values to analyse" (exit 2)."""
-    watched = run("watch", REAL / f"lightning/lightning_logs/{version}/metrics.csv", "--once")
+def test_watch_calls_a_run_that_diverged_diverged_as_check_convergence_does():
+    """Every value NaN after the first: a verdict, as check-convergence gives it, not "too few
+    values to analyse" (exit 2); NaN from the first value: nothing to judge, there as here."""
+    folder = REAL / "lightning/lightning_logs"
+    watched = run("watch", folder / "version_0/metrics.csv", "--once")
     assert watched.returncode == 0, watched.stderr
-    assert "train_disc_loss: n %d" % finite in watched.stdout
-    assert "diverged: from step" in watched.stdout and "not_converged" in watched.stdout
+    assert "train_disc_loss: n 1" in watched.stdout
+    assert "diverged: from step 1 on" in watched.stdout and "not_converged" in watched.stdout
     assert "not checked yet" not in watched.stdout
+    assert run("check-convergence", folder / "version_0/metrics.csv").returncode == 1
+    never = run("watch", folder / "version_1/metrics.csv", "--once")
+    assert never.returncode == 2 and "diverged before logging a finite value" in never.stderr
+    assert run("check-convergence", folder / "version_1/metrics.csv").returncode == 2
 
 
 def test_an_sb3_progress_file_and_its_tensorboard_twin_read_the_same_and_too_short_to_call():

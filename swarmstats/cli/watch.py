@@ -586,10 +586,15 @@ def _check_options(args) -> None:
 
 def _refuse_if_nothing_read(args, report, follower: Follower) -> None:
     """Nothing analysable at the stop is an input error (exit 2), not an empty "pass".  A
-    metric that diverged has its verdict (check-convergence judges it so): a run whose every
-    value turned NaN after the first was refused as "too few values"."""
-    if any(entry["n"] >= MIN_VALUES or entry.get("diverged") for entry in report.metrics.values()):
+    metric that diverged after a finite value has its verdict, as check-convergence judges it
+    (a run whose every value turned NaN after the first was refused as "too few values"); one
+    that never logged a finite value has nothing to judge, there as here."""
+    entries = report.metrics.values()
+    if any(entry["n"] >= MIN_VALUES or (entry.get("diverged") and entry["n"]) for entry in entries):
         return
+    if entries and all(entry.get("diverged") for entry in entries):
+        raise InputError(f"{args.file}: every metric is NaN or infinite from its first value on: the run "
+                         "diverged before logging a finite value, so there is nothing to judge")
     if not report.metrics:
         why = f"; {follower.skipped} bad line(s), the first: {follower.first_skip}" if follower.skipped else ""
         raise InputError(f"{args.file}: no numeric metric values were read{why}")
