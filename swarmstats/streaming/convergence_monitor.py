@@ -142,6 +142,7 @@ class ConvergenceMonitor(OnlineEstimator):
         self._checked_at = 0
         self.history: list[tuple[int, str]] = []
         self._steps: Trace | None = None  # the step axis, once values come with steps
+        self._last_step: float | None = None
         #: what one value is called when the stream has no steps (None: "steps"); a Monitor
         #: whose metric lost its step axis says "logged values", not steps it was not given
         self.position_unit: str | None = None
@@ -156,14 +157,14 @@ class ConvergenceMonitor(OnlineEstimator):
 
     def update(self, x: float, *, step=None) -> MonitorState:
         x = finite_number(x, "x")
-        if step is None or self._steps is None or not len(self._steps):
+        if step is None or self._last_step is None:
             self._take_steps(None if step is None else np.array([finite_number(step, "step")]), 1)
-        else:  # the common case, without arrays: one step after the last
-            step = finite_number(step, "step")
-            last = self._steps.values[-1]
-            if not step > last:
-                raise _not_after(step, last)
+        else:  # the common case, without arrays: one step after the last (a float kept aside:
+            step = finite_number(step, "step")  # reading it back from the trace cost ~1 us a value)
+            if not step > self._last_step:
+                raise _not_after(step, self._last_step)
             self._steps.append(step)
+            self._last_step = step
         self._buffer.append(x)
         self._welford(x)
         if self.n >= self._next_check:
@@ -253,6 +254,8 @@ class ConvergenceMonitor(OnlineEstimator):
             at = int(back[0]) + 1 - len(before)
             raise _not_after(steps[at], steps[at - 1] if at > 0 else before[0])
         self._steps.extend(steps)
+        if len(steps):
+            self._last_step = float(steps[-1])
 
     def _look(self, length: int, look: int) -> ConvergenceResult:
         test = self.test.clone(equivalence_alpha=self.look_alpha(look))
