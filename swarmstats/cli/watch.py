@@ -20,7 +20,9 @@ from .._result import fmt, plain_number
 from ..errors import InputError
 from ..io import mlflow_server
 from ..io.decoding import BadJSON, check_readable, loads
-from ..io.formats.console import BoxReader, is_rule
+from ..io.formats.console import BoxReader, is_rule, visible
+from ..io.formats.printed_dicts import opens_step, parse_line
+from ..io.formats.trainers import HF_SUMMARY_KEYS
 from ..io.resumed import is_resume
 from ..io.runs import record_run
 from ..io.tabular import is_bookkeeping_name, step_names
@@ -80,6 +82,8 @@ class Follower:
     * **Bad lines** (not UTF-8, not JSON, a CSV row of the wrong width, the header again,
       longer than :data:`MAX_LINE`) are skipped, counted, and reported with their line number;
       one writer's garbage does not stop the watch.
+    * **Printed dicts** (what a Hugging Face Trainer prints at each log call) are read as
+      Python literals; once one is seen, the lines between them (tqdm's bar) are terminal text.
     * **Printed tables** (what SB3 prints, saved by ``python train.py > train.log``): the text
       such a log starts with (``Using cuda device``) is held until the file shows what it is,
       since taken as a CSV header it made every table row "2 fields where the header has 1";
@@ -122,6 +126,8 @@ class Follower:
         self.delimiter, self._header_lost, self._discarding = ",", None, False
         self._boxes: BoxReader | None = None  # a log of printed tables, once a rule line is seen
         self._held: list = []  # (number, line) before the file showed what it is
+        self._printed = False  # a Trainer's printed dicts seen: the other lines are its terminal text
+        self._printed_logs = 0  # ... and the training logs among them
 
     def close(self) -> None:
         self._close()
@@ -212,14 +218,16 @@ class Follower:
                 if self.header is None and self._header_lost is None:
                     self._header_lost = number  # in a CSV this was the header: columns unknown
                 continue
+            if "\r" in line or "\x1b" in line:  # a terminal's output: what it shows of the line
+                line = visible(line)
             if self._boxes is not None:
                 box = self._boxes.feed(line)
                 if box is not None:
                     out.append(box)
                 continue
             stripped = line.strip()
-            if stripped.startswith("#"):
-                continue
+            if stripped.startswith("#") or (self._printed and not stripped.startswith("{")):
+                continue  # (between a Trainer's printed dicts: its progress bar, warnings)
             if self.header is None and self._header_lost is None and not stripped.startswith("{"):
                 if is_rule(line):  # the top of the first printed table: what was held was text
                     self._boxes, self._held = BoxReader(), []
@@ -235,7 +243,17 @@ class Follower:
                 try:
                     record = loads(self.path, stripped, line=number)
                 except BadJSON as exc:
-                    self._skip(number, exc.reason)
+                    printed = parse_line(stripped)  # a Trainer's printed dict: Python, not JSON
+                    if printed is None:
+                        self._skip(number, exc.reason)
+                        continue
+                    self._printed = True
+                    if not HF_SUMMARY_KEYS & set(printed):  # the summary is not a data point
+                        # the step read_log gives it: the training log's number (an epoch
+                        # printed to 4 digits repeats once the logs advance in smaller steps)
+                        self._printed_logs += opens_step(printed, self._printed_logs)
+                        printed.pop("epoch", None)
+                        out.append({**_flatten(printed), "step": self._printed_logs})
                     continue
                 if isinstance(record, dict):
                     out.append(_flatten(record))

@@ -60,14 +60,14 @@ def is_console_head(head: str, base: str) -> bool:
     if base.lower().endswith(".ipynb"):
         return _NOTEBOOK_BOX.search(head) is not None
     previous_rule = False
-    for line in map(_visible, head.splitlines()):
+    for line in map(visible, head.splitlines()):
         if previous_rule and _ROW.search(line):
             return True
         previous_rule = _RULE.search(line) is not None
     return False
 
 
-def _visible(line: str) -> str:
+def visible(line: str) -> str:
     """What a terminal shows of a line: after its last carriage return (a progress bar redrawn
     in place), without colour codes and cursor moves (rich's progress bar draws them)."""
     line = line.rpartition("\r")[2]
@@ -129,7 +129,7 @@ def _notebook_output(name: str, text: str) -> str:
 
 def is_rule(line: str) -> bool:
     """Is ``line`` a box's top or bottom (dashes alone, after any prefix)?"""
-    return _RULE.search(_visible(line)) is not None
+    return _RULE.search(visible(line)) is not None
 
 
 class BoxReader:
@@ -144,7 +144,7 @@ class BoxReader:
         self.cut: dict = {}  # the keys the logger cut short, in order
 
     def feed(self, line: str) -> dict | None:
-        line = _visible(line)
+        line = visible(line)
         row = _ROW.search(line)
         if row is None:
             if is_rule(line):

@@ -4,7 +4,8 @@ A format has a *layout*, which says what its ``sniff`` and ``read`` are given:
 
 * ``"text"`` - the first 64 KiB of the file as text (and its base name); ``read(name, data)``
   gets every byte.  SB3's ``monitor.csv`` (a JSON comment line, then ``r,l,t``), an MLflow
-  metric file, the tables SB3's logger prints (a saved terminal or notebook).
+  metric file, the tables SB3's logger prints and the dicts a Hugging Face Trainer prints (a
+  saved terminal or notebook).
 * ``"json"`` - one parsed JSON document; ``read(payload, name)``.  A Hugging Face
   ``trainer_state.json``, a SWARM history.
 * ``"table"`` - the header of a CSV or JSON Lines table (the column names in order, and the
@@ -23,7 +24,16 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ...errors import InputError
-from . import console, mlflow, sb3, swarm_logs, tensorboard, trainers, wandb
+from . import (
+    console,
+    mlflow,
+    printed_dicts,
+    sb3,
+    swarm_logs,
+    tensorboard,
+    trainers,
+    wandb,
+)
 from ._table import LogTable
 
 __all__ = ["LogFormat", "REGISTRY", "get", "of_layout", "names"]
@@ -66,6 +76,7 @@ REGISTRY = (
     LogFormat("mlflow", "text", lambda head, base: mlflow.is_metric_file(head),
               _text(mlflow.read_metric_file)),
     LogFormat("sb3-console", "text", console.is_console_head, _text(console.read_console)),
+    LogFormat("hf-printed", "text", printed_dicts.is_printed_dicts_head, _text(printed_dicts.read_printed_dicts)),
     # -- one JSON document -----------------------------------------------------------------------
     LogFormat("trainer-state", "json",
               lambda payload, base: base == "trainer_state.json" or (
