@@ -30,7 +30,7 @@ def test_the_printed_dicts_read_as_the_trainer_state_of_the_same_run():
         np.testing.assert_allclose(printed[column].to_numpy(float), state[column].to_numpy(float),
                                    rtol=5e-4, equal_nan=True, err_msg=column)
     notes = " ".join(printed.attrs["notes"])
-    assert "4 significant digits" in notes and "summary dict is not a data point" in notes
+    assert "4 significant digits" in notes and "training-summary dict (the end of a train() call) is not" in notes
 
 
 def test_transformers_4_printed_floats_and_a_key_after_the_epoch(tmp_path):
@@ -75,3 +75,17 @@ def test_watch_follows_printed_dicts_on_the_step_read_log_gives_them():
     assert metrics["loss"]["n"] == 20 and metrics["loss"]["last_step"] == 20
     assert metrics["eval_loss"]["n"] == 4 and metrics["eval_loss"]["last_step"] == 20
     assert "train_loss" not in metrics  # the summary dict is not a data point
+
+
+def test_two_train_calls_printed_one_after_another_are_two_runs(tmp_path):
+    """Counted on, the second run's logs were steps 21-40 of one run of both."""
+    text = PRINTED.read_text()
+    (tmp_path / "twice.txt").write_text(text + text)  # each ends with its training summary
+    wide = read_log(tmp_path / "twice.txt", wide=True)
+    assert wide.groupby("run")["step"].agg(["min", "max"]).values.tolist() == [[1, 20], [1, 20]]
+    # a run cut short (no summary), then a new one: its epoch goes back
+    cut = "\n".join(line for line in text.splitlines() if "train_runtime" not in line)
+    (tmp_path / "restart.txt").write_text(cut + "\n" + cut + "\n")
+    assert sorted(read_log(tmp_path / "restart.txt", wide=True)["run"].unique()) == ["#1", "#2"]
+    done = run("watch", tmp_path / "twice.txt", "-m", "loss", "--once")
+    assert done.returncode == 0 and "loss [run=#2]: n 20" in done.stdout

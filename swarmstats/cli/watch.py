@@ -21,8 +21,7 @@ from ..errors import InputError
 from ..io import mlflow_server
 from ..io.decoding import BadJSON, check_readable, loads
 from ..io.formats.console import BoxReader, is_rule, visible
-from ..io.formats.printed_dicts import opens_step, parse_line
-from ..io.formats.trainers import HF_SUMMARY_KEYS
+from ..io.formats.printed_dicts import StepCounter, parse_line
 from ..io.resumed import is_resume
 from ..io.runs import record_run
 from ..io.tabular import is_bookkeeping_name, step_names
@@ -127,7 +126,7 @@ class Follower:
         self._boxes: BoxReader | None = None  # a log of printed tables, once a rule line is seen
         self._held: list = []  # (number, line) before the file showed what it is
         self._printed = False  # a Trainer's printed dicts seen: the other lines are its terminal text
-        self._printed_logs = 0  # ... and the training logs among them
+        self._printed_steps = StepCounter()  # ... and their steps
 
     def close(self) -> None:
         self._close()
@@ -248,12 +247,12 @@ class Follower:
                         self._skip(number, exc.reason)
                         continue
                     self._printed = True
-                    if not HF_SUMMARY_KEYS & set(printed):  # the summary is not a data point
-                        # the step read_log gives it: the training log's number (an epoch
-                        # printed to 4 digits repeats once the logs advance in smaller steps)
-                        self._printed_logs += opens_step(printed, self._printed_logs)
+                    # the step read_log gives it: the training log's number (an epoch printed to
+                    # 4 digits repeats once the logs advance in smaller steps), from 1 in a new run
+                    step = self._printed_steps.step(printed)
+                    if step is not None:  # (None: a training summary, not a data point)
                         printed.pop("epoch", None)
-                        out.append({**_flatten(printed), "step": self._printed_logs})
+                        out.append({**_flatten(printed), "step": plain_number(step)})
                     continue
                 if isinstance(record, dict):
                     out.append(_flatten(record))

@@ -62,14 +62,45 @@ def parse_line(line: str) -> dict | None:
     return logged if isinstance(logged, dict) else None
 
 
+class StepCounter:
+    """The step of each printed log, in order: the training log's number (:func:`opens_step`),
+    from 1 again in a new run - after a training summary (the end of a ``train()`` call) or
+    an epoch going back (a new ``train()`` after one cut short).  Read together, two runs
+    printed one after another were one run of both."""
+
+    def __init__(self):
+        self.count = 0
+        self.run = 1
+        self._last_epoch = -math.inf
+        self._seen = False
+
+    def step(self, logged: dict) -> float | None:
+        """The step of ``logged``; None for a training summary, which is not a data point."""
+        if HF_SUMMARY_KEYS & set(logged):
+            self.count, self._last_epoch = 0, -math.inf
+            return None
+        epoch = _number(logged.get("epoch"))
+        if epoch is not None:
+            if epoch < self._last_epoch:
+                self.count = 0
+            self._last_epoch = epoch
+        if self.count == 0 and self._seen:
+            self.run += 1
+        self._seen = True
+        if opens_step(logged, self.count):
+            self.count += 1
+        return float(self.count)
+
+
 def read_printed_dicts(name: str, text: str) -> LogTable:
     """The printed dicts of ``text`` as a table (module docstring)."""
-    rows, steps, summaries, rounded = [], [], 0, False
-    count = 0
+    rows, steps, runs, summaries, rounded = [], [], [], 0, False
+    counter = StepCounter()
     for logged in map(parse_line, text.splitlines()):
         if logged is None:
             continue
-        if HF_SUMMARY_KEYS & set(logged):
+        step = counter.step(logged)
+        if step is None:
             summaries += 1
             continue
         values = {}
@@ -78,17 +109,16 @@ def read_printed_dicts(name: str, text: str) -> LogTable:
             if number is not None and key != "epoch":
                 values[str(key)] = number
                 rounded = rounded or isinstance(value, str)
-        if not values:
-            continue
-        if opens_step(values, count):
-            count += 1
-        rows.append(values)
-        steps.append(float(count))
+        if values:
+            rows.append(values)
+            steps.append(step)
+            runs.append(counter.run)
     if not rows:
         raise InputError(f"{name}: no printed log dict with a number found (a Trainer prints "
                          "\"{'loss': ..., 'epoch': ...}\" at each log call)")
     keys = list(dict.fromkeys(key for row in rows for key in row))
     columns = {key: np.array([row.get(key, math.nan) for row in rows]) for key in keys}
+    arrays = _folded_by_run(np.array(steps), np.array(runs), columns)
     notes = [f"{len(rows)} printed log dict(s): they carry no step, so step k is the k-th training log "
              "(times logging_steps it is the trainer's step); an evaluation shares the step of the "
              "training log printed before it"]
@@ -96,9 +126,29 @@ def read_printed_dicts(name: str, text: str) -> LogTable:
         notes.append(f"values printed to {PRINTED_DIGITS} significant digits (transformers 5 prints "
                      "floats so), each known only to within 0.05%")
     if summaries:
-        notes.append("the final training-summary dict is not a data point")
-    return LogTable(None, "hf-printed", name, notes, arrays=fold_columns(np.array(steps), columns),
-                    step_unit="logs")
+        notes.append("a training-summary dict (the end of a train() call) is not a data point")
+    labels = sorted(set(runs))
+    if len(labels) > 1:
+        notes.append(f"{len(labels)} runs printed one after another (a training summary, or an epoch "
+                     f"going back, ends one): {', '.join(f'#{label}' for label in labels)}")
+    return LogTable(None, "hf-printed", name, notes, arrays=arrays, step_unit="logs")
+
+
+def _folded_by_run(steps: np.ndarray, runs: np.ndarray, columns: dict) -> dict:
+    """Each run's rows folded by step (:func:`fold_columns`), the runs one after another with a
+    ``run`` column when there are several (folded together, run 2's step 1 took run 1's)."""
+    labels = np.unique(runs)
+    if len(labels) == 1:
+        return fold_columns(steps, columns)
+    parts = [fold_columns(steps[runs == label], {k: v[runs == label] for k, v in columns.items()})
+             for label in labels]
+    keys = list(dict.fromkeys(key for part in parts for key in part if key != "step"))
+    merged = {"run": np.repeat(np.array([f"#{label}" for label in labels], dtype=object),
+                               [len(part["step"]) for part in parts]),
+              "step": np.concatenate([part["step"] for part in parts])}
+    for key in keys:
+        merged[key] = np.concatenate([part.get(key, np.full(len(part["step"]), math.nan)) for part in parts])
+    return merged
 
 
 def _number(value) -> float | None:
