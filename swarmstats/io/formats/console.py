@@ -208,20 +208,18 @@ def _columns(records: list) -> dict:
     keys = list(dict.fromkeys(key for record in records for key in record))
     columns = {}
     for key in keys:
-        values = np.array([_number(record.get(key)) for record in records])
-        if np.isfinite(values).any() or any(_is_nan(record.get(key)) for record in records):
-            columns[key] = values
+        numbers = [printed_number(record.get(key)) for record in records]
+        if any(number is not None for number in numbers):  # (a printed "nan" is a number)
+            columns[key] = np.array([math.nan if number is None else number for number in numbers])
     return columns
 
 
-def _number(text: str | None) -> float:
-    if text is None:
-        return math.nan
+def printed_number(value) -> float | None:
+    """A printed value as a float (a number, or the text of one: "1.48e+03", "nan"); None for
+    anything else (missing, a word, a list, a bool)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return None
     try:
-        return float(text)
+        return float(value)
     except ValueError:
-        return math.nan
-
-
-def _is_nan(text: str | None) -> bool:
-    return text is not None and text.strip().lower() in ("nan", "-nan", "inf", "-inf")
+        return None

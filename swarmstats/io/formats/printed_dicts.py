@@ -27,7 +27,7 @@ import numpy as np
 
 from ...errors import InputError
 from ._table import LogTable, fold_columns
-from .console import visible
+from .console import printed_number, visible
 from .trainers import HF_SUMMARY_KEYS
 
 #: a printed log call: a Python dict on a line of its own that holds the trainer's 'epoch'
@@ -81,7 +81,7 @@ class StepCounter:
         if HF_SUMMARY_KEYS & set(logged):
             self.count, self._last_epoch = 0, -math.inf
             return None
-        epoch = _number(logged.get("epoch"))
+        epoch = printed_number(logged.get("epoch"))
         if epoch is not None:
             if epoch < self._last_epoch:
                 self.count = 0
@@ -107,7 +107,7 @@ def read_printed_dicts(name: str, text: str) -> LogTable:
             continue
         values = {}
         for key, value in logged.items():
-            number = _number(value)
+            number = printed_number(value)
             if number is not None and key != "epoch":
                 values[str(key)] = number
                 rounded = rounded or isinstance(value, str)
@@ -151,18 +151,3 @@ def _folded_by_run(steps: np.ndarray, runs: np.ndarray, columns: dict) -> dict:
     for key in keys:
         merged[key] = np.concatenate([part.get(key, np.full(len(part["step"]), math.nan)) for part in parts])
     return merged
-
-
-def _number(value) -> float | None:
-    """A logged value as a float (transformers 5 prints floats as strings); None for anything
-    else (a string that is not a number, a list, a bool)."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, str):
-        try:
-            return float(value)
-        except ValueError:
-            return None
-    return None
