@@ -265,3 +265,41 @@ def test_a_real_climb_is_never_called_stable_while_a_trend_beyond_the_limit_is_u
     late = reasons[600:][status[600:] == "uncertain"]
     assert len(late) and late.str.contains("it may be levelling off").all()
     assert not reasons[600:].str.contains("no trend or change beyond the alarm limit").any()
+
+
+def test_a_smoothed_climb_short_of_the_alarm_limit_is_named_and_the_level_follows_it():
+    """SB3's rollout/ep_rew_mean is a running mean of 100 episodes (autocorrelation time ~10):
+    over the bundled example's 100 logs it climbs 21 -> 187, yet no trend passes the alarm
+    limit (Student's t on ~4 degrees of freedom, at a tail spent over 10,000 steps).  The
+    window said only "the level wanders slowly" and put the level now at 168.9 (the mean of
+    its last 20 points: "free of a trend" by default, not by evidence).  The climb is now
+    named with its limit, and the level comes from a line's end."""
+    log = swarmstats.read_log("examples/data/sb3-stdout.txt", wide=True)
+    rewards = log["rollout/ep_rew_mean"].dropna().to_numpy()
+    result = AdaptiveWindow().fit(rewards)
+    assert result.final_status == "uncertain"  # no call is claimed the evidence does not make
+    reason = result.final_reason
+    assert reason.startswith("no call yet: the last 64 points rose by 1.9 per step (t = 58.7), short "
+                             "of the alarm limit 63 that 100 points with autocorrelation time 10.4")
+    table = result.table
+    assert abs(table["level"].iloc[-1] - rewards[-1]) < 5  # 168.9 before, against 187
+    # from the 40th log on, the level now stays within a few rewards of the curve (~18 behind before)
+    lag = rewards[40:] - table["level"].to_numpy()[40:]
+    assert np.median(np.abs(lag)) < 4, np.median(np.abs(lag))
+    judged = table.iloc[20:]
+    assert ((judged["level_low"] <= judged["level"]) & (judged["level"] <= judged["level_high"])).all()
+
+
+def test_the_level_interval_of_a_short_persistent_series_covers_its_mean():
+    """A noise scale sigma*sqrt(g) read from ~length/(2g) degrees of freedom needs Student's
+    quantile, not the normal one, in its interval as in its alarm limit.  With the normal one
+    the final level's 95% interval covered the mean of stationary AR(0.9) series of 100
+    points in 69.5% of 400 (86% now) and of AR(0.8) series of 150 in 90% (95% now)."""
+    rng = np.random.default_rng(23)
+    for phi, n, reps, measured in ((0.9, 100, 150, 0.86), (0.8, 150, 120, 0.9525)):
+        series = ar1(phi, n, rng, reps=reps, sd=np.sqrt(1 - phi * phi))
+        lasts = [AdaptiveWindow().fit(y).table.iloc[-1] for y in series]
+        covered = np.mean([last["level_low"] <= 0 <= last["level_high"] for last in lasts])
+        # three binomial SEs below what was measured in 400 series; the normal quantile's
+        # rates (69.5% and 90%) sit 2 SEs and more below these bounds
+        assert covered >= measured - 3 * np.sqrt(measured * (1 - measured) / reps), (phi, covered)
