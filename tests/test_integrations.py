@@ -190,6 +190,16 @@ def test_stable_baselines3_callback_logs_episodes_and_stops():
     assert model.num_timesteps < 50_000  # a frozen policy's returns are stationary: stopped
 
 
+def test_stable_baselines3_callback_counts_timesteps():
+    # its steps are num_timesteps: the reasons say "per 100 timesteps", as check-convergence
+    # says of the run's progress.csv (a user's own step_unit wins)
+    pytest.importorskip("stable_baselines3")
+    from swarmstats.integrations.sb3 import callback
+
+    assert callback().monitor.get_params()["step_unit"] == "timesteps"
+    assert callback(step_unit="env steps").monitor.get_params()["step_unit"] == "env steps"
+
+
 def test_ray_tune_stopper_stops_a_trial(tmp_path):
     tune = pytest.importorskip("ray.tune")
     ray = pytest.importorskip("ray")

@@ -1,6 +1,7 @@
 """ConvergenceMonitor: streaming equals batch, and the work is amortised."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import swarmstats as ss
@@ -147,6 +148,24 @@ def test_a_monitor_judges_a_metric_on_the_steps_it_was_logged_at():
     assert streamed.trend_slope == pytest.approx(1e-5, rel=0.3)
     assert streamed.reasons == batch.reasons
     assert "+0.00" in streamed.reasons[0] and "per 100 steps" in streamed.reasons[0]
+
+
+def test_a_step_unit_names_the_axis_in_every_reason_and_a_bad_one_is_refused():
+    rng = np.random.default_rng(10)
+    epochs = np.arange(1, 301)
+    values = 0.3 + 1e-3 * epochs + rng.normal(0, 0.05, len(epochs))
+    monitor = ss.Monitor(metrics=["accuracy"], check_every=300, step_unit="epoch")
+    for epoch, value in zip(epochs, values):
+        monitor.log(int(epoch), accuracy=float(value))
+    streamed = monitor.result("accuracy")
+    batch = ss.check_convergence(pd.Series(values, index=pd.Index(epochs, name="epoch")),
+                                 equivalence_alpha=ss.ConvergenceMonitor().look_alpha(1))
+    assert streamed.reasons == batch.reasons and "per 100 epochs" in streamed.reasons[0]
+    for bad in ("", "  ", 3):
+        with pytest.raises(InputError, match="step_unit"):
+            ss.ConvergenceMonitor(step_unit=bad)
+        with pytest.raises(InputError, match="step_unit"):
+            ss.Monitor(step_unit=bad)
 
 
 def test_a_step_that_goes_back_turns_a_metric_to_positions_and_keeps_its_values():

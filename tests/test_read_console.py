@@ -253,6 +253,18 @@ def test_watch_reads_a_printed_log_with_the_step_it_names(tmp_path):
     assert entry["n"] == 30 and float(entry["last_step"]) == 128 * 30
 
 
+def test_watch_names_the_printed_tables_steps_as_check_convergence_does():
+    # the same slope on the same axis was "per 100 steps" in watch, "per 100 timesteps" in
+    # check-convergence
+    example = "examples/data/sb3-stdout.txt"
+    watched = run("watch", example, "-m", "rollout/ep_rew_mean", "--once")
+    checked = run("check-convergence", example, "-m", "rollout/ep_rew_mean")
+    assert watched.returncode == 0 and checked.returncode == 1, (watched.stderr, checked.stderr)
+    slope = "still improving after the warm-up: +0.755 per 100 timesteps"
+    assert slope in watched.stdout and slope in checked.stdout
+    assert "per 100 steps" not in watched.stdout
+
+
 @pytest.mark.parametrize("text, rows", [
     ("reward\n0.5\n0.6\n0.7\n", [{"reward": "0.5"}, {"reward": "0.6"}, {"reward": "0.7"}]),
     ("step,reward\n0,0.5\n1,0.6\n", [{"step": "0", "reward": "0.5"}, {"step": "1", "reward": "0.6"}]),

@@ -75,6 +75,9 @@ def test_watch_follows_printed_dicts_on_the_step_read_log_gives_them():
     assert metrics["loss"]["n"] == 20 and metrics["loss"]["last_step"] == 20
     assert metrics["eval_loss"]["n"] == 4 and metrics["eval_loss"]["last_step"] == 20
     assert "train_loss" not in metrics  # the summary dict is not a data point
+    # its step is the training log's number, and watch says so as check-convergence does
+    text = run("watch", PRINTED, "-m", "loss", "--once").stdout
+    assert "more logs would show it" in text and " steps" not in text
 
 
 def test_two_train_calls_printed_one_after_another_are_two_runs(tmp_path):

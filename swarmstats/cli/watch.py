@@ -209,6 +209,18 @@ class Follower:
         return out
 
     # -- lines to records --------------------------------------------------------------
+    def step_unit(self, step_key: str | None) -> str | None:
+        """What a step of this log is called, as ``check-convergence`` calls it: an SB3 printed
+        table's ``time/total_timesteps`` "timesteps", a Trainer's printed dicts "logs" (the
+        step is the training log's number), else the step column's own name (None: none)."""
+        if self._boxes is not None and step_key is not None and step_key != "nupdates":
+            return "timesteps"
+        if self._printed:
+            return "logs"
+        if step_key is not None and step_key.rsplit("/", 1)[-1].endswith("timesteps"):
+            return "timesteps"  # SB3's progress.csv, read_log's sb3-progress
+        return step_key
+
     def records(self) -> list[dict]:
         out = []
         for number, line, why in self.lines():
@@ -330,6 +342,11 @@ class ServerFollower:
         self.restarted = False
         self._poller = mlflow_server.RunPoller(source)  # an unknown run, no server: exit 2 now
         self._down = False
+
+    @staticmethod
+    def step_unit(step_key: str | None) -> str | None:
+        """MLflow's steps are the run's own: "steps"."""
+        return None
 
     def records(self) -> list[dict]:
         try:
@@ -511,8 +528,11 @@ def run(args) -> int:
     follower = ServerFollower(args.file) if mlflow_server.is_source(args.file) else Follower(args.file)
     notifier = Notifier(args.notify) if args.notify else None
 
+    unit = None  # what a step is, once the first record shows the log's kind and step key
+
     def new_monitor() -> Monitor:
-        return Monitor(metrics=args.metric, check_every=args.check_every, budget=args.budget)
+        return Monitor(metrics=args.metric, check_every=args.check_every, budget=args.budget,
+                       step_unit=unit)
 
     monitors = RunMonitors(new_monitor)
     verdicts: dict = {}
@@ -526,8 +546,11 @@ def run(args) -> int:
         if follower.restarted:
             monitors, verdicts = RunMonitors(new_monitor), {}
             _say(args, {"event": "restart", "message": "the file was rewritten; reading it again"})
+        nonlocal unit
         for record in records:
             step_key = args.step or next(iter(step_names(record)), None)
+            if unit is None:
+                unit = follower.step_unit(step_key)
             run, run_keys = record_run(record)
             step, values = _numbers(record, step_key, run_keys)
             monitors.log(run, step, values)

@@ -20,8 +20,9 @@ def callback(monitor=None, *, stop: bool = True, budget=AUTO, **monitor_options)
     """
     callbacks = require("stable_baselines3.common.callbacks", "sb3")
     check_budget(budget)
+    # (its reasons count SB3's timesteps, as check-convergence names a progress.csv's)
     options = {"metrics": ["episode_reward", "episode_length"], "stop_on": "episode_reward",
-               **monitor_options} if monitor is None else monitor_options
+               "step_unit": "timesteps", **monitor_options} if monitor is None else monitor_options
     tracker = monitor_for(monitor, options)
 
     class SwarmstatsCallback(callbacks.BaseCallback):

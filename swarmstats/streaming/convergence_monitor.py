@@ -86,6 +86,10 @@ class ConvergenceMonitor(OnlineEstimator):
     anytime : bool, default True
         Spend ``alpha`` of the flatness claim over the checks (see above).  False
         runs every check at the full level: fine for a single look, not for stopping.
+    step_unit : str, optional
+        What one step of ``update(x, step=...)`` is, in the reasons ("per 100 timesteps");
+        default "steps".  Named as ``check_convergence`` names a step axis (``"epoch"`` reads
+        "epochs").  A :class:`Monitor` passes it on to every metric it tracks.
     **test_options
         Passed to :class:`ConvergenceTest` (``alpha``, ``tolerance`` ...).  ``budget`` is
         counted on the stream's axis: the steps given with the values, or else the values
@@ -107,11 +111,13 @@ class ConvergenceMonitor(OnlineEstimator):
     """
 
     def __init__(self, *, growth: float = 0.5, check_every: int | None = None,
-                 first_check: int = 100, anytime: bool = True, **test_options):
+                 first_check: int = 100, anytime: bool = True, step_unit: str | None = None,
+                 **test_options):
         self.growth = growth
         self.check_every = check_every
         self.first_check = first_check
         self.anytime = anytime
+        self.step_unit = step_unit
         self.test = ConvergenceTest(**test_options)  # validates the test's own options
         self._validate()
         self._start_stream()
@@ -121,8 +127,10 @@ class ConvergenceMonitor(OnlineEstimator):
         if self.check_every is not None:
             check_count("check_every", self.check_every)
         check_count("first_check", self.first_check)
+        if self.step_unit is not None and (not isinstance(self.step_unit, str) or not self.step_unit.strip()):
+            raise InputError(f"step_unit must be a name such as 'timesteps', got {self.step_unit!r}")
 
-    # parameters: this class's four and every ConvergenceTest option passed through
+    # parameters: this class's five and every ConvergenceTest option passed through
     def get_params(self) -> dict:
         return {**{name: getattr(self, name) for name in self._parameter_names()},
                 **self.test.get_params()}
@@ -261,6 +269,8 @@ class ConvergenceMonitor(OnlineEstimator):
         test = self.test.clone(equivalence_alpha=self.look_alpha(look))
         if self._steps is not None:
             steps = self._steps.values[:length].copy()
+            if self.step_unit is not None:
+                steps = pd.Index(steps, name=self.step_unit)
         elif self.position_unit is not None:
             steps = pd.Index(np.arange(length, dtype=np.float64), name=self.position_unit)
         else:

@@ -106,7 +106,8 @@ class Monitor(Estimator):
         over its own horizon but not over the rest of the run (docs/convergence.md).
     **convergence_options
         Passed to :class:`ConvergenceMonitor` (``alpha``, ``tolerance``, ``precision``,
-        ``check_every``, ``growth`` ...).
+        ``check_every``, ``growth``, ``step_unit`` - what a step of ``log`` is called in the
+        reasons, "timesteps" for SB3's ``num_timesteps`` ...).
 
     >>> monitor = Monitor(metrics=["reward"], check_every=200)
     >>> rng = np.random.default_rng(0)
