@@ -548,7 +548,7 @@ class AdaptiveWindow(OnlineEstimator):
                 pace = "slower" if abs(slopes[trend]) < abs(slopes[followed]) else "faster"
                 limit = (f"{pace} than over the last {int(grid[followed])} points, t = "
                          f"{fmt(slope_t[followed], 3)} against the {limit}")
-            reason = (f"{'rising' if slope_t[trend] > 0 else 'falling'} by {fmt(abs(slopes[trend]), 3)} per step "
+            reason = (f"{'rising' if slope_t[trend] > 0 else 'falling'} by {fmt(abs(slopes[trend]), 3)} per point "
                       f"over the last {span} points (t = {fmt(slope_t[trend], 3)}, {limit}): the "
                       "window is the trend's span")
             return self._plain(window[-span:], step, label(t - span + 1), status, reason, False,
@@ -663,7 +663,7 @@ class AdaptiveWindow(OnlineEstimator):
         level, level_se = trend.level(after, scale)
         mean_half = self._z * scale / math.sqrt(trend.span)
         status = self._verdict(trend.slope)
-        reason = (f"{'rising' if trend.slope > 0 else 'falling'} by {fmt(abs(trend.slope), 3)} per step over the "
+        reason = (f"{'rising' if trend.slope > 0 else 'falling'} by {fmt(abs(trend.slope), 3)} per point over the "
                   f"last {trend.span} points (t = {fmt(trend.t_scale, 3)} against the noise, "
                   f"{fmt(trend.t_batch, 3)} against the scatter of its {trend.blocks} block means; the "
                   f"recent half too): a trend slower than the window")
@@ -773,10 +773,10 @@ class AdaptiveWindow(OnlineEstimator):
             recent = f"not shown to go on: the last {span // 2} slope the other way"
         elif abs(t_half) > self._z:
             recent = (f"slowing: the last {span // 2} are {moving} by "
-                      f"{fmt(abs(slopes[plan.position[span // 2]]), 3)} per step (t = {fmt(t_half, 3)})")
+                      f"{fmt(abs(slopes[plan.position[span // 2]]), 3)} per point (t = {fmt(t_half, 3)})")
         else:
             recent = f"not shown to go on: the last {span // 2} give t = {fmt(t_half, 3)}"
-        return (f"{moving} by {fmt(abs(slopes[span_index]), 3)} per step over the last {span} "
+        return (f"{moving} by {fmt(abs(slopes[span_index]), 3)} per point over the last {span} "
                 f"points (t = {fmt(t_span, 3)}, limit {fmt(critical, 3)}), but {recent} - it may "
                 f"be levelling off; the mean of the last {target} points is known to "
                 f"+-{fmt(half_width, 3)}")
@@ -797,7 +797,7 @@ class AdaptiveWindow(OnlineEstimator):
         and that more points would settle it."""
         span, t_value = int(plan.lengths[seen]), float(slope_t[seen])
         clause = (f"the last {span} points {'rose' if t_value > 0 else 'fell'} by "
-                  f"{fmt(abs(slopes[seen]), 3)} per step (t = {fmt(t_value, 3)}), short of the "
+                  f"{fmt(abs(slopes[seen]), 3)} per point (t = {fmt(t_value, 3)}), short of the "
                   f"alarm limit {fmt(critical, 3)}")
         if g >= 2:
             clause += (f" that {length} points with autocorrelation time {fmt(g, 3)} (~"

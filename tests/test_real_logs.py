@@ -515,7 +515,7 @@ def test_an_episode_length_is_not_called_worse_when_it_falls():
     windows = run("windows", path, "-m", "l", "--summary")
     assert windows.returncode == 0 and "now falling" in windows.stdout
     assert "degrading" not in windows.stdout and "no better side for l" in windows.stderr
-    assert "falling by 0.085 per step" in windows.stdout  # the word carries the sign: not "by -0.085"
+    assert "falling by 0.085 per point" in windows.stdout  # the word carries the sign: not "by -0.085"
     pong = run("windows", REAL / "sb3/a2c-Pong-v4.monitor.csv", "-m", "l", "--summary").stdout
     assert "down by 4.99e+03 (4.4 noise SDs)" in pong and "by -" not in pong
     verdict = run("check-convergence", path, "-m", "l", "--format", "json")

@@ -279,7 +279,7 @@ def test_a_smoothed_climb_short_of_the_alarm_limit_is_named_and_the_level_follow
     result = AdaptiveWindow().fit(rewards)
     assert result.final_status == "uncertain"  # no call is claimed the evidence does not make
     reason = result.final_reason
-    assert reason.startswith("no call yet: the last 64 points rose by 1.9 per step (t = 58.7), short "
+    assert reason.startswith("no call yet: the last 64 points rose by 1.9 per point (t = 58.7), short "
                              "of the alarm limit 63 that 100 points with autocorrelation time 10.4")
     table = result.table
     assert abs(table["level"].iloc[-1] - rewards[-1]) < 5  # 168.9 before, against 187
