@@ -179,3 +179,19 @@ def test_broken_stick_equals_least_squares_at_every_bend():
         k, value = broken_stick(y, 4)
         assert k == best
         assert value == pytest.approx(rss[best], rel=1e-8, abs=1e-9)
+
+
+def test_a_regime_trend_is_stated_per_100_steps_of_the_series_axis():
+    # on an SB3 log (steps in timesteps) the summary said "a trend of 0.00681 per step" beside
+    # the verdict's "+0.755 per 100 timesteps": the same unit, named and scaled as the verdict's
+    import pandas as pd
+
+    rng = np.random.default_rng(12)
+    epochs = pd.Index(5 * np.arange(300), name="epoch")
+    result = detect_regimes(pd.Series(0.01 * np.arange(300) + rng.normal(size=300), index=epochs),
+                            model="trend")
+    row = result.segments.iloc[0]
+    assert result.step_unit == "epochs" and row["slope"] == pytest.approx(0.002, rel=0.25)
+    line = next(line for line in result.summary().splitlines() if "a trend of" in line)
+    assert f"a trend of {100 * row['slope']:.3g} per 100 epochs [" in line
+    assert "per 100 steps" in detect_regimes(np.arange(300.0) + rng.normal(size=300), model="trend").summary()

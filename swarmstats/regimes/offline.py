@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 
@@ -67,6 +68,7 @@ class RegimeResult(Result):
     name: str | None = None
     persistence: float | None = None  # the AR(1) phi of the "trend" model's noise
     period: int | None = None  # a seasonal cycle removed before segmenting
+    step_unit: str = "steps"  # what a step of the series' axis is, for "per 100 timesteps"
     _values: np.ndarray = field(default=None, repr=False)
     _steps: np.ndarray = field(default=None, repr=False)
 
@@ -92,9 +94,11 @@ class RegimeResult(Result):
                          "adjusted for choosing where to split)")
         for row in self.segments.to_dict("records"):
             if row.get("sloped"):
+                # per 100 steps of the axis, as the convergence verdict states a slope
                 lines.append(f"  regime {row['start_step']}-{row['end_step']}: a trend of "
-                             f"{fmt(row['slope'], 3)} per step [{fmt(row['slope_ci_low'], 3)}, "
-                             f"{fmt(row['slope_ci_high'], 3)}], mean {fmt(row['mean'])}")
+                             f"{fmt(100 * row['slope'], 3)} per 100 {self.step_unit} "
+                             f"[{fmt(100 * row['slope_ci_low'], 3)}, {fmt(100 * row['slope_ci_high'], 3)}], "
+                             f"mean {fmt(row['mean'])}")
         noise = f"  noise SD {fmt(self.noise_sd)}, autocorrelation time {fmt(self.autocorr_time, 3)}"
         if self.persistence is not None:
             noise += f" (AR(1) persistence {fmt(self.persistence, 2)})"
@@ -192,6 +196,9 @@ class RegimeDetector(Estimator):
     def fit(self, y, *, name: str | None = None) -> RegimeResult:
         self._validate()
         series = as_series(y, nan_policy=self.nan_policy, min_length=1, name=name)
+        return dataclasses.replace(self._fit(series), step_unit=series.step_unit)
+
+    def _fit(self, series) -> RegimeResult:
         values = series.values
         n = len(values)
         steps = series.steps if series.steps is not None else np.arange(n, dtype=np.float64)
