@@ -186,7 +186,7 @@ class WindowResult(Result):
 
     def _span(self) -> str:
         if self.block == 1:
-            return f"{self.n} steps"
+            return f"{self.n:,} points"  # (logged points: on an SB3 log 100 of them span 25,600 timesteps)
         return f"{self.n:,} points, each the mean of {self.block} steps"
 
     def summary(self) -> str:

@@ -283,6 +283,8 @@ def test_a_smoothed_climb_short_of_the_alarm_limit_is_named_and_the_level_follow
                              "of the alarm limit 63 that 100 points with autocorrelation time 10.4")
     table = result.table
     assert abs(table["level"].iloc[-1] - rewards[-1]) < 5  # 168.9 before, against 187
+    # 100 logged points, not "100 steps" (they span 25,600 timesteps)
+    assert "over 100 points: improving 0%" in result.summary()
     # from the 40th log on, the level now stays within a few rewards of the curve (~18 behind before)
     lag = rewards[40:] - table["level"].to_numpy()[40:]
     assert np.median(np.abs(lag)) < 4, np.median(np.abs(lag))
