@@ -263,6 +263,11 @@ def test_watch_names_the_printed_tables_steps_as_check_convergence_does():
     slope = "still improving after the warm-up: +0.755 per 100 timesteps"
     assert slope in watched.stdout and slope in checked.stdout
     assert "per 100 steps" not in watched.stdout
+    # a monitor.csv: a row per episode, as check-convergence counts them
+    monitor = "tests/fixtures/real/sb3/dqn-MountainCar-v0.monitor.csv"
+    slope = "still improving after the warm-up: +8.17 per 100 episodes"
+    assert slope in run("watch", monitor, "-m", "r", "--once").stdout
+    assert slope in run("check-convergence", monitor, "-m", "r").stdout
 
 
 @pytest.mark.parametrize("text, rows", [

@@ -212,13 +212,16 @@ class Follower:
     def step_unit(self, step_key: str | None) -> str | None:
         """What a step of this log is called, as ``check-convergence`` calls it: an SB3 printed
         table's ``time/total_timesteps`` "timesteps", a Trainer's printed dicts "logs" (the
-        step is the training log's number), else the step column's own name (None: none)."""
+        step is the training log's number), a monitor.csv's rows "episodes", else the step
+        column's own name (None: none)."""
         if self._boxes is not None and step_key is not None and step_key != "nupdates":
             return "timesteps"
         if self._printed:
             return "logs"
         if step_key is not None and step_key.rsplit("/", 1)[-1].endswith("timesteps"):
             return "timesteps"  # SB3's progress.csv, read_log's sb3-progress
+        if step_key is None and self.header is not None and {"r", "l", "t"} <= set(self.header):
+            return "episodes"  # an SB3 monitor.csv: a row per episode, read_log's "monitor"
         return step_key
 
     def records(self) -> list[dict]:
