@@ -628,10 +628,8 @@ class AdaptiveWindow(OnlineEstimator):
         else:
             status, reason = "uncertain", (f"no trend or change yet; +-{fmt(precision, 3)} needs {needed} "
                                            f"points (autocorrelation time {fmt(g, 3)}), {length} so far")
-        # an "uncertain" window with a slope seen somewhere reads the level from the line
-        # through its recent part: that part's mean lags a climb too slow to show in it
-        return self._plain(chosen, step, label(t - target + 1), status, reason, False, scale=scale,
-                           trend_level=status == "uncertain" and seen is not None, z=z_ci)
+        return self._plain(chosen, step, label(t - target + 1), status, reason, False, scale=scale, z=z_ci,
+                           hedged=status == "uncertain" and seen is not None)
 
     def _slow_trend(self, t, scale, critical, step, label) -> WindowState | None:
         """A trend over more than the window - up to the whole regime - from its block means.
@@ -923,10 +921,12 @@ class AdaptiveWindow(OnlineEstimator):
         return mean + slope * end, z * scale * math.sqrt(1.0 / length + end * end / sxx)
 
     def _plain(self, window, step, start, status, reason, change, *, scale=None, slope=None,
-               trend_level=False, z=None) -> WindowState:
+               trend_level=False, z=None, hedged=False) -> WindowState:
         """The state for ``window``; with ``trend_level`` the level now is its line's value at
-        the last point (a rising window's mean lags the curve by half the span), else its mean.
-        ``z``: the intervals' quantile for ``scale`` (default: Student's t on length - 1 degrees
+        the last point (a rising window's mean lags the curve by half the span), else its mean;
+        ``hedged`` widens the mean's level interval to reach the line's end too (a slope was
+        seen at the nominal level: the mean of a slowly rising part lags it, yet taking the
+        line's end as the level made it jump about on noise).  ``z``: the intervals' quantile for ``scale`` (default: Student's t on length - 1 degrees
         of freedom when the scale is the window's own SD, else the normal one)."""
         length = len(window)
         mean = float(window.mean())
@@ -957,10 +957,14 @@ class AdaptiveWindow(OnlineEstimator):
                 recent = window[-max(length // 4, 2):]
                 level = float(recent.mean())
                 level_half = z * scale / math.sqrt(len(recent))
+        level_low, level_high = level - level_half, level + level_half
+        if hedged and np.isfinite(slope[0]):
+            end, end_half = self._line_end(window, mean, slope[0], scale, z)
+            level_low, level_high = min(level_low, end - end_half), max(level_high, end + end_half)
         # neither the mean nor the level now lies beyond every value in the window (a capped
         # score's interval stops at its cap)
         ci_low, ci_high = within_range((mean - half, mean + half), low, high)
-        level_low, level_high = within_range((level - level_half, level + level_half), low, high)
+        level_low, level_high = within_range((level_low, level_high), low, high)
         if length >= 2 and low == high:
             # a constant stretch is a streak, not a measurement without error: departures as
             # far as the values the stream took lately are ruled out only up to a share

@@ -305,3 +305,18 @@ def test_the_level_interval_of_a_short_persistent_series_covers_its_mean():
         # three binomial SEs below what was measured in 400 series; the normal quantile's
         # rates (69.5% and 90%) sit 2 SEs and more below these bounds
         assert covered >= measured - 3 * np.sqrt(measured * (1 - measured) / reps), (phi, covered)
+
+
+def test_the_level_of_a_noisy_plateau_does_not_jump_when_a_slope_is_seen_at_the_nominal_level():
+    """Reading an "uncertain" window's level from the line through its recent part, whenever
+    some span sloped at the nominal level, made the bundled reward log's level jump by up to
+    0.024 in a step (a third of its noise SD) and back; the mean stays the level, and only
+    its interval reaches the line's end: at most 0.0026 after the first 100 rows."""
+    import pandas as pd
+
+    rewards = pd.read_csv("examples/data/reward_log.csv", comment="#")["reward"].to_numpy()
+    table = AdaptiveWindow().fit(rewards).table
+    jumps = np.abs(np.diff(table["level"].to_numpy()[100:]))
+    assert jumps.max() < 0.01, jumps.max()
+    judged = table.iloc[100:]
+    assert ((judged["level_low"] <= judged["level"]) & (judged["level"] <= judged["level_high"])).all()
