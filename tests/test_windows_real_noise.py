@@ -302,8 +302,9 @@ def test_the_level_interval_of_a_short_persistent_series_covers_its_mean():
         series = ar1(phi, n, rng, reps=reps, sd=np.sqrt(1 - phi * phi))
         lasts = [AdaptiveWindow().fit(y).table.iloc[-1] for y in series]
         covered = np.mean([last["level_low"] <= 0 <= last["level_high"] for last in lasts])
-        # three binomial SEs below what was measured in 400 series; the normal quantile's
-        # rates (69.5% and 90%) sit 2 SEs and more below these bounds
+        # three binomial SEs below what was measured in 400 series: the normal quantile's
+        # 69.5% on AR(0.9) sits far below its bound (63% in this draw); the AR(0.8) row holds
+        # the nominal rate where g is known well enough
         assert covered >= measured - 3 * np.sqrt(measured * (1 - measured) / reps), (phi, covered)
 
 
