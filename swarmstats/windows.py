@@ -26,6 +26,7 @@ O(max_length), whatever the length of the stream.
 
 from __future__ import annotations
 
+import functools
 import math
 from array import array
 from dataclasses import dataclass, field, fields
@@ -228,6 +229,28 @@ def short_window_inflation(g: float, n: int) -> float:
     1.59
     """
     return 1.0 / max(1.0 - LONG_RUN_BIAS * (g - 1.0) / n, 1.0 / MAX_INFLATION)
+
+
+# Quantiles and test plans are shared by every window in the process: `fit` runs a fresh
+# window each call, and refilling per-window caches (a scipy quantile ~150 us, a plan ~40 us,
+# for each of ~100-500 lengths and degrees of freedom) cost ~15 us a step on 2,000-point fits.
+@functools.lru_cache(maxsize=4096)
+def _t_isf(tail: float, dof: int) -> float:
+    return float(stats.t.isf(tail, dof))
+
+
+@functools.lru_cache(maxsize=4096)
+def _t_ppf(level: float, dof: int) -> float:
+    return float(stats.t.ppf(level, dof))
+
+
+@functools.lru_cache(maxsize=2048)
+def _recent_plan(length: int, max_length: int, min_length: int) -> RecentPlan:
+    """The test plan for a window of ``length`` points: the grid's lengths that fit, the whole
+    window and its half (for the "does the trend go on?" check).  Read-only once made."""
+    longest = length_grid(max_length)
+    grid = np.unique(np.concatenate([longest[longest <= length], (length, length // 2)]))
+    return RecentPlan(length, grid[grid >= longest[0]], min_length)
 
 
 def scale_dof(length: int, g: float) -> int:
@@ -673,9 +696,7 @@ class AdaptiveWindow(OnlineEstimator):
 
     def _passes(self, fit, critical: float, direction: float) -> bool:
         """Both of a block line's t statistics beyond their limits, pointing along ``direction``."""
-        limit = self._criticals.get(("batch", fit.blocks))
-        if limit is None:
-            limit = self._criticals[("batch", fit.blocks)] = float(stats.t.isf(self._tail, fit.blocks - 2))
+        limit = _t_isf(self._tail, fit.blocks - 2)
         return (np.sign(fit.slope) == np.sign(direction) and abs(fit.t_scale) > critical
                 and abs(fit.t_batch) > limit)
 
@@ -684,9 +705,7 @@ class AdaptiveWindow(OnlineEstimator):
         whole window and its half (for the "does the trend go on?" check), cached."""
         plan = self._plans.get(length)
         if plan is None:
-            fitting = self._grid[self._grid <= length]
-            grid = np.unique(np.concatenate([fitting, (length, length // 2)]))
-            plan = self._plans[length] = RecentPlan(length, grid[grid >= self._grid[0]], self.min_length)
+            plan = self._plans[length] = _recent_plan(length, self.max_length, self.min_length)
         return plan
 
     def _critical(self, length: int, g: float) -> float:
@@ -696,11 +715,7 @@ class AdaptiveWindow(OnlineEstimator):
         ~length/g independent pieces of information about it: a normal quantile this far out
         would be badly optimistic, and at g ~ 20 on 500 points it made 31% of stationary
         AR(0.9) series false-alarm."""
-        dof = scale_dof(length, g)
-        critical = self._criticals.get(dof)
-        if critical is None:
-            critical = self._criticals[dof] = float(stats.t.isf(self._tail, dof))
-        return critical
+        return _t_isf(self._tail, scale_dof(length, g))
 
     def _interval_z(self, dof: int) -> float:
         """The intervals' quantile for a noise scale on ``dof`` degrees of freedom
@@ -708,10 +723,7 @@ class AdaptiveWindow(OnlineEstimator):
         normal quantile left the level's 95% interval covering a stationary AR(0.9) series'
         mean in 69.5% of 400 series of 100 points and 91.7% of 300 points, and the end of a
         climb that levels off in 64% (docs/windows.md)."""
-        quantile = self._criticals.get(("ci", dof))
-        if quantile is None:
-            quantile = self._criticals[("ci", dof)] = float(stats.t.ppf(0.5 + self.ci / 2, dof))
-        return quantile
+        return _t_ppf(0.5 + self.ci / 2, dof)
 
     def _verdict(self, direction: float) -> str:
         """"improving" or "degrading" for a rise (direction > 0) or a fall; "rising" or
