@@ -244,7 +244,17 @@ def _t_ppf(level: float, dof: int) -> float:
     return float(stats.t.ppf(level, dof))
 
 
-@functools.lru_cache(maxsize=2048)
+#: plans for windows up to this long (the default max_length's) are shared, at most 600 of
+#: them: the default window's ~500 plans hold ~5 MB (measured); a longer window keeps its own
+#: plans, freed with it
+SHARED_PLAN_LENGTH = 512
+
+
+@functools.lru_cache(maxsize=600)
+def _shared_plan(length: int, max_length: int, min_length: int) -> RecentPlan:
+    return _recent_plan(length, max_length, min_length)
+
+
 def _recent_plan(length: int, max_length: int, min_length: int) -> RecentPlan:
     """The test plan for a window of ``length`` points: the grid's lengths that fit, the whole
     window and its half (for the "does the trend go on?" check).  Read-only once made."""
@@ -705,7 +715,8 @@ class AdaptiveWindow(OnlineEstimator):
         whole window and its half (for the "does the trend go on?" check), cached."""
         plan = self._plans.get(length)
         if plan is None:
-            plan = self._plans[length] = _recent_plan(length, self.max_length, self.min_length)
+            make = _shared_plan if length <= SHARED_PLAN_LENGTH else _recent_plan
+            plan = self._plans[length] = make(length, self.max_length, self.min_length)
         return plan
 
     def _critical(self, length: int, g: float) -> float:
