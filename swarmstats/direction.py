@@ -27,9 +27,10 @@ _SUFFIXES = ("loss", "error")
 #: words of a diagnostic with no better side (unless a lower-is-better word is there too:
 #: ``entropy_loss``): gradient norms, entropies, episode and completion lengths, clipping
 #: shares, spreads, temperatures and coefficients, KL divergences (PPO's ``approx_kl``,
-#: GRPO's ``kl``: how far an update or the policy moved, watched, not minimised)
-NEITHER = ("norm", "entropy", "len", "length", "lengths", "clipped", "clipfrac", "std",
-           "temperature", "coef", "kl", "kld", "divergence")
+#: GRPO's ``kl``: how far an update or the policy moved, watched, not minimised), advantage
+#: estimates (centred on 0 by construction: verl's ``critic/advantages/mean``)
+NEITHER = ("norm", "entropy", "len", "length", "lengths", "seqlen", "clipped", "clipfrac", "std",
+           "temperature", "coef", "coeff", "kl", "kld", "divergence", "advantage", "advantages")
 #: a clipping share (``clip_fraction``, ``clip_ratio``); ``clip_score`` (an image model's CLIP
 #: score) is a score
 _CLIP_SHARES = {"fraction", "frac", "ratio"}

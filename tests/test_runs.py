@@ -164,7 +164,9 @@ def test_one_direction_rule(name, better):
 @pytest.mark.parametrize("name", ["grad_norm", "train/grad_norm", "gradnorm", "l", "rollout/ep_len_mean",
                                   "completion_length", "train/clip_fraction", "clip_ratio/low_mean",
                                   "policy_entropy", "reward_std", "ent_coef", "temperature",
-                                  "train/approx_kl", "kl", "objective/kl", "kld"])
+                                  "train/approx_kl", "kl", "objective/kl", "kld",
+                                  # verl's batch balancing and centred advantage estimates
+                                  "global_seqlen/mean", "critic/advantages/mean", "critic/kl_coeff"])
 def test_a_diagnostic_has_no_better_side_but_a_ranking_still_gets_one(name):
     assert guessed_direction(name) is None and sense("auto", name) is None
     assert better_direction(name) == "higher"  # what ranks runs needs a side

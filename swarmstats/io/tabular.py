@@ -61,6 +61,12 @@ _BOOKKEEPING = (
     ("a schedule: learning rate or exploration",
      re.compile(r"(^|_)(lr|learning_rate|exploration_rate|epsilon|clip_range|clip_range_vf)$|(^|_)lr_")),
 )
+#: namespaces of how the machine ran, not what the model learned: verl's timing_s/,
+#: timing_per_token_ms/ and perf/ (FLOP utilisation, memory, tokens), RLlib's timers/ (a real
+#: verl log's timing_s/update_actor was called "not converged" and failed the gate); matched on
+#: the name as written, so that a metric merely named "timing_error" stays a metric
+_SYSTEM_NAMESPACE = re.compile(r"^(timing|timing_s|timing_ms|timing_per_token_ms|timers|perf)/", re.IGNORECASE)
+SYSTEM_MEASUREMENT = "a system measurement: time, memory or hardware use"
 MISSING_TOKENS = {"", "none", "null", "nan", "na", "n/a"}
 _EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl",
                ".ndjson": "jsonl", ".json": "json"}
@@ -440,7 +446,7 @@ def classify_columns(frame: pd.DataFrame, *, step: str | None = None,
             bookkeeping[column] = "another step axis"
         elif name in _TIME_NAMES:
             bookkeeping[column] = "a clock"
-        elif (why := _bookkeeping(name, frame[column])) is not None:
+        elif (why := _bookkeeping(name, frame[column], column)) is not None:
             bookkeeping[column] = why
         else:
             metrics.append(column)
@@ -510,6 +516,8 @@ def step_names(keys) -> list:
 def is_bookkeeping_name(name) -> bool:
     """Named like a step axis, a clock, a counter, throughput or a schedule: for streams,
     where a column's shape is not known yet (the table rule adds the counter shape)."""
+    if _SYSTEM_NAMESPACE.match(str(name)):
+        return True
     name = normalise(name)
     return (name in _STEP_NAMES or name in _TIME_NAMES
             or any(pattern.search(name) for _, pattern in _BOOKKEEPING))
@@ -533,7 +541,9 @@ def _is_axis(column: pd.Series, values: np.ndarray | None = None) -> bool:
     return bool(drops.sum() <= max(1, 0.02 * len(values)))
 
 
-def _bookkeeping(name: str, column: pd.Series) -> str | None:
+def _bookkeeping(name: str, column: pd.Series, raw=None) -> str | None:
+    if _SYSTEM_NAMESPACE.match(str(raw)):
+        return SYSTEM_MEASUREMENT
     for why, pattern in _BOOKKEEPING:
         if pattern.search(name):
             return why
