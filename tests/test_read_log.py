@@ -27,6 +27,10 @@ CASES = {
     "sb3-console/first-three.txt": ("sb3-console", "rollout/ep_rew_mean", {128: 30.0, 256: 22.3, 384: 26.4}, None),
     # a Trainer's printed dicts: step k = the k-th training log (logging_steps=10 here)
     "hf-printed/printed.txt": ("hf-printed", "eval_loss", {5: 1.831, 10: 0.4481, 15: 0.1484, 20: 0.1184}, None),
+    # verl's printed step lines among a Ray job's output; its file logger's JSON Lines
+    "verl/console.log": ("verl-console", "critic/score/mean",
+                         {1: 0.259, 2: 0.315, 3: 0.402, 4: 0.451, 5: 0.497, 6: 0.52}, None),
+    "verl/file.jsonl": ("verl-file", "critic/score/mean", {1: 0.259, 2: 0.315, 3: 0.402}, None),
     "baselines/progress.csv": ("baselines-progress", "mean 100 episode reward", {1874: -3.1, 5212: -1.6}, None),
     "wandb/history.csv": ("wandb-history", "eval/reward", {1: 0.15}, None),
     "wandb/chart.csv": ("wandb-chart", "train/reward", {0: 0.11, 50: 0.34, 100: 0.41, 150: 0.45}, "ppo-s1"),

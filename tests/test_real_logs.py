@@ -584,3 +584,27 @@ def test_a_climb_read_as_a_slow_component_says_it_may_be_the_climb():
     assert reasons[0].startswith("still improving")
     slow = [reason for reason in reasons if reason.startswith("a slow component")]
     assert slow and slow[0].endswith("so this may be the trend found above")
+
+
+def test_a_verl_run_printed_to_its_console_climbs_in_training_and_plateaus_in_validation():
+    """verl's GRPO-style run on GSM8K + MATH, 210 steps printed among ~100 KB of Ray output: the
+    training score (the reward of each step's rollouts) jumps over the first five steps, then
+    keeps creeping up, 0.79 -> 0.94; GSM8K validation reaches ~0.88 by step 5 and stays there."""
+    path = REAL / "verl/qwen2-7b_math.log"
+    wide = ss.read_log(path, wide=True)
+    assert wide.attrs["format"] == "verl-console" and wide["step"].tolist() == list(range(211))
+    assert any("3 decimals" in note for note in wide.attrs["notes"])
+    result = run("check-convergence", path, "--format", "json")
+    assert result.returncode == 1  # the gate fails: training is not done
+    rows = verdicts(result)
+    score = rows["critic/score/mean"]
+    assert score["verdict"] == "not_converged" and "still improving" in score["reasons"][0]
+    validation = rows["val-core/openai/gsm8k/reward/mean@1"]
+    assert validation["verdict"] != "not_converged" and validation["warmup"] >= 1  # step 0's 0.22 set aside
+    assert 0.87 < validation["mean"] < 0.89
+    # how the machine ran is not what the model learned: timings, FLOP use, memory left out, said so
+    assert not [name for name in rows if name.startswith(("timing_s/", "timing_per_token_ms/", "perf/"))]
+    assert "(a system measurement: time, memory or hardware use)" in result.stderr
+    # the regimes a reader sees: the take-off over the first steps, then one slow climb
+    regimes = ss.detect_regimes(wide["critic/score/mean"].dropna().to_numpy())
+    assert len(regimes.changepoints) == 1 and 4 <= regimes.changepoints[0] <= 8

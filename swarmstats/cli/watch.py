@@ -22,6 +22,7 @@ from ..io import mlflow_server
 from ..io.decoding import BadJSON, check_readable, loads
 from ..io.formats.console import BoxReader, is_rule, visible
 from ..io.formats.printed_dicts import StepCounter, parse_line
+from ..io.formats.verl import parse_step_line, printed_value
 from ..io.resumed import is_resume
 from ..io.runs import record_run
 from ..io.tabular import is_bookkeeping_name, step_names
@@ -83,12 +84,16 @@ class Follower:
       one writer's garbage does not stop the watch.
     * **Printed dicts** (what a Hugging Face Trainer prints at each log call) are read as
       Python literals; once one is seen, the lines between them (tqdm's bar) are terminal text.
+    * **verl's step lines** (``step:N - key:value - ...``, :mod:`swarmstats.io.formats.verl`):
+      once one is seen, the job's other output is terminal text; a resume keeps the values of
+      the checkpoint's own step (:attr:`RunMonitors.checkpoint_keeps_its_step`).
     * **Printed tables** (what SB3 prints, saved by ``python train.py > train.log``): the text
       such a log starts with (``Using cuda device``) is held until the file shows what it is,
       since taken as a CSV header it made every table row "2 fields where the header has 1";
       a line of dashes makes it a printed log, read box by box
       (:class:`swarmstats.io.formats.console.BoxReader`), and a line that is a CSV row (a
-      delimiter) or a number makes it a CSV whose header is the first line held.
+      delimiter) or a number as wide as the first line held makes it a CSV with that line as
+      its header.
     """
 
     def __init__(self, path: str):
@@ -127,6 +132,7 @@ class Follower:
         self._held: list = []  # (number, line) before the file showed what it is
         self._printed = False  # a Trainer's printed dicts seen: the other lines are its terminal text
         self._printed_steps = StepCounter()  # ... and their steps
+        self.verl = False  # verl's printed step lines seen: likewise
 
     def close(self) -> None:
         self._close()
@@ -240,6 +246,14 @@ class Follower:
                     out.append(box)
                 continue
             stripped = line.strip()
+            if self.header is None and "step:" in line and (printed := parse_step_line(line)) is not None:
+                self.verl, self._held = True, []  # what came before was the job's terminal text
+                record = _verl_record(*printed)
+                if record is not None:
+                    out.append(record)
+                continue
+            if self.verl:
+                continue  # (between verl's step lines: the job's configuration, warnings, samples)
             if stripped.startswith("#") or (self._printed and not stripped.startswith("{")):
                 continue  # (between a Trainer's printed dicts: its progress bar, warnings)
             if self.header is None and self._header_lost is None and not stripped.startswith("{"):
@@ -247,7 +261,7 @@ class Follower:
                     self._boxes, self._held = BoxReader(), []
                     self._boxes.feed(line)
                     continue
-                if not self._shows_csv(stripped):
+                if not self._shows_csv(stripped, self._held[0][1] if self._held else None):
                     self._held.append((number, line))
                     continue
                 for held_number, held in self._held:  # the first line held was the header
@@ -269,7 +283,9 @@ class Follower:
                         printed.pop("epoch", None)
                         out.append({**_flatten(printed), "step": plain_number(step)})
                     continue
-                if isinstance(record, dict):
+                if isinstance(record, dict) and set(record) == {"step", "data"} and isinstance(record["data"], dict):
+                    out.append({**_flatten(record["data"]), "step": record["step"]})  # verl's file logger
+                elif isinstance(record, dict):
                     out.append(_flatten(record))
                 else:
                     self._skip(number, "not a JSON object")
@@ -280,16 +296,20 @@ class Follower:
         return out
 
     @staticmethod
-    def _shows_csv(line: str) -> bool:
+    def _shows_csv(line: str, first_held: str | None = None) -> bool:
         """Does a line before any header say the file is a CSV: a delimiter, or a lone number
-        (a row of a one-column file)?"""
-        if any(d in line for d in (",", "\t", ";")):
+        (a row of a one-column file)?  After lines held, only a row as wide as the first of them,
+        which would be its header (a training job's preamble - a shell trace, a configuration -
+        holds commas too: taken for a CSV, every later line was "N fields where the header has 1")."""
+        delimiter = next((d for d in (",", "\t", ";") if d in line), None)
+        if delimiter is None:
+            try:
+                float(line)
+            except ValueError:
+                return False
+        if first_held is None:
             return True
-        try:
-            float(line)
-        except ValueError:
-            return False
-        return True
+        return _width(line, delimiter) == _width(first_held.strip(), delimiter)
 
     def _csv_row(self, number: int, line: str) -> dict | None:
         if self.header is None and self._header_lost is not None:
@@ -343,6 +363,7 @@ class ServerFollower:
         self.skipped, self.first_skip = 0, None
         self.events: list[tuple[str, str]] = []
         self.restarted = False
+        self.verl = False  # (see Follower)
         self._poller = mlflow_server.RunPoller(source)  # an unknown run, no server: exit 2 now
         self._down = False
 
@@ -393,10 +414,13 @@ class RunMonitors:
         self._steps: dict = {}  # run label -> its numeric steps so far (8 bytes each), for the rule
         self._segments: dict = {}  # run named by the records -> (label of its current run, runs so far)
         self._events: list = []
+        #: a resumed run logs again only what follows the step it resumed at, except the metrics
+        #: it logs at that step (verl: :meth:`Monitor.forget_from`'s ``redone``)
+        self.checkpoint_keeps_its_step = False
 
     def log(self, run: str | None, step, values: dict) -> None:
         number = _step_number(step)
-        label = self._label(run, number)
+        label = self._label(run, number, values)
         monitor = self._monitors.get(label)
         if monitor is None:
             monitor = self._monitors[label] = self._make()
@@ -412,7 +436,7 @@ class RunMonitors:
         events, self._events = self._events, []
         return events
 
-    def _label(self, run: str | None, step: float | None) -> str | None:
+    def _label(self, run: str | None, step: float | None, values=()) -> str | None:
         """The label of the run a record at ``step`` belongs to: a step back starts a new one,
         or resumes the current one (see the class docstring)."""
         label, count = self._segments.get(run, (run, 1))
@@ -422,12 +446,14 @@ class RunMonitors:
         last = steps[-1]
         earlier = np.array(steps, dtype=np.float64)  # (a copy: the array is cut below)
         if is_resume(earlier, step):
-            replaced = int(np.count_nonzero(earlier >= step))
+            keeps = self.checkpoint_keeps_its_step
+            replaced = int(np.count_nonzero(earlier > step if keeps else earlier >= step))
             del steps[len(steps) - replaced:]  # (steps rose until now: the replaced ones are the last)
-            self._monitors[label].forget_from(step)  # the run as it stands now: what the resume replaced is gone
+            # the run as it stands now: what the resume replaced is gone
+            self._monitors[label].forget_from(step, redone=set(values) if keeps else None)
             self._events.append(("resumed", f"{_run_text(label)}resumed at step {fmt(step)} after step "
-                                            f"{fmt(last)}: the {replaced} record(s) logged before at or past "
-                                            "it are replaced"))
+                                            f"{fmt(last)}: the {replaced} record(s) logged before "
+                                            f"{'past' if keeps else 'at or past'} it are replaced"))
             return label
         if count == 1:  # the first run gets its number now that there is a second
             first = _numbered(run, 1)
@@ -498,6 +524,22 @@ MAX_LINE = 1 << 20
 SHOWN_SKIPS = 10
 
 
+def _width(line: str, delimiter: str | None) -> int:
+    """How many fields a CSV line holds (1 without a delimiter; -1 when it is not a CSV row)."""
+    if delimiter is None:
+        return 1
+    try:
+        return len(next(csv.reader([line], delimiter=delimiter, strict=True)))
+    except csv.Error:
+        return -1
+
+
+def _verl_record(step: int, printed: dict) -> dict | None:
+    """A verl step line's numbers and its step (None: no number in it)."""
+    values = {key: number for key, value in printed.items() if (number := printed_value(value)) is not None}
+    return {**values, "step": step} if values else None
+
+
 def _flatten(record: dict, prefix: str = "") -> dict:
     flat = {}
     for key, value in record.items():
@@ -556,6 +598,7 @@ def run(args) -> int:
                 unit = follower.step_unit(step_key)
             run, run_keys = record_run(record)
             step, values = _numbers(record, step_key, run_keys)
+            monitors.checkpoint_keeps_its_step = follower.verl
             monitors.log(run, step, values)
         for kind, message in monitors.take_events():
             _say(args, {"event": kind, "message": message})

@@ -219,21 +219,31 @@ class Monitor(Estimator):
         since = self._diverged.get(name)
         return since is not None and since["values"] > self._longest_skip.get(name, 0)
 
-    def forget_from(self, step: float) -> int:
+    def forget_from(self, step: float, *, redone=None) -> int:
         """Forget every value logged at ``step`` or later (a run resumed from its checkpoint at
         ``step`` logs them again: :mod:`swarmstats.io.resumed`); the values before are kept and
         the checks start over on them.  Returns how many values were forgotten.
+
+        ``redone``: the metrics the resumed run logs again *at* ``step`` (verl's checkpoint holds
+        the model after that step's update, and the resumed run only validates there): their
+        values at ``step`` are forgotten, the other metrics keep theirs and lose only the later
+        ones.  None: every metric is logged again from ``step``.
 
         >>> monitor = Monitor(check_every=100)
         >>> for s in range(300):
         ...     monitor.log(s, reward=0.5)
         >>> monitor.forget_from(200), monitor.status.metrics["reward"]["n"]
         (100, 200)
+        >>> monitor.log(199, val=0.4)
+        >>> monitor.forget_from(150, redone={"val"}), monitor.status.metrics["reward"]["n"]
+        (50, 151)
         """
         forgotten = 0
         for name in list(self._streams):
             steps = self._steps[name]
-            kept = next((i for i, s in enumerate(steps) if is_real(s) and float(s) >= step), len(steps))
+            again = redone is None or name in redone
+            kept = next((i for i, s in enumerate(steps)
+                         if is_real(s) and (float(s) >= step if again else float(s) > step)), len(steps))
             if kept == len(steps):
                 continue
             forgotten += len(steps) - kept

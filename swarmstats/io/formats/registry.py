@@ -4,8 +4,8 @@ A format has a *layout*, which says what its ``sniff`` and ``read`` are given:
 
 * ``"text"`` - the first 64 KiB of the file as text (and its base name); ``read(name, data)``
   gets every byte.  SB3's ``monitor.csv`` (a JSON comment line, then ``r,l,t``), an MLflow
-  metric file, the tables SB3's logger prints and the dicts a Hugging Face Trainer prints (a
-  saved terminal or notebook).
+  metric file, the tables SB3's logger prints, the dicts a Hugging Face Trainer prints (a
+  saved terminal or notebook) and the step lines verl prints.
 * ``"json"`` - one parsed JSON document; ``read(payload, name)``.  A Hugging Face
   ``trainer_state.json``, a SWARM history.
 * ``"table"`` - the header of a CSV or JSON Lines table (the column names in order, and the
@@ -32,6 +32,7 @@ from . import (
     swarm_logs,
     tensorboard,
     trainers,
+    verl,
     wandb,
 )
 from ._table import LogTable
@@ -77,6 +78,7 @@ REGISTRY = (
               _text(mlflow.read_metric_file)),
     LogFormat("sb3-console", "text", console.is_console_head, _text(console.read_console)),
     LogFormat("hf-printed", "text", printed_dicts.is_printed_dicts_head, _text(printed_dicts.read_printed_dicts)),
+    LogFormat("verl-console", "text", verl.is_console_head, _text(verl.read_console)),
     # -- one JSON document -----------------------------------------------------------------------
     LogFormat("trainer-state", "json",
               lambda payload, base: base == "trainer_state.json" or (
@@ -116,6 +118,8 @@ REGISTRY = (
               read_numbers=lambda columns, rows, name: sb3.progress_table(columns, rows, name, "baselines-progress")),
     LogFormat("lightning-csv", "table", lambda names, base: base == "metrics.csv" and {"step", "epoch"} <= set(names),
               trainers.read_lightning, read_numbers=lambda columns, rows, name: trainers.lightning_table(columns, name)),
+    LogFormat("verl-file", "table", lambda names, base: verl.is_file_log(names), verl.read_file_log,
+              parse_as="jsonl"),
     LogFormat("prime-rl", "table",
               lambda names, base: base.startswith("metrics") and base.endswith(".jsonl") and "step" in names,
               trainers.read_prime_rl, parse_as="jsonl"),

@@ -1,0 +1,157 @@
+"""What verl logs (``swarmstats/io/formats/verl.py``): the step lines its console logger prints,
+found among everything else a Ray job prints, and its file logger's JSON Lines."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from swarmstats import InputError
+from swarmstats.io import read_log
+from swarmstats.io.formats.verl import is_console_head, parse_step_line, printed_value
+from swarmstats.io.tabular import classify_columns, is_bookkeeping_name
+from tests.test_cli import run
+
+FOLDER = Path(__file__).resolve().parent / "fixtures" / "logs" / "verl"
+#: made up in the format verl's LocalLogger prints (pprint of numpy 2 scalars), Ray's coloured
+#: actor prefix, the job's preamble and progress bar; the job died after step 4 and was resumed
+#: from its checkpoint at step 3 into the same file
+CONSOLE = FOLDER / "console.log"
+FILE = FOLDER / "file.jsonl"  # the first steps of the same run as verl's file logger writes them
+RAY = "\x1b[36m(TaskRunner pid=7)\x1b[0m "
+SCORE = "critic/score/mean"
+VALIDATION = "val-core/openai/gsm8k/reward/mean@1"
+
+
+def test_the_step_lines_are_read_from_among_the_jobs_other_output():
+    wide = read_log(CONSOLE, wide=True)
+    assert wide.attrs["format"] == "verl-console"
+    assert wide["step"].tolist() == [0, 1, 2, 3, 4, 5, 6]
+    # the validation before training is its own line at step 0; later ones share their step's line
+    assert wide[VALIDATION].dropna().to_dict() == {0: 0.212, 3: 0.43, 6: 0.47}
+    assert wide.loc[1, "actor/lr"] == 1e-06 and wide.loc[1, "actor/entropy"] == 0.33
+    assert not any("3 decimals" in note for note in wide.attrs["notes"])  # pprint: full precision
+    assert "9 step line(s) printed by verl" in wide.attrs["notes"][0]
+
+
+def test_a_run_resumed_from_its_checkpoint_keeps_the_checkpoints_step_and_replaces_the_rest():
+    """verl's checkpoint global_step_3 holds the model after step 3: the resumed run validates
+    at step 3, then trains step 4 again.  The step-4 row printed before the crash is replaced;
+    step 3's training values, printed only once, are kept with the new validation."""
+    wide = read_log(CONSOLE, wide=True)
+    assert wide[SCORE].tolist()[1:] == [0.259, 0.315, 0.402, 0.451, 0.497, 0.52]
+    assert wide.loc[3, VALIDATION] == 0.43
+    assert "resumed from its checkpoint at step 3 after step 4 (1 time): the 1 row(s)" in " ".join(
+        wide.attrs["notes"])
+
+
+def test_a_fresh_run_printed_after_another_is_a_second_run(tmp_path):
+    lines = [f"{RAY}step:{step} - {SCORE}:{0.1 * step:.3f}" for step in range(1, 6)]
+    (tmp_path / "two.log").write_text("\n".join(lines + lines) + "\n")
+    wide = read_log(tmp_path / "two.log", wide=True)
+    assert wide.groupby("run")["step"].agg(["min", "max"]).values.tolist() == [[1, 5], [1, 5]]
+    assert any(note.startswith("2 runs printed one after another") for note in wide.attrs["notes"])
+    # the three-decimal values of verl before mid-2025 are noted
+    assert any("3 decimals" in note for note in wide.attrs["notes"])
+
+
+@pytest.mark.parametrize("line,expected", [
+    (f"{RAY}step:3 - {SCORE}:np.float64(0.25) - actor/lr:1e-06", (3, {SCORE: "np.float64(0.25)", "actor/lr": "1e-06"})),
+    # verl before mid-2025 printed "{v:.3f}" and early versions' Ray task was main_task
+    ("(main_task pid=19799) step:52 - critic/kl:0.017 - actor/pg_loss:-0.011",
+     (52, {"critic/kl": "0.017", "actor/pg_loss": "-0.011"})),
+    # a line printed right after a progress bar that ended without a newline
+    ("Training Progress:  10%|#         | 1/10 [01:01<09:09, 61.1s/it]step:1 - reward:0.5", (1, {"reward": "0.5"})),
+    (f"{RAY}step:2 - a:1 [repeated 2x across cluster]", (2, {"a": "1"})),  # Ray's fold of identical lines
+    ("step:7 - acc/mean@8:nan", (7, {"acc/mean@8": "nan"})),
+])
+def test_a_step_line_in_each_form_verl_prints_it(line, expected):
+    assert parse_step_line(line) == expected
+
+
+@pytest.mark.parametrize("line", [
+    "saved to /ckpt/global_step:9/actor",                # a path
+    f"{RAY}timing_s/step:1.25",                          # a key ending in step
+    "(TaskRunner pid=1) epoch 0, step 3",                # verl's own progress words
+    "step:3 done",                                       # no metrics after it
+    "step:3 - loading the next shard",                   # words, not key:value pairs
+    "val/global_step:12 something",
+])
+def test_text_that_says_step_is_not_a_step_line(line):
+    assert parse_step_line(line) is None
+
+
+def test_printed_values():
+    assert printed_value("np.float64(0.259)") == 0.259 and printed_value("np.int64(12)") == 12.0
+    assert printed_value("1e-06") == 1e-06 and np.isnan(printed_value("np.float64(nan)"))
+    assert printed_value("True") is None and printed_value("87.47s") is None
+
+
+def test_a_key_never_printed_as_a_number_is_not_a_metric(tmp_path):
+    lines = [f"step:{step} - {SCORE}:{0.5 + 0.01 * step} - actor/is_offload:True" for step in range(1, 30)]
+    (tmp_path / "run.log").write_text("\n".join(lines) + "\n")
+    wide = read_log(tmp_path / "run.log", wide=True)
+    assert list(wide.columns) == ["step", SCORE]
+    assert any("1 key(s) never printed as a number, not metrics: actor/is_offload" in note
+               for note in wide.attrs["notes"])
+
+
+def test_the_log_is_recognised_by_its_preamble_when_the_first_step_is_far_in():
+    # a real log's first step line comes after ~100 KB of configuration, past the sniffed head
+    head = CONSOLE.read_text().split("step:0")[0]
+    assert is_console_head(head, "verl_demo.log")
+    assert not is_console_head("step,reward\n1,0.5\n", "log.csv")
+    assert not is_console_head("Epoch 1/3 - loss: 0.69 - acc: 0.5\n", "keras.log")
+
+
+def test_a_verl_job_that_died_before_its_first_step_is_one_clear_error(tmp_path):
+    (tmp_path / "verl_demo.log").write_text(CONSOLE.read_text().split(RAY.replace("7", "4121") + "step:0")[0])
+    with pytest.raises(InputError, match="no verl step line"):
+        read_log(tmp_path / "verl_demo.log")
+    done = run("check-convergence", tmp_path / "verl_demo.log")
+    assert done.returncode == 2 and "no verl step line" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_file_logger_reads_as_the_console_of_the_same_run():
+    wide = read_log(FILE, wide=True)
+    assert wide.attrs["format"] == "verl-file"
+    console = read_log(CONSOLE, wide=True)
+    for column in (VALIDATION, SCORE, "actor/entropy", "actor/lr"):  # the keys as printed, no data/
+        # (the console's step 3 also holds the resumed run's validation)
+        np.testing.assert_array_equal(wide[column].to_numpy()[:3], console[column].to_numpy()[:3], err_msg=column)
+    assert wide[SCORE].tolist()[1:] == console[SCORE].tolist()[1:4]
+
+
+def test_timing_and_hardware_keys_are_left_out_of_the_gate_and_said_so():
+    done = run("check-convergence", CONSOLE, "--format", "json")
+    names = {row["name"] for row in json.loads(done.stdout)["results"]}
+    assert SCORE in names and not {"timing_s/step", "actor/lr", "training/global_step"} & names
+    assert "timing_s/step" in done.stderr and "actor/lr (a schedule" in done.stderr
+
+
+def test_watch_follows_a_verl_log_past_the_commas_of_its_preamble(tmp_path):
+    """The shell trace and configuration before the first step line hold commas: taken for a
+    CSV's rows, every step line after them was skipped as 'N fields where the header has 1'."""
+    done = run("watch", CONSOLE, "-m", SCORE, "--once", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout[done.stdout.index('{\n  "schema_version"'):])
+    assert report["skipped_lines"] == 0
+    metric = report["report"]["metrics"][SCORE]
+    assert metric["n"] == 6 and metric["last_step"] == 6  # step 4 printed twice: the resumed run's replaces it
+    # verl's file logger: its metrics named as read_log names them
+    done = run("watch", FILE, "-m", SCORE, "--once", "--format", "json")
+    report = json.loads(done.stdout[done.stdout.index('{\n  "schema_version"'):])
+    assert report["report"]["metrics"][SCORE]["n"] == 3
+
+
+@pytest.mark.parametrize("name,left_out", [
+    ("timing_s/gen", True), ("timing/gen", True), ("timing_per_token_ms/update_actor", True),
+    ("perf/mfu/actor", True), ("perf/max_memory_allocated_gb", True), ("timers/learn_time_ms", True),
+    ("timing_error", False), ("performance", False), ("critic/score/mean", False), ("response_length/mean", False),
+])
+def test_how_the_machine_ran_is_bookkeeping_by_its_namespace(name, left_out):
+    assert is_bookkeeping_name(name) is left_out
+    frame = pd.DataFrame({"step": range(30), name: np.linspace(0.2, 0.4, 30) ** 2})
+    assert (name in classify_columns(frame).bookkeeping) is left_out
