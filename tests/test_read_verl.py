@@ -155,3 +155,9 @@ def test_how_the_machine_ran_is_bookkeeping_by_its_namespace(name, left_out):
     assert is_bookkeeping_name(name) is left_out
     frame = pd.DataFrame({"step": range(30), name: np.linspace(0.2, 0.4, 30) ** 2})
     assert (name in classify_columns(frame).bookkeeping) is left_out
+
+
+def test_watch_says_a_sparse_validation_was_not_checked_yet_not_checked_at_zero_values():
+    text = run("watch", CONSOLE, "-m", VALIDATION, "--once").stdout
+    assert f"{VALIDATION} is insufficient data (not checked yet at 3 values" in text
+    assert "checked at 0" not in text

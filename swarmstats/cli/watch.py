@@ -725,7 +725,8 @@ def _report_changes(args, status: MonitorStatus, verdicts: dict, notifier: Notif
             _announce_change(args, name, entry, verdicts, notifier, f"- {entry['reason']}")
             continue
         checked = entry["checked_at"]
-        values = f"n {entry['n']}" if checked == entry["n"] else f"checked at {checked:,} of {entry['n']:,} values"
+        values = (f"n {entry['n']}" if checked == entry["n"] else f"not checked yet at {entry['n']:,} values"
+                  if not checked else f"checked at {checked:,} of {entry['n']:,} values")
         _announce_change(args, name, entry, verdicts, notifier, f"({values}, mean {fmt(entry['mean'])})")
 
 
