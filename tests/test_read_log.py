@@ -27,6 +27,10 @@ CASES = {
     "sb3-console/first-three.txt": ("sb3-console", "rollout/ep_rew_mean", {128: 30.0, 256: 22.3, 384: 26.4}, None),
     # a Trainer's printed dicts: step k = the k-th training log (logging_steps=10 here)
     "hf-printed/printed.txt": ("hf-printed", "eval_loss", {5: 1.831, 10: 0.4481, 15: 0.1484, 20: 0.1184}, None),
+    # the table a Trainer draws in a notebook: each training cell's table a run
+    "hf-notebook/train.ipynb": ("hf-notebook", "Training Loss", {10: 1.767, 20: 1.64331, 30: 1.528278, 40: 1.421299,
+                                                                 50: 1.321808, 60: 1.229281, 70: 1.143232,
+                                                                 80: 1.063205}, "cell 4"),
     # verl's printed step lines among a Ray job's output; its file logger's JSON Lines
     "verl/console.log": ("verl-console", "critic/score/mean",
                          {1: 0.259, 2: 0.315, 3: 0.402, 4: 0.451, 5: 0.497, 6: 0.52}, None),
@@ -428,7 +432,7 @@ def test_every_registered_format_has_a_case_and_reads_its_fixture_as_itself():
     offered = set(registry.names())
     assert offered - cased <= {"tensorboard"}
     assert cased <= offered
-    assert [fmt.name for fmt in registry.REGISTRY if not fmt.offered] == ["wandb-runs"]
+    assert [fmt.name for fmt in registry.REGISTRY if not fmt.offered] == ["notebook", "wandb-runs"]
     # the header tests are tried in the registry's order; a table none recognises is generic
     assert registry.sniff_table(["step", "reward"], "log.csv") is None
     assert registry.sniff_table(["Step", "ppo-s1 - train/reward"], "chart.csv").name == "wandb-chart"

@@ -608,3 +608,15 @@ def test_a_verl_run_printed_to_its_console_climbs_in_training_and_plateaus_in_va
     # the regimes a reader sees: the take-off over the first steps, then one slow climb
     regimes = ss.detect_regimes(wide["critic/score/mean"].dropna().to_numpy())
     assert len(regimes.changepoints) == 1 and 4 <= regimes.changepoints[0] <= 8
+
+
+def test_a_trainers_table_in_a_shared_notebook_reads_as_logged_and_is_too_short_to_call():
+    """Hugging Face's PEFT example notebook (Gemma 7B on English quotes): the Trainer's table,
+    10 steps of training loss bouncing between 0.34 and 1.70."""
+    path = REAL / "hf-notebook/gemma_7b_english_quotes.ipynb"
+    wide = ss.read_log(path, wide=True)
+    assert wide.attrs["format"] == "hf-notebook" and wide["step"].tolist() == list(range(1, 11))
+    assert wide["Training Loss"].iloc[[0, 7, 9]].tolist() == [1.7005, 0.339, 0.6476]
+    result = run("check-convergence", path, "--format", "json")
+    assert result.returncode == 1
+    assert verdicts(result)["Training Loss"]["verdict"] == "insufficient_data"

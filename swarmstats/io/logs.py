@@ -236,6 +236,14 @@ def _file(name: str, data: bytes, format: str | None, source) -> LogTable:
     for fmt in registry.of_layout("text"):
         if format == fmt.name or (format is None and fmt.sniff(text_head, base)):
             return fmt.read(name, _whole(name, data, source))
+    if format is None and base.lower().endswith(".ipynb") and len(data) >= HEAD_BYTES:
+        # a notebook's training output often comes after 64 KiB of other cells' output (an
+        # install log, a dataset preview): its printed formats are looked for in the whole of it
+        whole = _whole(name, data, source)
+        text = decode_text(name, whole)
+        for fmt in registry.of_layout("text"):
+            if fmt.sniff(text, base):
+                return fmt.read(name, whole)
     kind = format if format in TABLE_FORMATS else (None if format else sniff_layout(name, text_head))
     documents = registry.of_layout("json")
     if kind == "json" or format in {fmt.name for fmt in documents}:

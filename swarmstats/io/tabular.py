@@ -69,7 +69,7 @@ _SYSTEM_NAMESPACE = re.compile(r"^(timing|timing_s|timing_ms|timing_per_token_ms
 SYSTEM_MEASUREMENT = "a system measurement: time, memory or hardware use"
 MISSING_TOKENS = {"", "none", "null", "nan", "na", "n/a"}
 _EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl",
-               ".ndjson": "jsonl", ".json": "json"}
+               ".ndjson": "jsonl", ".json": "json", ".ipynb": "json"}
 
 
 @dataclass(frozen=True)

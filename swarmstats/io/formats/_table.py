@@ -288,3 +288,14 @@ def sparse_to_wide(tidy: pd.DataFrame) -> pd.DataFrame:
     for j, name in enumerate(names):
         columns[name] = table[:, j]
     return pd.DataFrame(columns)
+
+
+def printed_number(value) -> float | None:
+    """A printed value as a float (a number, or the text of one: "1.48e+03", "nan"); None for
+    anything else (missing, a word, a list, a bool)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        return None

@@ -30,14 +30,14 @@ so a value 0.001234 reads as 0.00123 (noted), and they cut a key longer than 36 
 
 from __future__ import annotations
 
-import json
 import math
 import re
 
 import numpy as np
 
 from ...errors import InputError
-from ._table import LogTable
+from ._table import LogTable, printed_number
+from .notebooks import printed_text
 from .sb3 import is_sb3_progress, progress_step, progress_table
 
 #: SB3 prints a float with "%-8.3g": three significant digits
@@ -79,7 +79,7 @@ def visible(line: str) -> str:
 def read_console(name: str, text: str) -> LogTable:
     """The boxes printed in ``text`` (the decoded file) as a progress table (module docstring)."""
     if name.lower().endswith(".ipynb"):
-        text = _notebook_output(name, text)
+        text = printed_text(name, text)
     records, unfinished, cut_keys = _boxes(text)
     if not records and unfinished:
         raise InputError(f"{name}: the only logger table is not closed by its line of dashes yet "
@@ -108,25 +108,6 @@ def read_console(name: str, text: str) -> LogTable:
                      f"{', '.join(cut_keys[:3])}{' ...' if len(cut_keys) > 3 else ''}")
     table.notes = notes + table.notes
     return table
-
-
-def _notebook_output(name: str, text: str) -> str:
-    """The text a notebook's cells printed (stream output and plain-text results), in order."""
-    try:
-        notebook = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{name}: not a readable notebook (invalid JSON at line {exc.lineno}: {exc.msg})") from None
-    cells = notebook.get("cells") if isinstance(notebook, dict) else None
-    if not isinstance(cells, list):
-        raise InputError(f"{name}: not a Jupyter notebook (no list of cells)")
-    printed = []
-    for cell in cells:
-        for output in (cell.get("outputs") or []) if isinstance(cell, dict) else []:
-            if not isinstance(output, dict):
-                continue
-            lines = output.get("text", (output.get("data") or {}).get("text/plain", ""))
-            printed.append("".join(lines) if isinstance(lines, list) else str(lines))
-    return "\n".join(printed)
 
 
 def is_rule(line: str) -> bool:
@@ -212,14 +193,3 @@ def _columns(records: list) -> dict:
         if any(number is not None for number in numbers):  # (a printed "nan" is a number)
             columns[key] = np.array([math.nan if number is None else number for number in numbers])
     return columns
-
-
-def printed_number(value) -> float | None:
-    """A printed value as a float (a number, or the text of one: "1.48e+03", "nan"); None for
-    anything else (missing, a word, a list, a bool)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        return None
-    try:
-        return float(value)
-    except ValueError:
-        return None

@@ -5,7 +5,8 @@ A format has a *layout*, which says what its ``sniff`` and ``read`` are given:
 * ``"text"`` - the first 64 KiB of the file as text (and its base name); ``read(name, data)``
   gets every byte.  SB3's ``monitor.csv`` (a JSON comment line, then ``r,l,t``), an MLflow
   metric file, the tables SB3's logger prints, the dicts a Hugging Face Trainer prints (a
-  saved terminal or notebook) and the step lines verl prints.
+  saved terminal or notebook), the table a Trainer draws in a notebook and the step lines
+  verl prints.
 * ``"json"`` - one parsed JSON document; ``read(payload, name)``.  A Hugging Face
   ``trainer_state.json``, a SWARM history.
 * ``"table"`` - the header of a CSV or JSON Lines table (the column names in order, and the
@@ -27,6 +28,7 @@ from ...errors import InputError
 from . import (
     console,
     mlflow,
+    notebooks,
     printed_dicts,
     sb3,
     swarm_logs,
@@ -78,12 +80,16 @@ REGISTRY = (
               _text(mlflow.read_metric_file)),
     LogFormat("sb3-console", "text", console.is_console_head, _text(console.read_console)),
     LogFormat("hf-printed", "text", printed_dicts.is_printed_dicts_head, _text(printed_dicts.read_printed_dicts)),
+    LogFormat("hf-notebook", "text", notebooks.is_trainer_table_head, _text(notebooks.read_trainer_tables)),
     LogFormat("verl-console", "text", verl.is_console_head, _text(verl.read_console)),
     # -- one JSON document -----------------------------------------------------------------------
     LogFormat("trainer-state", "json",
               lambda payload, base: base == "trainer_state.json" or (
                   isinstance(payload, dict) and "log_history" in payload),
               trainers.read_trainer_state),
+    LogFormat("notebook", "json",  # a notebook in which no text format above found a log: refused
+              lambda payload, base: isinstance(payload, dict) and "nbformat" in payload and "cells" in payload,
+              lambda payload, name: notebooks.refuse(name), offered=False),
     LogFormat("swarm-history", "json",
               lambda payload, base: isinstance(payload, dict) and bool(swarm_logs.epoch_snapshots(payload)),
               swarm_logs.read_history, step_unit="epochs"),

@@ -1,0 +1,186 @@
+"""Jupyter notebooks: what their cells showed, and the table a Hugging Face Trainer draws there.
+
+A notebook (``.ipynb``) is JSON; what a training cell printed or displayed is in its cells'
+``outputs``: printed text (``stream``, a result's ``text/plain``) and rich displays
+(``text/html``).  :func:`outputs` gives both, cell by cell, for the readers of printed logs.
+
+In a notebook (Jupyter, Colab, Kaggle) a Hugging Face ``Trainer`` - and TRL's trainers built on
+it, as the fine-tuning notebooks people share run them - prints no dicts: its
+``NotebookProgressCallback`` draws a progress bar over an HTML table, redrawn in place at each
+log, which the saved notebook keeps in its last state::
+
+    <table border="1" class="dataframe">
+      <thead>
+     <tr style="text-align: left;">
+          <th>Step</th>
+          <th>Training Loss</th>
+          <th>Validation Loss</th>
+          <th>Accuracy</th>
+     ...
+        <tr>
+          <td>500</td>
+          <td>0.693100</td>
+          <td>No log</td>
+     ...
+
+The first column is ``Step``, or ``Epoch`` when the run evaluates once per epoch (the step
+axis is then epochs); a float is printed ``%.6f``; ``No log`` is a value not logged yet.  An
+evaluation's metrics are named as displayed (``eval_matthews_correlation`` shows as
+``Matthews Correlation``) and are read under those names.  Each training cell's table is one
+run; a notebook that trained twice holds two.  The same HTML in a notebook exported to
+Markdown or HTML (``jupyter nbconvert``) is read too.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import numpy as np
+
+from ...errors import InputError
+from ._table import LogTable, printed_number
+
+#: the Trainer's table: its first two headers (the escaped JSON of a notebook puts quotes,
+#: commas and newlines between them)
+_TRAINER_HEAD = re.compile(r"<th>\s*(Step|Epoch)\s*</th>.{0,200}?<th>\s*Training Loss\s*</th>", re.DOTALL)
+_TABLE = re.compile(r"<table\b[^>]*>(.*?)</table>", re.DOTALL | re.IGNORECASE)
+_ROW = re.compile(r"<tr\b[^>]*>(.*?)</tr>", re.DOTALL | re.IGNORECASE)
+_CELL = re.compile(r"<t([hd])\b[^>]*>(.*?)</t[hd]>", re.DOTALL | re.IGNORECASE)
+_TAG = re.compile(r"<[^>]+>")
+#: what the Trainer shows for a value not logged yet
+NOT_LOGGED = "No log"
+#: it prints a float as "%.6f"
+PRINTED_DECIMALS = 6
+
+
+def outputs(name: str, text: str) -> list[tuple[int, str, str]]:
+    """(cell number from 1, ``"text"`` or ``"html"``, content) of every output of a notebook's
+    cells, in order: printed streams and plain-text results, and HTML displays."""
+    try:
+        notebook = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{name}: not a readable notebook (invalid JSON at line {exc.lineno}: {exc.msg})") from None
+    cells = notebook.get("cells") if isinstance(notebook, dict) else None
+    if not isinstance(cells, list):
+        raise InputError(f"{name}: not a Jupyter notebook (no list of cells)")
+    found = []
+    for number, cell in enumerate(cells, start=1):
+        for output in (cell.get("outputs") or []) if isinstance(cell, dict) else []:
+            if not isinstance(output, dict):
+                continue
+            data = output.get("data") or {}
+            html = data.get("text/html") if isinstance(data, dict) else None
+            if html:
+                found.append((number, "html", _joined(html)))
+                continue
+            printed = output.get("text", data.get("text/plain", "") if isinstance(data, dict) else "")
+            if printed:
+                found.append((number, "text", _joined(printed)))
+    return found
+
+
+def printed_text(name: str, text: str) -> str:
+    """The text a notebook's cells printed (stream output and plain-text results), in order."""
+    return "\n".join(content for _, kind, content in outputs(name, text) if kind == "text")
+
+
+def is_trainer_table_head(head: str, base: str) -> bool:
+    """Does the start of a file hold a Trainer's notebook table (in a notebook's JSON, or in an
+    HTML or Markdown export of one)?"""
+    return "Training Loss" in head and _TRAINER_HEAD.search(head) is not None
+
+
+def trainer_tables(html: str) -> list[tuple[list, list]]:
+    """(headers, rows of cell texts) of each Trainer table in ``html``."""
+    tables = []
+    for body in _TABLE.findall(html):
+        rows = [[(kind.lower(), _TAG.sub("", cell).strip()) for kind, cell in _CELL.findall(row)]
+                for row in _ROW.findall(body)]
+        rows = [row for row in rows if row]
+        if not rows or [text for _, text in rows[0][:2]] not in (["Step", "Training Loss"],
+                                                                   ["Epoch", "Training Loss"]):
+            continue
+        headers = [text for _, text in rows[0]]
+        tables.append((headers, [[text for _, text in row] for row in rows[1:] if len(row) == len(headers)]))
+    return tables
+
+
+def read_trainer_tables(name: str, text: str) -> LogTable:
+    """The Trainer tables of a notebook (or of an export of one) as a log: one run per table."""
+    if name.lower().endswith(".ipynb"):
+        found = [(cell, table) for cell, kind, content in outputs(name, text) if kind == "html"
+                 for table in trainer_tables(content)]
+    else:
+        found = [(None, table) for table in trainer_tables(text)]
+    found = [(cell, (headers, rows)) for cell, (headers, rows) in found if rows]
+    if not found:
+        raise InputError(f"{name}: no Trainer table with a logged row found (in a notebook the "
+                         "Trainer draws a table whose columns start 'Step' or 'Epoch', 'Training Loss')")
+    axes = {headers[0] for _, (headers, _) in found}
+    if len(axes) > 1:
+        raise InputError(f"{name}: its Trainer tables count by different axes (Step and Epoch): "
+                         "read one notebook per run")
+    axis = axes.pop()
+    labels = _run_labels([cell for cell, _ in found])
+    keys, parts, unread = [], [], 0
+    for label, (_, (headers, rows)) in zip(labels, found):
+        keys += [key for key in headers[1:] if key not in keys]
+        steps = np.array([printed_number(row[0]) if printed_number(row[0]) is not None else math.nan
+                          for row in rows])
+        columns = {}
+        for j, key in enumerate(headers[1:], start=1):
+            values = [_cell_value(row[j]) for row in rows]
+            unread += sum(value is None for value in values)
+            columns[key] = np.array([math.nan if value is None else value for value in values])
+        parts.append((label, steps, columns))
+    arrays = {}
+    if len(parts) > 1:
+        arrays["run"] = np.concatenate([np.full(len(steps), label, dtype=object) for label, steps, _ in parts])
+    arrays["step"] = np.concatenate([steps for _, steps, _ in parts])
+    for key in keys:
+        arrays[key] = np.concatenate([columns.get(key, np.full(len(steps), math.nan))
+                                      for _, steps, columns in parts])
+    notes = [f"{len(parts)} Trainer table(s) as a notebook displayed them, {len(arrays['step'])} row(s); "
+             f"floats shown to {PRINTED_DECIMALS} decimals; '{NOT_LOGGED}' is a value not logged yet"]
+    if axis == "Epoch":
+        notes.append("the table counts epochs (the run evaluated once per epoch): the step is the epoch")
+    if len(parts) > 1:
+        notes.append(f"{len(parts)} tables (a training cell each, or one cell that trained twice) are "
+                     f"{len(parts)} runs: {', '.join(labels)}")
+    if unread:
+        notes.append(f"{unread} cell(s) holding neither a number nor '{NOT_LOGGED}' read as missing")
+    return LogTable(None, "hf-notebook", name, notes, arrays=arrays,
+                    step_unit="epochs" if axis == "Epoch" else None)
+
+
+def refuse(name: str) -> LogTable:
+    """A notebook in which no printed log was found: one clear error (read as JSON, its
+    ``nbformat`` numbers were "too few values to analyse")."""
+    raise InputError(f"{name}: a Jupyter notebook with no training log in its cells' output (read "
+                     "from a notebook: a Trainer's table, what SB3's logger printed); was "
+                     "it saved with its outputs cleared?")
+
+
+def _cell_value(text: str) -> float | None:
+    """A table cell as a number; NaN for "No log"; None for anything else."""
+    if text == NOT_LOGGED:
+        return math.nan
+    return printed_number(text)
+
+
+def _run_labels(cells: list) -> list:
+    """A run's label: its cell (``cell 7``; ``cell 7 #2`` for a second table of one cell), or
+    ``#k`` where the text has no cells."""
+    if any(cell is None for cell in cells):
+        return [f"#{k}" for k in range(1, len(cells) + 1)]
+    labels, seen = [], {}
+    for cell in cells:
+        seen[cell] = seen.get(cell, 0) + 1
+        labels.append(f"cell {cell}" + (f" #{seen[cell]}" if seen[cell] > 1 else ""))
+    return labels
+
+
+def _joined(content) -> str:
+    return "".join(content) if isinstance(content, list) else str(content)
