@@ -28,10 +28,13 @@ import numpy as np
 from ...errors import InputError
 from ._table import LogTable, fold_columns
 from .console import printed_number, visible
+from .notebooks import printed_text
 from .trainers import HF_SUMMARY_KEYS
 
 #: a printed log call: a Python dict on a line of its own that holds the trainer's 'epoch'
 _LOG_LINE = re.compile(r"^\s*\{'[^']+': .*'epoch': .*\}\s*$")
+#: ... as a notebook's JSON holds a line of printed output: a string ending in an escaped newline
+_NOTEBOOK_LOG_LINE = re.compile(r'"\{\'[^\'"]+\': [^"\n]*\'epoch\': [^"\n]*\}\\n"')
 #: an evaluation's keys (``trainer.evaluate`` prefixes them with its metric_key_prefix)
 _EVALUATION_PREFIXES = ("eval_", "test_")
 #: transformers 5 prints each float as "{:.4g}"
@@ -42,6 +45,8 @@ def is_printed_dicts_head(head: str, base: str) -> bool:
     """Does the start of a file hold a trainer's printed log dicts?"""
     if "'epoch':" not in head:  # every table and log pays this sniff: a substring search first
         return False
+    if base.lower().endswith(".ipynb"):
+        return _NOTEBOOK_LOG_LINE.search(head) is not None
     return any(_LOG_LINE.match(line) for line in map(visible, head.splitlines()))
 
 
@@ -96,6 +101,8 @@ class StepCounter:
 
 def read_printed_dicts(name: str, text: str) -> LogTable:
     """The printed dicts of ``text`` as a table (module docstring)."""
+    if name.lower().endswith(".ipynb"):  # (a Trainer run with disable_tqdm=True prints its dicts)
+        text = printed_text(name, text)
     rows, steps, runs, summaries, rounded = [], [], [], 0, False
     counter = StepCounter()
     for logged in map(parse_line, text.splitlines()):
