@@ -4,7 +4,9 @@ Target (issue 7): reading a 1,000,000-row CSV log costs within 1.5x of pandas.re
 Reported for a generic CSV (the wide frame the commands analyse, and the tidy frame) and an
 SB3 progress.csv (namespaced keys, parsed and typed); then every real CSV log of
 tests/fixtures/real (issue 19: <= 1.5x read_csv on every reader's real fixture), where a
-monitor.csv's read_csv skips its JSON comment line.
+monitor.csv's read_csv skips its JSON comment line.  Last, the real logs that are printed
+text (verl's console, a Trainer's notebook table): read_log against read_csv of the table they
+hold written as a CSV - what the same numbers cost when a trainer writes them as a table.
 
     python benchmarks/bench_read_log.py [--rows 1000000]
 """
@@ -46,6 +48,7 @@ def main():
                   f"{wide_ratio:.2f}x, tidy {tidy_ratio:.2f}x read_csv (medians of ratios, "
                   "alternating)  [target: <= 1.5x]")
     real_fixtures()
+    printed_fixtures()
 
 
 def real_fixtures():
@@ -58,6 +61,19 @@ def real_fixtures():
         print(f"{path.relative_to(root)} ({path.stat().st_size / 1e3:.0f} KB): read_csv "
               f"{theirs * 1e3:.2f} ms; read_log wide {wide:.2f}x, tidy {tidy:.2f}x  (medians of "
               "ratios, alternating)")
+
+
+def printed_fixtures():
+    import io
+
+    root = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "real"
+    for path in (root / "verl" / "qwen2-7b_math.log", root / "hf-notebook" / "gemma_7b_english_quotes.ipynb"):
+        table = read_log(path, wide=True).to_csv(index=False).encode()
+        ratio, ours, theirs = median_ratio(lambda: read_log(path, wide=True),
+                                           lambda: pd.read_csv(io.BytesIO(table)), repeats=15)
+        print(f"{path.relative_to(root)} ({path.stat().st_size / 1e3:.0f} KB, its table "
+              f"{len(table) / 1e3:.0f} KB): read_log wide {ours * 1e3:.2f} ms, read_csv of the table "
+              f"{theirs * 1e3:.2f} ms -> {ratio:.1f}x (medians of ratios, alternating)")
 
 
 if __name__ == "__main__":
