@@ -161,3 +161,12 @@ def test_watch_says_a_sparse_validation_was_not_checked_yet_not_checked_at_zero_
     text = run("watch", CONSOLE, "-m", VALIDATION, "--once").stdout
     assert f"{VALIDATION} is insufficient data (not checked yet at 3 values" in text
     assert "checked at 0" not in text
+
+
+def test_watch_does_not_take_a_json_record_that_quotes_a_step_line_for_one(tmp_path):
+    lines = [json.dumps({"step": step, "reward": 0.5 + 0.01 * step, "note": f"step:{step} - done:1"})
+             for step in range(1, 31)]
+    (tmp_path / "log.jsonl").write_text("\n".join(lines) + "\n")
+    done = run("watch", tmp_path / "log.jsonl", "-m", "reward", "--once", "--format", "json")
+    report = json.loads(done.stdout[done.stdout.index('{\n  "schema_version"'):])
+    assert report["report"]["metrics"]["reward"]["n"] == 30

@@ -246,7 +246,8 @@ class Follower:
                     out.append(box)
                 continue
             stripped = line.strip()
-            if self.header is None and "step:" in line and (printed := parse_step_line(line)) is not None:
+            if (self.header is None and "step:" in line and not stripped.startswith("{")
+                    and (printed := parse_step_line(line)) is not None):
                 self.verl, self._held = True, []  # what came before was the job's terminal text
                 record = _verl_record(*printed)
                 if record is not None:
