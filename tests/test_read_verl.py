@@ -170,3 +170,15 @@ def test_watch_does_not_take_a_json_record_that_quotes_a_step_line_for_one(tmp_p
     done = run("watch", tmp_path / "log.jsonl", "-m", "reward", "--once", "--format", "json")
     report = json.loads(done.stdout[done.stdout.index('{\n  "schema_version"'):])
     assert report["report"]["metrics"]["reward"]["n"] == 30
+
+
+def test_a_report_of_a_wide_verl_log_draws_its_scores_before_its_diagnostics():
+    from swarmstats.cli.report import MAX_SECTIONS, _first_sections
+
+    real = Path(__file__).resolve().parent / "fixtures" / "real" / "verl" / "qwen2-7b_math.log"
+    metrics = classify_columns(read_log(real, wide=True)).metrics  # the timings and counters left out
+    shown = _first_sections(metrics, "auto")
+    assert len(shown) == MAX_SECTIONS and shown[:2] == [VALIDATION, "val-core/DigitalLearningGmbH/MATH-lighteval/reward/mean@1"]
+    assert SCORE in shown and "critic/rewards/mean" in shown and "actor/pg_loss" in shown
+    assert metrics.index(SCORE) > 10  # in the log's order it came after the batch statistics
+    assert _first_sections(metrics, "higher") == metrics[:MAX_SECTIONS]  # one side given: the log's order

@@ -6,6 +6,7 @@ import sys
 
 from ..convergence.endings import with_divergence
 from ..convergence.verdict import ConvergenceTest
+from ..direction import guessed_direction
 from ..errors import DivergedAtStart
 from ..html_report import Report, build_report
 from ..io import LOG_FORMATS
@@ -50,12 +51,26 @@ def add_parser(commands) -> None:
 MAX_SECTIONS = 20
 
 
+def _first_sections(metrics: list, better: str | None) -> list:
+    """The :data:`MAX_SECTIONS` metrics a capped report draws: those better when higher (scores,
+    rewards, accuracies), then when lower (losses), then diagnostics with no better side, each
+    group in the log's order.  In log order a verl log's first 20 were mostly batch sizes and
+    sequence lengths, its score 15th and its validation first."""
+    if better not in (None, "auto"):
+        return metrics[:MAX_SECTIONS]  # one side given for all: the log's order
+    rank = {"higher": 0, "lower": 1, None: 2}
+    return sorted(metrics, key=lambda name: rank[guessed_direction(name)])[:MAX_SECTIONS]
+
+
 def run(args) -> int:
     frame, columns, metrics = load(args)
     metrics = args.metric or [m for m in metrics if m not in (args.p, args.accepted)]
     if not args.metric and len(metrics) > MAX_SECTIONS:
-        say(f"{len(metrics)} metrics: the report shows the first {MAX_SECTIONS} (name others with -m)")
-        metrics = metrics[:MAX_SECTIONS]
+        shown = _first_sections(metrics, args.better)
+        ordered = "" if shown == metrics[:MAX_SECTIONS] else (
+            ", those with a better side first (scores and rewards, then losses), then diagnostics")
+        say(f"{len(metrics)} metrics: the report shows {MAX_SECTIONS}{ordered} (name others with -m)")
+        metrics = shown
     announce_direction(args, metrics)
     if args.group:
         sections, quality, notes = [], None, []
