@@ -182,3 +182,14 @@ def test_a_report_of_a_wide_verl_log_draws_its_scores_before_its_diagnostics():
     assert SCORE in shown and "critic/rewards/mean" in shown and "actor/pg_loss" in shown
     assert metrics.index(SCORE) > 10  # in the log's order it came after the batch statistics
     assert _first_sections(metrics, "higher") == metrics[:MAX_SECTIONS]  # one side given: the log's order
+
+
+def test_a_last_step_line_still_being_written_is_left_out_not_read_cut_short(tmp_path):
+    lines = [f"{RAY}step:{step} - {SCORE}:{0.4 + 0.01 * step:.3f} - actor/entropy:0.3" for step in range(1, 8)]
+    text = "\n".join(lines) + "\n" + f"{RAY}step:8 - actor/entropy:0.29 - {SCORE}:0.49"  # 0.497 being written
+    (tmp_path / "live.log").write_text(text)
+    wide = read_log(tmp_path / "live.log", wide=True)
+    assert wide["step"].tolist() == [1, 2, 3, 4, 5, 6, 7]
+    assert any("no newline after it" in note for note in wide.attrs["notes"])
+    (tmp_path / "done.log").write_text(text + "7\n")  # the same line finished
+    assert read_log(tmp_path / "done.log", wide=True)[SCORE].iloc[-1] == 0.497

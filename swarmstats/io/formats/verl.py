@@ -110,7 +110,13 @@ def read_console(name: str, text: str) -> LogTable:
     """The step lines of ``text`` (the decoded file) as a table (module docstring)."""
     rows, steps, runs, three_decimals, words = [], [], [], True, set()
     run, begin, resumes, replaced, printed_lines = 1, 0, [], 0, 0  # begin: the current run's first row
-    for parsed in map(parse_step_line, text.splitlines()):
+    lines = text.splitlines()
+    # verl ends every line it prints with a newline: a last line without one is still being
+    # written (or the copy was cut), and its last value may be cut short ("0.497" read "0.49")
+    unfinished = bool(lines) and not text.endswith(("\n", "\r")) and parse_step_line(lines[-1]) is not None
+    if unfinished:
+        lines.pop()
+    for parsed in map(parse_step_line, lines):
         if parsed is None:
             continue
         printed_lines += 1
@@ -156,6 +162,9 @@ def read_console(name: str, text: str) -> LogTable:
         shown = sorted(words - set(keys))
         notes.append(f"{len(shown)} key(s) never printed as a number, not metrics: "
                      f"{', '.join(shown[:3])}{' ...' if len(shown) > 3 else ''}")
+    if unfinished:
+        notes.append("the last line is a step line with no newline after it, as a log still being "
+                     "written has: left out (its last value may be cut short)")
     if resumes:
         (first, after), more = resumes[0], len(resumes)
         notes.append(f"resumed from its checkpoint at step {first} after step {after} ({more} time"
