@@ -95,3 +95,15 @@ def test_a_notebook_without_a_training_log_is_one_clear_error(tmp_path):
     done = run("check-convergence", tmp_path / "cleared.ipynb")
     assert done.returncode == 2 and "a Jupyter notebook with no training log" in done.stderr
     assert "nbformat" not in done.stderr  # (its version numbers were read as two metrics)
+
+
+def test_a_nan_shown_is_a_value_the_run_logged_and_no_log_is_a_missing_one(tmp_path):
+    from swarmstats.io.written_nan import is_written
+
+    notebook = json.loads(NOTEBOOK.read_text())
+    html = notebook["cells"][3]["outputs"][0]["data"]["text/html"]
+    notebook["cells"][3]["outputs"][0]["data"]["text/html"] = [line.replace("1.063205", "nan") for line in html]
+    (tmp_path / "diverged.ipynb").write_text(json.dumps(notebook))
+    wide = read_log(tmp_path / "diverged.ipynb", wide=True)
+    loss = wide["Training Loss"].to_numpy()
+    assert is_written(loss).tolist() == [False] * 13 + [True]  # the "No log" of row 0: missing

@@ -107,3 +107,14 @@ def test_the_dicts_a_notebook_printed_are_read_from_its_outputs(tmp_path):
     from_notebook = read_log(tmp_path / "train.ipynb", wide=True)
     assert from_notebook.attrs["format"] == "hf-printed"
     assert from_notebook.equals(read_log(PRINTED, wide=True))
+
+
+@pytest.mark.parametrize("nan", ["nan", "'nan'"])  # transformers 4 prints the float bare, 5 a string
+def test_a_loss_printed_as_nan_is_a_run_that_diverged(tmp_path, nan):
+    lines = [f"{{'loss': {0.5 + 0.001 * k}, 'learning_rate': 5e-05, 'epoch': {k / 100}}}" for k in range(1, 41)]
+    lines += [f"{{'loss': {nan}, 'learning_rate': 5e-05, 'epoch': {k / 100}}}" for k in range(41, 51)]
+    (tmp_path / "train.log").write_text("\n".join(lines) + "\n")
+    wide = read_log(tmp_path / "train.log", wide=True)
+    assert len(wide) == 50  # (a bare nan is no Python literal: those lines were skipped whole)
+    done = run("check-convergence", tmp_path / "train.log", "-m", "loss")
+    assert done.returncode == 1 and "diverged: from step 41 on every value is NaN" in done.stdout

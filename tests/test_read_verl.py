@@ -193,3 +193,16 @@ def test_a_last_step_line_still_being_written_is_left_out_not_read_cut_short(tmp
     assert any("no newline after it" in note for note in wide.attrs["notes"])
     (tmp_path / "done.log").write_text(text + "7\n")  # the same line finished
     assert read_log(tmp_path / "done.log", wide=True)[SCORE].iloc[-1] == 0.497
+
+
+def test_a_loss_printed_as_nan_is_a_run_that_diverged_not_values_missing(tmp_path):
+    """Before, the printed NaN read as missing cells: the 40 finite values before it were judged
+    and a constant loss was 'converged'."""
+    lines = [f"step:{step} - actor/pg_loss:0.01 - {SCORE}:0.5" for step in range(1, 41)]
+    lines += [f"step:{step} - actor/pg_loss:np.float64(nan) - {SCORE}:0.5" for step in range(41, 61)]
+    (tmp_path / "diverged.log").write_text("\n".join(lines) + "\n")
+    done = run("check-convergence", tmp_path / "diverged.log", "-m", "actor/pg_loss", "--format", "json")
+    row = json.loads(done.stdout)["results"][0]
+    assert row["verdict"] == "not_converged" and "diverged: from step 41 on every value is NaN" in row["reasons"][0]
+    watched = run("watch", tmp_path / "diverged.log", "-m", "actor/pg_loss", "--once")
+    assert "diverged" in watched.stdout

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ...errors import InputError
-from ..written_nan import logged
+from ..written_nan import logged, scalar
 
 #: columns of a LogTable that are never metrics
 AXES = ("run", "step", "wall_time")
@@ -292,10 +292,12 @@ def sparse_to_wide(tidy: pd.DataFrame) -> pd.DataFrame:
 
 def printed_number(value) -> float | None:
     """A printed value as a float (a number, or the text of one: "1.48e+03", "nan"); None for
-    anything else (missing, a word, a list, a bool)."""
+    anything else (missing, a word, a list, a bool).  A NaN printed is a NaN the run logged, so
+    it is marked written (:mod:`..written_nan`): a loss that turned NaN reads as diverged, not
+    as values missing."""
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         return None
     try:
-        return float(value)
+        return scalar(float(value))
     except ValueError:
         return None

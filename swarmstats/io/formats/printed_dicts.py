@@ -39,6 +39,8 @@ _NOTEBOOK_LOG_LINE = re.compile(r'"\{\'[^\'"]+\': [^"\n]*\'epoch\': [^"\n]*\}\\n
 _EVALUATION_PREFIXES = ("eval_", "test_")
 #: transformers 5 prints each float as "{:.4g}"
 PRINTED_DIGITS = 4
+#: transformers 4 printed a NaN or infinite float bare (``'loss': nan``), which is no literal
+_BARE_NONFINITE = re.compile(r"(?<=: )(-?(?:nan|inf))(?=\s*[,}])")
 
 
 def is_printed_dicts_head(head: str, base: str) -> bool:
@@ -64,7 +66,14 @@ def parse_line(line: str) -> dict | None:
         return None
     try:
         logged = ast.literal_eval(line.strip())
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
+    except ValueError:
+        if not _BARE_NONFINITE.search(line):
+            return None
+        try:  # a loss that turned NaN: read as the text "nan", a NaN the run logged
+            logged = ast.literal_eval(_BARE_NONFINITE.sub(r"'\1'", line.strip()))
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return None
+    except (SyntaxError, MemoryError, RecursionError):
         return None
     return logged if isinstance(logged, dict) else None
 

@@ -37,6 +37,7 @@ import pandas as pd
 
 from ...errors import InputError
 from ..resumed import is_resume
+from ..written_nan import scalar
 from ._table import LogTable, numeric_frame
 from .console import printed_number, visible
 
@@ -90,10 +91,10 @@ def printed_value(value: str) -> float | None:
     (0.25, -0.027, None)
     """
     try:
-        return float(value)  # the common case, first: a log holds ~50 values a line
+        return scalar(float(value))  # the common case, first: a log holds ~50 values a line
     except ValueError:
-        scalar = _NUMPY_SCALAR.match(value)
-        return printed_number(scalar.group(1)) if scalar else None
+        numpy_form = _NUMPY_SCALAR.match(value)
+        return printed_number(numpy_form.group(1)) if numpy_form else None
 
 
 def is_console_head(head: str, base: str) -> bool:
