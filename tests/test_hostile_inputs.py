@@ -171,3 +171,11 @@ def test_a_report_of_a_wide_table_draws_the_first_sections_and_says_so(corpus, c
     assert code == 0, err
     assert "300 metrics: the report shows 2 (name others with -m)" in err
     assert (tmp_path / "wide.html").read_text().count("<section id='m") == 2  # m0 and m1
+
+
+def test_a_log_of_many_metrics_each_too_short_gets_a_message_of_a_few_lines(tmp_path, capsys):
+    # one verl step line of 5,000 keys: the message named each, and ran to 60 KB
+    (tmp_path / "wide.log").write_text("step:1 - " + " - ".join(f"k{i}:{i}" for i in range(5_000)) + "\n")
+    code, _, err = _invoke(["check-convergence", str(tmp_path / "wide.log")], capsys)
+    assert code == 2 and "too few values to analyse: k0 (1)" in err
+    assert "and 4,990 more" in err and len(err) < 1_000

@@ -192,7 +192,7 @@ def _long_enough(frame, metrics: list, *, named: bool) -> list:
         return metrics
     if named and counts[short[0]] == 0:
         raise InputError(f"metric {short[0]!r} has no values (every cell is empty)")
-    described = ", ".join(f"{m} ({counts[m]})" for m in short)
+    described = capped_list([f"{m} ({counts[m]})" for m in short])
     if named or len(short) == len(metrics):
         raise too_few(frame.attrs.get("source"), f"too few values to analyse: {described}",
                       "has the run just started?")
@@ -211,6 +211,17 @@ def _cells_logged(column) -> int:
 #: what the command found or chose on its own; printed to stderr once it succeeded (an
 #: input error stays one line)
 NOTES: list = []
+
+
+def capped_list(items: list, limit: int = 10) -> str:
+    """``items`` joined by commas, the first ``limit`` of them and a count of the rest (a log
+    line of 200,000 keys, one value each, made a message of 2 MB).
+
+    >>> capped_list(["a (1)", "b (1)", "c (2)"], limit=2)
+    'a (1), b (1) and 1 more'
+    """
+    shown = ", ".join(items[:limit])
+    return shown + (f" and {len(items) - limit:,} more" if len(items) > limit else "")
 
 
 def too_few(source, counted: str, hint: str | None = None) -> InputError:

@@ -32,6 +32,7 @@ from ._common import (
     MIN_VALUES,
     add_command,
     at_least,
+    capped_list,
     dump_json,
     finite,
     too_few,
@@ -685,7 +686,7 @@ def _refuse_if_nothing_read(args, report, follower: Follower) -> None:
     if not report.metrics:
         why = f"; {follower.skipped} bad line(s), the first: {follower.first_skip}" if follower.skipped else ""
         raise InputError(f"{args.file}: no numeric metric values were read{why}")
-    counts = ", ".join(f"{name} ({entry['n']})" for name, entry in report.metrics.items())
+    counts = capped_list([f"{name} ({entry['n']})" for name, entry in report.metrics.items()])
     raise too_few(args.file, f"too few values to analyse: {counts}", "is the run just starting?")
 
 
