@@ -90,6 +90,17 @@ GARBAGE = {
     "symlink_loop": lambda d: _symlink_loop(d),
     "fifo": lambda d: _fifo(d),
     "dangling_symlink": lambda d: _dangling(d),
+    # printed logs with nothing in them: a verl job that died before its first step, a notebook
+    # saved with its outputs cleared, one cut short, a Trainer table not yet logged
+    "verl_preamble_only": lambda d: _write(d, "verl_demo.log", "(TaskRunner pid=7) {'actor_rollout_ref': {},\n"
+                                                               "(TaskRunner pid=7)  'trainer': {}}\n"),
+    "notebook_no_outputs": lambda d: _write(d, "train.ipynb", json.dumps(
+        {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+            {"cell_type": "code", "metadata": {}, "source": ["trainer.train()"], "outputs": []}]})),
+    "notebook_truncated": lambda d: _write(d, "cut.ipynb", '{"cells": [{"cell_type": "code", "outputs": [{"da'),
+    "trainer_table_empty": lambda d: _write(d, "table.html", '<table border="1" class="dataframe"><thead><tr>'
+                                                             "<th>Step</th><th>Training Loss</th></tr></thead>"
+                                                             "<tbody></tbody></table>"),
 }
 
 
@@ -157,6 +168,9 @@ ODD = {
         "{oops\n" if i == 40 else json.dumps({"step": i, "reward": v}) + "\n" for i, v in enumerate(_series()))),
     "utf16": lambda d: _write(d, "wide.csv", _csv("step,reward", _plain_rows()).encode("utf-16")),
     "trailing_half_line": lambda d: _write(d, "half.csv", _with_name("reward") + "120,0."),
+    "verl_half_line": lambda d: _write(d, "verl.log", "".join(
+        f"(TaskRunner pid=7) step:{i} - critic/score/mean:{v:.3f}\n" for i, v in enumerate(_series()))
+        + "(TaskRunner pid=7) step:120 - critic/score/mean:0."),
 }
 
 #: garbage to the batch commands, but to a follower a log with one bad line, which it skips
