@@ -602,6 +602,10 @@ def test_a_verl_run_printed_to_its_console_climbs_in_training_and_plateaus_in_va
     validation = rows["val-core/openai/gsm8k/reward/mean@1"]
     assert validation["verdict"] != "not_converged" and validation["warmup"] >= 1  # step 0's 0.22 set aside
     assert 0.87 < validation["mean"] < 0.89
+    # asked whether it is flat within a point of accuracy, as a practitioner would ask: yes
+    flat = run("check-convergence", path, "-m", "val-core/openai/gsm8k/reward/mean@1", "--tolerance", "0.01",
+               "--format", "json")
+    assert flat.returncode == 0 and verdicts(flat)["val-core/openai/gsm8k/reward/mean@1"]["verdict"] == "converged"
     # how the machine ran is not what the model learned: timings, FLOP use, memory left out, said so
     assert not [name for name in rows if name.startswith(("timing_s/", "timing_per_token_ms/", "perf/"))]
     assert "(a system measurement: time, memory or hardware use)" in result.stderr
