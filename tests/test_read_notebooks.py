@@ -107,3 +107,11 @@ def test_a_nan_shown_is_a_value_the_run_logged_and_no_log_is_a_missing_one(tmp_p
     wide = read_log(tmp_path / "diverged.ipynb", wide=True)
     loss = wide["Training Loss"].to_numpy()
     assert is_written(loss).tolist() == [False] * 13 + [True]  # the "No log" of row 0: missing
+
+
+def test_a_row_that_does_not_fit_the_columns_is_left_out_and_counted(tmp_path):
+    text = EXPORT.read_text().replace("<td>0.237000</td>\n", "", 1)  # epoch 3 lost its training loss
+    (tmp_path / "export.md").write_text(text)
+    wide = read_log(tmp_path / "export.md", wide=True)
+    assert wide["step"].tolist() == [1, 2, 4, 5]  # never shifted into the wrong columns
+    assert any("1 row(s) with more or fewer cells" in note for note in wide.attrs["notes"])

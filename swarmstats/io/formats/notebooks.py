@@ -93,7 +93,8 @@ def is_trainer_table_head(head: str, base: str) -> bool:
 
 
 def trainer_tables(html: str) -> list[tuple[list, list]]:
-    """(headers, rows of cell texts) of each Trainer table in ``html``."""
+    """(headers, rows of cell texts) of each Trainer table in ``html``; a row with more or fewer
+    cells than the headers is kept as ``None`` (counted and noted by the reader, never guessed)."""
     tables = []
     for body in _TABLE.findall(html):
         rows = [[(kind.lower(), _TAG.sub("", cell).strip()) for kind, cell in _CELL.findall(row)]
@@ -103,7 +104,8 @@ def trainer_tables(html: str) -> list[tuple[list, list]]:
                                                                    ["Epoch", "Training Loss"]):
             continue
         headers = [text for _, text in rows[0]]
-        tables.append((headers, [[text for _, text in row] for row in rows[1:] if len(row) == len(headers)]))
+        tables.append((headers, [[text for _, text in row] if len(row) == len(headers) else None
+                                 for row in rows[1:]]))
     return tables
 
 
@@ -114,6 +116,8 @@ def read_trainer_tables(name: str, text: str) -> LogTable:
                  for table in trainer_tables(content)]
     else:
         found = [(None, table) for table in trainer_tables(text)]
+    malformed = sum(row is None for _, (_, rows) in found for row in rows)
+    found = [(cell, (headers, [row for row in rows if row is not None])) for cell, (headers, rows) in found]
     found = [(cell, (headers, rows)) for cell, (headers, rows) in found if rows]
     if not found:
         raise InputError(f"{name}: no Trainer table with a logged row found (in a notebook the "
@@ -149,6 +153,8 @@ def read_trainer_tables(name: str, text: str) -> LogTable:
     if len(parts) > 1:
         notes.append(f"{len(parts)} tables (a training cell each, or one cell that trained twice) are "
                      f"{len(parts)} runs: {', '.join(labels)}")
+    if malformed:
+        notes.append(f"{malformed} row(s) with more or fewer cells than the table's columns left out")
     if unread:
         notes.append(f"{unread} cell(s) holding neither a number nor '{NOT_LOGGED}' read as missing")
     return LogTable(None, "hf-notebook", name, notes, arrays=arrays,
