@@ -206,3 +206,24 @@ def test_a_loss_printed_as_nan_is_a_run_that_diverged_not_values_missing(tmp_pat
     assert row["verdict"] == "not_converged" and "diverged: from step 41 on every value is NaN" in row["reasons"][0]
     watched = run("watch", tmp_path / "diverged.log", "-m", "actor/pg_loss", "--once")
     assert "diverged" in watched.stdout
+
+
+def test_a_late_validation_from_the_same_process_joins_its_step_and_is_no_restart(tmp_path):
+    """verl's fully asynchronous trainer logs a validation at the parameter version it checked,
+    which can come after the next version's line: read as a resume, it dropped that line."""
+    lines = []
+    for step in range(1, 31):
+        lines.append(f"{RAY}step:{step} - {SCORE}:{0.5 + 0.001 * step:.4f}")
+        if step % 5 == 1 and step > 1:  # the validation of version step-1, printed after step's line
+            lines.append(f"{RAY}step:{step - 1} - {VALIDATION}:0.8")
+    (tmp_path / "async.log").write_text("\n".join(lines) + "\n")
+    wide = read_log(tmp_path / "async.log", wide=True)
+    assert wide["step"].tolist() == list(range(1, 31)) and wide[SCORE].notna().all()
+    assert wide[VALIDATION].dropna().index.tolist() == [4, 9, 14, 19, 24]  # steps 5, 10, ... 25
+    assert any("5 line(s) printed after a later step by the same process" in note for note in wide.attrs["notes"])
+    assert not any("resumed" in note for note in wide.attrs["notes"])
+    # watch follows it the same way: no resume said, every training value counted
+    done = run("watch", tmp_path / "async.log", "-m", SCORE, "-m", VALIDATION, "--once", "--format", "json")
+    report = json.loads(done.stdout[done.stdout.index('{\n  "schema_version"'):])
+    assert "resumed" not in done.stdout
+    assert report["report"]["metrics"][SCORE]["n"] == 30 and report["report"]["metrics"][VALIDATION]["n"] == 5

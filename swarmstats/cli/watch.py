@@ -22,7 +22,7 @@ from ..io import mlflow_server
 from ..io.decoding import BadJSON, check_readable, loads
 from ..io.formats.console import BoxReader, is_rule, visible
 from ..io.formats.printed_dicts import StepCounter, parse_line
-from ..io.formats.verl import parse_step_line, printed_value
+from ..io.formats.verl import parse_step_line, printed_value, printing_process
 from ..io.resumed import is_resume
 from ..io.runs import record_run
 from ..io.tabular import is_bookkeeping_name, step_names
@@ -68,6 +68,10 @@ def add_parser(commands) -> None:
                        help="also post each verdict change as JSON to this webhook (a Slack-compatible "
                             "'text' field and the event's fields); a failed post is retried, reported "
                             "once on stderr, and never stops the watch")
+
+
+#: the key a verl record printed late carries from the follower to the monitors (never a metric)
+LATE = "\x00late"
 
 
 class Follower:
@@ -134,6 +138,7 @@ class Follower:
         self._printed = False  # a Trainer's printed dicts seen: the other lines are its terminal text
         self._printed_steps = StepCounter()  # ... and their steps
         self.verl = False  # verl's printed step lines seen: likewise
+        self._verl_steps: tuple | None = None  # (process, first step, last step) of verl's lines
 
     def close(self) -> None:
         self._close()
@@ -252,7 +257,7 @@ class Follower:
                 self.verl, self._held = True, []  # what came before was the job's terminal text
                 record = _verl_record(*printed)
                 if record is not None:
-                    out.append(record)
+                    out.append(self._verl_order(record, printing_process(line)))
                 continue
             if self.verl:
                 continue  # (between verl's step lines: the job's configuration, warnings, samples)
@@ -296,6 +301,19 @@ class Follower:
             if record is not None:
                 out.append(record)
         return out
+
+    def _verl_order(self, record: dict, process: str | None) -> dict:
+        """``record``, marked :data:`LATE` when the process that printed the last line prints a
+        step it passed already (not back to its first): a late line (verl's fully asynchronous
+        trainer logs a validation at the version it checked), not a resume, as ``read_log`` reads
+        it (:mod:`swarmstats.io.formats.verl`)."""
+        step = record["step"]
+        known = self._verl_steps
+        if known is not None and process is not None and process == known[0] and known[1] < step < known[2]:
+            return {**record, LATE: True}
+        first = known[1] if known is not None and process == known[0] and step > known[1] else step
+        self._verl_steps = (process, first, step)
+        return record
 
     @staticmethod
     def _shows_csv(line: str, first_held: str | None = None) -> bool:
@@ -420,14 +438,16 @@ class RunMonitors:
         #: it logs at that step (verl: :meth:`Monitor.forget_from`'s ``redone``)
         self.checkpoint_keeps_its_step = False
 
-    def log(self, run: str | None, step, values: dict) -> None:
+    def log(self, run: str | None, step, values: dict, *, late: bool = False) -> None:
+        """``late``: a line printed after a later step by the same process (not a resume): its
+        values join the run as they are, and the run's step record stays where it is."""
         number = _step_number(step)
-        label = self._label(run, number, values)
+        label = self._segments.get(run, (run, 1))[0] if late else self._label(run, number, values)
         monitor = self._monitors.get(label)
         if monitor is None:
             monitor = self._monitors[label] = self._make()
             self._steps[label] = array("d")
-        if number is not None:
+        if number is not None and not late:
             self._steps[label].append(number)
         # a number where the log wrote one (a CSV cell is text): the monitor judges on the step axis
         monitor.log(plain_number(number) if number is not None else step if step is not None else monitor.calls,
@@ -598,10 +618,11 @@ def run(args) -> int:
             step_key = args.step or next(iter(step_names(record)), None)
             if unit is None:
                 unit = follower.step_unit(step_key)
+            late = bool(record.pop(LATE, False))
             run, run_keys = record_run(record)
             step, values = _numbers(record, step_key, run_keys)
             monitors.checkpoint_keeps_its_step = follower.verl
-            monitors.log(run, step, values)
+            monitors.log(run, step, values, late=late)
         for kind, message in monitors.take_events():
             _say(args, {"event": kind, "message": message})
         return len(records)

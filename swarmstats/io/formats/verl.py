@@ -15,6 +15,11 @@ bars.  Only the step lines are read.  verl before mid-2025 printed each value as
 validation before training is its own line at the step training resumes from (0 in a fresh
 run); later validations share their step's line.
 
+A step printed after a later one by the same process (and not back to the run's first step)
+is a late line, not a restart: verl's
+fully asynchronous trainer logs a validation at the parameter version it validated, which can
+arrive after the next version's training line.  It joins the row of its step.
+
 A run resumed into the same file (``tee -a``) starts again from its last checkpoint: verl's
 checkpoint ``global_step_N`` holds the model after step N's update, and the resumed run prints
 its validation at step N, then trains from step N + 1.  So the rows printed past step N before
@@ -47,6 +52,8 @@ from .console import printed_number, visible
 _STEP = re.compile(r"(?<![\w/:.@-])step:(\d+)(?= - |\s*$)")
 #: Ray's note that it folded identical lines from several workers into one
 _RAY_REPEATED = re.compile(r"\s*\[repeated \d+x across cluster\]\s*$")
+#: the process Ray names before a line it printed: ``(TaskRunner pid=20910)``
+_RAY_PROCESS = re.compile(r"\(([^()]*?pid=\d+)[^()]*\)")
 #: a numpy scalar as ``pprint.pformat`` shows it under numpy 2: ``np.float64(0.259)``
 _NUMPY_SCALAR = re.compile(r"^(?:np|numpy)\.(?:float|int|uint)\d*\((.*)\)$")
 #: what only verl's jobs print near their start: its Ray task runner, its trainer module, the
@@ -83,6 +90,16 @@ def parse_step_line(line: str) -> tuple[int, dict] | None:
     return (int(found.group(1)), printed) if printed else None
 
 
+def printing_process(line: str) -> str | None:
+    """The Ray process that printed ``line`` (``TaskRunner pid=20910``); None without Ray's prefix.
+
+    >>> printing_process("\x1b[36m(TaskRunner pid=7)\x1b[0m step:3 - a:1"), printing_process("step:3 - a:1")
+    ('TaskRunner pid=7', None)
+    """
+    found = _RAY_PROCESS.search(visible(line).partition("step:")[0])
+    return found.group(1) if found else None
+
+
 def printed_value(value: str) -> float | None:
     """A printed value as a float: ``0.259``, ``1e-06``, ``nan``, ``np.float64(0.259)``; None for
     anything else (``True``, a word).
@@ -110,17 +127,20 @@ def is_console_head(head: str, base: str) -> bool:
 def read_console(name: str, text: str) -> LogTable:
     """The step lines of ``text`` (the decoded file) as a table (module docstring)."""
     rows, steps, runs, three_decimals, words = [], [], [], True, set()
-    run, begin, resumes, replaced, printed_lines = 1, 0, [], 0, 0  # begin: the current run's first row
+    run, begin, resumes, replaced, printed_lines, late = 1, 0, [], 0, 0, 0  # begin: the current run's first row
+    process = None  # the Ray process that printed the run's last line
     lines = text.splitlines()
     # verl ends every line it prints with a newline: a last line without one is still being
     # written (or the copy was cut), and its last value may be cut short ("0.497" read "0.49")
     unfinished = bool(lines) and not text.endswith(("\n", "\r")) and parse_step_line(lines[-1]) is not None
     if unfinished:
         lines.pop()
-    for parsed in map(parse_step_line, lines):
+    for line in lines:
+        parsed = parse_step_line(line)
         if parsed is None:
             continue
         printed_lines += 1
+        printer, process = process, printing_process(line)
         step, printed = parsed
         values = {}
         for key, value in printed.items():
@@ -131,6 +151,15 @@ def read_console(name: str, text: str) -> LogTable:
             values[key] = number
             three_decimals = three_decimals and bool(_THREE_DECIMALS.match(value))
         if not values:
+            continue
+        if (len(steps) > begin and steps[begin] < step < steps[-1] and process is not None
+                and process == printer):
+            late += 1  # the same process, a step already passed (not the run's start): a late line
+            at = begin + int(np.searchsorted(steps[begin:], step))
+            if at < len(steps) and steps[at] == step:
+                rows[at].update(values)
+            else:
+                rows.insert(at, values), steps.insert(at, step), runs.insert(at, run)
             continue
         if len(steps) > begin and step < steps[-1]:
             if is_resume(np.array(steps[begin:], dtype=float), step):
@@ -163,6 +192,9 @@ def read_console(name: str, text: str) -> LogTable:
         shown = sorted(words - set(keys))
         notes.append(f"{len(shown)} key(s) never printed as a number, not metrics: "
                      f"{', '.join(shown[:3])}{' ...' if len(shown) > 3 else ''}")
+    if late:
+        notes.append(f"{late} line(s) printed after a later step by the same process (a validation "
+                     "arriving late, as verl's fully asynchronous trainer logs it): each joined its step")
     if unfinished:
         notes.append("the last line is a step line with no newline after it, as a log still being "
                      "written has: left out (its last value may be cut short)")
