@@ -124,11 +124,50 @@ def is_console_head(head: str, base: str) -> bool:
         _VERL_START.search(head) is not None)
 
 
+class _StepRows:
+    """The rows of a verl log, a step each, placed as the module docstring says: a line at the
+    last step joins it, a late line from the same process joins its step, a resume cuts the rows
+    past the checkpoint, a step back to the run's start begins a new run."""
+
+    def __init__(self):
+        self.rows, self.steps, self.runs = [], [], []
+        self.run, self.begin = 1, 0  # the current run's number and first row
+        self.resumes, self.replaced, self.late = [], 0, 0
+        self._process = None  # the Ray process that printed the last line
+
+    def add(self, step: int, values: dict, process: str | None) -> None:
+        printer, self._process = self._process, process
+        steps, begin = self.steps, self.begin
+        if len(steps) > begin and steps[begin] < step < steps[-1] and process is not None and process == printer:
+            self.late += 1  # the same process, a step already passed (not the run's start): a late line
+            at = begin + int(np.searchsorted(steps[begin:], step))
+            if at < len(steps) and steps[at] == step:
+                self.rows[at].update(values)
+            else:
+                self._insert(at, step, values)
+            return
+        if len(steps) > begin and step < steps[-1]:
+            if is_resume(np.array(steps[begin:], dtype=float), step):
+                self.resumes.append((step, steps[-1]))  # from its checkpoint: the steps past it are redone
+                cut = begin + int(np.searchsorted(steps[begin:], step, side="right"))
+                self.replaced += len(steps) - cut
+                del self.rows[cut:], self.steps[cut:], self.runs[cut:]
+            else:
+                self.run, self.begin = self.run + 1, len(steps)  # back to where the run began: a new run
+        if len(steps) > self.begin and step == steps[-1]:
+            self.rows[-1].update(values)  # a second line at the step (a validation printed apart, a resume)
+            return
+        self._insert(len(steps), step, values)
+
+    def _insert(self, at: int, step: int, values: dict) -> None:
+        self.rows.insert(at, values)
+        self.steps.insert(at, step)
+        self.runs.insert(at, self.run)
+
+
 def read_console(name: str, text: str) -> LogTable:
     """The step lines of ``text`` (the decoded file) as a table (module docstring)."""
-    rows, steps, runs, three_decimals, words = [], [], [], True, set()
-    run, begin, resumes, replaced, printed_lines, late = 1, 0, [], 0, 0, 0  # begin: the current run's first row
-    process = None  # the Ray process that printed the run's last line
+    placed, three_decimals, words, printed_lines = _StepRows(), True, set(), 0
     lines = text.splitlines()
     # verl ends every line it prints with a newline: a last line without one is still being
     # written (or the copy was cut), and its last value may be cut short ("0.497" read "0.49")
@@ -140,7 +179,6 @@ def read_console(name: str, text: str) -> LogTable:
         if parsed is None:
             continue
         printed_lines += 1
-        printer, process = process, printing_process(line)
         step, printed = parsed
         values = {}
         for key, value in printed.items():
@@ -150,39 +188,17 @@ def read_console(name: str, text: str) -> LogTable:
                 continue
             values[key] = number
             three_decimals = three_decimals and bool(_THREE_DECIMALS.match(value))
-        if not values:
-            continue
-        if (len(steps) > begin and steps[begin] < step < steps[-1] and process is not None
-                and process == printer):
-            late += 1  # the same process, a step already passed (not the run's start): a late line
-            at = begin + int(np.searchsorted(steps[begin:], step))
-            if at < len(steps) and steps[at] == step:
-                rows[at].update(values)
-            else:
-                rows.insert(at, values), steps.insert(at, step), runs.insert(at, run)
-            continue
-        if len(steps) > begin and step < steps[-1]:
-            if is_resume(np.array(steps[begin:], dtype=float), step):
-                resumes.append((step, steps[-1]))  # from its checkpoint: the steps past it are redone
-                cut = begin + int(np.searchsorted(steps[begin:], step, side="right"))
-                replaced += len(steps) - cut
-                del rows[cut:], steps[cut:], runs[cut:]
-            else:
-                run, begin = run + 1, len(steps)  # back to where the run began: a new run
-        if len(steps) > begin and step == steps[-1]:
-            rows[-1].update(values)  # a second line at the step (a validation printed apart, a resume)
-            continue
-        rows.append(values)
-        steps.append(step)
-        runs.append(run)
+        if values:
+            placed.add(step, values, printing_process(line))
+    rows, run = placed.rows, placed.run
     if not rows:
         raise InputError(f"{name}: no verl step line with a number found (verl prints "
                          "'step:N - key:value - ...' once per training step with trainer.logger=console)")
     keys = list(dict.fromkeys(key for row in rows for key in row))
     arrays = {}
     if run > 1:
-        arrays["run"] = np.array([f"#{label}" for label in runs], dtype=object)
-    arrays["step"] = np.array(steps, dtype=float)
+        arrays["run"] = np.array([f"#{label}" for label in placed.runs], dtype=object)
+    arrays["step"] = np.array(placed.steps, dtype=float)
     arrays.update({key: np.array([row.get(key, math.nan) for row in rows]) for key in keys})
     notes = [f"{printed_lines} step line(s) printed by verl's console logger; the rest of the text is skipped"]
     if three_decimals:
@@ -192,16 +208,16 @@ def read_console(name: str, text: str) -> LogTable:
         shown = sorted(words - set(keys))
         notes.append(f"{len(shown)} key(s) never printed as a number, not metrics: "
                      f"{', '.join(shown[:3])}{' ...' if len(shown) > 3 else ''}")
-    if late:
-        notes.append(f"{late} line(s) printed after a later step by the same process (a validation "
+    if placed.late:
+        notes.append(f"{placed.late} line(s) printed after a later step by the same process (a validation "
                      "arriving late, as verl's fully asynchronous trainer logs it): each joined its step")
     if unfinished:
         notes.append("the last line is a step line with no newline after it, as a log still being "
                      "written has: left out (its last value may be cut short)")
-    if resumes:
-        (first, after), more = resumes[0], len(resumes)
+    if placed.resumes:
+        (first, after), more = placed.resumes[0], len(placed.resumes)
         notes.append(f"resumed from its checkpoint at step {first} after step {after} ({more} time"
-                     f"{'s' if more > 1 else ''}): the {replaced} row(s) printed past the checkpoint "
+                     f"{'s' if more > 1 else ''}): the {placed.replaced} row(s) printed past the checkpoint "
                      "are replaced by the resumed run's")
     if run > 1:
         notes.append(f"{run} runs printed one after another (the step went back to where a run "
