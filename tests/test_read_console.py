@@ -122,6 +122,9 @@ def test_prefixes_windows_line_ends_progress_bars_and_lost_rules_are_tolerated(t
     (tmp_path / "bare.txt").write_text(bare)
     read = read_log(tmp_path / "bare.txt", format="sb3-console", wide=True)
     assert_same_as_written(read, written)
+    # pasted into HTML or Markdown (a GitHub comment, an exported notebook): each line ends "<br>"
+    (tmp_path / "pasted.md").write_text("".join(f"{line}<br>\n" for line in text.splitlines()))
+    assert_same_as_written(read_log(tmp_path / "pasted.md", wide=True), written)
 
 
 def test_a_table_still_being_printed_is_left_out_with_a_note(tmp_path):

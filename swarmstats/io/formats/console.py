@@ -47,6 +47,9 @@ PRINTED_DIGITS = 3
 _ROW = re.compile(r"\|([^|]*)\|([^|]*)\|\s*$")
 #: an ANSI escape sequence (colour, cursor movement, line erase)
 _ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+#: the line break HTML puts at the end of each line of printed output pasted into Markdown or a
+#: web page (a GitHub comment, an exported notebook): ``|    ep_rew_mean | 22.5 |<br>``
+_HTML_BREAK = re.compile(r"(?:<br\s*/?>\s*)+$", re.IGNORECASE)
 #: a box's top or bottom: dashes alone (after any prefix)
 _RULE = re.compile(r"-{8,}\s*$")
 #: a notebook's JSON holds the printed text as a list of line strings or as one string: a
@@ -71,8 +74,11 @@ def is_console_head(head: str, base: str) -> bool:
 
 def visible(line: str) -> str:
     """What a terminal shows of a line: after its last carriage return (a progress bar redrawn
-    in place), without colour codes and cursor moves (rich's progress bar draws them)."""
+    in place), without colour codes and cursor moves (rich's progress bar draws them), and
+    without the ``<br>`` a paste into HTML or Markdown ends it with."""
     line = line.rpartition("\r")[2]
+    if "<" in line:
+        line = _HTML_BREAK.sub("", line)
     return _ESCAPE.sub("", line) if "\x1b" in line else line
 
 
