@@ -227,3 +227,14 @@ def test_a_late_validation_from_the_same_process_joins_its_step_and_is_no_restar
     report = json.loads(done.stdout[done.stdout.index('{\n  "schema_version"'):])
     assert "resumed" not in done.stdout
     assert report["report"]["metrics"][SCORE]["n"] == 30 and report["report"]["metrics"][VALIDATION]["n"] == 5
+
+
+def test_a_verl_run_launched_from_a_notebook_is_read_from_its_outputs(tmp_path):
+    printed = [line + "\n" for line in CONSOLE.read_text().splitlines()]
+    notebook = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "code", "metadata": {}, "execution_count": 1, "source": ["!bash run_grpo.sh"],
+         "outputs": [{"output_type": "stream", "name": "stdout", "text": printed}]}]}
+    (tmp_path / "train.ipynb").write_text(json.dumps(notebook, indent=1))
+    wide = read_log(tmp_path / "train.ipynb", wide=True)
+    assert wide.attrs["format"] == "verl-console"
+    assert wide.equals(read_log(CONSOLE, wide=True))

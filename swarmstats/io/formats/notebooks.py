@@ -165,8 +165,8 @@ def refuse(name: str) -> LogTable:
     """A notebook in which no printed log was found: one clear error (read as JSON, its
     ``nbformat`` numbers were "too few values to analyse")."""
     raise InputError(f"{name}: a Jupyter notebook with no training log in its cells' output (read "
-                     "from a notebook: a Trainer's table, what SB3's logger printed); was "
-                     "it saved with its outputs cleared?")
+                     "from a notebook: a Trainer's table or dicts, what SB3's logger or verl printed); "
+                     "was it saved with its outputs cleared?")
 
 
 def _cell_value(text: str) -> float | None:

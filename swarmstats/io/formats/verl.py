@@ -44,6 +44,7 @@ from ...errors import InputError
 from ..resumed import is_resume
 from ..written_nan import scalar
 from ._table import LogTable, numeric_frame
+from .notebooks import printed_text
 from .console import printed_number, visible
 
 #: ``step:N`` where a line's metrics start: at the line's start, after Ray's ``(Actor pid=N)``
@@ -167,6 +168,8 @@ class _StepRows:
 
 def read_console(name: str, text: str) -> LogTable:
     """The step lines of ``text`` (the decoded file) as a table (module docstring)."""
+    if name.lower().endswith(".ipynb"):  # (a verl run launched from a notebook cell)
+        text = printed_text(name, text)
     placed, three_decimals, words, printed_lines = _StepRows(), True, set(), 0
     lines = text.splitlines()
     # verl ends every line it prints with a newline: a last line without one is still being
