@@ -44,8 +44,8 @@ from ...errors import InputError
 from ..resumed import is_resume
 from ..written_nan import scalar
 from ._table import LogTable, numeric_frame
-from .notebooks import printed_text
 from .console import printed_number, visible
+from .notebooks import printed_text
 
 #: ``step:N`` where a line's metrics start: at the line's start, after Ray's ``(Actor pid=N)``
 #: or after a progress bar drawn on the same line - never inside a key (``training/global_step:9``,
