@@ -41,3 +41,17 @@ def binomial_upper(p: float, reps: int, z: float = 3.0) -> float:
 @pytest.fixture
 def rng():
     return np.random.default_rng(20261126)
+
+
+def notebook(outputs: list, source: str = "trainer.train()") -> str:
+    """A saved Jupyter notebook (its JSON) of one code cell with ``outputs``, as the notebook
+    readers find them."""
+    import json
+
+    cells = [{"cell_type": "code", "source": [source], "metadata": {}, "execution_count": 1, "outputs": outputs}]
+    return json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1)
+
+
+def printed_in_notebook(text: str, source: str = "trainer.train()") -> str:
+    """A notebook whose one cell printed ``text`` (a stream output, a line per string)."""
+    return notebook([{"output_type": "stream", "name": "stdout", "text": text.splitlines(keepends=True)}], source)

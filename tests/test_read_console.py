@@ -11,6 +11,7 @@ import pytest
 from swarmstats import InputError
 from swarmstats.io import read_log
 from swarmstats.io.formats import console
+from tests.conftest import notebook
 from tests.test_cli import run
 
 CONSOLE = Path(__file__).resolve().parent / "fixtures" / "logs" / "sb3-console"
@@ -85,24 +86,18 @@ def test_sb3s_own_writer_round_trips_through_the_reader(tmp_path, capsys):
     pd.testing.assert_frame_equal(read_log(tmp_path / "log.txt", wide=True), printed, check_like=True)
 
 
-def _notebook(outputs: list) -> str:
-    cells = [{"cell_type": "code", "source": ["model.learn(4000)\n"], "metadata": {},
-              "execution_count": 1, "outputs": outputs}]
-    return json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1)
-
-
 def test_a_notebooks_printed_output_is_read_from_its_cells(tmp_path):
     lines = PRINTED.read_text().splitlines(keepends=True)
     half = len(lines) // 2
     # a stream output split over two cells' outputs, as a notebook stores long prints
     path = tmp_path / "train.ipynb"
-    path.write_text(_notebook([{"output_type": "stream", "name": "stdout", "text": lines[:half]},
+    path.write_text(notebook([{"output_type": "stream", "name": "stdout", "text": lines[:half]},
                                {"output_type": "stream", "name": "stdout", "text": lines[half:]}]))
     printed = read_log(path, wide=True)
     assert printed.attrs["format"] == "sb3-console"
     assert_same_as_written(printed, read_log(WRITTEN, wide=True))
     # the text of an output may also be one string (nbformat allows both)
-    path.write_text(_notebook([{"output_type": "stream", "name": "stdout", "text": "".join(lines)}]))
+    path.write_text(notebook([{"output_type": "stream", "name": "stdout", "text": "".join(lines)}]))
     assert_same_as_written(read_log(path, wide=True), read_log(WRITTEN, wide=True))
 
 

@@ -9,6 +9,7 @@ import pytest
 from swarmstats import InputError
 from swarmstats.io import read_log
 from swarmstats.io.formats.printed_dicts import is_printed_dicts_head
+from tests.conftest import printed_in_notebook
 from tests.test_cli import run
 
 FOLDER = Path(__file__).resolve().parent / "fixtures" / "logs" / "hf-printed"
@@ -97,13 +98,7 @@ def test_two_train_calls_printed_one_after_another_are_two_runs(tmp_path):
 def test_the_dicts_a_notebook_printed_are_read_from_its_outputs(tmp_path):
     """A Trainer run in a notebook with disable_tqdm=True prints its dicts instead of drawing
     its table: the saved notebook holds them as JSON strings in a cell's stream output."""
-    import json
-
-    printed = [line + "\n" for line in PRINTED.read_text().splitlines()]
-    notebook = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
-        {"cell_type": "code", "metadata": {}, "execution_count": 1, "source": ["trainer.train()"],
-         "outputs": [{"output_type": "stream", "name": "stdout", "text": printed}]}]}
-    (tmp_path / "train.ipynb").write_text(json.dumps(notebook, indent=1))
+    (tmp_path / "train.ipynb").write_text(printed_in_notebook(PRINTED.read_text()))
     from_notebook = read_log(tmp_path / "train.ipynb", wide=True)
     assert from_notebook.attrs["format"] == "hf-printed"
     assert from_notebook.equals(read_log(PRINTED, wide=True))

@@ -12,6 +12,7 @@ from swarmstats import InputError
 from swarmstats.io import read_log
 from swarmstats.io.formats.verl import is_console_head, parse_step_line, printed_value
 from swarmstats.io.tabular import classify_columns, is_bookkeeping_name
+from tests.conftest import printed_in_notebook
 from tests.test_cli import run
 
 FOLDER = Path(__file__).resolve().parent / "fixtures" / "logs" / "verl"
@@ -230,11 +231,7 @@ def test_a_late_validation_from_the_same_process_joins_its_step_and_is_no_restar
 
 
 def test_a_verl_run_launched_from_a_notebook_is_read_from_its_outputs(tmp_path):
-    printed = [line + "\n" for line in CONSOLE.read_text().splitlines()]
-    notebook = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
-        {"cell_type": "code", "metadata": {}, "execution_count": 1, "source": ["!bash run_grpo.sh"],
-         "outputs": [{"output_type": "stream", "name": "stdout", "text": printed}]}]}
-    (tmp_path / "train.ipynb").write_text(json.dumps(notebook, indent=1))
+    (tmp_path / "train.ipynb").write_text(printed_in_notebook(CONSOLE.read_text(), "!bash run_grpo.sh"))
     wide = read_log(tmp_path / "train.ipynb", wide=True)
     assert wide.attrs["format"] == "verl-console"
     assert wide.equals(read_log(CONSOLE, wide=True))

@@ -22,7 +22,7 @@ from ..io import mlflow_server
 from ..io.decoding import BadJSON, check_readable, loads
 from ..io.formats.console import BoxReader, is_rule, visible
 from ..io.formats.printed_dicts import StepCounter, parse_line
-from ..io.formats.verl import parse_step_line, printed_value, printing_process
+from ..io.formats.verl import is_late, parse_step_line, printed_value, printing_process
 from ..io.resumed import is_resume
 from ..io.runs import record_run
 from ..io.tabular import is_bookkeeping_name, step_names
@@ -309,7 +309,7 @@ class Follower:
         it (:mod:`swarmstats.io.formats.verl`)."""
         step = record["step"]
         known = self._verl_steps
-        if known is not None and process is not None and process == known[0] and known[1] < step < known[2]:
+        if known is not None and is_late(step, known[1], known[2], process, known[0]):
             return {**record, LATE: True}
         first = known[1] if known is not None and process == known[0] and step > known[1] else step
         self._verl_steps = (process, first, step)

@@ -131,13 +131,12 @@ def read_trainer_tables(name: str, text: str) -> LogTable:
     keys, parts, unread = [], [], 0
     for label, (_, (headers, rows)) in zip(labels, found):
         keys += [key for key in headers[1:] if key not in keys]
-        steps = np.array([printed_number(row[0]) if printed_number(row[0]) is not None else math.nan
-                          for row in rows])
+        steps = np.array([_number_or_nan(printed_number(row[0])) for row in rows])
         columns = {}
         for j, key in enumerate(headers[1:], start=1):
             values = [_cell_value(row[j]) for row in rows]
             unread += sum(value is None for value in values)
-            columns[key] = np.array([math.nan if value is None else value for value in values])
+            columns[key] = np.array([_number_or_nan(value) for value in values])
         parts.append((label, steps, columns))
     arrays = {}
     if len(parts) > 1:
@@ -174,6 +173,10 @@ def _cell_value(text: str) -> float | None:
     if text == NOT_LOGGED:
         return math.nan
     return printed_number(text)
+
+
+def _number_or_nan(value: float | None) -> float:
+    return math.nan if value is None else value
 
 
 def _run_labels(cells: list) -> list:

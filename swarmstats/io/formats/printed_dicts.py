@@ -26,8 +26,8 @@ import re
 import numpy as np
 
 from ...errors import InputError
-from ._table import LogTable, fold_columns
-from .console import printed_number, visible
+from ._table import LogTable, fold_columns, printed_number
+from .console import visible
 from .notebooks import printed_text
 from .trainers import HF_SUMMARY_KEYS
 

@@ -43,8 +43,8 @@ import pandas as pd
 from ...errors import InputError
 from ..resumed import is_resume
 from ..written_nan import scalar
-from ._table import LogTable, numeric_frame
-from .console import printed_number, visible
+from ._table import LogTable, numeric_frame, printed_number
+from .console import visible
 from .notebooks import printed_text
 
 #: ``step:N`` where a line's metrics start: at the line's start, after Ray's ``(Actor pid=N)``
@@ -125,6 +125,17 @@ def is_console_head(head: str, base: str) -> bool:
         _VERL_START.search(head) is not None)
 
 
+def is_late(step: float, first: float, last: float, process: str | None, printer: str | None) -> bool:
+    """Is a line at ``step``, printed by ``process`` after a line of ``printer`` in a run that
+    went from step ``first`` to ``last``, a late line (module docstring): the same Ray process,
+    a step it has passed, not back to the run's first.
+
+    >>> is_late(10, 1, 11, "TaskRunner pid=7", "TaskRunner pid=7"), is_late(10, 1, 11, "pid=8", "pid=7")
+    (True, False)
+    """
+    return process is not None and process == printer and first < step < last
+
+
 class _StepRows:
     """The rows of a verl log, a step each, placed as the module docstring says: a line at the
     last step joins it, a late line from the same process joins its step, a resume cuts the rows
@@ -139,8 +150,8 @@ class _StepRows:
     def add(self, step: int, values: dict, process: str | None) -> None:
         printer, self._process = self._process, process
         steps, begin = self.steps, self.begin
-        if len(steps) > begin and steps[begin] < step < steps[-1] and process is not None and process == printer:
-            self.late += 1  # the same process, a step already passed (not the run's start): a late line
+        if len(steps) > begin and is_late(step, steps[begin], steps[-1], process, printer):
+            self.late += 1
             at = begin + int(np.searchsorted(steps[begin:], step))
             if at < len(steps) and steps[at] == step:
                 self.rows[at].update(values)
