@@ -28,14 +28,19 @@ _SUFFIXES = ("loss", "error")
 #: ``entropy_loss``): gradient norms, entropies, episode and completion lengths, clipping
 #: shares, spreads, temperatures and coefficients, KL divergences (PPO's ``approx_kl``,
 #: GRPO's ``kl``: how far an update or the policy moved, watched, not minimised), advantage
-#: estimates (centred on 0 by construction: verl's ``critic/advantages/mean``)
+#: estimates (centred on 0 by construction: verl's ``critic/advantages/mean``), Q-value
+#: estimates (pymarl's ``q_taken_mean``: a value that grows with over-estimation too)
 NEITHER = ("norm", "entropy", "len", "length", "lengths", "seqlen", "clipped", "clipfrac", "std",
-           "temperature", "coef", "coeff", "kl", "kld", "divergence", "advantage", "advantages")
+           "temperature", "coef", "coeff", "kl", "kld", "divergence", "advantage", "advantages",
+           "q", "qvalue", "qvalues")
 #: a clipping share (``clip_fraction``, ``clip_ratio``); ``clip_score`` (an image model's CLIP
 #: score) is a score
 _CLIP_SHARES = {"fraction", "frac", "ratio"}
-#: whole names that are diagnostics: an SB3 monitor's episode length
-NEITHER_NAMES = ("l",)
+#: whole names that are diagnostics: an SB3 monitor's episode length, pymarl's mean TD target
+NEITHER_NAMES = ("l", "target_mean")
+#: one's own side's losses in a multi-agent battle (SMAC's ``dead_allies_mean``): fewer is
+#: better, where the enemies' (``dead_enemies_mean``) are a score
+_OWN_LOSSES = {"allies", "ally"}
 
 
 def _words(name) -> list:
@@ -52,9 +57,12 @@ def guessed_direction(name) -> str | None:
     (None, None, 'lower')
     >>> guessed_direction("train/clip_fraction"), guessed_direction("clip_score")
     (None, 'higher')
+    >>> guessed_direction("dead_allies_mean"), guessed_direction("dead_enemies_mean"), guessed_direction("q_taken_mean")
+    ('lower', 'higher', None)
     """
     words = _words(name)
-    if any(w in LOWER_IS_BETTER or w.endswith(_SUFFIXES) for w in words) or {"cross", "entropy"} <= set(words):
+    if (any(w in LOWER_IS_BETTER or w.endswith(_SUFFIXES) for w in words) or {"cross", "entropy"} <= set(words)
+            or ("dead" in words and bool(_OWN_LOSSES & set(words)))):
         return "lower"
     clipping = "clip" in words and bool(_CLIP_SHARES & set(words))
     if (clipping or any(w in NEITHER or w.endswith("norm") for w in words)

@@ -35,6 +35,11 @@ CASES = {
     "verl/console.log": ("verl-console", "critic/score/mean",
                          {1: 0.259, 2: 0.315, 3: 0.402, 4: 0.451, 5: 0.497, 6: 0.52}, None),
     "verl/file.jsonl": ("verl-file", "critic/score/mean", {1: 0.259, 2: 0.315, 3: 0.402}, None),
+    # pymarl's info.json (each metric beside its _T timesteps) and sacred's own metrics.json
+    "sacred/results/sacred/1/info.json": ("pymarl-info", "test_return_mean",
+                                          {40: 1.98, 10040: 2.83, 20052: 3.21, 30060: 4.02}, None),
+    "sacred/results/sacred": ("pymarl-info", "loss", {1218: 0.06, 11240: 0.03, 21262: 0.025}, "2"),
+    "sacred/metrics/7/metrics.json": ("sacred-metrics", "validation.accuracy", {100: 0.61, 200: 0.68}, None),
     "baselines/progress.csv": ("baselines-progress", "mean 100 episode reward", {1874: -3.1, 5212: -1.6}, None),
     "wandb/history.csv": ("wandb-history", "eval/reward", {1: 0.15}, None),
     "wandb/chart.csv": ("wandb-chart", "train/reward", {0: 0.11, 50: 0.34, 100: 0.41, 150: 0.45}, "ppo-s1"),

@@ -624,3 +624,38 @@ def test_a_trainers_table_in_a_shared_notebook_reads_as_logged_and_is_too_short_
     result = run("check-convergence", path, "--format", "json")
     assert result.returncode == 1
     assert verdicts(result)["Training Loss"]["verdict"] == "insufficient_data"
+
+
+def test_pymarl_smac_runs_are_judged_by_configuration_and_the_seeds_of_one_map_disagree():
+    """A pymarl user's results/sacred folder: QMIX on SMAC, two seeds on MMM2 and one on 3s5z,
+    2 million timesteps each.  On MMM2 one seed learned to win (test win rate 0 -> ~0.8, still
+    climbing at the end) and the other never won a test battle; on 3s5z the win rate took off
+    by ~900k timesteps and held near 0.94."""
+    path = REAL / "pymarl/sacred"
+    wide = ss.read_log(path, wide=True)
+    assert wide.attrs["format"] == "pymarl-info" and wide.attrs["step_unit"] == "timesteps"
+    assert wide["run"].unique().tolist() == ["1", "1_MMM2", "3_3s5z"]
+    # the folder names say nothing of the maps; config.json does: the MMM2 runs are replicates
+    assert wide.attrs["run_configs"] == {"1": "env_args.map_name=MMM2", "1_MMM2": "env_args.map_name=MMM2",
+                                         "3_3s5z": "env_args.map_name=3s5z"}
+    result = run("check-convergence", path, "-m", "test_battle_won_mean", "-m", "dead_allies_mean",
+                 "--format", "json")
+    assert result.returncode == 1
+    rows = verdicts(result)
+    mmm2 = rows["test_battle_won_mean [env_args.map_name=MMM2]"]
+    assert mmm2["verdict"] == "not_converged"
+    assert any("the runs disagree" in reason for reason in mmm2["reasons"])
+    learned, never = mmm2["runs"]
+    assert learned["verdict"] == "not_converged" and "still improving" in learned["reasons"][0]
+    assert never["verdict"] == "converged" and "constant at 0" in never["reasons"][0]
+    won = rows["test_battle_won_mean [env_args.map_name=3s5z]"]
+    assert won["verdict"] != "not_converged" and 0.9 < won["mean"] < 0.96
+    # fewer of one's own units dying is better: a falling dead_allies_mean is improving
+    assert "still improving" in rows["dead_allies_mean [env_args.map_name=3s5z]"]["reasons"][0]
+    # how sacred left the runs is said: each still RUNNING (the process killed at the end)
+    assert result.stderr.count("sacred says RUNNING") == 3
+    # the regimes of the 3s5z win rate: the take-off, then a plateau from ~900k timesteps
+    three = wide[wide["run"] == "3_3s5z"].dropna(subset=["test_battle_won_mean"])
+    regimes = ss.detect_regimes(three.set_index("step")["test_battle_won_mean"])
+    last = regimes.segments.iloc[-1]
+    assert 800_000 <= last["start_step"] <= 1_000_000 and 0.92 < last["mean"] < 0.96 and not last["sloped"]

@@ -376,11 +376,16 @@ def _runs(frame, key, args):
         return frame
     attrs = dict(frame.attrs)
     frame = frame.assign(**{RUN: key.labels})
-    configs = key.config_labels
+    configs, how = key.config_labels, key.how
     known = attrs.get("run_configs")  # what the log says each run was (a monitor's environment)
     if known and set(key.names) <= set(known):
         environments = frame[RUN].map(known).to_numpy(dtype=object)
-        configs = environments if configs is None else _on_environments(configs, environments)
+        # a run's whole configuration (sacred's config.json) outranks what its name suggests
+        whole = attrs.get("run_configs_complete", False)
+        configs = environments if configs is None or whole else _on_environments(configs, environments)
+        if whole:
+            how = (f"{key.how.partition(',')[0]}; {len(set(known.values()))} configuration(s) "
+                   "by what the log records of each run, seeds aside")
     if configs is not None:
         frame[CONFIG] = configs
     if chosen is not None:
@@ -395,7 +400,7 @@ def _runs(frame, key, args):
     args.group = RUN
     args.config = CONFIG if configs is not None else None
     if not (attrs.get("format") == "verifiers" and getattr(args, "pool_examples", False)):
-        say(f"{source} holds {len(key.names)} runs ({key.how}: {name_list(key.names)}); each is "
+        say(f"{source} holds {len(key.names)} runs ({how}: {name_list(key.names)}); each is "
             "analysed on its own (--run NAME picks one)")
     return frame
 

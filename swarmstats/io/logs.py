@@ -26,7 +26,7 @@ from ..errors import InputError
 from . import columnar, mlflow_server
 from .columnar import columnar_kind, read_columnar
 from .decoding import check_readable
-from .formats import mlflow, registry, sb3, tensorboard
+from .formats import mlflow, registry, sacred, sb3, tensorboard
 from .formats._table import AXES, LogTable, check_repeated_header, melt_columns
 from .plain_csv import numeric_table
 from .resumed import drop_superseded
@@ -88,8 +88,7 @@ def read_log(source, *, format: str | None = None, wide: bool = False,
         return _tidy(table)
     frame = table.frame
     frame.attrs.update(source=table.source, format=table.format, notes=list(table.notes))
-    if table.run_configs:
-        frame.attrs["run_configs"] = dict(table.run_configs)
+    _run_configs(table, frame)
     unit = table.step_unit or STEP_UNITS.get(table.format)
     if unit and "step" in table.names:
         frame.attrs["step_unit"] = unit
@@ -165,9 +164,16 @@ def _tidy(table: LogTable) -> pd.DataFrame:
         axes = {axis: np.asarray(columns[axis]) if axis in names else None for axis in AXES}
         tidy = melt_columns(columns, metrics, **axes)
     tidy.attrs.update(source=table.source, format=table.format, notes=list(table.notes))
-    if table.run_configs:
-        tidy.attrs["run_configs"] = dict(table.run_configs)
+    _run_configs(table, tidy)
     return tidy
+
+
+def _run_configs(table: LogTable, frame: pd.DataFrame) -> None:
+    """What the log says each run's configuration was, in ``frame.attrs``."""
+    if table.run_configs:
+        frame.attrs["run_configs"] = dict(table.run_configs)
+        if table.configs_complete:
+            frame.attrs["run_configs_complete"] = True
 
 
 def _load(source, format: str | None) -> LogTable:
@@ -328,6 +334,38 @@ def _versions_as_runs(path: str, versions: list) -> LogTable:
     return LogTable(frame, "lightning-csv", path, notes)
 
 
+def _sacred(path: str, format: str | None) -> LogTable | None:
+    """A sacred run folder, or an experiment's folder of them (pymarl's results/sacred: each
+    numbered folder a run); None for a folder that is neither."""
+    found = sacred.run_log(path)
+    if found is not None:
+        table = _load(found[0], format or found[1])
+        note = sacred.status_note(path)
+        table.notes += [note] if note else []
+        return table
+    if sacred.is_run_folder(path):
+        raise InputError(f"{path} is a sacred run folder with no metric logged yet (no info.json or "
+                         "metrics.json holding one): sacred writes them as the run logs")
+    runs = [(folder, found) for folder in sacred.run_folders(path)
+            if (found := sacred.run_log(os.path.join(path, folder))) is not None]
+    if not runs:
+        return None
+    if len(runs) == 1:
+        return _sacred(os.path.join(path, runs[0][0]), format)
+    parts, notes = [], [f"{len(runs)} sacred run folders, one run each: "
+                        f"{', '.join(folder for folder, _ in runs)}"]
+    for folder, (file, kind) in runs:
+        table = _load(file, format or kind)
+        notes += [f"{folder}: {note}" for note in table.notes]
+        note = sacred.status_note(os.path.join(path, folder), folder)
+        notes += [note] if note else []
+        parts.append(table.frame.assign(run=folder))
+    frame = pd.concat(parts, ignore_index=True)
+    frame = frame[["run"] + [c for c in frame.columns if c != "run"]]
+    return LogTable(frame, format or runs[0][1][1], path, notes, configs_complete=True,
+                    run_configs=sacred.config_labels(path, [folder for folder, _ in runs]))
+
+
 def _directory(path: str, format: str | None) -> LogTable:
     """A run folder read as a whole."""
     monitors = sb3.monitor_files(path)
@@ -346,6 +384,10 @@ def _directory(path: str, format: str | None) -> LogTable:
                                 folders=[folder for folder, _ in files])
     if format in (None, "mlflow") and mlflow.is_run_folder(path):
         return mlflow.read_run_folder(path)
+    if format in (None, "pymarl-info", "sacred-metrics"):
+        table = _sacred(path, format)
+        if table is not None:
+            return table
     versions = _lightning_versions(path)
     if versions and format in (None, "lightning-csv"):
         return _versions_as_runs(path, versions)

@@ -30,6 +30,9 @@ class LogTable:
     #: each run's configuration when the log knows it (a monitor file's environment): runs of
     #: one configuration are replicates, runs of different ones are never pooled
     run_configs: dict = field(default_factory=dict)
+    #: the run_configs are each run's whole configuration (a sacred run's config.json), so
+    #: runs of one configuration are replicates whatever their names say
+    configs_complete: bool = False
     #: the frame's columns as numpy arrays, when the reader assembled them so (None otherwise,
     #: and after any change to a frame built from them)
     arrays: dict | None = None

@@ -8,7 +8,7 @@ A format has a *layout*, which says what its ``sniff`` and ``read`` are given:
   saved terminal or notebook), the table a Trainer draws in a notebook and the step lines
   verl prints.
 * ``"json"`` - one parsed JSON document; ``read(payload, name)``.  A Hugging Face
-  ``trainer_state.json``, a SWARM history.
+  ``trainer_state.json``, a SWARM history, pymarl's ``info.json``, sacred's ``metrics.json``.
 * ``"table"`` - the header of a CSV or JSON Lines table (the column names in order, and the
   base name); ``read(frame, name)`` converts the parsed table.  ``parse_as`` is how a file named
   with ``--input-format`` is parsed.
@@ -30,6 +30,7 @@ from . import (
     mlflow,
     notebooks,
     printed_dicts,
+    sacred,
     sb3,
     swarm_logs,
     tensorboard,
@@ -93,6 +94,9 @@ REGISTRY = (
     LogFormat("swarm-history", "json",
               lambda payload, base: isinstance(payload, dict) and bool(swarm_logs.epoch_snapshots(payload)),
               swarm_logs.read_history, step_unit="epochs"),
+    LogFormat("pymarl-info", "json", lambda payload, base: sacred.is_info(payload), sacred.read_info,
+              step_unit="timesteps"),
+    LogFormat("sacred-metrics", "json", lambda payload, base: sacred.is_metrics(payload), sacred.read_metrics),
     # -- tables: recognised from their header ----------------------------------------------------
     LogFormat("wandb-runs", "table", lambda names, base: wandb.is_runs_table(names),
               lambda frame, name: wandb.refuse_runs_table(name),  # one row per run: refused

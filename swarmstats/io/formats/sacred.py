@@ -1,0 +1,240 @@
+"""Sacred run folders: pymarl's ``info.json`` and sacred's ``metrics.json``.
+
+Sacred (IDSIA/sacred) keeps each run of an experiment in a folder ``<root>/<id>/`` holding
+``config.json``, ``run.json`` (its status and last heartbeat), ``cout.txt`` (what it printed),
+``metrics.json`` (what ``log_scalar`` logged: ``{name: {"steps": [...], "timestamps": [...],
+"values": [...]}}``) and ``info.json`` (the run's ``info`` dict).
+
+pymarl and the multi-agent codebases built on it (epymarl, pymarl2 and most SMAC papers' code)
+keep their statistics in ``info.json``, each metric's values beside the environment timesteps
+(``t_env``) they were logged at: ``{"return_mean": [...], "return_mean_T": [...]}``.  Metrics
+logged at different intervals (the test statistics, the learner's every ``learner_log_interval``)
+have their own step lists.
+
+Values jsonpickle wrote for numpy scalars (``{"py/object": "numpy.float64", "value": 0.5}``)
+are read; a value pickled whole (a torch tensor logged without ``.item()``: ``{"py/reduce":
+...}``) cannot be, and its metric is left out with a note, never read as missing.
+
+>>> table = read_info({"return_mean": [1.5, {"py/object": "numpy.float64", "value": 2.0}],
+...                    "return_mean_T": [40, 10040]}, "info.json")
+>>> table.frame.to_dict("list")
+{'step': [40.0, 10040.0], 'return_mean': [1.5, 2.0]}
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+
+import numpy as np
+import pandas as pd
+
+from ...errors import InputError
+from ..tabular import decode_text, parse_json, read_path
+from ._table import LogTable, sparse_to_wide
+
+#: the suffix of a pymarl metric's step list (``return_mean_T``: the t_env of each value)
+STEP_SUFFIX = "_T"
+#: the files of a sacred run folder that hold what it logged
+INFO, METRICS, RUN, CONFIG = "info.json", "metrics.json", "run.json", "config.json"
+#: names listed in a note before "and N more"
+_LISTED = 10
+
+
+def is_info(payload) -> bool:
+    """Is ``payload`` a pymarl ``info.json``: lists of values, each beside its ``_T`` list?"""
+    return isinstance(payload, dict) and any(
+        isinstance(values, list) and isinstance(payload.get(f"{key}{STEP_SUFFIX}"), list)
+        for key, values in payload.items())
+
+
+def is_metrics(payload) -> bool:
+    """Is ``payload`` a sacred ``metrics.json``: every entry a dict of ``steps`` and ``values``?"""
+    return isinstance(payload, dict) and bool(payload) and all(
+        isinstance(entry, dict) and isinstance(entry.get("steps"), list)
+        and isinstance(entry.get("values"), list) for entry in payload.values())
+
+
+def _number(value) -> float | None:
+    """A logged value as a float: a number, a numpy scalar as jsonpickle wrote it, None as a
+    missing value (NaN); None for anything else (a pickled tensor, a list, a word, a bool).
+    A ``NaN`` in the file is a NaN the run wrote, and the JSON parser has marked it so."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if value is None:
+        return math.nan
+    if isinstance(value, dict) and str(value.get("py/object", "")).startswith("numpy."):
+        return _number(value.get("value"))
+    return None
+
+
+def _listed(names: list) -> str:
+    shown = ", ".join(names[:_LISTED])
+    return shown if len(names) <= _LISTED else f"{shown} and {len(names) - _LISTED} more"
+
+
+class _Metrics:
+    """The metrics of one file gathered as tidy pieces, and what could not be read."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.steps, self.metrics, self.values = [], [], []
+        self.pickled, self.uneven, self.bad_steps = [], [], []
+
+    def add(self, metric: str, values: list, steps: list) -> None:
+        if len(values) != len(steps):
+            self.uneven.append(f"{metric} ({len(values)} values, {len(steps)} steps)")
+            return
+        numbers = [_number(value) for value in values]
+        if any(number is None for number in numbers):
+            self.pickled.append(metric)
+            return
+        axis = [_number(step) for step in steps]
+        if any(step is None or not math.isfinite(step) for step in axis):
+            self.bad_steps.append(metric)
+            return
+        self.steps.append(np.array(axis, dtype=float))
+        self.values.append(np.array(numbers, dtype=float))  # a written NaN keeps its bits
+        self.metrics.append(np.full(len(numbers), metric, dtype=object))
+
+    def notes(self) -> list:
+        notes = []
+        if self.pickled:
+            notes.append(f"left out {_listed(self.pickled)}: values saved as pickled objects (a "
+                         "tensor logged without .item()), which cannot be read as numbers")
+        if self.uneven:
+            notes.append(f"left out {_listed(self.uneven)}: not one step per value")
+        if self.bad_steps:
+            notes.append(f"left out {_listed(self.bad_steps)}: a step that is not a number")
+        return notes
+
+    def table(self, format: str, what: str) -> LogTable:
+        if not self.values:
+            problems = "; ".join(self.notes()) or f"it holds no {what}"
+            raise InputError(f"{self.name}: no metric could be read ({problems})")
+        tidy = pd.DataFrame({"step": np.concatenate(self.steps),
+                             "metric": np.concatenate(self.metrics),
+                             "value": np.concatenate(self.values)})
+        return LogTable(sparse_to_wide(tidy), format, self.name, self.notes())
+
+
+def read_info(payload, name: str) -> LogTable:
+    """A pymarl ``info.json``: each list ``K`` with its steps ``K_T`` is a metric."""
+    if not isinstance(payload, dict):
+        raise InputError(f"{name}: a pymarl info.json is a JSON object of lists")
+    found = _Metrics(name)
+    for key, values in payload.items():
+        steps = payload.get(f"{key}{STEP_SUFFIX}")
+        if isinstance(values, list) and isinstance(steps, list):
+            found.add(str(key), values, steps)
+    return found.table("pymarl-info", f"metric beside a step list (a key K with its steps in K{STEP_SUFFIX})")
+
+
+def read_metrics(payload, name: str) -> LogTable:
+    """A sacred ``metrics.json``: ``{name: {"steps": [...], "values": [...], ...}}``."""
+    if not is_metrics(payload):
+        raise InputError(f"{name}: a sacred metrics.json maps each metric to its 'steps' and 'values'")
+    found = _Metrics(name)
+    for key, entry in payload.items():
+        found.add(str(key), entry["values"], entry["steps"])
+    return found.table("sacred-metrics", "metric")
+
+
+# -- folders -----------------------------------------------------------------------------------
+
+
+def _json_file(path: str):
+    name, data = read_path(path)
+    return parse_json(name, decode_text(name, data))
+
+
+def is_run_folder(folder: str) -> bool:
+    """Does ``folder`` look like a sacred run folder (the three files sacred writes at a run's
+    start), whether or not it has logged anything yet?"""
+    return all(os.path.isfile(os.path.join(folder, file)) for file in (RUN, CONFIG, "cout.txt"))
+
+
+def run_log(folder: str) -> tuple[str, str] | None:
+    """(file, format) of what a sacred run folder logged, or None for a folder that is not one:
+    pymarl's info.json when it holds metrics, else sacred's metrics.json."""
+    if not os.path.isfile(os.path.join(folder, RUN)):
+        return None
+    info, metrics = os.path.join(folder, INFO), os.path.join(folder, METRICS)
+    if os.path.isfile(info) and is_info(_json_file(info)):
+        return info, "pymarl-info"
+    if os.path.isfile(metrics):
+        return metrics, "sacred-metrics"
+    return None
+
+
+def run_folders(root: str) -> list:
+    """The sacred run folders inside ``root`` (an experiment's results/sacred), numbered runs
+    in their order; sacred's ``_sources`` and anything without a run.json are skipped."""
+    found = [entry for entry in os.listdir(root) if not entry.startswith("_")
+             and os.path.isfile(os.path.join(root, entry, RUN))]
+
+    def order(entry):
+        number = re.match(r"\d+", entry)
+        return (0, int(number.group()), entry) if number else (1, 0, entry)
+
+    return sorted(found, key=order)
+
+
+def status_note(folder: str, label: str | None = None) -> str | None:
+    """What run.json says of a run that did not end COMPLETED (sacred leaves RUNNING when the
+    process was killed), or None."""
+    try:
+        run = _json_file(os.path.join(folder, RUN))
+    except InputError:
+        return None
+    status = run.get("status") if isinstance(run, dict) else None
+    if not isinstance(status, str) or status == "COMPLETED":
+        return None
+    who = f"run {label}" if label else "the run"
+    if status == "RUNNING":
+        beat = run.get("heartbeat")
+        last = f" (last heartbeat {beat})" if isinstance(beat, str) else ""
+        return (f"{who}: sacred says RUNNING{last}: still going when read, or killed before sacred "
+                "could record its end")
+    return f"{who}: sacred says {status}"
+
+
+def _flat(config, prefix: str = "") -> dict:
+    out = {}
+    for key, value in config.items():
+        if isinstance(value, dict):
+            out.update(_flat(value, f"{prefix}{key}."))
+        else:  # a word as written, anything else as JSON (a list, a number, null)
+            out[f"{prefix}{key}"] = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+    return out
+
+
+#: the label of every run when the runs' configurations differ in their seeds only
+ONE_CONFIGURATION = "one configuration"
+
+
+def config_labels(root: str, folders: list) -> dict:
+    """Each run's configuration as the settings that differ between the runs (seeds left out):
+    ``{"1": "env_args.map_name=MMM2", ...}``, or :data:`ONE_CONFIGURATION` for every run when
+    only seeds differ (the runs are replicates); {} when a run has no readable config.json."""
+    configs = {}
+    for folder in folders:
+        path = os.path.join(root, folder, CONFIG)
+        try:
+            config = _json_file(path) if os.path.isfile(path) else None
+        except InputError:
+            config = None
+        if not isinstance(config, dict):
+            return {}
+        configs[folder] = {key: value for key, value in _flat(config).items()
+                           if "seed" not in key.rsplit(".", 1)[-1].lower()}
+    keys = sorted(set().union(*configs.values()))
+    differ = [key for key in keys if len({config.get(key) for config in configs.values()}) > 1]
+    if not differ:
+        return dict.fromkeys(configs, ONE_CONFIGURATION)
+    return {folder: ", ".join(f"{key}={config.get(key, 'unset')}" for key in differ)
+            for folder, config in configs.items()}
