@@ -101,7 +101,24 @@ GARBAGE = {
     "trainer_table_empty": lambda d: _write(d, "table.html", '<table border="1" class="dataframe"><thead><tr>'
                                                              "<th>Step</th><th>Training Loss</th></tr></thead>"
                                                              "<tbody></tbody></table>"),
+    # pymarl: a block with no statistic yet, an info.json of pickled tensors only, a sacred run
+    # folder that has logged nothing
+    "pymarl_header_only": lambda d: _write(d, "header_only_cout.txt", "[INFO 10:00:00] my_main Recent Stats | t_env:"
+                                                          "         40 | Episode:        1\n"),
+    "pymarl_tensors_only": lambda d: _write(d, "info.json", json.dumps(
+        {"grad_norm": [{"py/reduce": [{"py/function": "torch._utils._rebuild_tensor_v2"}]}], "grad_norm_T": [40]})),
+    "sacred_run_no_metrics": lambda d: _sacred_run(d),
 }
+
+
+def _sacred_run(folder):
+    """A sacred run folder as sacred writes it at a run's start: nothing logged yet."""
+    path = os.path.join(folder, "sacred_run")
+    os.mkdir(path)
+    _write(path, "run.json", json.dumps({"status": "RUNNING"}))
+    _write(path, "config.json", json.dumps({"seed": 1}))
+    _write(path, "cout.txt", "[INFO 10:00:00] pymarl Running command 'my_main'\n")
+    return path
 
 
 def _symlink_loop(folder):
@@ -168,6 +185,11 @@ ODD = {
         "{oops\n" if i == 40 else json.dumps({"step": i, "reward": v}) + "\n" for i, v in enumerate(_series()))),
     "utf16": lambda d: _write(d, "wide.csv", _csv("step,reward", _plain_rows()).encode("utf-16")),
     "trailing_half_line": lambda d: _write(d, "half.csv", _with_name("reward") + "120,0."),
+    "pymarl_half_line": lambda d: _write(d, "half_cout.txt", "".join(
+        f"[INFO 10:05:00] my_main Recent Stats | t_env: {10_000 * i + 40:>10} | Episode: {i:>8}\n"
+        f"{'return_mean:':<25}{v:>8.4f}\t\n[INFO 10:05:01] my_main t_env: {10_000 * i + 79} / 2050000\n"
+        for i, v in enumerate(_series())) + "[INFO 10:05:00] my_main Recent Stats | t_env: 9999999 | Episode: 999\n"
+        + "return_mean:               0."),
     "verl_half_line": lambda d: _write(d, "verl.log", "".join(
         f"(TaskRunner pid=7) step:{i} - critic/score/mean:{v:.3f}\n" for i, v in enumerate(_series()))
         + "(TaskRunner pid=7) step:120 - critic/score/mean:0."),

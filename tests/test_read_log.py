@@ -35,7 +35,9 @@ CASES = {
     "verl/console.log": ("verl-console", "critic/score/mean",
                          {1: 0.259, 2: 0.315, 3: 0.402, 4: 0.451, 5: 0.497, 6: 0.52}, None),
     "verl/file.jsonl": ("verl-file", "critic/score/mean", {1: 0.259, 2: 0.315, 3: 0.402}, None),
-    # pymarl's info.json (each metric beside its _T timesteps) and sacred's own metrics.json
+    # pymarl's printed statistics (sacred's cout.txt), its info.json (each metric beside its _T
+    # timesteps) and sacred's own metrics.json
+    "pymarl/cout.txt": ("pymarl-console", "test_return_mean", {40: 1.9843, 10001: 2.8255, 20002: 5.2139}, None),
     "sacred/results/sacred/1/info.json": ("pymarl-info", "test_return_mean",
                                           {40: 1.98, 10040: 2.83, 20052: 3.21, 30060: 4.02}, None),
     "sacred/results/sacred": ("pymarl-info", "loss", {1218: 0.06, 11240: 0.03, 21262: 0.025}, "2"),

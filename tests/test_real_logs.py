@@ -659,3 +659,24 @@ def test_pymarl_smac_runs_are_judged_by_configuration_and_the_seeds_of_one_map_d
     regimes = ss.detect_regimes(three.set_index("step")["test_battle_won_mean"])
     last = regimes.segments.iloc[-1]
     assert 800_000 <= last["start_step"] <= 1_000_000 and 0.92 < last["mean"] < 0.96 and not last["sloped"]
+
+
+def test_what_pymarl_printed_is_the_mean_of_the_last_five_values_its_info_json_holds():
+    """The same run's cout.txt beside its info.json: each of the 1,015 values printed for five
+    statistics equals the mean of the last five logged by then (epsilon: the last), to four
+    decimals - the moving average the pymarl-console reader's note warns of."""
+    folder = REAL / "pymarl/sacred/1"
+    printed = ss.read_log(folder / "cout.txt", wide=True).set_index("step")
+    assert printed.attrs["format"] == "pymarl-console" and len(printed) == 203
+    assert "the mean of the last 5 logged" in printed.attrs["notes"][0]
+    info = json.loads((folder / "info.json").read_text())
+    checked = 0
+    for key in ("test_return_mean", "test_battle_won_mean", "loss", "grad_norm", "epsilon"):
+        steps, values = np.array(info[f"{key}_T"]), np.array(info[key], dtype=float)
+        window = 1 if key == "epsilon" else 5
+        for step, shown in printed[key].dropna().items():
+            assert shown == pytest.approx(values[steps <= step][-window:].mean(), abs=5.1e-5)
+            checked += 1
+    assert checked == 1015
+    # and the folder itself is read from info.json, the values themselves
+    assert ss.read_log(folder).attrs["format"] == "pymarl-info"

@@ -7,6 +7,7 @@ import dataclasses
 import json
 import math
 import os
+import re
 import signal
 import stat
 import sys
@@ -22,6 +23,7 @@ from ..io import mlflow_server
 from ..io.decoding import BadJSON, check_readable, loads
 from ..io.formats.console import BoxReader, is_rule, visible
 from ..io.formats.printed_dicts import StepCounter, parse_line
+from ..io.formats.pymarl import BlockReader
 from ..io.formats.verl import is_late, parse_step_line, printed_value, printing_process
 from ..io.resumed import is_resume
 from ..io.runs import record_run
@@ -70,6 +72,9 @@ def add_parser(commands) -> None:
                             "once on stderr, and never stops the watch")
 
 
+#: the first line of a Python dict printed by pprint (a job's configuration: pymarl prints its
+#: parameters so before its first statistics), not a JSON record
+_PRINTED_DICT_START = re.compile(r"^\{\s*'[^']*':")
 #: the key a verl record printed late carries from the follower to the monitors (never a metric)
 LATE = "\x00late"
 
@@ -89,6 +94,10 @@ class Follower:
       one writer's garbage does not stop the watch.
     * **Printed dicts** (what a Hugging Face Trainer prints at each log call) are read as
       Python literals; once one is seen, the lines between them (tqdm's bar) are terminal text.
+    * **pymarl's printed statistics** (``Recent Stats | t_env: N | Episode: M`` and the lines
+      after it, :mod:`swarmstats.io.formats.pymarl`): a block is read when the line after it
+      arrives (pymarl prints its ``t_env: N / T_max`` line right after); the other lines are
+      the job's terminal text.
     * **verl's step lines** (``step:N - key:value - ...``, :mod:`swarmstats.io.formats.verl`):
       once one is seen, the job's other output is terminal text; a resume keeps the values of
       the checkpoint's own step (:attr:`RunMonitors.checkpoint_keeps_its_step`).
@@ -138,6 +147,8 @@ class Follower:
         self._printed = False  # a Trainer's printed dicts seen: the other lines are its terminal text
         self._printed_steps = StepCounter()  # ... and their steps
         self.verl = False  # verl's printed step lines seen: likewise
+        self._pymarl: BlockReader | None = None  # pymarl's printed statistics, once a block is seen
+        self._json_seen = False  # a JSON record read: a line that is not one is then a bad line
         self._verl_steps: tuple | None = None  # (process, first step, last step) of verl's lines
 
     def close(self) -> None:
@@ -230,6 +241,8 @@ class Follower:
             return "timesteps"
         if self._printed:
             return "logs"
+        if self._pymarl is not None:
+            return "timesteps"  # pymarl's t_env, as read_log's pymarl-console
         if step_key is not None and step_key.rsplit("/", 1)[-1].endswith("timesteps"):
             return "timesteps"  # SB3's progress.csv, read_log's sb3-progress
         if step_key is None and self.header is not None and {"r", "l", "t"} <= set(self.header):
@@ -250,6 +263,13 @@ class Follower:
                 box = self._boxes.feed(line)
                 if box is not None:
                     out.append(box)
+                continue
+            if self._pymarl is not None or (self.header is None and "Recent Stats | t_env:" in line):
+                if self._pymarl is None:  # what came before was the job's terminal text
+                    self._pymarl, self._held = BlockReader(), []
+                block = self._pymarl.feed(line)
+                if block is not None:
+                    out.append(block)
                 continue
             stripped = line.strip()
             if (self.header is None and "step:" in line and not stripped.startswith("{")
@@ -280,6 +300,8 @@ class Follower:
                 except BadJSON as exc:
                     printed = parse_line(stripped)  # a Trainer's printed dict: Python, not JSON
                     if printed is None:
+                        if not self._json_seen and _PRINTED_DICT_START.match(stripped):
+                            continue  # a job printing its configuration (pymarl's pprint) before its log
                         self._skip(number, exc.reason)
                         continue
                     self._printed = True
@@ -290,6 +312,7 @@ class Follower:
                         printed.pop("epoch", None)
                         out.append({**_flatten(printed), "step": plain_number(step)})
                     continue
+                self._json_seen = True
                 if isinstance(record, dict) and set(record) == {"step", "data"} and isinstance(record["data"], dict):
                     out.append({**_flatten(record["data"]), "step": record["step"]})  # verl's file logger
                 elif isinstance(record, dict):

@@ -30,6 +30,7 @@ from . import (
     mlflow,
     notebooks,
     printed_dicts,
+    pymarl,
     sacred,
     sb3,
     swarm_logs,
@@ -83,6 +84,8 @@ REGISTRY = (
     LogFormat("hf-printed", "text", printed_dicts.is_printed_dicts_head, _text(printed_dicts.read_printed_dicts)),
     LogFormat("hf-notebook", "text", notebooks.is_trainer_table_head, _text(notebooks.read_trainer_tables)),
     LogFormat("verl-console", "text", verl.is_console_head, _text(verl.read_console)),
+    LogFormat("pymarl-console", "text", pymarl.is_console_head, _text(pymarl.read_console),
+              step_unit="timesteps"),
     # -- one JSON document -----------------------------------------------------------------------
     LogFormat("trainer-state", "json",
               lambda payload, base: base == "trainer_state.json" or (
