@@ -41,6 +41,11 @@ CASES = {
     "sacred/results/sacred/1/info.json": ("pymarl-info", "test_return_mean",
                                           {40: 1.98, 10040: 2.83, 20052: 3.21, 30060: 4.02}, None),
     "sacred/results/sacred": ("pymarl-info", "loss", {1218: 0.06, 11240: 0.03, 21262: 0.025}, "2"),
+    # TorchRL's CSV logger (BenchMARL): a headerless step,value file per metric
+    "torchrl/csv_logs/mappo_balance_mlp__seed0/scalars/eval/success.csv": (
+        "torchrl-csv", "success", {0: 0.0, 5: 0.0, 10: 0.2, 15: 0.4, 20: 0.6, 25: 0.8}, None),
+    "torchrl/csv_logs/mappo_balance_mlp__seed0": ("torchrl-csv", "eval/success",
+                                                 {0: 0.0, 5: 0.0, 10: 0.2, 15: 0.4, 20: 0.6, 25: 0.8}, None),
     "sacred/metrics/7/metrics.json": ("sacred-metrics", "validation.accuracy", {100: 0.61, 200: 0.68}, None),
     "baselines/progress.csv": ("baselines-progress", "mean 100 episode reward", {1874: -3.1, 5212: -1.6}, None),
     "wandb/history.csv": ("wandb-history", "eval/reward", {1: 0.15}, None),

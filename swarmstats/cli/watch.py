@@ -21,9 +21,11 @@ from .._result import fmt, plain_number
 from ..errors import InputError
 from ..io import mlflow_server
 from ..io.decoding import BadJSON, check_readable, loads
+from ..io.formats._table import headless
 from ..io.formats.console import BoxReader, is_rule, visible
 from ..io.formats.printed_dicts import StepCounter, parse_line
 from ..io.formats.pymarl import BlockReader
+from ..io.formats.torchrl import is_scalar_line, metric_name
 from ..io.formats.verl import is_late, parse_step_line, printed_value, printing_process
 from ..io.resumed import is_resume
 from ..io.runs import record_run
@@ -367,6 +369,13 @@ class Follower:
             return None
         cells = [cell.strip() for cell in row]
         if self.header is None:
+            if headless(cells):
+                if len(cells) == 2 and is_scalar_line(line):  # TorchRL's step,value file: no header
+                    self.header = ["step", metric_name(self.path)]
+                    return dict(zip(self.header, row))
+                self._header_lost = number
+                self._skip(number, "numbers, not column names: a CSV without a header")
+                return None
             self.header = cells
             return None
         if cells == self.header:

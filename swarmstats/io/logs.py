@@ -26,8 +26,14 @@ from ..errors import InputError
 from . import columnar, mlflow_server
 from .columnar import columnar_kind, read_columnar
 from .decoding import check_readable
-from .formats import mlflow, registry, sacred, sb3, tensorboard
-from .formats._table import AXES, LogTable, check_repeated_header, melt_columns
+from .formats import mlflow, registry, sacred, sb3, tensorboard, torchrl
+from .formats._table import (
+    AXES,
+    LogTable,
+    check_repeated_header,
+    headless,
+    melt_columns,
+)
 from .plain_csv import numeric_table
 from .resumed import drop_superseded
 from .tabular import FORMATS as TABLE_FORMATS
@@ -306,7 +312,21 @@ def _convert(frame: pd.DataFrame, name: str, base: str, format: str | None) -> L
     if fmt is not None:
         raise InputError(f"{name} is not a {fmt.name} log")
     check_repeated_header(frame, name)
-    return LogTable(frame, frame.attrs.get("format", "csv"), name)
+    kind = frame.attrs.get("format", "csv")
+    if kind in ("csv", "tsv"):
+        _refuse_headless(frame, name)
+    return LogTable(frame, kind, name)
+
+
+def _refuse_headless(frame: pd.DataFrame, name: str) -> None:
+    """A CSV whose first line is numbers has no header: read as one, its first row named the
+    columns (a metric called "0.3641957"), and the column of steps was left out as a counter,
+    so slopes were quoted per row.  pandas' default labels (0, 1, 2, ...) are a header."""
+    names = [str(column) for column in frame.columns]
+    if headless(names):
+        shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
+        raise InputError(f"{name}: its first line is numbers ({shown}), not column names: a table "
+                         "without a header; add a header line naming the columns (step, reward, ...)")
 
 
 def _lightning_versions(path: str) -> list:
@@ -388,6 +408,14 @@ def _directory(path: str, format: str | None) -> LogTable:
         table = _sacred(path, format)
         if table is not None:
             return table
+    if format in (None, "torchrl-csv"):  # an experiment's scalars/, or a log_dir of experiments
+        if torchrl.scalars_folder(path) is not None:
+            return torchrl.read_experiment(path)
+        experiments = torchrl.experiment_folders(path)
+        if len(experiments) == 1:
+            return torchrl.read_experiment(os.path.join(path, experiments[0]))
+        if experiments:
+            return torchrl.read_experiments(path, experiments)
     versions = _lightning_versions(path)
     if versions and format in (None, "lightning-csv"):
         return _versions_as_runs(path, versions)

@@ -293,6 +293,18 @@ def sparse_to_wide(tidy: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(columns)
 
 
+def headless(names) -> bool:
+    """Is a CSV's first line (``names``) numbers rather than column names: a table without a
+    header?  pandas' default labels (``0,1,2``, written by ``to_csv(index=False)``) are a header.
+
+    >>> headless(["0", "0.3641957", "7"]), headless(["0", "1", "2"]), headless(["step", "1.5"])
+    (True, False, False)
+    """
+    names = [str(name).strip() for name in names]
+    return (len(names) >= 2 and names != [str(i) for i in range(len(names))]
+            and all(printed_number(name) is not None for name in names))
+
+
 def printed_number(value) -> float | None:
     """A printed value as a float (a number, or the text of one: "1.48e+03", "nan"); None for
     anything else (missing, a word, a list, a bool).  A NaN printed is a NaN the run logged, so

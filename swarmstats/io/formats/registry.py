@@ -35,6 +35,7 @@ from . import (
     sb3,
     swarm_logs,
     tensorboard,
+    torchrl,
     trainers,
     verl,
     wandb,
@@ -86,6 +87,7 @@ REGISTRY = (
     LogFormat("verl-console", "text", verl.is_console_head, _text(verl.read_console)),
     LogFormat("pymarl-console", "text", pymarl.is_console_head, _text(pymarl.read_console),
               step_unit="timesteps"),
+    LogFormat("torchrl-csv", "text", torchrl.is_scalar_head, _text(torchrl.read_scalar_file)),
     # -- one JSON document -----------------------------------------------------------------------
     LogFormat("trainer-state", "json",
               lambda payload, base: base == "trainer_state.json" or (
