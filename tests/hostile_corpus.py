@@ -108,6 +108,8 @@ GARBAGE = {
     "pymarl_tensors_only": lambda d: _write(d, "info.json", json.dumps(
         {"grad_norm": [{"py/reduce": [{"py/function": "torch._utils._rebuild_tensor_v2"}]}], "grad_norm_T": [40]})),
     "sacred_run_no_metrics": lambda d: _sacred_run(d),
+    "marl_eval_no_numbers": lambda d: _write(d, "marl_eval.json", json.dumps(
+        {"smax": {"3m": {"ippo": {"seed_0": {"step_0": {"return": ["n/a"]}}}}}})),
     # a CSV with no header: its first row of numbers was read as the column names
     "headerless_numbers": lambda d: _write(d, "headerless.csv", "".join(
         f"{i},{v:.4f},{i % 7}\n" for i, v in enumerate(_series()))),

@@ -46,6 +46,9 @@ CASES = {
         "torchrl-csv", "success", {0: 0.0, 5: 0.0, 10: 0.2, 15: 0.4, 20: 0.6, 25: 0.8}, None),
     "torchrl/csv_logs/mappo_balance_mlp__seed0": ("torchrl-csv", "eval/success",
                                                  {0: 0.0, 5: 0.0, 10: 0.2, 15: 0.4, 20: 0.6, 25: 0.8}, None),
+    # marl-eval's JSON (BenchMARL, Mava): a run per (environment, task, algorithm, seed)
+    "marl-eval/evaluation.json": ("marl-eval", "return", {6000 * (k + 1): -44.875 + 2 * k for k in range(25)},
+                                  "ippo/seed_0"),
     "sacred/metrics/7/metrics.json": ("sacred-metrics", "validation.accuracy", {100: 0.61, 200: 0.68}, None),
     "baselines/progress.csv": ("baselines-progress", "mean 100 episode reward", {1874: -3.1, 5212: -1.6}, None),
     "wandb/history.csv": ("wandb-history", "eval/reward", {1: 0.15}, None),

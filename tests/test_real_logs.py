@@ -680,3 +680,25 @@ def test_what_pymarl_printed_is_the_mean_of_the_last_five_values_its_info_json_h
     assert checked == 1015
     # and the folder itself is read from info.json, the values themselves
     assert ss.read_log(folder).attrs["format"] == "pymarl-info"
+
+
+def test_mava_ippo_seeds_settle_in_two_equilibria_of_the_climbing_game():
+    """Mava's evaluations in marl-eval's JSON, as marl-eval's authors downloaded them: IPPO and
+    MAPPO on Matrax's Climbing game (a matrix game with a suboptimal equilibrium worth 150 and
+    the optimum 175), 98 evaluations each.  Of the four IPPO seeds two settle at 150 and two at
+    175; each is flat within a point of return, the seeds disagree."""
+    path = REAL / "marl-eval"
+    wide = ss.read_log(path, wide=True)
+    assert wide.attrs["format"] == "marl-eval" and len(wide["run"].unique()) == 6
+    final = wide.groupby("run")["mean_episode_return"].last().round().to_dict()
+    assert final == {"ff_ippo/seed_0": 150, "ff_ippo/seed_2": 150, "ff_ippo/seed_3": 175,
+                     "ff_ippo/seed_4": 175, "ff_mappo/seed_0": 175, "ff_mappo/seed_3": 175}
+    assert any(note.startswith("absolute_metrics left out") for note in wide.attrs["notes"])
+    result = run("check-convergence", path, "-m", "mean_episode_return", "--tolerance", "1", "--format", "json")
+    rows = verdicts(result)
+    ippo = rows["mean_episode_return [ff_ippo]"]
+    assert [r["verdict"] for r in ippo["runs"]] == ["converged"] * 4
+    assert ippo["verdict"] == "not_converged" and any("the runs disagree" in r for r in ippo["reasons"])
+    # the throughput and the clock are not what the agents learned
+    every = run("check-convergence", path)
+    assert "left out elapsed_time (a clock); steps_per_second (throughput)" in every.stderr

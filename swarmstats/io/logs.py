@@ -26,7 +26,7 @@ from ..errors import InputError
 from . import columnar, mlflow_server
 from .columnar import columnar_kind, read_columnar
 from .decoding import check_readable
-from .formats import mlflow, registry, sacred, sb3, tensorboard, torchrl
+from .formats import marl_eval, mlflow, registry, sacred, sb3, tensorboard, torchrl
 from .formats._table import (
     AXES,
     LogTable,
@@ -416,6 +416,10 @@ def _directory(path: str, format: str | None) -> LogTable:
             return torchrl.read_experiment(os.path.join(path, experiments[0]))
         if experiments:
             return torchrl.read_experiments(path, experiments)
+    if format in (None, "marl-eval"):  # Mava's results/json/<algorithm>/<time>/metrics.json
+        documents = marl_eval.documents_in(path)
+        if documents:
+            return marl_eval.read_documents(documents, path)
     versions = _lightning_versions(path)
     if versions and format in (None, "lightning-csv"):
         return _versions_as_runs(path, versions)

@@ -27,6 +27,7 @@ from typing import Callable
 from ...errors import InputError
 from . import (
     console,
+    marl_eval,
     mlflow,
     notebooks,
     printed_dicts,
@@ -102,6 +103,8 @@ REGISTRY = (
     LogFormat("pymarl-info", "json", lambda payload, base: sacred.is_info(payload), sacred.read_info,
               step_unit="timesteps"),
     LogFormat("sacred-metrics", "json", lambda payload, base: sacred.is_metrics(payload), sacred.read_metrics),
+    LogFormat("marl-eval", "json", lambda payload, base: marl_eval.is_marl_eval(payload), marl_eval.read,
+              step_unit="timesteps"),
     # -- tables: recognised from their header ----------------------------------------------------
     LogFormat("wandb-runs", "table", lambda names, base: wandb.is_runs_table(names),
               lambda frame, name: wandb.refuse_runs_table(name),  # one row per run: refused
