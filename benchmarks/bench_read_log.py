@@ -4,11 +4,13 @@ Target (issue 7): reading a 1,000,000-row CSV log costs within 1.5x of pandas.re
 Reported for a generic CSV (the wide frame the commands analyse, and the tidy frame) and an
 SB3 progress.csv (namespaced keys, parsed and typed); then every real CSV log of
 tests/fixtures/real (issue 19: <= 1.5x read_csv on every reader's real fixture), where a
-monitor.csv's read_csv skips its JSON comment line.  Last, the real logs that are printed
-text (verl's console, a Trainer's notebook table): read_log against read_csv of the table they
-hold written as a CSV - what the same numbers cost when a trainer writes them as a table.
+monitor.csv's read_csv skips its JSON comment line.  Last, the real logs that are no table
+(verl's console, a Trainer's notebook table, what pymarl printed, pymarl's info.json and a
+results/sacred folder of them, a folder of marl-eval JSON): read_log against read_csv of the
+table they hold written as a CSV - what the same numbers cost when a trainer writes them as a
+table.
 
-    python benchmarks/bench_read_log.py [--rows 1000000]
+    python benchmarks/bench_read_log.py [--rows 1000000] [--tables-only]
 """
 
 import argparse
@@ -27,8 +29,12 @@ from swarmstats.io import read_log
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--tables-only", action="store_true", help="only the real logs that are no table")
     args = parser.parse_args()
     print(machine())
+    if args.tables_only:
+        printed_fixtures()
+        return
     with tempfile.TemporaryDirectory() as folder:
         plain = os.path.join(folder, "log.csv")
         write_log(plain, args.rows)
@@ -67,11 +73,14 @@ def printed_fixtures():
     import io
 
     root = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "real"
-    for path in (root / "verl" / "qwen2-7b_math.log", root / "hf-notebook" / "gemma_7b_english_quotes.ipynb"):
+    for path in (root / "verl" / "qwen2-7b_math.log", root / "hf-notebook" / "gemma_7b_english_quotes.ipynb",
+                 root / "pymarl" / "sacred" / "1" / "cout.txt", root / "pymarl" / "sacred" / "1" / "info.json",
+                 root / "pymarl" / "sacred", root / "marl-eval"):
         table = read_log(path, wide=True).to_csv(index=False).encode()
+        size = path.stat().st_size if path.is_file() else sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
         ratio, ours, theirs = median_ratio(lambda: read_log(path, wide=True),
                                            lambda: pd.read_csv(io.BytesIO(table)), repeats=15)
-        print(f"{path.relative_to(root)} ({path.stat().st_size / 1e3:.0f} KB, its table "
+        print(f"{path.relative_to(root)} ({size / 1e3:.0f} KB, its table "
               f"{len(table) / 1e3:.0f} KB): read_log wide {ours * 1e3:.2f} ms, read_csv of the table "
               f"{theirs * 1e3:.2f} ms -> {ratio:.1f}x (medians of ratios, alternating)")
 

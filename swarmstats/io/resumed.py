@@ -43,6 +43,9 @@ def drop_superseded(frame: pd.DataFrame, step: str, exclude=()) -> tuple[pd.Data
     resumes = []
     for name in dict.fromkeys(groups.tolist()):
         rows = np.flatnonzero(groups == name)
+        within = steps[rows]
+        if not (np.diff(within[~np.isnan(within)]) < 0).any():
+            continue  # runs named by a column, each in order: a row at a time in _resumes cost ~0.4 ms a run
         resumes += _resumes(steps, rows, superseded)
     if not resumes:
         return frame, None

@@ -101,29 +101,32 @@ def read_documents(documents: list, source: str) -> LogTable:
         seen[name] = seen.get(name, 0) + 1
         if seen[name] > 1:
             names[i] = f"{name} #{seen[name]}"
-    parts, averaged, dropped, absolute = [], 0, set(), False
+    rows = {"run": [], "step": [], "metric": [], "value": []}
+    averaged, dropped, absolute = 0, set(), False
     for (key, run), name in zip(found, names):
         evaluations = _evaluations(run)
         counted = all(isinstance(e.get(STEP_COUNT), (int, float)) for _, e in evaluations)
-        rows = {"step": [], "metric": [], "value": []}
         for k, evaluation in evaluations:
             step = float(evaluation[STEP_COUNT]) if counted else float(k)
             for metric, logged in evaluation.items():
                 if metric == STEP_COUNT:
                     continue
-                number, count = _value(logged)
-                if number is None:
-                    dropped.add(str(metric))
-                    continue
+                if type(logged) is float:
+                    number, count = logged, 1
+                elif type(logged) is list and len(logged) == 1 and type(logged[0]) is float:
+                    number, count = logged[0], 1  # Mava's one mean per evaluation: the common case
+                else:
+                    number, count = _value(logged)
+                    if number is None:
+                        dropped.add(str(metric))
+                        continue
                 averaged = max(averaged, count)
+                rows["run"].append(name)
                 rows["step"].append(step)
-                rows["metric"].append(str(metric))
+                rows["metric"].append(metric)
                 rows["value"].append(number)
         absolute = absolute or ABSOLUTE in run
-        part = pd.DataFrame(rows)
-        part.insert(0, "run", name)
-        parts.append(part)
-    tidy = pd.concat(parts, ignore_index=True)
+    tidy = pd.DataFrame(rows)
     if not len(tidy):
         raise InputError(f"{source}: no number in any marl-eval evaluation"
                          + (f" (left out {', '.join(sorted(dropped)[:5])}: not numbers)" if dropped else ""))
