@@ -44,8 +44,8 @@ def test_each_metric_is_read_at_the_timesteps_it_was_logged_at():
 def test_a_tensor_pickled_whole_is_left_out_and_said():
     wide = read_log(ROOT / "1" / "info.json", wide=True)
     assert "grad_norm" not in wide.columns
-    assert wide.attrs["notes"] == ["left out grad_norm: values saved as pickled objects (a tensor logged "
-                                   "without .item()), which cannot be read as numbers"]
+    assert wide.attrs["notes"] == ["left out grad_norm: values that are not numbers (a tensor logged "
+                                   "without .item() is saved as a pickled object)"]
 
 
 def test_metrics_whose_steps_do_not_fit_are_left_out_and_said(tmp_path):
@@ -75,7 +75,7 @@ def test_a_loss_written_as_nan_is_a_run_that_diverged(tmp_path):
 def test_an_info_json_with_nothing_readable_is_one_clear_error(tmp_path):
     tensor = {"py/reduce": [{"py/function": "torch._utils._rebuild_tensor_v2"}]}
     path = _write(tmp_path / "info.json", {"grad_norm": [tensor], "grad_norm_T": [10]})
-    with pytest.raises(InputError, match="no metric could be read .left out grad_norm: values saved as pickled"):
+    with pytest.raises(InputError, match="no metric could be read .left out grad_norm: values that are not numbers"):
         read_log(path)
     done = run("check-convergence", path)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
@@ -122,6 +122,23 @@ def test_runs_whose_configurations_differ_only_in_their_seeds_are_replicates(tmp
     apart = run("check-convergence", ROOT, "-m", "test_return_mean")
     assert "[env_args.map_name=3m]" in apart.stdout and "[env_args.map_name=8m]" in apart.stdout
     assert "2 configuration(s) by what the log records of each run, seeds aside" in apart.stderr
+
+
+def test_a_run_whose_log_is_broken_or_missing_is_left_out_and_said_not_lost_silently(tmp_path):
+    root = tmp_path / "sacred"
+    shutil.copytree(ROOT, root)
+    (root / "1" / "info.json").write_text('{"loss": [1, 2, 3')  # cut mid-write
+    shutil.copytree(root / "2", root / "3")
+    (root / "3" / "info.json").unlink()  # started, nothing logged yet
+    wide = read_log(root, wide=True)
+    assert wide["run"].unique().tolist() == ["2"]
+    notes = wide.attrs["notes"]
+    assert notes[0] == "1 sacred run folders, one run each: 2"
+    assert notes[1].startswith("1: ") and "not valid JSON" in notes[1] and notes[1].endswith(": left out")
+    assert notes[2] == "3: no metric logged (no info.json or metrics.json holding one): left out"
+    (root / "2" / "info.json").write_text("[")
+    with pytest.raises(InputError, match="no sacred run could be read"):
+        read_log(root)
 
 
 def test_a_run_folder_without_a_readable_config_still_reads_its_runs(tmp_path):

@@ -354,38 +354,6 @@ def _versions_as_runs(path: str, versions: list) -> LogTable:
     return LogTable(frame, "lightning-csv", path, notes)
 
 
-def _sacred(path: str, format: str | None) -> LogTable | None:
-    """A sacred run folder, or an experiment's folder of them (pymarl's results/sacred: each
-    numbered folder a run); None for a folder that is neither."""
-    found = sacred.run_log(path)
-    if found is not None:
-        table = _load(found[0], format or found[1])
-        note = sacred.status_note(path)
-        table.notes += [note] if note else []
-        return table
-    if sacred.is_run_folder(path):
-        raise InputError(f"{path} is a sacred run folder with no metric logged yet (no info.json or "
-                         "metrics.json holding one): sacred writes them as the run logs")
-    runs = [(folder, found) for folder in sacred.run_folders(path)
-            if (found := sacred.run_log(os.path.join(path, folder))) is not None]
-    if not runs:
-        return None
-    if len(runs) == 1:
-        return _sacred(os.path.join(path, runs[0][0]), format)
-    parts, notes = [], [f"{len(runs)} sacred run folders, one run each: "
-                        f"{', '.join(folder for folder, _ in runs)}"]
-    for folder, (file, kind) in runs:
-        table = _load(file, format or kind)
-        notes += [f"{folder}: {note}" for note in table.notes]
-        note = sacred.status_note(os.path.join(path, folder), folder)
-        notes += [note] if note else []
-        parts.append(table.frame.assign(run=folder))
-    frame = pd.concat(parts, ignore_index=True)
-    frame = frame[["run"] + [c for c in frame.columns if c != "run"]]
-    return LogTable(frame, format or runs[0][1][1], path, notes, configs_complete=True,
-                    run_configs=sacred.config_labels(path, [folder for folder, _ in runs]))
-
-
 def _directory(path: str, format: str | None) -> LogTable:
     """A run folder read as a whole."""
     monitors = sb3.monitor_files(path)
@@ -405,7 +373,7 @@ def _directory(path: str, format: str | None) -> LogTable:
     if format in (None, "mlflow") and mlflow.is_run_folder(path):
         return mlflow.read_run_folder(path)
     if format in (None, "pymarl-info", "sacred-metrics"):
-        table = _sacred(path, format)
+        table = sacred.read_folder(path, format, _load)
         if table is not None:
             return table
     if format in (None, "torchrl-csv"):  # an experiment's scalars/, or a log_dir of experiments

@@ -117,8 +117,8 @@ class _Metrics:
     def notes(self) -> list:
         notes = []
         if self.pickled:
-            notes.append(f"left out {_listed(self.pickled)}: values saved as pickled objects (a "
-                         "tensor logged without .item()), which cannot be read as numbers")
+            notes.append(f"left out {_listed(self.pickled)}: values that are not numbers (a tensor "
+                         "logged without .item() is saved as a pickled object)")
         if self.uneven:
             notes.append(f"left out {_listed(self.uneven)}: not one step per value")
         if self.bad_steps:
@@ -182,6 +182,8 @@ def run_log(folder: str) -> tuple[str, str] | None:
         return info, "pymarl-info"
     if os.path.isfile(metrics):
         return metrics, "sacred-metrics"
+    if os.path.isfile(info):
+        return info, "pymarl-info"  # (its reader says what is wrong with it: cut short, no step lists)
     return None
 
 
@@ -196,6 +198,51 @@ def run_folders(root: str) -> list:
         return (0, int(number.group()), entry) if number else (1, 0, entry)
 
     return sorted(found, key=order)
+
+
+def read_folder(path: str, format: str | None, load) -> LogTable | None:
+    """A sacred run folder, or an experiment's folder of them (pymarl's results/sacred: each
+    numbered folder a run), its logs read with ``load(file, format)`` (the loader of
+    :mod:`..logs`); None for a folder that is neither.  A run whose log is missing or broken is
+    left out with a note, the others read."""
+    found = run_log(path)
+    if found is not None:
+        table = load(found[0], format or found[1])
+        note = status_note(path)
+        table.notes += [note] if note else []
+        return table
+    if is_run_folder(path):
+        raise InputError(f"{path} is a sacred run folder with no metric logged yet (no info.json or "
+                         "metrics.json holding one): sacred writes them as the run logs")
+    folders = run_folders(path)
+    logs = {folder: found for folder in folders if (found := run_log(os.path.join(path, folder))) is not None}
+    if not logs:
+        return None
+    if len(folders) == 1:
+        return read_folder(os.path.join(path, folders[0]), format, load)
+    parts, notes, failed = [], [], []
+    for folder in folders:
+        if folder not in logs:
+            failed.append(f"{folder}: no metric logged (no info.json or metrics.json holding one): left out")
+            continue
+        file, kind = logs[folder]
+        try:
+            table = load(file, format or kind)
+        except InputError as exc:  # one run's broken file: said, and the other runs read
+            failed.append(f"{folder}: {exc}: left out")
+            continue
+        notes += [f"{folder}: {note}" for note in table.notes]
+        note = status_note(os.path.join(path, folder), folder)
+        notes += [note] if note else []
+        parts.append(table.frame.assign(run=folder))
+    if not parts:
+        raise InputError(f"{path}: no sacred run could be read ({failed[0]})")
+    read = [str(part["run"].iloc[0]) for part in parts]
+    notes = [f"{len(read)} sacred run folders, one run each: {', '.join(read)}"] + failed + notes
+    frame = pd.concat(parts, ignore_index=True)
+    frame = frame[["run"] + [c for c in frame.columns if c != "run"]]
+    return LogTable(frame, format or next(iter(logs.values()))[1], path, notes, configs_complete=True,
+                    run_configs=config_labels(path, read))
 
 
 def status_note(folder: str, label: str | None = None) -> str | None:
