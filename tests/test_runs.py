@@ -292,3 +292,26 @@ def test_an_infinite_step_is_a_broken_cell_not_a_restart():
     restarted = np.r_[steps, np.arange(5.0)]  # a real restart after it is still one
     key = find_runs(pd.DataFrame({"step": restarted, "r": np.arange(18.0)}), step="step")
     assert key.names == ["#1", "#2"] and key.restarts == 1
+
+
+def test_a_metric_only_some_runs_logged_is_judged_where_it_was_logged(tmp_path):
+    """An evaluation only one seed ran (TorchRL's log_dir: eval/success in one experiment): the
+    whole command failed, check-convergence saying the metric 'has no values in any run' and
+    report 'has no values (every cell is empty)'."""
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame({"run": np.repeat(["a", "b"], 60), "step": np.tile(np.arange(60), 2),
+                          "reward": rng.normal(0.5, 0.05, 120),
+                          "success": np.r_[rng.normal(0.8, 0.05, 60), np.full(60, np.nan)]})
+    frame.to_csv(tmp_path / "runs.csv", index=False)
+    done = run("check-convergence", tmp_path / "runs.csv")
+    assert done.returncode in (0, 1), done.stderr
+    assert "success [run=a]" in done.stdout and "success [run=b]" not in done.stdout
+    assert "(2 metrics in 2 configurations: 3 checked," in done.stdout.splitlines()[-1]
+    assert "success [b]: not logged in this configuration's runs" in done.stderr
+    report = run("report", tmp_path / "runs.csv", "-o", tmp_path / "report.html")
+    assert report.returncode == 0, report.stderr
+    assert "[run=b]: success not logged in this run" in (tmp_path / "report.html").read_text()
+    for command in ("describe", "windows", "regimes"):
+        assert run(command, tmp_path / "runs.csv").returncode == 0
+    # a metric no run logged is still an error, named
+    assert run("check-convergence", tmp_path / "runs.csv", "-m", "missing").returncode == 2

@@ -200,6 +200,13 @@ def _long_enough(frame, metrics: list, *, named: bool) -> list:
     return [m for m in metrics if m not in short]
 
 
+def logged_in(frame, metrics: list) -> list:
+    """The ``metrics`` that ``frame`` (one run's rows) logged at least once: in a log of several
+    runs, a metric one run never logged (an evaluation only some seeds ran) is that run's to
+    leave out, not an error for the whole command."""
+    return [m for m in metrics if m in frame.columns and _cells_logged(frame[m]) > 0]
+
+
 def _cells_logged(column) -> int:
     """The cells of ``column`` that hold something written: a value, or a NaN the log wrote."""
     from ..io.written_nan import column_floats, is_written

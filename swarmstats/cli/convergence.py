@@ -35,6 +35,7 @@ from ._common import (
     parts,
     plot_results,
     render,
+    say,
     say_left_out,
     stacked_frames,
     use_color,
@@ -93,14 +94,17 @@ def run(args) -> int:
             continue
         # runs of one configuration are replicates: their verdicts are summarised together
         configs = parts(frame, argparse.Namespace(group=getattr(args, "config", None)))
+        judged = 0
         for config, rows in configs:
             runs = metric_runs(rows, metric, columns.step, args, diverged=True)
             if args.format == "text":
                 for series in runs:
                     say_left_out(series.name, series, divergence=False)
             name = metric if config is None else f"{metric} [{config}]"
-            if not runs:
-                raise InputError(f"metric {metric!r} has no values in any run")
+            if not runs:  # (an evaluation only some configurations ran: theirs to judge)
+                say(f"{name}: not logged in this configuration's runs")
+                continue
+            judged += 1
             kept = finite_runs(runs, metric)  # (a run that diverged at once is counted, not fitted)
             if len(runs) == 1 and config is not None and str(rows[RUN].iloc[0]).startswith(str(config)):
                 name = runs[0].name  # a configuration's only seed keeps its own name (sac_seed1)
@@ -108,6 +112,8 @@ def run(args) -> int:
                                                     # one run left of several: named as itself
                                                     name=kept[0].name if len(kept) == 1 < len(runs) else name),
                                            series_endings(runs)))
+        if not judged:
+            raise InputError(f"metric {metric!r} has no values in any run")
     passed = all(r.converged for r in results)
     _render(args, frame, results, passed, len(metrics))
     if os.environ.get("GITHUB_ACTIONS") == "true":
@@ -118,12 +124,13 @@ def run(args) -> int:
 
 
 def _render(args, frame, results, passed, metric_count: int):
-    render(args, "check-convergence", results, frame=frame, text=lambda: _text(args, results, passed, metric_count),
+    render(args, "check-convergence", results, frame=frame,
+           text=lambda: _text(args, frame, results, passed, metric_count),
            payload=lambda: {"verdict": "converged" if passed else _worst(results), "passed": passed,
                             "results": [r.to_dict() for r in results]})
 
 
-def _text(args, results, passed, metric_count: int) -> None:
+def _text(args, frame, results, passed, metric_count: int) -> None:
     out = sys.stdout
     table = stacked_frames(results)
     color = use_color(args)
@@ -136,9 +143,12 @@ def _text(args, results, passed, metric_count: int) -> None:
     print(_text_table(table, color), file=out)
     overall = "all metrics converged" if passed else "not every metric converged"
     checked = f"{len(results)} checked"
-    if len(results) > metric_count:  # seeds grouped by configuration: one verdict per configuration
+    config = getattr(args, "config", None)
+    if len(results) > metric_count and config in frame.columns:  # one verdict per configuration
+        # (counted in the log: a metric that only some configurations logged has fewer verdicts)
+        configurations = int(frame[config].nunique())
         checked = (f"{metric_count} metric{'s' if metric_count > 1 else ''} in "
-                   f"{len(results) // metric_count} configurations: {checked}")
+                   f"{configurations} configuration{'s' if configurations > 1 else ''}: {checked}")
     print(f"\n{overall} ({checked}, alpha = {args.alpha})", file=out)
 
 

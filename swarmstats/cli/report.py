@@ -20,6 +20,7 @@ from ._common import (
     announce_direction,
     finite_runs,
     load,
+    logged_in,
     metric_runs,
     parts,
     run_label,
@@ -75,11 +76,18 @@ def run(args) -> int:
     if args.group:
         sections, quality, notes = [], None, []
         for key, part in parts(frame, args):
+            present = logged_in(part, metrics)
+            label = run_label("", key, args).strip()
+            if len(present) < len(metrics):
+                missing = [m for m in metrics if m not in present]
+                notes.append(f"{label}: {', '.join(map(str, missing))} not logged in this run")
+            if not present:
+                continue
             try:
-                built = build_report(part, metrics=metrics, step=columns.step, p=args.p,
+                built = build_report(part, metrics=present, step=columns.step, p=args.p,
                                      accepted=args.accepted, better=args.better)
             except DivergedAtStart as exc:  # a run with nothing to draw: said, the others drawn
-                notes.append(f"{run_label('', key, args).strip()}: {exc}")
+                notes.append(f"{label}: {exc}")
                 continue
             for section in built.sections:
                 section.name = run_label(section.name, key, args)
