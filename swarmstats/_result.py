@@ -187,6 +187,18 @@ def plain_number(value) -> int | float:
     return int(value) if value.is_integer() else value
 
 
+def fmt_step(value) -> str:
+    """A step for human text: a whole step in full (``fmt`` made step 400040 "4e+05"), any other
+    to 6 significant digits, 'n/a' for missing.
+
+    >>> fmt_step(400040.0), fmt_step(12.5), fmt_step(None)
+    ('400040', '12.5', 'n/a')
+    """
+    if value is None or not math.isfinite(float(value)):
+        return "n/a"
+    return str(plain_number(value)) if float(value).is_integer() else fmt(value, 6)
+
+
 def fmt(value, digits: int = 4) -> str:
     """A number for human text: significant digits, 'n/a' for missing."""
     if value is None:

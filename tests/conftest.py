@@ -55,3 +55,17 @@ def notebook(outputs: list, source: str = "trainer.train()") -> str:
 def printed_in_notebook(text: str, source: str = "trainer.train()") -> str:
     """A notebook whose one cell printed ``text`` (a stream output, a line per string)."""
     return notebook([{"output_type": "stream", "name": "stdout", "text": text.splitlines(keepends=True)}], source)
+
+
+def diverged_reasons(path, metric: str) -> str:
+    """check-convergence's first reason for ``metric`` of the log at ``path``, asserting that
+    the gate fails on it (not_converged) and that ``watch`` says it diverged too."""
+    import json
+
+    from tests.test_cli import run
+
+    done = run("check-convergence", path, "-m", metric, "--format", "json")
+    row = json.loads(done.stdout)["results"][0]
+    assert row["verdict"] == "not_converged", row
+    assert "diverged" in run("watch", path, "-m", metric, "--once").stdout
+    return row["reasons"][0]

@@ -12,7 +12,7 @@ from swarmstats import InputError
 from swarmstats.io import read_log
 from swarmstats.io.formats.verl import is_console_head, parse_step_line, printed_value
 from swarmstats.io.tabular import classify_columns, is_bookkeeping_name
-from tests.conftest import printed_in_notebook
+from tests.conftest import diverged_reasons, printed_in_notebook
 from tests.test_cli import run
 
 FOLDER = Path(__file__).resolve().parent / "fixtures" / "logs" / "verl"
@@ -202,11 +202,8 @@ def test_a_loss_printed_as_nan_is_a_run_that_diverged_not_values_missing(tmp_pat
     lines = [f"step:{step} - actor/pg_loss:0.01 - {SCORE}:0.5" for step in range(1, 41)]
     lines += [f"step:{step} - actor/pg_loss:np.float64(nan) - {SCORE}:0.5" for step in range(41, 61)]
     (tmp_path / "diverged.log").write_text("\n".join(lines) + "\n")
-    done = run("check-convergence", tmp_path / "diverged.log", "-m", "actor/pg_loss", "--format", "json")
-    row = json.loads(done.stdout)["results"][0]
-    assert row["verdict"] == "not_converged" and "diverged: from step 41 on every value is NaN" in row["reasons"][0]
-    watched = run("watch", tmp_path / "diverged.log", "-m", "actor/pg_loss", "--once")
-    assert "diverged" in watched.stdout
+    reason = diverged_reasons(tmp_path / "diverged.log", "actor/pg_loss")
+    assert "diverged: from step 41 on every value is NaN" in reason
 
 
 def test_a_late_validation_from_the_same_process_joins_its_step_and_is_no_restart(tmp_path):

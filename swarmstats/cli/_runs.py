@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .._result import fmt
+from .._result import fmt_step
 from ..errors import DivergedAtStart, InputError
 from ..io import classify_columns, read_log, select_metric
 from ..io.runs import name_list
@@ -45,7 +45,7 @@ def metric_runs_at(paths, metric: str, input_format: str | None) -> list[tuple[R
 
 def _diverged(found: list) -> list:
     """'NAME (from step S on, every value NaN)' for each run of ``found`` that diverged."""
-    return [f"{spec.name} (from step {fmt(info['step'])} on, every value {info['kind']})"
+    return [f"{spec.name} (from step {fmt_step(info['step'])} on, every value {info['kind']})"
             for spec, series in found if (info := series.attrs.get("diverged")) is not None]
 
 

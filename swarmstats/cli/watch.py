@@ -17,7 +17,7 @@ from array import array
 
 import numpy as np
 
-from .._result import fmt, plain_number
+from .._result import fmt, fmt_step, plain_number
 from ..errors import InputError
 from ..io import mlflow_server
 from ..io.decoding import BadJSON, check_readable, loads
@@ -505,8 +505,8 @@ class RunMonitors:
             del steps[len(steps) - replaced:]  # (steps rose until now: the replaced ones are the last)
             # the run as it stands now: what the resume replaced is gone
             self._monitors[label].forget_from(step, redone=set(values) if keeps else None)
-            self._events.append(("resumed", f"{_run_text(label)}resumed at step {fmt(step)} after step "
-                                            f"{fmt(last)}: the {replaced} record(s) logged before "
+            self._events.append(("resumed", f"{_run_text(label)}resumed at step {fmt_step(step)} after step "
+                                            f"{fmt_step(last)}: the {replaced} record(s) logged before "
                                             f"{'past' if keeps else 'at or past'} it are replaced"))
             return label
         if count == 1:  # the first run gets its number now that there is a second

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from .._result import fmt
+from .._result import fmt_step
 from .reasons import count_text, diverged_text, skipped_text
 from .result import MultiRunConvergenceResult, overall_verdict
 
@@ -51,8 +51,8 @@ def with_divergence(result, diverged: dict):
     if info is not None and "skipped" in info:  # inf or NaN between finite values: said, not judged
         result = dataclasses.replace(result, reasons=[*result.reasons, skipped_text(info["skipped"])])
     if info is not None and "rows" in info:  # the values stop while the log goes on: said, not judged
-        note = (f"no value after step {fmt(info['step'])} while the log goes on for {info['rows']} more rows "
-                f"(to step {fmt(info['end'])}): it stopped being logged (empty cells, not NaN written as "
+        note = (f"no value after step {fmt_step(info['step'])} while the log goes on for {info['rows']} more rows "
+                f"(to step {fmt_step(info['end'])}): it stopped being logged (empty cells, not NaN written as "
                 f"such); the verdict is on the {count_text(result.n, 'values')} before")
         result = dataclasses.replace(result, reasons=[note, *result.reasons])
     elif info is not None and "values" in info:

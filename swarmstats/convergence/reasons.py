@@ -11,7 +11,7 @@ import numpy as np
 
 from .._input.series import Series
 from .._kernels.flatness import MAX_GROWTH
-from .._result import fmt, fmt_interval
+from .._result import fmt, fmt_interval, fmt_step
 from ..direction import movement
 
 
@@ -44,7 +44,7 @@ def diverged_text(info: dict, finite: int) -> str:
 
 def where_diverged(info: dict) -> str:
     """Where a run diverged, from its record: "from step 450 on every value is NaN (150 of them)"."""
-    return f"from step {fmt(info['step'])} on every value is {info.get('kind', 'infinite')} ({info['values']} of them)"
+    return f"from step {fmt_step(info['step'])} on every value is {info.get('kind', 'infinite')} ({info['values']} of them)"
 
 
 def skipped_text(info: dict) -> str:
@@ -57,7 +57,7 @@ def skipped_text(info: dict) -> str:
     '2 NaN values left out (steps 40, 2000, the last one logged):'
     """
     count = info["values"]
-    steps = [fmt(step) for step in info["steps"]] + (["..."] if count > len(info["steps"]) else [])
+    steps = [fmt_step(step) for step in info["steps"]] + (["..."] if count > len(info["steps"]) else [])
     where = ", ".join(steps) + (", the last one logged" if info.get("at_end") else "")
     among = "" if info.get("at_end") else " among finite ones"  # (before the first, or between)
     return (f"{count} {info['kind']} value{'s' if count > 1 else ''}{among} left out "
