@@ -118,7 +118,12 @@ def test_runs_whose_configurations_differ_only_in_their_seeds_are_replicates(tmp
     assert read_log(root).attrs["run_configs"] == {"1": sacred.ONE_CONFIGURATION, "2": sacred.ONE_CONFIGURATION}
     done = run("check-convergence", root, "-m", "test_return_mean")
     assert "test_return_mean [one configuration]" in done.stdout and "over 2 runs" in done.stdout
+    swept = run("sweep", root, "-m", "test_return_mean", "--workers", "1")
+    assert "over 2 runs" in swept.stdout and "setting=" not in swept.stdout
     # different maps are never pooled: each configuration is judged on its own
+    swept = run("sweep", ROOT, "-m", "test_return_mean", "--workers", "1")
+    assert "setting=env_args.map_name=3m: test_return_mean" in swept.stdout
+    assert "the runs' recorded configurations say they are of 2 settings" in swept.stdout
     apart = run("check-convergence", ROOT, "-m", "test_return_mean")
     assert "[env_args.map_name=3m]" in apart.stdout and "[env_args.map_name=8m]" in apart.stdout
     assert "2 configuration(s) by what the log records of each run, seeds aside" in apart.stderr

@@ -27,6 +27,9 @@ ENVIRONMENT = "env_id"
 #: The parameter naming a run's setting when only the runs' names tell settings apart
 #: (``ppo_seed1``, ``ppo_seed2``, ``sac_seed1``: two settings; see :func:`settings_of`).
 SETTING = "setting"
+#: a run's whole configuration as its log records it (a sacred run's config.json, marl-eval's
+#: algorithm): runs with the same one are replicates, whatever their names say
+CONFIGURATION = "configuration"
 
 
 @dataclass(frozen=True)
@@ -181,6 +184,10 @@ def settings_of(specs, *, told_by: bool = False):
     """
     if len(specs) < 2:
         return (None, None) if told_by else None
+    recorded = [spec.params.get(CONFIGURATION) for spec in specs]
+    if all(config is not None for config in recorded):
+        by_records = {spec.name: str(config) for spec, config in zip(specs, recorded)} if len(set(recorded)) > 1 else None
+        return (by_records, "recorded configurations") if told_by else by_records
     by_parameters = _parameter_settings(specs)
     if by_parameters is not None:
         return (by_parameters, "parameters") if told_by else by_parameters
@@ -280,9 +287,11 @@ def _split_runs(frame: pd.DataFrame, format: str | None) -> list:
     if not key.several:
         return []
     environments = frame.attrs.get("run_configs", {})  # a monitor folder's runs on several environments
+    # (or each run's whole configuration, which decides its setting: see settings_of)
+    recorded = CONFIGURATION if frame.attrs.get("run_configs_complete") else ENVIRONMENT
     frame = frame.assign(**{"run": key.labels})
     return [RunSpec(name=str(name), frame=part.drop(columns=["run"]).reset_index(drop=True),
-                    params={**({ENVIRONMENT: environments[name]} if name in environments else {}),
+                    params={**({recorded: environments[name]} if name in environments else {}),
                             **_constant_columns(part, exclude={"run"})}, format=format)
             for name, part in frame.groupby("run", sort=False)]
 
