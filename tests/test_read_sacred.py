@@ -162,6 +162,10 @@ def test_a_run_that_has_logged_nothing_yet_is_one_clear_error(tmp_path):
     assert sacred.run_log(str(tmp_path)) is None
     with pytest.raises(InputError, match="is a sacred run folder with no metric logged yet"):
         read_log(tmp_path)
+    # with no info.json kept, what pymarl printed into cout.txt is the record (a moving average, noted)
+    shutil.copy(Path(__file__).resolve().parent / "fixtures" / "logs" / "pymarl" / "cout.txt", tmp_path / "cout.txt")
+    printed = read_log(tmp_path, wide=True)
+    assert printed.attrs["format"] == "pymarl-console" and printed["step"].tolist() == [40, 10001, 20002]
     # a run.json alone does not make a sacred folder: another log beside it is read
     other = tmp_path / "other"
     other.mkdir()

@@ -38,7 +38,7 @@ from ._table import LogTable, sparse_to_wide
 #: the suffix of a pymarl metric's step list (``return_mean_T``: the t_env of each value)
 STEP_SUFFIX = "_T"
 #: the files of a sacred run folder that hold what it logged
-INFO, METRICS, RUN, CONFIG = "info.json", "metrics.json", "run.json", "config.json"
+INFO, METRICS, RUN, CONFIG, COUT = "info.json", "metrics.json", "run.json", "config.json", "cout.txt"
 #: names listed in a note before "and N more"
 _LISTED = 10
 #: a pymarl metric's step list in an info.json's bytes: ``"return_mean_T": [``
@@ -168,7 +168,7 @@ def _json_file(path: str):
 def is_run_folder(folder: str) -> bool:
     """Does ``folder`` look like a sacred run folder (the three files sacred writes at a run's
     start), whether or not it has logged anything yet?"""
-    return all(os.path.isfile(os.path.join(folder, file)) for file in (RUN, CONFIG, "cout.txt"))
+    return all(os.path.isfile(os.path.join(folder, file)) for file in (RUN, CONFIG, COUT))
 
 
 def run_log(folder: str) -> tuple[str, str] | None:
@@ -184,6 +184,9 @@ def run_log(folder: str) -> tuple[str, str] | None:
         return metrics, "sacred-metrics"
     if os.path.isfile(info):
         return info, "pymarl-info"  # (its reader says what is wrong with it: cut short, no step lists)
+    printed = os.path.join(folder, COUT)
+    if os.path.isfile(printed) and b"Recent Stats | t_env:" in read_path(printed, 65536)[1]:
+        return printed, "pymarl-console"  # no info.json kept: what pymarl printed (a moving average, noted)
     return None
 
 
