@@ -14,6 +14,10 @@ from ..written_nan import logged, scalar
 AXES = ("run", "step", "wall_time")
 
 
+#: the configuration label of every run of a log whose runs differ in their seeds only
+ONE_CONFIGURATION = "one configuration"
+
+
 @dataclass
 class LogTable:
     """A wide log: ``step`` (and ``run``, ``wall_time``) plus one column per metric.
@@ -31,7 +35,8 @@ class LogTable:
     #: one configuration are replicates, runs of different ones are never pooled
     run_configs: dict = field(default_factory=dict)
     #: the run_configs are each run's whole configuration (a sacred run's config.json), so
-    #: runs of one configuration are replicates whatever their names say
+    #: runs of one configuration are replicates whatever their names say; every run is labelled
+    #: :data:`ONE_CONFIGURATION` when only their seeds differ
     configs_complete: bool = False
     #: the frame's columns as numpy arrays, when the reader assembled them so (None otherwise,
     #: and after any change to a frame built from them)

@@ -30,7 +30,7 @@ import pandas as pd
 
 from ...errors import InputError
 from ..tabular import decode_text, parse_json, read_path
-from ._table import LogTable, sparse_to_wide
+from ._table import ONE_CONFIGURATION, LogTable, sparse_to_wide
 
 #: an evaluation's key in a run
 _STEP = re.compile(r"^step_(\d+)$")
@@ -40,8 +40,6 @@ ABSOLUTE = "absolute_metrics"
 STEP_COUNT = "step_count"
 #: the levels above a run, in order
 LEVELS = ("environment", "task", "algorithm", "seed")
-#: the label of every run when there is one configuration
-ONE_CONFIGURATION = "one configuration"
 
 
 def _evaluations(run) -> list:

@@ -33,7 +33,7 @@ import pandas as pd
 
 from ...errors import InputError
 from ..tabular import decode_text, parse_json, read_path
-from ._table import LogTable, sparse_to_wide
+from ._table import ONE_CONFIGURATION, LogTable, sparse_to_wide
 
 #: the suffix of a pymarl metric's step list (``return_mean_T``: the t_env of each value)
 STEP_SUFFIX = "_T"
@@ -172,8 +172,10 @@ def is_run_folder(folder: str) -> bool:
 
 
 def run_log(folder: str) -> tuple[str, str] | None:
-    """(file, format) of what a sacred run folder logged, or None for a folder that is not one:
-    pymarl's info.json when it holds metrics, else sacred's metrics.json."""
+    """(file, format) of what a sacred run folder logged, or None for a folder that is not one
+    or has logged nothing: pymarl's info.json when it holds step lists, else sacred's
+    metrics.json, else the info.json (its reader says what is wrong with it), else what pymarl
+    printed into cout.txt."""
     if not os.path.isfile(os.path.join(folder, RUN)):
         return None
     info, metrics = os.path.join(folder, INFO), os.path.join(folder, METRICS)
@@ -275,10 +277,6 @@ def _flat(config, prefix: str = "") -> dict:
         else:  # a word as written, anything else as JSON (a list, a number, null)
             out[f"{prefix}{key}"] = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
     return out
-
-
-#: the label of every run when the runs' configurations differ in their seeds only
-ONE_CONFIGURATION = "one configuration"
 
 
 def config_labels(root: str, folders: list) -> dict:
