@@ -2,6 +2,7 @@
 view, malformed files, and the command line on them."""
 
 import io
+import json
 import os
 import shutil
 import time
@@ -547,3 +548,16 @@ def test_a_malformed_monitor_row_is_named_by_its_line_in_the_file(tmp_path, rows
     assert path.read_text().splitlines()[bad_line - 1] == "1.0,2,3,4"
     with pytest.raises(InputError, match=rf"malformed row: .*line {bad_line}, saw 4"):
         read_log(path)
+
+
+def test_json_lines_named_json_are_read_as_lines(tmp_path):
+    """detectron2 writes its metrics.json (and mmdetection its .log.json) one object per line:
+    read as one JSON document it was "not valid JSON (line 2: Extra data)"."""
+    lines = [json.dumps({"iteration": i, "total_loss": 2.0 - 0.01 * i, "lr": 0.02}) for i in range(19, 400, 20)]
+    (tmp_path / "metrics.json").write_text("\n".join(lines) + "\n")
+    wide = read_log(tmp_path / "metrics.json", wide=True)
+    assert wide.attrs["format"] == "jsonl" and len(wide) == 20
+    assert wide["total_loss"].iloc[0] == pytest.approx(1.81)
+    # a document keeps being one, spread over lines or on one
+    (tmp_path / "state.json").write_text(json.dumps({"log_history": [{"step": 1, "loss": 0.5}]}))
+    assert read_log(tmp_path / "state.json").attrs["format"] == "trainer-state"

@@ -264,11 +264,24 @@ def read_source(source) -> tuple[str, bytes]:
 
 
 def sniff_layout(name: str, text: str) -> str:
+    """How the text of ``name`` is laid out: "csv", "tsv", "jsonl" or "json" (one document).
+
+    >>> sniff_layout("metrics.json", '{"step": 1, "r": 0.5}' + chr(10) + '{"step": 2, "r": 0.6}')
+    'jsonl'
+    >>> sniff_layout("trainer_state.json", '{' + chr(10) + '  "log_history": []' + chr(10) + '}')
+    'json'
+    """
     extension = os.path.splitext(name)[1].lower()
+    lines = (line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#"))
+    if extension == ".json":
+        # JSON Lines named .json (detectron2's metrics.json, mmdetection's .log.json): two lines
+        # that are each an object; a document spreads its first object over lines, or has one
+        head = [line for _, line in zip(range(2), lines)]
+        one_object_each = len(head) == 2 and all(line.startswith("{") and line.endswith("}") for line in head)
+        return "jsonl" if one_object_each else "json"
     if extension in _EXTENSIONS:
         return _EXTENSIONS[extension]
-    first = next((line.strip() for line in text.splitlines()
-                  if line.strip() and not line.lstrip().startswith("#")), "")
+    first = next(lines, "")
     if first.startswith("["):
         return "json"
     if first.startswith("{"):
