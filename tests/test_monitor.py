@@ -212,3 +212,20 @@ def test_convergence_monitor_steps_bad_input(feed, match):
     monitor = ss.ConvergenceMonitor()
     with pytest.raises(InputError, match=match):
         feed(monitor)
+
+
+def test_a_metrics_name_sets_which_way_is_better_as_in_the_batch_verdict():
+    """Monitor's streams were nameless, so every metric was higher-is-better: `watch` said a
+    falling loss was "still worsening" where check-convergence said "still improving"."""
+    rng = np.random.default_rng(1)
+    loss = 1.0 - 0.01 * np.arange(120) + rng.normal(0, 0.01, 120)
+    monitor = ss.Monitor(check_every=60)
+    for step, value in enumerate(loss):
+        monitor.log(step, loss=value, reward=value)  # a falling reward: worsening
+    report = monitor.status
+    assert report.metrics["loss"]["reason"].startswith("still improving")
+    assert report.metrics["reward"]["reason"].startswith("still worsening")
+    batch = ss.check_convergence(pd.Series(loss, name="loss"))
+    assert batch.reasons[0].startswith("still improving")
+    single = ss.ConvergenceMonitor(name="loss", check_every=60)
+    assert single.update_many(loss).reasons[0].startswith("still improving")

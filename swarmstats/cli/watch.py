@@ -43,6 +43,7 @@ from ._common import (
 )
 from ._notify import Notifier, check_url
 from ._notify import message as notification
+from .watch_documents import DocumentFollower, is_document
 
 
 def add_parser(commands) -> None:
@@ -624,7 +625,8 @@ def run(args) -> int:
     _check_options(args)
     if args.notify:
         check_url(args.notify)  # a bad URL is a usage error before anything is read
-    follower = ServerFollower(args.file) if mlflow_server.is_source(args.file) else Follower(args.file)
+    follower = (ServerFollower(args.file) if mlflow_server.is_source(args.file)
+                else DocumentFollower(args.file) if is_document(args.file) else Follower(args.file))
     notifier = Notifier(args.notify) if args.notify else None
 
     unit = None  # what a step is, once the first record shows the log's kind and step key

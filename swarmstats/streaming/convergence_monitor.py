@@ -90,6 +90,10 @@ class ConvergenceMonitor(OnlineEstimator):
         What one step of ``update(x, step=...)`` is, in the reasons ("per 100 timesteps");
         default "steps".  Named as ``check_convergence`` names a step axis (``"epoch"`` reads
         "epochs").  A :class:`Monitor` passes it on to every metric it tracks.
+    name : str, optional
+        The metric's name: with ``better="auto"`` it decides which way is better, as
+        ``check_convergence`` reads a column's name (a falling ``loss`` is "still improving").
+        A :class:`Monitor` names each metric's stream.
     **test_options
         Passed to :class:`ConvergenceTest` (``alpha``, ``tolerance`` ...).  ``budget`` is
         counted on the stream's axis: the steps given with the values, or else the values
@@ -112,12 +116,13 @@ class ConvergenceMonitor(OnlineEstimator):
 
     def __init__(self, *, growth: float = 0.5, check_every: int | None = None,
                  first_check: int = 100, anytime: bool = True, step_unit: str | None = None,
-                 **test_options):
+                 name: str | None = None, **test_options):
         self.growth = growth
         self.check_every = check_every
         self.first_check = first_check
         self.anytime = anytime
         self.step_unit = step_unit
+        self.name = name
         self.test = ConvergenceTest(**test_options)  # validates the test's own options
         self._validate()
         self._start_stream()
@@ -130,7 +135,7 @@ class ConvergenceMonitor(OnlineEstimator):
         if self.step_unit is not None and (not isinstance(self.step_unit, str) or not self.step_unit.strip()):
             raise InputError(f"step_unit must be a name such as 'timesteps', got {self.step_unit!r}")
 
-    # parameters: this class's five and every ConvergenceTest option passed through
+    # parameters: this class's six and every ConvergenceTest option passed through
     def get_params(self) -> dict:
         return {**{name: getattr(self, name) for name in self._parameter_names()},
                 **self.test.get_params()}
@@ -275,7 +280,7 @@ class ConvergenceMonitor(OnlineEstimator):
             steps = pd.Index(np.arange(length, dtype=np.float64), name=self.position_unit)
         else:
             steps = None
-        return test.fit(self._buffer.values[:length].copy(), steps=steps)
+        return test.fit(self._buffer.values[:length].copy(), steps=steps, name=self.name)
 
     def _check(self, length: int) -> None:
         self._last = self._look(length, len(self.history) + 1)

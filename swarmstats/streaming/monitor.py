@@ -188,8 +188,8 @@ class Monitor(Estimator):
         if self.stop_when == "any" and len(names) > 1 and name in names:
             test = self._template.test
             level = test.equivalence_alpha if test.equivalence_alpha is not None else test.alpha
-            return self._template.clone(equivalence_alpha=level / len(names))
-        return self._template.clone()
+            return self._template.clone(equivalence_alpha=level / len(names), name=name)
+        return self._template.clone(name=name)
 
     def log(self, step, **metrics) -> None:
         """Record the values logged at ``step`` (None and non-finite values are skipped, and so
