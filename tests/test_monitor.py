@@ -228,4 +228,5 @@ def test_a_metrics_name_sets_which_way_is_better_as_in_the_batch_verdict():
     batch = ss.check_convergence(pd.Series(loss, name="loss"))
     assert batch.reasons[0].startswith("still improving")
     single = ss.ConvergenceMonitor(name="loss", check_every=60)
-    assert single.update_many(loss).reasons[0].startswith("still improving")
+    single.update_many(loss)
+    assert single.result().reasons[0].startswith("still improving")
