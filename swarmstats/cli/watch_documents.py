@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 
 import numpy as np
+import pandas as pd
 
 from .._result import plain_number
 from ..errors import InputError
@@ -27,11 +28,12 @@ from ..io.written_nan import logged
 
 
 def is_document(path: str) -> bool:
-    """Is ``path`` a log that is rewritten whole: a run folder, or a JSON document (not JSON
-    Lines)?  A file not there yet is followed line by line."""
+    """Is ``path`` a log that is rewritten whole: a run folder, or a ``.json`` file holding one
+    JSON document (not JSON Lines)?  Anything else - a file not there yet among them - is
+    followed line by line (a printed log may start with "[INFO ...]", which is no JSON)."""
     if os.path.isdir(path):
         return True
-    if not os.path.isfile(path):
+    if not (os.path.isfile(path) and path.lower().endswith(".json")):
         return False
     name, head = read_path(path, 4096)
     return sniff_layout(name, head.decode("utf-8", "replace")) == "json"
@@ -78,7 +80,9 @@ class DocumentFollower:
             return []
         self._unreadable = False
         self._unit = wide.attrs.get("step_unit")
-        metrics = [c for c in wide.columns if c not in AXES]
+        # numbers only: a column of words is no metric here either (the batch commands name it)
+        metrics = [c for c in wide.columns if c not in AXES and pd.api.types.is_numeric_dtype(wide[c])
+                   and not pd.api.types.is_bool_dtype(wide[c])]
         runs = wide["run"].astype(str).to_numpy() if "run" in wide.columns else np.full(len(wide), None)
         steps = wide["step"].to_numpy(dtype=float) if "step" in wide.columns else np.arange(len(wide), dtype=float)
         values = {metric: wide[metric].to_numpy(dtype=float) for metric in metrics}

@@ -1,0 +1,69 @@
+"""``swarmstats watch`` of logs rewritten whole (``swarmstats/cli/watch_documents.py``): JSON
+documents (trainer_state.json, pymarl's info.json, marl-eval files) and run folders."""
+
+import json
+import os
+from pathlib import Path
+
+from swarmstats.cli.watch_documents import DocumentFollower, is_document
+from tests.test_cli import run
+
+REAL = Path(__file__).resolve().parent / "fixtures" / "real"
+
+
+def _report(done) -> dict:
+    return json.loads(done.stdout[done.stdout.index("\n{\n") + 1:])
+
+
+def test_a_json_document_or_a_run_folder_is_followed_whole_not_line_by_line():
+    """A pretty-printed info.json followed line by line was taken for a CSV whose header was
+    '  "battle_won_mean": [' and its numbers for rows (a "metric" with mean 1e6)."""
+    for path, metric, n in ((REAL / "pymarl/sacred/1/info.json", "test_battle_won_mean", 204),
+                            (REAL / "hf/trainer_state.json", "loss", 30),
+                            (REAL / "pymarl/sacred", "test_battle_won_mean [3_3s5z]", 205),
+                            (REAL / "marl-eval", "mean_episode_return [ff_ippo/seed_0]", 98)):
+        assert is_document(str(path))
+        done = run("watch", path, "--once", "--format", "json")
+        assert done.returncode == 0, done.stderr
+        report = _report(done)
+        assert report["skipped_lines"] == 0 and report["report"]["metrics"][metric]["n"] == n
+    # the real trainer_state.json's falling loss is improving, as check-convergence says
+    loss = _report(run("watch", REAL / "hf/trainer_state.json", "--once", "--format", "json"))
+    assert loss["report"]["metrics"]["loss"]["reason"].startswith("still improving")
+    assert not is_document(str(REAL / "pymarl/sacred/1/cout.txt"))
+
+
+def _write(path: Path, steps: int, start: int = 0) -> None:
+    history = [{"step": s, "loss": 1.0 / (1 + s), "epoch": s / 10} for s in range(start, steps)]
+    path.write_text(json.dumps({"log_history": history, "global_step": steps}, indent=2))
+
+
+def test_each_poll_hands_on_the_values_not_handed_on_before(tmp_path):
+    path = tmp_path / "trainer_state.json"
+    _write(path, 30)
+    follower = DocumentFollower(str(path))
+    first = follower.records()
+    assert [r["step"] for r in first] == list(range(30)) and set(first[0]) == {"step", "loss"}
+    assert follower.records() == []  # unchanged: not read again
+    _write(path, 40)
+    os.utime(path, ns=(0, 10**18))  # (a rewrite within the file system's time resolution)
+    assert [r["step"] for r in follower.records()] == list(range(30, 40))
+    # caught half-written: an event, nothing handed on, and the next poll reads it whole
+    text = path.read_text()
+    path.write_text(text[: len(text) // 2])
+    assert follower.records() == [] and follower.take_events()[0][0] == "unreadable"
+    path.write_text(text)
+    assert follower.records() == [] and not follower.restarted  # nothing new in it
+    # rewritten from scratch (a new training in the same folder): the watch starts over
+    _write(path, 10, start=0)
+    path.write_text(path.read_text().replace('"global_step": 10', '"global_step": 11'))
+    again = follower.records()
+    assert follower.restarted and [r["step"] for r in again] == list(range(10))
+
+
+def test_a_nan_the_document_wrote_is_handed_on_as_a_divergence(tmp_path):
+    path = tmp_path / "info.json"
+    losses = [0.01] * 40 + [float("nan")] * 20
+    path.write_text(json.dumps({"loss": losses, "loss_T": list(range(0, 60_000, 1000))}))
+    done = run("watch", path, "--once")
+    assert "diverged" in done.stdout
