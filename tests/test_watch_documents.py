@@ -67,3 +67,21 @@ def test_a_nan_the_document_wrote_is_handed_on_as_a_divergence(tmp_path):
     path.write_text(json.dumps({"loss": losses, "loss_T": list(range(0, 60_000, 1000))}))
     done = run("watch", path, "--once")
     assert "diverged" in done.stdout
+
+
+def test_a_trainers_output_dir_is_read_from_its_latest_checkpoint_and_followed_as_they_come(tmp_path):
+    """While a Hugging Face Trainer trains, its output_dir holds checkpoint-N folders, each with
+    the whole log history to its step: the folder was "no log swarmstats recognises"."""
+    from swarmstats.io import read_log
+
+    for n in (10, 20):
+        (tmp_path / f"checkpoint-{n}").mkdir()
+        _write(tmp_path / f"checkpoint-{n}" / "trainer_state.json", n)
+    wide = read_log(tmp_path, wide=True)
+    assert wide.attrs["format"] == "trainer-state" and wide["step"].tolist() == list(range(20))
+    assert wide.attrs["notes"][0].startswith("read checkpoint-20/trainer_state.json, the latest of 2")
+    follower = DocumentFollower(str(tmp_path))
+    assert len(follower.records()) == 20
+    (tmp_path / "checkpoint-30").mkdir()
+    _write(tmp_path / "checkpoint-30" / "trainer_state.json", 30)
+    assert [r["step"] for r in follower.records()] == list(range(20, 30))

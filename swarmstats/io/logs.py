@@ -354,6 +354,16 @@ def _versions_as_runs(path: str, versions: list) -> LogTable:
     return LogTable(frame, "lightning-csv", path, notes)
 
 
+def _latest_checkpoint(path: str) -> tuple[str, int] | None:
+    """(the newest ``checkpoint-N`` folder holding a trainer_state.json, how many there are) of
+    a Hugging Face Trainer's output_dir; None when it has none."""
+    found = [entry for entry in os.listdir(path) if re.fullmatch(r"checkpoint-\d+", entry)
+             and os.path.isfile(os.path.join(path, entry, "trainer_state.json"))]
+    if not found:
+        return None
+    return max(found, key=lambda entry: int(entry.split("-")[1])), len(found)
+
+
 def _directory(path: str, format: str | None) -> LogTable:
     """A run folder read as a whole."""
     monitors = sb3.monitor_files(path)
@@ -395,6 +405,12 @@ def _directory(path: str, format: str | None) -> LogTable:
         candidate = os.path.join(path, file)
         if os.path.isfile(candidate) and (format is None or kind in (None, format)):
             return _load(candidate, format if format else kind)
+    latest = _latest_checkpoint(path) if format in (None, "trainer-state") else None
+    if latest is not None:  # a Trainer's output_dir while it trains: checkpoint-N folders only
+        table = _load(os.path.join(path, latest[0], "trainer_state.json"), "trainer-state")
+        table.notes.insert(0, f"read {latest[0]}/trainer_state.json, the latest of {latest[1]} checkpoint "
+                              "folder(s): each holds the whole log history up to its step")
+        return table
     logs = [f for f in sorted(os.listdir(path)) if f.lower().endswith((".csv", ".tsv", ".jsonl", ".json"))
             and os.path.isfile(os.path.join(path, f)) and f not in ("params.json",)]
     if len(logs) == 1:
