@@ -57,7 +57,12 @@ def test_a_run_resumed_into_its_file_replaces_the_values_past_the_resume(tmp_pat
     wide = read_log(tmp_path / "reward.csv", wide=True)
     assert wide["step"].tolist() == list(range(12))
     assert wide["reward"].tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 106.0, 107.0, 108.0, 109.0, 110.0, 111.0]
-    assert "reward: a run resumed into the same file" in wide.attrs["notes"][0]
+    assert wide.attrs["notes"][0].endswith("replaced by the resumed run's: reward (4)")
+    # the resumed run has not reached the step the first one stopped at: nothing past it is kept
+    lines = [f"{s},{float(s)}" for s in range(10)] + [f"{s},{100.0 + s}" for s in range(6, 8)]
+    (tmp_path / "short.csv").write_text("\n".join(lines) + "\n")
+    wide = read_log(tmp_path / "short.csv", wide=True)
+    assert wide["short"].tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 106.0, 107.0]
 
 
 def test_a_run_appended_from_its_start_is_a_second_run(tmp_path):

@@ -84,16 +84,20 @@ class _Series:
         self.steps = np.array(steps, dtype=float)
         self.values = np.array(values, dtype=float)
         self.runs = np.ones(len(steps), dtype=int)
-        self.resumed = 0
+        self.replaced = 0  # values a resumed run logged again (at or past where it resumed)
         if len(steps) > 1:
+            kept = np.ones(len(steps), dtype=bool)
             back = np.flatnonzero(self.steps[1:] < self.steps[:-1]) + 1
             run, start = 1, 0
             for at in back:
                 if self.steps[at] <= self.steps[start]:
                     run, start = run + 1, at  # back to where the run began: a new run
-                else:
-                    self.resumed += 1
+                else:  # a resume: what was logged before at or past its step is superseded
+                    earlier = np.arange(start, at)
+                    kept[earlier[self.steps[start:at] >= self.steps[at]]] = False
                 self.runs[at:] = run
+            self.replaced = int((~kept).sum())
+            self.steps, self.values, self.runs = self.steps[kept], self.values[kept], self.runs[kept]
 
 
 def _tidy(series: list[tuple[str, _Series]]) -> tuple[pd.DataFrame, list]:
@@ -113,10 +117,10 @@ def _tidy(series: list[tuple[str, _Series]]) -> tuple[pd.DataFrame, list]:
     bad = sum(s.malformed for _, s in series)
     if bad:
         notes.append(f"{bad} line(s) that are not 'step,value' left out")
-    resumed = [metric for metric, s in series if s.resumed]
+    resumed = [f"{metric} ({s.replaced})" for metric, s in series if s.replaced]
     if resumed:
-        notes.append(f"{', '.join(resumed[:5])}: a run resumed into the same file (the step went back): "
-                     "the later values replace the earlier at the same steps")
+        notes.append(f"a run resumed into its file (the step went back): the values logged before at "
+                     f"or past the step it resumed from are replaced by the resumed run's: {', '.join(resumed[:5])}")
     if several:
         notes.append("a file holds runs appended one after another (the step went back to its start): "
                      "runs #1, #2, ... in the order written")
