@@ -561,3 +561,34 @@ def test_json_lines_named_json_are_read_as_lines(tmp_path):
     # a document keeps being one, spread over lines or on one
     (tmp_path / "state.json").write_text(json.dumps({"log_history": [{"step": 1, "loss": 0.5}]}))
     assert read_log(tmp_path / "state.json").attrs["format"] == "trainer-state"
+
+
+def test_add_scalars_curves_are_metrics_of_their_run_not_runs(tmp_path):
+    """add_scalars(main_tag, {key: value}) writes each key through a writer in a subfolder of its
+    own (PyTorch: <log_dir>/<main_tag>_<key>; tensorboardX: <log_dir>/<main_tag>/<key>), which
+    TensorBoard lists as runs: MAPPO's per-agent rewards (agent0/individual_rewards, agent1/...)
+    were read as runs of one metric."""
+    tensorboard = pytest.importorskip("torch.utils.tensorboard")
+    for seed in (1, 2):
+        writer = tensorboard.SummaryWriter(str(tmp_path / f"seed{seed}"))
+        for step in range(30):
+            writer.add_scalars("average_episode_rewards", {"average_episode_rewards": step + seed}, step)
+            for agent in (0, 1):
+                writer.add_scalars(f"agent{agent}/individual_rewards",
+                                   {f"agent{agent}/individual_rewards": step * (agent + 1)}, step)
+            writer.add_scalars("loss", {"train": 1.0 / (step + 1), "val": 2.0 / (step + 1)}, step)
+            writer.add_scalar("value_loss", 0.5, step)
+        writer.close()
+    # tensorboardX's layout: <log_dir>/<main_tag>/<key>, the scalar tagged main_tag
+    extra = tensorboard.SummaryWriter(str(tmp_path / "seed2" / "data" / "group" / "xsinx"))
+    for step in range(30):
+        extra.add_scalar("data/group", float(step), step)
+    extra.close()
+    wide = read_log(tmp_path, wide=True)
+    assert sorted(wide["run"].unique()) == ["seed1", "seed2"]
+    assert {"agent0/individual_rewards", "agent1/individual_rewards", "average_episode_rewards",
+            "loss/train", "loss/val", "value_loss"} <= set(wide.columns)
+    seed2 = wide[wide["run"] == "seed2"].set_index("step")
+    assert seed2["agent1/individual_rewards"].tolist() == [2.0 * s for s in range(30)]
+    assert seed2["data/group/xsinx"].tolist() == [float(s) for s in range(30)]
+    assert any("add_scalars() curve(s)" in note for note in wide.attrs["notes"])

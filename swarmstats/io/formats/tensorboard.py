@@ -39,6 +39,8 @@ def read(path: str) -> LogTable:
     tensor_util = require("tensorboard.util.tensor_util", "tensorboard", "reading TensorBoard event files")
     root = path if os.path.isdir(path) else os.path.dirname(path)
     records = []
+    folders = {os.path.relpath(os.path.dirname(file), root).replace(os.sep, "/") for file in files}
+    groups = set()
     for file in files:
         run = os.path.relpath(os.path.dirname(file), root).replace(os.sep, "/")
         # size_guidance 0 keeps every point: the default reservoir-samples 10,000 per tag
@@ -49,7 +51,15 @@ def read(path: str) -> LogTable:
         except Exception as exc:  # a corrupt or truncated record
             raise InputError(f"{file}: cannot read the event file ({type(exc).__name__}: {exc})") from None
         tags = accumulator.Tags()
-        for tag in tags.get("scalars", []):
+        scalars = tags.get("scalars", [])
+        group = _scalars_group(run, scalars, folders)
+        if group is not None:  # one add_scalars() curve: a metric of its parent's run
+            groups.add(run)
+            parent, metric = group
+            records += [(parent, e.step, metric, scalar(float(e.value)), e.wall_time)
+                        for e in accumulator.Scalars(scalars[0])]
+            continue
+        for tag in scalars:
             records += [(run, e.step, tag, scalar(float(e.value)), e.wall_time) for e in accumulator.Scalars(tag)]
         for tag in tags.get("tensors", []):
             for event in accumulator.Tensors(tag):
@@ -63,5 +73,33 @@ def read(path: str) -> LogTable:
         tidy = tidy.drop(columns=["run"])
     # a restart can write overlapping steps: the later record of a (run, step, tag) wins
     tidy = tidy.sort_values("wall_time", kind="stable")
-    return LogTable(sparse_to_wide(tidy), "tensorboard", path,
-                    [f"{len(files)} event file(s)"])
+    notes = [f"{len(files)} event file(s)"]
+    if groups:
+        notes.append(f"{len(groups)} add_scalars() curve(s), each written by a writer in a subfolder "
+                     "of its own, read as metrics of the run they belong to (not as runs)")
+    return LogTable(sparse_to_wide(tidy), "tensorboard", path, notes)
+
+
+def _scalars_group(run: str, scalars: list, folders: set) -> tuple[str, str] | None:
+    """(its run, its metric) when the event file in folder ``run`` is one curve of an
+    ``add_scalars(main_tag, {key: value})`` call: PyTorch's SummaryWriter writes each key to a
+    writer of its own in ``<log_dir>/<main_tag with "_" for "/">_<key>``, tensorboardX in
+    ``<log_dir>/<main_tag>/<key>``, the scalar tagged ``main_tag`` in both; TensorBoard shows
+    them as runs, and read so, MAPPO's per-agent rewards were runs of one metric.  The folder
+    above must hold the main writer's own event file.  The metric is ``main_tag``, or
+    ``main_tag/key`` when the key says more.
+
+    >>> _scalars_group("loss_train", ["loss"], {".", "loss_train"}), _scalars_group("seed1", ["loss"], {"."})
+    (('.', 'loss/train'), None)
+    """
+    if len(scalars) != 1:
+        return None
+    tag = scalars[0]
+    for marker in (tag.replace("/", "_") + "_", tag + "/"):  # PyTorch's layout, tensorboardX's
+        for at in [0] + [i + 1 for i, char in enumerate(run) if char == "/"]:
+            if not run.startswith(marker, at):
+                continue
+            key, parent = run[at + len(marker):], run[:at - 1] if at else "."
+            if key and parent in folders:
+                return parent, tag if key == tag else f"{tag}/{key}"
+    return None
