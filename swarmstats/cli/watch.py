@@ -49,12 +49,14 @@ from .watch_documents import DocumentFollower, is_document
 def add_parser(commands) -> None:
     watch = add_command(
         commands, "watch",
-        description="Follow a log that a running job appends to (JSON Lines or CSV) and print a line "
+        description="Follow a log that a running job appends to (JSON Lines, CSV, or what a trainer "
+                    "prints) or rewrites whole (a .json document, a run folder), and print a line "
                     "whenever a metric's convergence verdict changes.  Ctrl-C stops it cleanly with "
                     "a summary.",
         exits={0: "stopped (Ctrl-C, SIGTERM, --once, or --max-idle reached)",
                2: "usage or input error (one line on stderr), or no metric with enough values was read"})
-    watch.add_argument("file", metavar="FILE", help="a JSON Lines or CSV log being written")
+    watch.add_argument("file", metavar="FILE", help="a log being written: JSON Lines, CSV, printed "
+                                                    "output, a .json document or a run folder")
     watch.add_argument("-m", "--metric", action="append", default=None,
                        help="metric to follow (repeatable; default: every numeric key)")
     watch.add_argument("--step", help="key of the step (default: step, _step, global_step, ...)")
