@@ -85,3 +85,10 @@ def test_a_trainers_output_dir_is_read_from_its_latest_checkpoint_and_followed_a
     (tmp_path / "checkpoint-30").mkdir()
     _write(tmp_path / "checkpoint-30" / "trainer_state.json", 30)
     assert [r["step"] for r in follower.records()] == list(range(20, 30))
+
+
+def test_a_generic_documents_step_column_is_its_step(tmp_path):
+    path = tmp_path / "records.json"
+    path.write_text(json.dumps([{"global_step": 10 * (i + 1), "reward": 0.1 * i} for i in range(25)], indent=1))
+    records = DocumentFollower(str(path)).records()
+    assert [r["step"] for r in records][:3] == [10, 20, 30] and "global_step" not in records[0]

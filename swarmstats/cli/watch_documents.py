@@ -23,7 +23,7 @@ from ..errors import InputError
 from ..io import read_log
 from ..io.decoding import check_readable
 from ..io.formats._table import AXES
-from ..io.tabular import read_path, sniff_layout
+from ..io.tabular import find_step, read_path, sniff_layout
 from ..io.written_nan import logged
 
 
@@ -80,11 +80,13 @@ class DocumentFollower:
             return []
         self._unreadable = False
         self._unit = wide.attrs.get("step_unit")
+        # a generic document's step column is named as any table's (global_step, epoch ...)
+        axis = "step" if "step" in wide.columns else find_step(wide)
         # numbers only: a column of words is no metric here either (the batch commands name it)
-        metrics = [c for c in wide.columns if c not in AXES and pd.api.types.is_numeric_dtype(wide[c])
-                   and not pd.api.types.is_bool_dtype(wide[c])]
+        metrics = [c for c in wide.columns if c not in AXES and c != axis
+                   and pd.api.types.is_numeric_dtype(wide[c]) and not pd.api.types.is_bool_dtype(wide[c])]
         runs = wide["run"].astype(str).to_numpy() if "run" in wide.columns else np.full(len(wide), None)
-        steps = wide["step"].to_numpy(dtype=float) if "step" in wide.columns else np.arange(len(wide), dtype=float)
+        steps = wide[axis].to_numpy(dtype=float) if axis else np.arange(len(wide), dtype=float)
         values = {metric: wide[metric].to_numpy(dtype=float) for metric in metrics}
         written = {metric: logged(column) for metric, column in values.items()}  # a NaN the log wrote too
         present = {(run, float(step)) for run, step in zip(runs, steps)}
