@@ -15,7 +15,7 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 @pytest.mark.parametrize("script", ["convergence_quickstart.py", "streaming_monitor.py",
                                     "regimes_quickstart.py", "quality_quickstart.py",
                                     "describe_quickstart.py", "proxy_governance.py",
-                                    "windows_quickstart.py", "sweep_quickstart.py"])
+                                    "windows_quickstart.py", "sweep_quickstart.py", "marl_quickstart.py"])
 def test_example_script_runs(script, tmp_path):
     args = [sys.executable, str(EXAMPLES / script)]
     if script != "streaming_monitor.py":
