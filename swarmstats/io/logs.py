@@ -387,13 +387,9 @@ def _directory(path: str, format: str | None) -> LogTable:
         if table is not None:
             return table
     if format in (None, "torchrl-csv"):  # an experiment's scalars/, or a log_dir of experiments
-        if torchrl.scalars_folder(path) is not None:
-            return torchrl.read_experiment(path)
-        experiments = torchrl.experiment_folders(path)
-        if len(experiments) == 1:
-            return torchrl.read_experiment(os.path.join(path, experiments[0]))
-        if experiments:
-            return torchrl.read_experiments(path, experiments)
+        table = torchrl.read_folder(path)
+        if table is not None:
+            return table
     if format in (None, "marl-eval"):  # Mava's results/json/<algorithm>/<time>/metrics.json
         documents = marl_eval.documents_in(path)
         if documents:

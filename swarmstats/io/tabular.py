@@ -411,6 +411,12 @@ def parse_json(name: str, text: str):
     return loads(name, text)
 
 
+def read_json_file(path: str):
+    """The JSON document in the file at ``path`` (read whole), or one InputError."""
+    name, data = read_path(path)
+    return parse_json(name, decode_text(name, data))
+
+
 def _read_json(name: str, text: str) -> pd.DataFrame:
     payload = parse_json(name, text)
     if isinstance(payload, dict):

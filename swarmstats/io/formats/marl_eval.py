@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from ...errors import InputError
-from ..tabular import decode_text, parse_json, read_path
+from ..tabular import read_json_file, read_path
 from ._table import ONE_CONFIGURATION, LogTable, sparse_to_wide
 
 #: an evaluation's key in a run
@@ -165,9 +165,8 @@ def documents_in(path: str, depth: int = 4) -> list:
             name, head = read_path(full, 4096)
             if b'"step_' not in head:
                 continue  # (a marl-eval document names its evaluations early)
-            name, data = read_path(full)
-            payload = parse_json(name, decode_text(name, data))
+            payload = read_json_file(full)
             if is_marl_eval(payload):
-                found.append((name, payload))
+                found.append((full, payload))
     return found
 

@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from ...errors import InputError
-from ..tabular import decode_text, parse_json, read_path
+from ..tabular import read_json_file, read_path
 from ._table import ONE_CONFIGURATION, LogTable, sparse_to_wide
 
 #: the suffix of a pymarl metric's step list (``return_mean_T``: the t_env of each value)
@@ -160,11 +160,6 @@ def read_metrics(payload, name: str) -> LogTable:
 # -- folders -----------------------------------------------------------------------------------
 
 
-def _json_file(path: str):
-    name, data = read_path(path)
-    return parse_json(name, decode_text(name, data))
-
-
 def is_run_folder(folder: str) -> bool:
     """Does ``folder`` look like a sacred run folder (the three files sacred writes at a run's
     start), whether or not it has logged anything yet?"""
@@ -254,7 +249,7 @@ def status_note(folder: str, label: str | None = None) -> str | None:
     """What run.json says of a run that did not end COMPLETED (sacred leaves RUNNING when the
     process was killed), or None."""
     try:
-        run = _json_file(os.path.join(folder, RUN))
+        run = read_json_file(os.path.join(folder, RUN))
     except InputError:
         return None
     status = run.get("status") if isinstance(run, dict) else None
@@ -287,7 +282,7 @@ def config_labels(root: str, folders: list) -> dict:
     for folder in folders:
         path = os.path.join(root, folder, CONFIG)
         try:
-            config = _json_file(path) if os.path.isfile(path) else None
+            config = read_json_file(path) if os.path.isfile(path) else None
         except InputError:
             config = None
         if not isinstance(config, dict):

@@ -139,13 +139,45 @@ def read_scalar_file(name: str, text: str) -> LogTable:
     return _table([(metric_name(name), _Series(name, text))], name)
 
 
-def scalars_folder(path: str) -> str | None:
-    """The ``scalars`` folder of a TorchRL experiment at ``path`` (the folder itself, or its
-    ``scalars`` subfolder) when it holds scalar files; None otherwise."""
+def read_folder(path: str) -> LogTable | None:
+    """A TorchRL experiment (its ``scalars`` folder, or the folder holding it) or a log_dir of
+    experiments (each a run, named after its folder); None for a folder that is neither.  Each
+    CSV's first lines are looked at once, here, and handed on."""
+    found = _experiment(path)
+    if found is not None:
+        return _read_experiment(path, *found)
+    experiments = [(entry, found) for entry in sorted(os.listdir(path))
+                   if os.path.isdir(os.path.join(path, entry))
+                   and (found := _experiment(os.path.join(path, entry))) is not None]
+    if not experiments:
+        return None
+    if len(experiments) == 1:
+        return _read_experiment(os.path.join(path, experiments[0][0]), *experiments[0][1])
+    names = [entry for entry, _ in experiments]
+    parts, notes = [], [f"{len(names)} TorchRL experiment folders, one run each: {', '.join(names)}"]
+    for entry, found in experiments:
+        table = _read_experiment(os.path.join(path, entry), *found)
+        notes += [f"{entry}: {note}" for note in table.notes]
+        frame = table.frame
+        if "run" in frame.columns:  # runs appended inside one experiment's files
+            frame = frame.assign(run=entry + " " + frame["run"].astype(str))
+        else:
+            frame = frame.assign(run=entry)
+        parts.append(frame)
+    frame = pd.concat(parts, ignore_index=True)
+    frame = frame[["run"] + [c for c in frame.columns if c != "run"]]
+    return LogTable(frame, "torchrl-csv", path, notes)
+
+
+def _experiment(path: str) -> tuple[str, list] | None:
+    """(the ``scalars`` folder, its CSV files as (path, is a scalar file)) of a TorchRL
+    experiment at ``path`` (the folder itself, or its ``scalars`` subfolder) when it holds
+    scalar files; None otherwise."""
     for folder in (path, os.path.join(path, SCALARS)):
         if os.path.basename(os.path.normpath(folder)) == SCALARS and os.path.isdir(folder):
-            if any(scalar for _, scalar in _files(folder)):
-                return folder
+            files = _files(folder)
+            if any(scalar for _, scalar in files):
+                return folder, files
     return None
 
 
@@ -162,20 +194,10 @@ def _files(folder: str) -> list:
     return found
 
 
-def experiment_folders(path: str) -> list:
-    """The TorchRL experiments inside ``path`` (a CSVLogger's log_dir: each subfolder with a
-    ``scalars`` folder a run), in name order."""
-    return [entry for entry in sorted(os.listdir(path))
-            if os.path.isdir(os.path.join(path, entry)) and scalars_folder(os.path.join(path, entry))]
-
-
-def read_experiment(path: str) -> LogTable:
-    """Every scalar file of one experiment, each a metric."""
-    folder = scalars_folder(path)
-    if folder is None:
-        raise InputError(f"{path}: no TorchRL scalars folder (scalars/<name>.csv)")
+def _read_experiment(path: str, folder: str, files: list) -> LogTable:
+    """Every scalar file of one experiment, each a metric; other CSVs beside them named."""
     series, other = [], []
-    for file, scalar in _files(folder):
+    for file, scalar in files:
         if not scalar:
             other.append(os.path.relpath(file, folder))
             continue
@@ -186,20 +208,3 @@ def read_experiment(path: str) -> LogTable:
         table.notes.append(f"left out {', '.join(other[:5])}{' ...' if len(other) > 5 else ''}: "
                            "not TorchRL's step,value lines")
     return table
-
-
-def read_experiments(path: str, folders: list) -> LogTable:
-    """A log_dir of several experiments: each a run, named after its folder."""
-    parts, notes = [], [f"{len(folders)} TorchRL experiment folders, one run each: {', '.join(folders)}"]
-    for folder in folders:
-        table = read_experiment(os.path.join(path, folder))
-        notes += [f"{folder}: {note}" for note in table.notes]
-        frame = table.frame
-        if "run" in frame.columns:  # runs appended inside one experiment's files
-            frame = frame.assign(run=folder + " " + frame["run"].astype(str))
-        else:
-            frame = frame.assign(run=folder)
-        parts.append(frame)
-    frame = pd.concat(parts, ignore_index=True)
-    frame = frame[["run"] + [c for c in frame.columns if c != "run"]]
-    return LogTable(frame, "torchrl-csv", path, notes)
