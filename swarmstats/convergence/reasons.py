@@ -7,27 +7,50 @@ sentence a reader of the result sees.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .._input.series import Series
 from .._kernels.flatness import MAX_GROWTH
-from .._result import fmt, fmt_interval, fmt_step
+from .._result import fmt, fmt_interval, fmt_step, interval_digits
 from ..direction import movement
 
+#: past tense of :func:`swarmstats.direction.movement`'s words, for a movement that stopped
+PAST = {"improving": "improved", "worsening": "worsened", "rising": "rose", "falling": "fell"}
 
-def settled_note(regimes, start: int, series: Series, units, centre: float, unit: str) -> str | None:
-    """When the movement the tests found is a change into a last regime that is level (no
-    slope), say so: "still improving" over a run that jumped and has held since reads as a
-    climb that goes on.  A public DDPG Pendulum log, ~-1,300 for 60 episodes and ~-170 for
-    the last 35, read "still improving: +1,650 per 100 episodes" and nothing more."""
-    last = regimes.segments.iloc[-1]
-    if bool(last["sloped"]) or int(last["n"]) < 10:
+
+def pace_clause(pace, series: Series, units, centre: float, unit: str, better: str | None) -> str:
+    """What the curve does since its last regime began (``pace``: a
+    :class:`~swarmstats.convergence.verdict.RecentPace`), told after the kept part's slope:
+    "now slower: Sen's slope +0.632 per 100 episodes [0.364, 0.911] since episode 5384 (the
+    last regime detect_regimes finds, 1,836 points)"."""
+    since = (f"since {singular(unit)} {fmt_step(series.step_of(pace.first))} (the last regime "
+             f"detect_regimes finds, {count_text(pace.count, 'points')})")
+    slope = f"Sen's slope {pace_interval(pace, units, unit)}"
+    if pace.kind == "none":
+        mean = fmt_interval(*(centre + units(x) for x in pace.mean))
+        return f"{since} no trend is shown: {slope}, the mean {mean}"
+    if pace.kind == "reversed":
+        return f"{since} it is {movement(pace.slope, better)}: {slope}"
+    return f"now {pace.kind}: {slope} {since}"
+
+
+def pace_interval(pace, units, unit: str) -> str:
+    """A recent slope and its interval per 100 steps: "+10.6 per 100 episodes [-6.8, +28]"."""
+    low, high = (units(x) * 100 for x in pace.interval)
+    digits = interval_digits(low, high, 3)
+    return (f"{per_hundred(units(pace.slope), unit)} "
+            f"[{fmt(low, digits)}, {fmt(high, digits)}]")
+
+
+def level_wait(pace, n: int, max_warmup: float, spacing: float) -> int | None:
+    """More steps at the last regime's level before it alone could be judged, when it began
+    later than the warm-up may cut (``max_warmup`` of the run); None when it could be now."""
+    if pace is None or pace.kind != "none" or pace.first <= int(max_warmup * n):
         return None
-    first = series.step_of(start + int(last["start"]))
-    return (f"the movement is a change into a level regime: since {singular(unit)} "
-            f"{first} (the last {int(last['n'])} points) the mean is "
-            f"{fmt_interval(*(centre + units(last[k]) for k in ('mean', 'ci_low', 'ci_high')))} "
-            "with no slope (detect_regimes): the tests above see that change, not a climb still going on")
+    needed = int(math.ceil(pace.first / max_warmup)) - n
+    return max(int(math.ceil(needed * spacing)), 1)
 
 
 def diverged_text(info: dict, finite: int) -> str:
@@ -123,17 +146,40 @@ def per_hundred(slope: float, unit: str) -> str:
     return f"{slope * 100:+.3g} per 100 {unit}"
 
 
-def trend_reason(outcome, units, within: bool, tolerance: float, unit: str, better: str | None) -> str:
+def trend_reason(outcome, units, within: bool, tolerance: float, unit: str, better: str | None,
+                 pace=None, now: str = "", wait: int | None = None, max_warmup: float = 0.5) -> str:
+    """The sentence for a trend (``outcome.name`` "trend": the kept part's) or a drift (the
+    whole run's, which the kept part continues).  ``pace`` (a :class:`RecentPace`) and
+    ``now`` (its :func:`pace_clause`) tell what the curve does since its last regime began
+    when that differs from the slope found: a curve that climbed and has held level since
+    (a public A2C Pong log, -20 for 240 episodes then ~17.8 for the last 104) read "still
+    improving: +12.9 per 100 episodes" - a climb going on.  ``wait``: the more steps at
+    that level before it could be judged alone (:func:`level_wait`)."""
     direction = movement(outcome.estimate, better)
     slope = per_hundred(units(outcome.estimate), unit)
+    p = f"p = {fmt(outcome.pvalue, 2)}"
     if within:
         return (f"a statistically significant but small {outcome.name} ({slope}, "
-                f"p = {fmt(outcome.pvalue, 2)}), shown to stay within +-{fmt(tolerance, 3)}")
+                f"{p}), shown to stay within +-{fmt(tolerance, 3)}")
+    going_on = pace is None or pace.kind in ("slower", "faster")
     if outcome.name == "trend":
-        return f"still {direction} after the warm-up: {slope} (p = {fmt(outcome.pvalue, 2)})"
-    return (f"drifting across the whole run and still {direction}: {slope} "
-            f"(p = {fmt(outcome.pvalue, 2)}), and the part kept after the warm-up continues "
-            "that slope")
+        text = (f"still {direction} after the warm-up: {slope} ({p})" if going_on
+                else f"{PAST[direction]} after the warm-up: {slope} ({p}), but")
+    elif going_on:
+        text = (f"drifting across the whole run and still {direction}: {slope} ({p}), and the "
+                "part kept after the warm-up continues that slope")
+    else:
+        text = (f"{PAST[direction]} across the whole run: {slope} ({p}), and the part kept "
+                "after the warm-up continues that slope, but")
+    if not now:
+        return text[:-len(", but")] if text.endswith(", but") else text
+    text = f"{text}; {now}" if going_on else f"{text} {now}"
+    if wait is not None:
+        share = "half" if max_warmup == 0.5 else f"{max_warmup:.0%}"
+        text += (f"; what came before that level is more than the warm-up may set aside ({share} "
+                 f"of the run): at least about {count_text(wait, unit, 'more ')} at it would let "
+                 "it be judged alone")
+    return text
 
 
 def stretch_span(length: int, steps: np.ndarray) -> int:
