@@ -354,7 +354,7 @@ def test_a_climb_that_turned_down_is_told_as_worsening_now():
 def test_a_steady_climb_gets_no_pace_of_its_own():
     # one slope throughout: the pace clause needs Sen's interval over the last regime to
     # exclude the kept part's slope, so it is told in at most ~2.5% of runs (one side of a 95%
-    # interval), more only through the regime search's choice.  Measured: 2 of 297 not converged
+    # interval), more only through the regime search's choice.  Measured: 1 of these 150
     noise = ar1(0.5, 300, np.random.default_rng(11), reps=150)
     heads = [ss.check_convergence(0.01 * STEPS + row).reasons[0] for row in noise]
     told = sum(bool(_pace_of(head)) for head in heads)
