@@ -418,3 +418,27 @@ def test_the_old_seed_option_still_works_and_says_its_new_name(tmp_path, capsys)
     assert main(["describe", str(path), "--random-seed", "3", "--format", "json"]) == 0
     new = capsys.readouterr()
     assert new.out == old.out and "renamed" not in new.err
+
+
+def test_values_in_rows_without_a_step_are_said_and_a_metric_only_there_is_not_a_failure(tmp_path):
+    # a JSON Lines log whose evaluation records carry no step: "metric 'eval_score' has no
+    # values (every cell is empty)" stopped describe for every metric; reward's values in such
+    # rows were dropped without a word
+    lines = []
+    for i in range(40):
+        lines.append(json.dumps({"step": i, "reward": 0.5 + 0.01 * (i % 3)}))
+        if i % 10 == 0:
+            lines.append(json.dumps({"eval_score": 0.3}))
+            lines.append(json.dumps({"reward": 0.9}))
+    path = tmp_path / "log.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    described = run("describe", path)
+    assert described.returncode == 0, described.stderr
+    assert "reward: n = 40" in described.stdout and "eval_score" not in described.stdout
+    assert ("left out eval_score: logged only in rows whose 'step' is empty (4 values), which have no "
+            "place on the step axis") in described.stderr
+    assert "reward: 4 values logged in rows whose 'step' is empty left out (40 on the step axis analysed)" \
+        in described.stderr
+    named = run("check-convergence", path, "-m", "eval_score")
+    assert named.returncode == 2 and "Traceback" not in named.stderr
+    assert "metric 'eval_score' is logged only in rows whose 'step' is empty (4 values)" in named.stderr

@@ -343,6 +343,41 @@ def test_trainer_state_skips_the_summary_and_accepts_none():
     assert "reward" not in set(tidy["metric"])  # logged as None (TRL does): missing, not zero
 
 
+def test_trainer_state_entries_without_a_step_are_placed_at_their_epoch_or_said_left_out(tmp_path):
+    # the shape of a public continued-pretraining run's trainer_state.json: its script appended
+    # trainer.predict()'s metrics with the epoch alone, after each epoch's eval entry; dropped as
+    # rows without a step, every predict_* metric vanished with no word
+    history = []
+    for epoch, step in ((1.0, 549), (2.0, 1098), (3.0, 1647)):
+        history.append({"epoch": epoch - 0.09, "loss": 1.0 / epoch, "step": step - 49})
+        history.append({"epoch": epoch, "eval_loss": 0.6 / epoch, "step": step})
+        history.append({"epoch": epoch, "predict_loss": 0.5 / epoch, "predict_rouge-1": 40 + epoch})
+    history.append({"epoch": 3.5, "predict_loss": 0.1})  # no step at that epoch: nowhere to go
+    history.append({"epoch": 3.5, "step": 1647, "total_flos": 1.0, "train_runtime": 9.0,
+                    "train_loss": 0.4, "train_samples_per_second": 1.0})
+    path = tmp_path / "trainer_state.json"
+    path.write_text(json.dumps({"global_step": 1647, "log_history": history}))
+    wide = read_log(path, wide=True)
+    predicted = wide.dropna(subset=["predict_loss"])
+    assert predicted["step"].tolist() == [549, 1098, 1647]
+    assert predicted["predict_loss"].tolist() == pytest.approx([0.5, 0.25, 0.5 / 3])
+    assert predicted["eval_loss"].tolist() == pytest.approx([0.6, 0.3, 0.2])  # beside, not over
+    notes = wide.attrs["notes"]
+    assert ("3 log_history entries without a 'step' (predict_loss, predict_rouge-1) taken at the step "
+            "logged just before each, at the same epoch") in notes
+    assert ("1 log_history entry without a 'step' (predict_loss) left out: no step was logged at its "
+            "epoch (3.5)") in notes
+
+
+def test_trainer_state_a_stepless_entry_never_overwrites_the_entry_it_follows(tmp_path):
+    history = [{"epoch": 1.0, "eval_loss": 0.6, "step": 10}, {"epoch": 1.0, "eval_loss": 0.1}]
+    path = tmp_path / "trainer_state.json"
+    path.write_text(json.dumps({"log_history": history}))
+    wide = read_log(path, wide=True)
+    assert wide["eval_loss"].tolist() == [0.6]
+    assert any("left out" in note and "(eval_loss)" in note for note in wide.attrs["notes"])
+
+
 def test_wandb_runs_table_is_refused_clearly():
     with pytest.raises(InputError, match="runs table"):
         read_log(FIXTURES / "wandb" / "runs.csv")

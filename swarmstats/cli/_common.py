@@ -142,6 +142,7 @@ def load(args):
         if metric not in frame.columns:
             available = columns.metrics + list(columns.bookkeeping)
             raise InputError(f"no metric {metric!r}; available: {', '.join(available) or '(none)'}")
+    metrics = _on_the_step_axis(frame, metrics, columns.step, named=bool(args.metric))
     metrics = _long_enough(frame, metrics, named=bool(args.metric))
     if not args.metric and columns.bookkeeping:
         say(f"left out {_left_out(columns)} (name one with -m to analyse it)")
@@ -205,6 +206,40 @@ def logged_in(frame, metrics: list) -> list:
     runs, a metric one run never logged (an evaluation only some seeds ran) is that run's to
     leave out, not an error for the whole command."""
     return [m for m in metrics if m in frame.columns and _cells_logged(frame[m]) > 0]
+
+
+def _on_the_step_axis(frame, metrics: list, step: str | None, *, named: bool) -> list:
+    """The metrics, said of each whose values sit in rows where the step is empty: those rows
+    have no place on the axis and are left out of every analysis.  A JSON Lines log whose
+    evaluation records carry no step read "metric 'eval_score' has no values (every cell is
+    empty)" and stopped ``describe`` for every metric; the values among stepped ones went
+    unsaid.  A metric logged only there is an error when named with -m, else left out."""
+    if step is None or step not in frame.columns:
+        return metrics
+    stepless = frame[step].isna().to_numpy()
+    if not stepless.any():
+        return metrics
+    kept = []
+    for metric in metrics:
+        there = _cells_logged(frame[metric][stepless])
+        if not there:
+            kept.append(metric)
+            continue
+        elsewhere = _cells_logged(frame[metric][~stepless])
+        where = f"in rows whose {step!r} is empty ({there} value{'s' if there > 1 else ''}"
+        if elsewhere:
+            say(f"{metric}: {there} value{'s' if there > 1 else ''} logged in rows whose {step!r} is empty "
+                f"left out ({elsewhere} on the step axis analysed)")
+            kept.append(metric)
+        elif named:
+            raise InputError(f"metric {metric!r} is logged only {where}): those rows have no place on "
+                             "the step axis; choose a step column they have with --step")
+        else:
+            say(f"left out {metric}: logged only {where}), which have no place on the step axis")
+    if not kept:
+        raise InputError(f"{frame.attrs.get('source')}: every metric is logged only in rows whose {step!r} "
+                         "is empty; choose a step column they have with --step")
+    return kept
 
 
 def _cells_logged(column) -> int:

@@ -681,6 +681,10 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, 
     if values.empty:
         if is_written(numbers).any():
             _divergence(numbers, frame, metric, step)  # raises DivergedAtStart: nothing finite
+        logged_values = int(np.count_nonzero(~np.isnan(numbers)))
+        if logged_values and step is not None:  # each in a row whose step is empty
+            raise NoValues(f"metric {metric!r} is logged only in rows whose {step!r} is empty "
+                           f"({logged_values} values): those rows have no place on the step axis")
         raise NoValues(f"metric {metric!r} has no values (every cell is empty)")
     if skipped is not None:
         values.attrs["skipped"] = skipped

@@ -31,16 +31,65 @@ def read_trainer_state(payload, name: str) -> LogTable:
             if isinstance(row, dict) and not (HF_SUMMARY_KEYS & set(row))]
     if not rows:
         raise InputError(f"{name}: log_history has no logged step")
+    notes = ["the final training-summary entry is not a data point"] if len(rows) < len(
+        payload["log_history"]) else []
+    if any(row.get("step") is not None for row in rows):
+        rows, placed = place_stepless_entries(rows)
+        notes += placed
     frame = pd.json_normalize(rows, sep="/")
     if "step" not in frame:
         raise InputError(f"{name}: log_history entries have no 'step'")
     step = numeric_axis(frame["step"], name, "step")
     metrics = numeric_columns(frame.drop(columns=["step"]), name)
     metrics.pop("epoch", None)
-    notes = ["the final training-summary entry is not a data point"] if len(rows) < len(
-        payload["log_history"]) else []
     folded = fold_columns(step, metrics)
     return LogTable(None, "trainer-state", name, notes, arrays=folded)
+
+
+def place_stepless_entries(rows: list) -> tuple[list, list]:
+    """(entries, notes): a log_history entry without a ``step`` - a script that appends
+    ``trainer.predict()``'s metrics itself writes ``predict_loss`` with the epoch alone - taken
+    at the step logged just before it when its epoch is that entry's (the same point of
+    training) and it logs none of that entry's metrics; otherwise left out.  Either way the
+    notes say which metrics: dropped as rows without a step, ``predict_*`` vanished unsaid.
+
+    >>> rows = [{"epoch": 1.0, "eval_loss": 0.66, "step": 549}, {"epoch": 1.0, "predict_loss": 0.65},
+    ...         {"epoch": 1.5, "predict_bleu": 3.0}]
+    >>> entries, notes = place_stepless_entries(rows)
+    >>> entries[1]["step"], len(entries)
+    (549, 2)
+    >>> print(notes[0]); print(notes[1])
+    1 log_history entry without a 'step' (predict_loss) taken at the step logged just before it, at the same epoch
+    1 log_history entry without a 'step' (predict_bleu) left out: no step was logged at its epoch (1.5)
+    """
+    kept, placed, left = [], {}, {}
+    last = None  # the last entry that logged a step
+    for row in rows:
+        if row.get("step") is not None:
+            kept.append(row)
+            last = row
+            continue
+        logged = [key for key in row if key != "epoch"]
+        same_point = (last is not None and row.get("epoch") is not None
+                      and row.get("epoch") == last.get("epoch") and not set(logged) & set(last))
+        if same_point:
+            kept.append({**row, "step": last["step"]})
+        into = placed if same_point else left
+        into.setdefault("entries", []).append(row.get("epoch"))
+        into.update(dict.fromkeys(logged))
+    notes = []
+    for into, told in ((placed, "taken at the step logged just before {it}, at the same epoch"),
+                       (left, "left out: no step was logged at {its} epoch{s} ({epochs})")):
+        epochs = into.pop("entries", [])
+        if not epochs:
+            continue
+        count = len(epochs)
+        names = ", ".join(list(into)[:6]) + (", ..." if len(into) > 6 else "")
+        shown = ", ".join(str(e) for e in dict.fromkeys(epochs) if e is not None) or "none given"
+        notes.append(f"{count} log_history entr{'y' if count == 1 else 'ies'} without a 'step' ({names}) "
+                     + told.format(it="it" if count == 1 else "each", its="its" if count == 1 else "their",
+                                   s="" if count == 1 else "s", epochs=shown))
+    return kept, notes
 
 
 def read_lightning(frame: pd.DataFrame, name: str) -> LogTable:
