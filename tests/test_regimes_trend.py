@@ -42,6 +42,42 @@ def _falls_or_full(n, fall_rate, rng):
     return np.where(rng.random(n) < fall_rate, rng.normal(30, 20, n), rng.normal(990, 10, n))
 
 
+def test_changes_within_the_wander_of_long_memory_noise_are_named_so():
+    # stationary ARFIMA d = 0.3: the search cuts its slow wander into "regimes" (23 of these 30
+    # series show changes); the noise around them still reads long memory, and each change is
+    # within what that noise's model gives a difference of regime means
+    from .conftest import fractional_noise
+
+    results = [detect_regimes(row) for row in fractional_noise(0.3, 2000, np.random.default_rng(7), 30)]
+    changed = [r for r in results if r.changepoints]
+    told = [r for r in changed if r.wander_changes == r.changepoints]
+    assert len(told) >= len(changed) // 2, [(r.changepoints, r.wander_changes) for r in changed]
+    for result in told:
+        assert "possibly the wander of long-memory noise" in result.summary().splitlines()[0]
+        assert any("so may be no regime change" in note for note in result.notes)
+        assert set(result.wander_changes) <= set(result.changepoints)
+
+
+def test_real_changes_are_never_taken_for_long_memory_wander():
+    # short-memory noise around real steps, levels and a learning curve: the noise around the
+    # regimes reads short memory (BIC evidence -4.4 or lower in 60 such series)
+    t = np.arange(2000)
+    series = ([np.where(t < 1000, 0.0, 1.0) + ar1(0.5, 2000, np.random.default_rng(s)) for s in range(8)]
+              + [np.repeat(np.random.default_rng(s).normal(0, 1.5, 5), 400)
+                 + np.random.default_rng(100 + s).normal(size=2000) for s in range(8)]
+              + [3 * (1 - np.exp(-t / 300)) + ar1(0.5, 2000, np.random.default_rng(s)) for s in range(8)])
+    for values in series:
+        result = detect_regimes(values)
+        assert result.wander_changes == [], result.summary()
+    # a 3-SD step inside long-memory noise itself stands out of its wander (z 8-22)
+    from .conftest import fractional_noise
+
+    for row in fractional_noise(0.3, 2000, np.random.default_rng(11), 8):
+        result = detect_regimes(row + np.where(t >= 1000, 3.0, 0.0))
+        step = min(result.changepoints, key=lambda c: abs(c - 1000))
+        assert abs(step - 1000) <= 50 and step not in result.wander_changes
+
+
 def test_a_reward_with_two_modes_is_not_cut_where_its_median_jumps():
     # falls in 30% of episodes: a second mode, not a tail.  Clipped at 3 robust SDs of the
     # main mode, toward a running median that jumps to the falls wherever they bunch, this

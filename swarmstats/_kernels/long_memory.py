@@ -92,6 +92,10 @@ class SpectralMemory:
     #: degrees of freedom that carry the uncertainty of ``variance_of_mean`` (Satterthwaite:
     #: 2 / Var(log variance), by the delta method through the fitted parameters)
     dof: float = math.inf
+    #: the best long-memory model's shape (d, phi, ma) and Whittle scale, whether or not it
+    #: is the one read (:func:`mean_variance` of any length under it)
+    long_theta: tuple = (0.0, 0.0, 0.0)
+    long_scale: float = math.nan
 
 
 @dataclass(frozen=True)
@@ -244,6 +248,8 @@ def spectral_memory(x: np.ndarray) -> SpectralMemory:
     short_bic, short_theta, short_name, short_free = min(shorts, key=lambda fit: fit[0])
     long_bic, long_theta, long_name, long_free = min(longs, key=lambda fit: fit[0])
     evidence = short_bic - long_bic
+    long_fit = dict(long_theta=tuple(float(v) for v in long_theta),
+                    long_scale=_whittle_scale(long_theta, gram, frequencies))
     flagged = bool(evidence > STRONG_EVIDENCE)
     if flagged:
         theta, name, free = long_theta, long_name, long_free
@@ -253,12 +259,16 @@ def spectral_memory(x: np.ndarray) -> SpectralMemory:
         # batches are shorter than its memory, and the interval covered 86.5% at n = 1,000
         theta, name, free = short_theta, short_name, short_free
     else:
-        return SpectralMemory(False, float(long_theta[0]), float(evidence), "", math.nan)
-    shape = _log_shape(theta, gram.log_gap, gram.cosine)
-    scale = float((gram.weight * gram.power * np.exp(-shape)).sum() / frequencies)
-    variance = mean_variance(theta, scale, n)
+        return SpectralMemory(False, float(long_theta[0]), float(evidence), "", math.nan, **long_fit)
+    variance = mean_variance(theta, _whittle_scale(theta, gram, frequencies), n)
     dof = _variance_dof(theta, np.array(free, dtype=bool), gram, len(fitted), n)
-    return SpectralMemory(flagged, float(long_theta[0]), float(evidence), name, variance, dof)
+    return SpectralMemory(flagged, float(long_theta[0]), float(evidence), name, variance, dof, **long_fit)
+
+
+def _whittle_scale(theta: np.ndarray, gram: _Periodogram, frequencies: float) -> float:
+    """The Whittle scale of the spectral shape ``theta`` profiled out of the periodogram."""
+    shape = _log_shape(theta, gram.log_gap, gram.cosine)
+    return float((gram.weight * gram.power * np.exp(-shape)).sum() / frequencies)
 
 
 def _variance_dof(theta: np.ndarray, free: np.ndarray, gram: _Periodogram, fitted: int,

@@ -38,7 +38,6 @@ from .._kernels.autocorr import integrated_time
 from .._kernels.distributions import t_ppf
 from .._kernels.flatness import MAX_GROWTH, flatness_bound
 from .._kernels.long_memory import POSSIBLE_EVIDENCE, STRONG_EVIDENCE
-from .._kernels.pooled_noise import line_residuals
 from .._kernels.precision import (
     SLOW_COMPONENT,
     MeanPrecision,
@@ -612,20 +611,27 @@ def _tests_tau(kept: np.ndarray, tau: float):
     That time is the larger of the regime search's AR(1) reading and Geyer's time of the
     residuals about the regimes' levels and lines: a slow wander under fast noise (ARMA(1,1)
     with phi 0.95, theta -0.7) is cut into "regimes" whose whitened noise reads as nearly
-    independent (g ~ 1.7) while what they leave still wanders (see :func:`_around_regimes`).
+    independent (g ~ 1.7) while what they leave still wanders (see
+    :func:`~swarmstats.regimes.residuals.around_regimes`).
+
+    Regimes whose every change is within the wander of long-memory noise
+    (:attr:`RegimeResult.wander_changes`) are not used: stationary long-memory noise wanders
+    in stretches the search cuts into regimes.
     """
     m = len(kept)
     if m / tau >= REGIME_CHECK_ESS or m > REGIME_CHECK_POINTS or m < 30:
         return tau, None
     from ..regimes.offline import detect_regimes  # only here: it loads scipy.stats
+    from ..regimes.residuals import around_regimes
 
     try:
         regimes = detect_regimes(kept)
     except InputError:  # nothing it can segment: the series' own time stands
         return tau, None
-    if not len(regimes.changepoints) or not math.isfinite(regimes.autocorr_time):
+    wander = len(regimes.wander_changes) == len(regimes.changepoints)
+    if not len(regimes.changepoints) or not math.isfinite(regimes.autocorr_time) or wander:
         return tau, None
-    around = float(integrated_time(_around_regimes(kept, regimes.segments)))
+    around = float(integrated_time(around_regimes(kept, regimes.segments)))
     return min(tau, max(float(regimes.autocorr_time), around, 1.0)), regimes
 
 
@@ -692,26 +698,6 @@ def _recent_pace(kept: np.ndarray, steps: np.ndarray, start: int, regimes, refer
         return None
     return RecentPace(kind, start + first, count, recent.sen_slope, interval,
                       tuple(float(last[key]) for key in ("mean", "ci_low", "ci_high")))
-
-
-def _around_regimes(values: np.ndarray, segments) -> np.ndarray:
-    """``values`` less each regime's mean, or its least-squares line where the regime is
-    sloped (``segments``: :attr:`RegimeResult.segments` of ``values``; its start, end and
-    sloped columns).
-
-    >>> import pandas as pd
-    >>> table = pd.DataFrame({"start": [0, 3], "end": [3, 6], "sloped": [False, True]})
-    >>> _around_regimes(np.array([0.0, 1, 2, 3, 5, 7]), table).tolist()
-    [-1.0, 0.0, 1.0, 0.0, 0.0, 0.0]
-    """
-    values = np.asarray(values, dtype=float)
-    residuals = np.empty_like(values)
-    # only the "trend" model marks sloped regimes; the others fit levels
-    sloped_by = segments["sloped"] if "sloped" in segments else [False] * len(segments)
-    for start, end, sloped in zip(segments["start"], segments["end"], sloped_by):
-        part = values[start:end]
-        residuals[start:end] = line_residuals(part) if sloped else part - part.mean()
-    return residuals
 
 
 def _safe_geweke(kept: np.ndarray) -> float:

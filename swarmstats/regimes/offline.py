@@ -19,6 +19,7 @@ from .costs import COSTS, KernelCost, LevelOrTrendCost, MeanCost, SegmentCost
 from .local_noise import LocalNoise, merge_within_local_noise
 from .noise import noise_scale
 from .pelt import pelt
+from .residuals import WANDER_Z, memory_around, wander_changes
 from .seeded import place_changes, seeded_search
 from .whitened import CHANGE_CONSTANT, SLOPE_CONSTANT, fit_whitened, place_bends
 
@@ -69,6 +70,9 @@ class RegimeResult(Result):
     persistence: float | None = None  # the AR(1) phi of the "trend" model's noise
     period: int | None = None  # a seasonal cycle removed before segmenting
     step_unit: str = "steps"  # what a step of the series' axis is, for "per 100 timesteps"
+    #: the changes (first indices of new regimes) no larger than the wander of the noise
+    #: around the regimes, whose spectrum reads long memory (:func:`.residuals.wander_changes`)
+    wander_changes: list = field(default_factory=list)
     _values: np.ndarray = field(default=None, repr=False)
     _steps: np.ndarray = field(default=None, repr=False)
 
@@ -87,6 +91,9 @@ class RegimeResult(Result):
         else:
             where = ", ".join(str(s) for s in (self.changepoint_steps or self.changepoints))
             head = f"{label}{self.n_regimes} regimes, changes at {where} ({self.model} model)"
+            if self.wander_changes:
+                some = "" if len(self.wander_changes) == len(self.changepoints) else "some "
+                head += f" - {some}possibly the wander of long-memory noise (see the note)"
         lines = [head]
         for row in self.strengths.to_dict("records"):
             lines.append(f"  change at {row['step']}: {fmt(row['effect_size'], 3)} noise SDs "
@@ -367,6 +374,18 @@ class RegimeDetector(Estimator):
         segments[in_units] = segments[in_units] * unit
         strengths["difference"] = strengths["difference"] * unit
         has_steps = not np.array_equal(steps, np.arange(len(values), dtype=np.float64))
+        # a seasonal cycle was removed before the search but is in the values: not noise
+        memory = memory_around(values, segments) if len(changepoints) and not period else None
+        wander = [list(changepoints)[i] for i in wander_changes(segments, memory)] if memory else []
+        if wander:
+            where = [plain_number(steps[c]) for c in wander]
+            notes = [*notes, f"the noise around these regimes has long memory (a fractionally integrated "
+                             f"model, d = {memory.d:.2f}, fits it better than any short-memory one: BIC lower "
+                             f"by {memory.evidence:.1f}), and such noise wanders in stretches that look like "
+                             f"regimes: the change{'s' if len(wander) > 1 else ''} at "
+                             f"{', '.join(map(str, where))} {'are' if len(wander) > 1 else 'is'} within that "
+                             f"wander (less than {WANDER_Z:g} standard deviations of a difference of regime "
+                             "means under that model), so may be no regime change"]
         return RegimeResult(
             changepoints=list(changepoints),
             changepoint_steps=[plain_number(steps[c]) for c in changepoints] if has_steps else None,
@@ -374,7 +393,7 @@ class RegimeDetector(Estimator):
             penalty=float(penalty), penalty_rule=rule, min_size=min_size,
             min_effect=float(self._min_effect()), noise_sd=float(sd), autocorr_time=float(tau),
             merged=int(merged), notes=notes, name=name, persistence=persistence, period=period,
-            _values=values, _steps=steps)
+            wander_changes=wander, _values=values, _steps=steps)
 
 
 class _MbicCost(SegmentCost):
