@@ -94,6 +94,18 @@ def test_the_tests_noise_time_around_regimes_is_at_least_what_the_residuals_show
     assert regimes.changepoints == [150] and test_tau < 1.5
 
 
+def test_long_memory_the_regimes_do_not_explain_widens_the_tests_that_show_movement():
+    # stationary ARFIMA d = 0.3, 5,000 points: the drift, trend and late-change tests' batch
+    # means are optimistic under long memory; they called 23 of 100 runs moving.  Where the
+    # noise around the kept part's regimes still reads long memory, their errors are widened
+    # as the interval is: 5 of 100 (the bound: 5% plus 3 binomial SEs)
+    from .conftest import fractional_noise
+
+    rows = fractional_noise(0.3, 5000, np.random.default_rng(31), 100)
+    moving = sum(TEST.fit(row).verdict == "not_converged" for row in rows)
+    assert moving <= 100 * (0.05 + 3 * np.sqrt(0.05 * 0.95 / 100)), moving
+
+
 def test_several_stationary_runs_are_not_called_moving_more_than_alpha_together():
     # any run rejecting makes the whole not_converged: each run is tested at alpha / k.
     # Tested at alpha each, 8 stationary runs were called not converged 32% of the time

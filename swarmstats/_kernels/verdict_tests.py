@@ -23,6 +23,7 @@ false-alarm rate near alpha even for strongly autocorrelated series.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -79,6 +80,23 @@ class TestOutcome:
     dof: int = 0
     length: int = 0  # late change, variance change: points in the stretch tested
     applies: bool = True  # drift: the kept part continues the whole run's slope
+    comparisons: int = 1  # late change: the stretches tested (its p-value is Bonferroni's over them)
+
+
+def widened(outcome: TestOutcome, factor: float) -> TestOutcome:
+    """``outcome`` with its standard error ``factor`` times larger and its p-value read again
+    (Bonferroni's over the stretches a late change tested, as before).
+
+    >>> base = TestOutcome("trend", 4.0, float(2 * t_sf(4.0, 20)), 0.4, 40.0, 0.1, 20)
+    >>> wide = widened(base, 2.0)
+    >>> wide.statistic, round(wide.se, 3), round(wide.pvalue, 3)
+    (2.0, 0.2, 0.059)
+    """
+    if not (outcome.se > 0 and math.isfinite(outcome.se)) or outcome.pvalue >= 1.0:
+        return outcome
+    statistic = outcome.statistic / factor
+    pvalue = min(1.0, float(2.0 * t_sf(abs(statistic), max(outcome.dof, 1))) * outcome.comparisons)
+    return dataclasses.replace(outcome, statistic=statistic, pvalue=pvalue, se=outcome.se * factor)
 
 
 def series_tau(x: np.ndarray) -> float:
@@ -245,7 +263,8 @@ def late_change(kept: np.ndarray, tau: float) -> TestOutcome:
     if not tested:
         return TestOutcome("late", 0.0, 1.0, 0.0, 0.0, float("nan"), 0, 0)
     p, t, difference, se, dof, length = min(tested)
-    return TestOutcome("late", t, min(1.0, p * len(tested)), difference, difference, se, dof, length)
+    return TestOutcome("late", t, min(1.0, p * len(tested)), difference, difference, se, dof, length,
+                       comparisons=len(tested))
 
 
 def squares_tau(squared: np.ndarray) -> float:

@@ -370,13 +370,14 @@ class RegimeDetector(Estimator):
             local = LocalNoise(scaled, MeanCost(scaled), long_run, inflation=tau)
         strengths = change_strengths(segments, changepoints, steps, scaled_sd, long_run, tau, trend_cost=trend_cost,
                                      local=local)
+        # in the range's units, as the tables (a periodogram of 1e-300-sized data underflows);
+        # a seasonal cycle was removed before the search but is in the values: not noise
+        memory = memory_around(scaled, segments) if len(changepoints) and not period else None
+        wander = [list(changepoints)[i] for i in wander_changes(segments, memory)] if memory else []
         in_units = ["mean", "sd", "slope", "ci_low", "ci_high", "slope_ci_low", "slope_ci_high"]
         segments[in_units] = segments[in_units] * unit
         strengths["difference"] = strengths["difference"] * unit
         has_steps = not np.array_equal(steps, np.arange(len(values), dtype=np.float64))
-        # a seasonal cycle was removed before the search but is in the values: not noise
-        memory = memory_around(values, segments) if len(changepoints) and not period else None
-        wander = [list(changepoints)[i] for i in wander_changes(segments, memory)] if memory else []
         if wander:
             where = [plain_number(steps[c]) for c in wander]
             notes = [*notes, f"the noise around these regimes has long memory (a fractionally integrated "
