@@ -43,8 +43,23 @@ NEITHER_NAMES = ("l", "target_mean")
 _OWN_LOSSES = {"allies", "ally"}
 
 
+#: the run or configuration a command appends to a metric's name: "reward [run=low_loss_lr]"
+_RUN_LABEL = re.compile(r"\s+\[[^\[\]]*\]$")
+
+
+def metric_part(name) -> str:
+    """``name`` without the run or configuration label the commands append: the guess is the
+    metric's, not its run's (a reward in a run named ``low_loss_lr`` read "lower is better",
+    and an SB3 monitor's ``l`` in a folder of runs "higher is better").
+
+    >>> metric_part("reward [run=low_loss_lr]"), metric_part("l [env_args.map_name=3s5z]"), metric_part("loss")
+    ('reward', 'l', 'loss')
+    """
+    return _RUN_LABEL.sub("", str(name or ""))
+
+
 def _words(name) -> list:
-    return [w for w in re.split(r"[^a-z]+", str(name or "").lower()) if w]
+    return [w for w in re.split(r"[^a-z]+", metric_part(name).lower()) if w]
 
 
 def guessed_direction(name) -> str | None:
@@ -59,6 +74,8 @@ def guessed_direction(name) -> str | None:
     (None, 'higher')
     >>> guessed_direction("dead_allies_mean"), guessed_direction("dead_enemies_mean"), guessed_direction("q_taken_mean")
     ('lower', 'higher', None)
+    >>> guessed_direction("reward [run=low_loss_lr]"), guessed_direction("l [run=a2c-CartPole-v1]")
+    ('higher', None)
     """
     words = _words(name)
     if (any(w in LOWER_IS_BETTER or w.endswith(_SUFFIXES) for w in words) or {"cross", "entropy"} <= set(words)
@@ -66,7 +83,7 @@ def guessed_direction(name) -> str | None:
         return "lower"
     clipping = "clip" in words and bool(_CLIP_SHARES & set(words))
     if (clipping or any(w in NEITHER or w.endswith("norm") for w in words)
-            or str(name or "").strip().lower() in NEITHER_NAMES):
+            or metric_part(name).strip().lower() in NEITHER_NAMES):
         return None
     return "higher"
 

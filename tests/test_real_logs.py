@@ -728,3 +728,15 @@ def test_mava_ippo_seeds_settle_in_two_equilibria_of_the_climbing_game():
     # the throughput and the clock are not what the agents learned
     every = run("check-convergence", path)
     assert "left out elapsed_time (a clock); steps_per_second (throughput)" in every.stderr
+
+
+def test_which_way_is_better_is_read_from_the_metric_not_its_run_label():
+    # in a folder of runs each metric is named "l [run=a2c-Pong-v4]": the whole-name rule for an
+    # SB3 monitor's episode length ("l") missed it, and that length read "still improving";
+    # pymarl's target_mean [env_args.map_name=3s5z] likewise ("improved")
+    result = run("check-convergence", REAL / "sb3", "-m", "l", "--format", "json")
+    pong = verdicts(result)["l [run=a2c-Pong-v4]"]["reasons"][0]
+    assert "still rising" in pong and "improving" not in pong
+    sacred = run("check-convergence", REAL / "pymarl/sacred", "-m", "target_mean", "--format", "json")
+    target = verdicts(sacred)["target_mean [env_args.map_name=3s5z]"]["reasons"][0]
+    assert target.startswith("rose after the warm-up") and "improv" not in target
