@@ -361,6 +361,22 @@ def test_a_steady_climb_gets_no_pace_of_its_own():
     assert told <= 150 * 0.025 + 3 * np.sqrt(150 * 0.025 * 0.975), told  # 3 binomial SEs: <= 9
 
 
+def test_a_plateau_nearly_without_noise_is_told_how_small_its_bound_is_against_its_level():
+    # 150 +- 0.1 (persistent): flatness within 0.75 noise SD cannot be shown, but the move not
+    # ruled out is a fraction of a percent of the level
+    plateau = 150 + 0.1 * ar1(0.8, 100, np.random.default_rng(3))
+    result = ss.check_convergence(plateau)
+    assert result.verdict == "insufficient_data"
+    assert "% of the mean, 150: the default tolerance is a share of the noise" in result.reasons[0]
+    share = float(result.reasons[0].split(" is ")[1].split("%")[0])
+    assert 0 < share < 1 and share == pytest.approx(100 * result.change_bound / 150, rel=0.02)
+    # a tolerance given is the user's word: nothing to suggest
+    assert "default tolerance" not in ss.check_convergence(plateau, tolerance=0.01).reasons[0]
+    # a bound that is no small share of the level gets no such sentence
+    noisy = ss.check_convergence(1 + ar1(0.8, 100, np.random.default_rng(3)))
+    assert noisy.verdict == "insufficient_data" and "of the mean," not in noisy.reasons[0]
+
+
 def test_insufficient_data_says_what_would_settle_it():
     result = ss.check_convergence(ar1(0.5, 200, np.random.default_rng(13)))
     assert result.verdict == "insufficient_data"

@@ -725,6 +725,13 @@ def test_mava_ippo_seeds_settle_in_two_equilibria_of_the_climbing_game():
     ippo = rows["mean_episode_return [ff_ippo]"]
     assert [r["verdict"] for r in ippo["runs"]] == ["converged"] * 4
     assert ippo["verdict"] == "not_converged" and any("the runs disagree" in r for r in ippo["reasons"])
+    # without --tolerance each seed is judged against its own noise (+-0.1): not shown flat,
+    # and the reason says how small the move it cannot rule out is against the level
+    default = verdicts(run("check-convergence", path, "-m", "mean_episode_return", "--format", "json"))
+    first = default["mean_episode_return [ff_ippo]"]["runs"][0]
+    assert first["verdict"] == "insufficient_data"
+    assert "0.504 is 0.34% of the mean, 149.9: the default tolerance is a share of the noise" in first["reasons"][0]
+    assert "with tolerance= (--tolerance)" in first["reasons"][0]
     # the throughput and the clock are not what the agents learned
     every = run("check-convergence", path)
     assert "left out elapsed_time (a clock); steps_per_second (throughput)" in every.stderr

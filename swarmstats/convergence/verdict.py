@@ -392,7 +392,9 @@ class ConvergenceTest(Estimator):
                 settle = f"if it is flat, about {count_text(more, unit, 'more ')} would show it"
             reason = (f"not shown to be flat: over {ahead} the mean could "
                       f"still move by up to {fmt(units(worst.bound), 3)} (tolerance "
-                      f"+-{fmt(units(tolerance), 3)}); {settle}. The smallest drift these data can detect is "
+                      f"+-{fmt(units(tolerance), 3)}"
+                      + self._small_against_level(units(worst.bound), centre + units(mean))
+                      + f"); {settle}. The smallest drift these data can detect is "
                       f"+-{fmt(units(flat.detectable), 3)} over {steps_text(horizon)} {unit}")
             return ConvergenceResult(
                 verdict="insufficient_data", converged=False, steps_needed=more,
@@ -429,6 +431,17 @@ class ConvergenceTest(Estimator):
         return ConvergenceResult(verdict="converged", converged=True, reasons=reasons + axis_note,
                                  steps_needed=0 if self.precision is not None else None,
                                  **numbers, **base)
+
+    def _small_against_level(self, bound: float, level: float) -> str:
+        """Said when the default tolerance (a share of the noise SD) asks for more than the
+        level's own size would: a plateau nearly without noise is judged against that noise.
+        Mava's IPPO seeds flat at 150.0 +- 0.1 (marl-eval's public runs) read "could still
+        move by up to 0.504 (tolerance +-0.113)", 0.3% of their level, with no word of it."""
+        if self.tolerance is not None or not level or abs(bound) >= SMALL_AGAINST_LEVEL * abs(level):
+            return ""
+        return (f"; {fmt(abs(bound), 3)} is {abs(bound) / abs(level):.2%} of the mean, {fmt(level, 4)}: "
+                "the default tolerance is a share of the noise, which is small here - if a move that "
+                "small does not matter, pass the one that does with tolerance= (--tolerance)")
 
     def _horizon(self, span: float, last_step: float, budget) -> tuple[float, float | None]:
         """How far ahead flatness is claimed, and the budget's end when the claim runs to it:
@@ -644,6 +657,9 @@ def _tests_tau(kept: np.ndarray, tau: float):
     around = float(integrated_time(around_regimes(kept, regimes.segments)))
     return min(tau, max(float(regimes.autocorr_time), around, 1.0)), regimes
 
+
+#: a flatness bound below this share of the mean's size is said to be small against it
+SMALL_AGAINST_LEVEL = 0.01
 
 #: the fewest points of a last regime whose own slope is told beside the kept part's
 PACE_POINTS = 10
