@@ -725,6 +725,11 @@ def test_mava_ippo_seeds_settle_in_two_equilibria_of_the_climbing_game():
     ippo = rows["mean_episode_return [ff_ippo]"]
     assert [r["verdict"] for r in ippo["runs"]] == ["converged"] * 4
     assert ippo["verdict"] == "not_converged" and any("the runs disagree" in r for r in ippo["reasons"])
+    # told as what it is: every seed flat, at two levels - not a run still moving ("the runs
+    # disagree", then "all 4 runs converged", read as a contradiction)
+    assert ippo["reasons"][0].startswith("each of the 4 runs converged, but not to one level "
+                                         "(149.9, 150, 174.9, 174.9)")
+    assert "more steps will not bring them together" in ippo["reasons"][0]
     # without --tolerance each seed is judged against its own noise (+-0.1): not shown flat,
     # and the reason says how small the move it cannot rule out is against the level
     default = verdicts(run("check-convergence", path, "-m", "mean_episode_return", "--format", "json"))

@@ -154,11 +154,19 @@ def overall_verdict(results: list, alpha: float, rhat: float, ess_bulk: float, e
         verdict = "converged"
         reasons.append(f"all {k} runs converged")
     if rhat_threshold is not None and math.isfinite(rhat) and rhat >= rhat_threshold:
-        reasons.append(f"the runs disagree: R-hat = {fmt(rhat, 4)} >= {rhat_threshold} "
-                       "(they settled at different levels or spreads)")
         if verdict == "converged":
+            # each run is flat: more steps will not bring them together (seeds at different
+            # equilibria - Mava's IPPO on the Climbing game, two at 150 and two at 175)
+            levels = ", ".join(fmt(r.mean, 4) for r in results[:8]) + (", ..." if k > 8 else "")
+            reasons = [f"each of the {k} runs converged, but not to one level ({levels}): the runs "
+                       f"disagree (R-hat = {fmt(rhat, 4)} >= {rhat_threshold}), and more steps will not "
+                       "bring them together - where a run ends depends on its seed "
+                       "(swarmstats.equilibria groups runs by where they settled; rhat_threshold=None "
+                       "judges each run alone)"]
             verdict = "not_converged"
-            reasons.reverse()
+        else:
+            reasons.append(f"the runs disagree: R-hat = {fmt(rhat, 4)} >= {rhat_threshold} "
+                           "(they settled at different levels or spreads)")
     elif math.isfinite(rhat):
         reasons.append(f"R-hat = {fmt(rhat, 4)}, bulk ESS {fmt(ess_bulk, 4)}, "
                        f"tail ESS {fmt(ess_tail, 4)}")
