@@ -60,6 +60,13 @@ def test_changes_within_the_wander_of_long_memory_noise_are_named_so():
     # values underflowed to 0)
     values = fractional_noise(0.3, 2000, np.random.default_rng(7), 1)[0]
     assert detect_regimes(values).wander_changes == [211]
+    # drawn dotted and grey, not as a change
+    import matplotlib
+
+    matplotlib.use("Agg")
+    ax = detect_regimes(values).plot()
+    marks = [line for line in ax.lines if len(set(line.get_xdata())) == 1]
+    assert [(line.get_linestyle(), line.get_color()) for line in marks] == [(":", "0.5")]
     for scale in (1e-300, 1e50):
         assert detect_regimes(values * scale).wander_changes == [211]
 

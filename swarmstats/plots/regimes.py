@@ -15,7 +15,8 @@ from ._draw import downsample, plot_series
 
 @plotter(RegimeResult)
 def plot_regimes(result, ax):
-    """The series; each regime's level (or line) with its interval; the changes as dashed lines."""
+    """The series; each regime's level (or line) with its interval; the changes as dashed lines,
+    dotted and grey where they are within the wander of long-memory noise."""
     steps = result._steps
     plot_series(ax, steps, result._values, lw=0.8, color="0.4", label=result.name or "series")
     for row in result.segments.to_dict("records"):
@@ -27,8 +28,12 @@ def plot_regimes(result, ax):
             continue
         ax.hlines(row["mean"], span[0], span[-1], color="C3", lw=2)
         ax.fill_between(span[[0, -1]], row["ci_low"], row["ci_high"], color="C3", alpha=0.15)
+    wander = set(result.wander_changes)
     for point in result.changepoints:
-        ax.axvline(steps[point], color="C0", ls="--", lw=1)
+        if point in wander:
+            ax.axvline(steps[point], color="0.5", ls=":", lw=1.2)
+        else:
+            ax.axvline(steps[point], color="C0", ls="--", lw=1)
     ax.set_title(result.summary().splitlines()[0], fontsize=9)
     ax.set_xlabel("step")
     return ax
