@@ -375,7 +375,8 @@ def test_trainer_state_a_stepless_entry_never_overwrites_the_entry_it_follows(tm
     path.write_text(json.dumps({"log_history": history}))
     wide = read_log(path, wide=True)
     assert wide["eval_loss"].tolist() == [0.6]
-    assert any("left out" in note and "(eval_loss)" in note for note in wide.attrs["notes"])
+    assert ("1 log_history entry without a 'step' (eval_loss) left out: it repeats metrics of the entry "
+            "before it, at the same epoch") in wide.attrs["notes"]
 
 
 def test_wandb_runs_table_is_refused_clearly():

@@ -164,16 +164,16 @@ def trend_reason(outcome, units, within: bool, tolerance: float, unit: str, bett
     going_on = pace is None or pace.kind in ("slower", "faster")
     if outcome.name == "trend":
         text = (f"still {direction} after the warm-up: {slope} ({p})" if going_on
-                else f"{PAST[direction]} after the warm-up: {slope} ({p}), but")
+                else f"{PAST[direction]} after the warm-up: {slope} ({p})")
     elif going_on:
         text = (f"drifting across the whole run and still {direction}: {slope} ({p}), and the "
                 "part kept after the warm-up continues that slope")
     else:
         text = (f"{PAST[direction]} across the whole run: {slope} ({p}), and the part kept "
-                "after the warm-up continues that slope, but")
+                "after the warm-up continues that slope")
     if not now:
-        return text[:-len(", but")] if text.endswith(", but") else text
-    text = f"{text}; {now}" if going_on else f"{text} {now}"
+        return text
+    text = f"{text}; {now}" if going_on else f"{text}, but {now}"
     if wait is not None:
         share = "half" if max_warmup == 0.5 else f"{max_warmup:.0%}"
         text += (f"; what came before that level is more than the warm-up may set aside ({share} "

@@ -50,19 +50,24 @@ def place_stepless_entries(rows: list) -> tuple[list, list]:
     """(entries, notes): a log_history entry without a ``step`` - a script that appends
     ``trainer.predict()``'s metrics itself writes ``predict_loss`` with the epoch alone - taken
     at the step logged just before it when its epoch is that entry's (the same point of
-    training) and it logs none of that entry's metrics; otherwise left out.  Either way the
-    notes say which metrics: dropped as rows without a step, ``predict_*`` vanished unsaid.
+    training) and it logs none of that entry's metrics (it would overwrite them); otherwise
+    left out.  Either way the notes say which metrics: dropped as rows without a step,
+    ``predict_*`` vanished unsaid.
 
     >>> rows = [{"epoch": 1.0, "eval_loss": 0.66, "step": 549}, {"epoch": 1.0, "predict_loss": 0.65},
-    ...         {"epoch": 1.5, "predict_bleu": 3.0}]
+    ...         {"epoch": 1.0, "eval_loss": 0.61}, {"epoch": 1.5, "predict_bleu": 3.0}]
     >>> entries, notes = place_stepless_entries(rows)
     >>> entries[1]["step"], len(entries)
     (549, 2)
-    >>> print(notes[0]); print(notes[1])
+    >>> for note in notes:
+    ...     print(note)
     1 log_history entry without a 'step' (predict_loss) taken at the step logged just before it, at the same epoch
     1 log_history entry without a 'step' (predict_bleu) left out: no step was logged at its epoch (1.5)
+    1 log_history entry without a 'step' (eval_loss) left out: it repeats metrics of the entry before it, at the same epoch
     """
-    kept, placed, left = [], {}, {}
+    kept = []
+    # what became of the step-less entries: (epoch, their metric names) per outcome
+    outcomes = {"placed": [], "elsewhere": [], "repeats": []}
     last = None  # the last entry that logged a step
     for row in rows:
         if row.get("step") is not None:
@@ -70,25 +75,30 @@ def place_stepless_entries(rows: list) -> tuple[list, list]:
             last = row
             continue
         logged = [key for key in row if key != "epoch"]
-        same_point = (last is not None and row.get("epoch") is not None
-                      and row.get("epoch") == last.get("epoch") and not set(logged) & set(last))
-        if same_point:
+        epoch = row.get("epoch")
+        if last is None or epoch is None or epoch != last.get("epoch"):
+            outcomes["elsewhere"].append((epoch, logged))
+        elif set(logged) & set(last):
+            outcomes["repeats"].append((epoch, logged))
+        else:
             kept.append({**row, "step": last["step"]})
-        into = placed if same_point else left
-        into.setdefault("entries", []).append(row.get("epoch"))
-        into.update(dict.fromkeys(logged))
+            outcomes["placed"].append((epoch, logged))
     notes = []
-    for into, told in ((placed, "taken at the step logged just before {it}, at the same epoch"),
-                       (left, "left out: no step was logged at {its} epoch{s} ({epochs})")):
-        epochs = into.pop("entries", [])
-        if not epochs:
+    for outcome, entries in outcomes.items():
+        if not entries:
             continue
-        count = len(epochs)
-        names = ", ".join(list(into)[:6]) + (", ..." if len(into) > 6 else "")
-        shown = ", ".join(str(e) for e in dict.fromkeys(epochs) if e is not None) or "none given"
-        notes.append(f"{count} log_history entr{'y' if count == 1 else 'ies'} without a 'step' ({names}) "
-                     + told.format(it="it" if count == 1 else "each", its="its" if count == 1 else "their",
-                                   s="" if count == 1 else "s", epochs=shown))
+        one = len(entries) == 1
+        names = list(dict.fromkeys(name for _, logged in entries for name in logged))
+        listed = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
+        epochs = ", ".join(str(e) for e in dict.fromkeys(epoch for epoch, _ in entries) if e is not None)
+        told = {"placed": f"taken at the step logged just before {'it' if one else 'each'}, at the same epoch",
+                "elsewhere": (f"left out: no step was logged at {'its' if one else 'their'} "
+                              f"epoch{'' if one else 's'} ({epochs or 'none given'})"),
+                "repeats": (f"left out: {'it repeats' if one else 'they repeat'} metrics of the entry "
+                            "before, at the same epoch")}[outcome]
+        if outcome == "repeats":
+            told = told.replace("the entry before,", f"the entry before {'it' if one else 'them'},")
+        notes.append(f"{len(entries)} log_history entr{'y' if one else 'ies'} without a 'step' ({listed}) {told}")
     return kept, notes
 
 
