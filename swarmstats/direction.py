@@ -29,10 +29,13 @@ _SUFFIXES = ("loss", "error")
 #: shares, spreads, temperatures and coefficients, KL divergences (PPO's ``approx_kl``,
 #: GRPO's ``kl``: how far an update or the policy moved, watched, not minimised), advantage
 #: estimates (centred on 0 by construction: verl's ``critic/advantages/mean``), Q-value
-#: estimates (pymarl's ``q_taken_mean``: a value that grows with over-estimation too)
+#: estimates (pymarl's ``q_taken_mean``: a value that grows with over-estimation too),
+#: differences between two measurements (verl's ``training/rollout_probs_diff_mean``: how far
+#: the rollout engine's probabilities are from the trainer's, watched; a falling one read
+#: "worsened")
 NEITHER = ("norm", "entropy", "len", "length", "lengths", "seqlen", "clipped", "clipfrac", "std",
            "temperature", "coef", "coeff", "kl", "kld", "divergence", "advantage", "advantages",
-           "q", "qvalue", "qvalues")
+           "q", "qvalue", "qvalues", "diff", "difference", "mismatch", "discrepancy")
 #: a clipping share (``clip_fraction``, ``clip_ratio``); ``clip_score`` (an image model's CLIP
 #: score) is a score
 _CLIP_SHARES = {"fraction", "frac", "ratio"}
@@ -76,6 +79,8 @@ def guessed_direction(name) -> str | None:
     ('lower', 'higher', None)
     >>> guessed_direction("reward [run=low_loss_lr]"), guessed_direction("l [run=a2c-CartPole-v1]")
     ('higher', None)
+    >>> guessed_direction("training/rollout_probs_diff_mean"), guessed_direction("loss_diff")
+    (None, 'lower')
     """
     words = _words(name)
     if (any(w in LOWER_IS_BETTER or w.endswith(_SUFFIXES) for w in words) or {"cross", "entropy"} <= set(words)

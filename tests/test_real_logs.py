@@ -632,6 +632,10 @@ def test_a_verl_run_printed_to_its_console_climbs_in_training_and_plateaus_in_va
     # how the machine ran is not what the model learned: timings, FLOP use, memory left out, said so
     assert not [name for name in rows if name.startswith(("timing_s/", "timing_per_token_ms/", "perf/"))]
     assert "(a system measurement: time, memory or hardware use)" in result.stderr
+    # the gap between the rollout engine's and the trainer's probabilities is watched, not scored:
+    # its fall read "worsened after the warm-up"
+    gap = rows["training/rollout_probs_diff_mean"]["reasons"][0]
+    assert gap.startswith("fell after the warm-up") and "worsen" not in gap
     # the regimes a reader sees: the take-off over the first steps, then one slow climb
     regimes = ss.detect_regimes(wide["critic/score/mean"].dropna().to_numpy())
     assert len(regimes.changepoints) == 1 and 4 <= regimes.changepoints[0] <= 8
