@@ -122,7 +122,7 @@ class Report:
                 ("effective sample size", fmt(c.ess)),
                 ("median / IQM", f"{fmt(d.median)} / {fmt(d.iqm)}"),
                 _best_row(d),
-                ("regime changes", str(len(section.regimes.changepoints))),
+                ("regime changes", _changes_text(section.regimes)),
                 ("window now", f"{html.escape(w.final_status)}: {html.escape(w.final_reason)}")]
         table = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
         image = _embed(self.metric_figure(section), f"{section.name}: series, regimes, window, distribution")
@@ -232,6 +232,18 @@ def build_report(frame: pd.DataFrame, *, metrics=None, step: str | None = None,
         raise dead[0]
     return Report(source=source or frame.attrs.get("source", "log"), sections=sections, quality=quality,
                   notes=notes)
+
+
+def _changes_text(regimes) -> str:
+    """The count of regime changes, and how many of them are within long-memory wander.
+
+    >>> from types import SimpleNamespace
+    >>> _changes_text(SimpleNamespace(changepoints=[211, 900], wander_changes=[211]))
+    '2 (1 possibly the wander of long-memory noise)'
+    """
+    count = str(len(regimes.changepoints))
+    wander = len(regimes.wander_changes)
+    return f"{count} ({wander} possibly the wander of long-memory noise)" if wander else count
 
 
 def _embed(fig, alt: str) -> str:
