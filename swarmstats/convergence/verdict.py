@@ -256,7 +256,7 @@ class ConvergenceTest(Estimator):
         equivalence = self.equivalence_alpha if self.equivalence_alpha is not None else self.alpha
         # the tests that show movement may size their batches by the noise around the
         # regimes a slow-swinging run holds; the flatness bounds keep the series' own time
-        test_tau, regimes = _tests_tau(kept, tau)
+        test_tau, regimes, searched = _tests_tau(kept, tau)
         regimes_found = len(regimes.changepoints) if regimes is not None else 0
         trend = kept_trend(kept, kept_steps, tau)
         drift = continued_drift(z, steps, tau, trend, level)
@@ -274,7 +274,7 @@ class ConvergenceTest(Estimator):
         # of 5,000 points moving.  A late drop or a drift reads as long memory too, but around
         # its regimes the noise is short-memory, and their power is kept
         movement_widened = (precision.long_memory and inflate > 1.0
-                            and _memory_unexplained(kept, regimes))
+                            and _memory_unexplained(kept, searched))
         if movement_widened:
             shown_trend, shown_drift, late = (widened(t, inflate) for t in (shown_trend, shown_drift, late))
         flat = flatness_bound(trend.estimate, trend.se * inflate, trend.dof, horizon, tolerance,
@@ -617,7 +617,8 @@ REGIME_CHECK_POINTS = 100_000
 
 
 def _tests_tau(kept: np.ndarray, tau: float):
-    """(integrated time for the tests that show movement, the regimes found or None).
+    """(integrated time for the tests that show movement, the regimes that set it or None,
+    the regime search's result whether used or not - None where no search was run).
 
     On a run that rises in a late step (a learning curve that took off at 70% of the run)
     or holds bursts, the autocorrelation time of the kept part is mostly the step itself:
@@ -643,19 +644,27 @@ def _tests_tau(kept: np.ndarray, tau: float):
     """
     m = len(kept)
     if m / tau >= REGIME_CHECK_ESS or m > REGIME_CHECK_POINTS or m < 30:
-        return tau, None
-    from ..regimes.offline import detect_regimes  # only here: it loads scipy.stats
+        return tau, None, None
     from ..regimes.residuals import around_regimes
 
-    try:
-        regimes = detect_regimes(kept)
-    except InputError:  # nothing it can segment: the series' own time stands
-        return tau, None
+    regimes = _search_regimes(kept)
+    if regimes is None:  # nothing it can segment: the series' own time stands
+        return tau, None, None
     wander = len(regimes.wander_changes) == len(regimes.changepoints)
     if not len(regimes.changepoints) or not math.isfinite(regimes.autocorr_time) or wander:
-        return tau, None
+        return tau, None, regimes
     around = float(integrated_time(around_regimes(kept, regimes.segments)))
-    return min(tau, max(float(regimes.autocorr_time), around, 1.0)), regimes
+    return min(tau, max(float(regimes.autocorr_time), around, 1.0)), regimes, regimes
+
+
+def _search_regimes(kept: np.ndarray):
+    """:func:`~swarmstats.detect_regimes` of the kept part, or None where it cannot segment it."""
+    from ..regimes.offline import detect_regimes  # only here: it loads scipy.stats
+
+    try:
+        return detect_regimes(kept)
+    except InputError:
+        return None
 
 
 #: a flatness bound below this share of the mean's size is said to be small against it
@@ -726,22 +735,17 @@ def _recent_pace(kept: np.ndarray, steps: np.ndarray, start: int, regimes, refer
                       tuple(float(last[key]) for key in ("mean", "ci_low", "ci_high")))
 
 
-def _memory_unexplained(kept: np.ndarray, regimes) -> bool:
+def _memory_unexplained(kept: np.ndarray, searched) -> bool:
     """Whether the long memory read in the kept part is still there around its regimes
-    (``regimes``, :func:`_tests_tau`'s, else found here): the noise's own, not a change or a
-    climb seen as one.  A late drop or a steady drift raises the low end of the spectrum as
-    long memory does; around the regimes that hold them the noise is short-memory."""
+    (``searched``: :func:`_tests_tau`'s search, else one run here): the noise's own, not a
+    change or a climb seen as one.  A late drop or a steady drift raises the low end of the
+    spectrum as long memory does; around the regimes that hold them the noise is short-memory."""
     if len(kept) > REGIME_CHECK_POINTS:
         return False
-    from ..regimes.offline import detect_regimes  # only here: it loads scipy.stats
     from ..regimes.residuals import memory_around
 
-    if regimes is None:
-        try:
-            regimes = detect_regimes(kept)
-        except InputError:
-            return False
-    return memory_around(kept, regimes.segments) is not None
+    regimes = searched if searched is not None else _search_regimes(kept)
+    return regimes is not None and memory_around(kept, regimes.segments) is not None
 
 
 def _safe_geweke(kept: np.ndarray) -> float:
