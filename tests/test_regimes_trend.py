@@ -56,6 +56,8 @@ def test_changes_within_the_wander_of_long_memory_noise_are_named_so():
         assert "possibly the wander of long-memory noise" in result.summary().splitlines()[0]
         assert any("so may be no regime change" in note for note in result.notes)
         assert set(result.wander_changes) <= set(result.changepoints)
+        flagged = result.segments.loc[result.segments["after_wander"], "start"].tolist()
+        assert flagged == result.wander_changes
     # read in the series' own units: the same at 1e-300 and 1e+50 (a periodogram of 1e-300-sized
     # values underflowed to 0)
     values = fractional_noise(0.3, 2000, np.random.default_rng(7), 1)[0]

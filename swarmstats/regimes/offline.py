@@ -374,6 +374,8 @@ class RegimeDetector(Estimator):
         # a seasonal cycle was removed before the search but is in the values: not noise
         memory = memory_around(scaled, segments) if len(changepoints) and not period else None
         wander = [list(changepoints)[i] for i in wander_changes(segments, memory)] if memory else []
+        # each regime whose start is a change within that wander (the first regime has none)
+        segments["after_wander"] = segments["start"].isin(wander)
         in_units = ["mean", "sd", "slope", "ci_low", "ci_high", "slope_ci_low", "slope_ci_high"]
         segments[in_units] = segments[in_units] * unit
         strengths["difference"] = strengths["difference"] * unit
