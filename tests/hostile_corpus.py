@@ -113,6 +113,10 @@ GARBAGE = {
     # a CSV with no header: its first row of numbers was read as the column names
     "headerless_numbers": lambda d: _write(d, "headerless.csv", "".join(
         f"{i},{v:.4f},{i % 7}\n" for i, v in enumerate(_series()))),
+    # every value in an entry without a step: nothing has a place on the step axis
+    "trainer_state_stepless": lambda d: _write(d, "trainer_state.json", json.dumps(
+        {"log_history": [{"step": 0, "epoch": 0.0}] + [{"epoch": 1.0 + i, "predict_loss": v}
+                                                         for i, v in enumerate(_series())]})),
 }
 
 
@@ -195,6 +199,10 @@ ODD = {
         f"{'return_mean:':<25}{v:>8.4f}\t\n[INFO 10:05:01] my_main t_env: {10_000 * i + 79} / 2050000\n"
         for i, v in enumerate(_series())) + "[INFO 10:05:00] my_main Recent Stats | t_env: 9999999 | Episode: 999\n"
         + "return_mean:               0."),
+    # eval records without a step among stepped training records
+    "jsonl_stepless_evals": lambda d: _write(d, "evals.jsonl", "".join(
+        json.dumps({"step": i, "reward": v}) + "\n" + (json.dumps({"eval_score": v}) + "\n" if i % 10 == 0 else "")
+        for i, v in enumerate(_series()))),
     "verl_half_line": lambda d: _write(d, "verl.log", "".join(
         f"(TaskRunner pid=7) step:{i} - critic/score/mean:{v:.3f}\n" for i, v in enumerate(_series()))
         + "(TaskRunner pid=7) step:120 - critic/score/mean:0."),

@@ -90,7 +90,8 @@ def place_stepless_entries(rows: list) -> tuple[list, list]:
         one = len(entries) == 1
         names = list(dict.fromkeys(name for _, logged in entries for name in logged))
         listed = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
-        epochs = ", ".join(str(e) for e in dict.fromkeys(epoch for epoch, _ in entries) if e is not None)
+        given = [str(e) for e in dict.fromkeys(epoch for epoch, _ in entries) if e is not None]
+        epochs = ", ".join(given[:5]) + (", ..." if len(given) > 5 else "")
         told = {"placed": f"taken at the step logged just before {'it' if one else 'each'}, at the same epoch",
                 "elsewhere": (f"left out: no step was logged at {'its' if one else 'their'} "
                               f"epoch{'' if one else 's'} ({epochs or 'none given'})"),
