@@ -324,6 +324,18 @@ def test_a_jump_past_half_the_run_then_a_level_is_told_as_over_not_as_a_climb_go
         assert abs(mean) < 0.5
 
 
+def test_a_level_of_rounded_values_says_its_slope_interval_is_the_rounding():
+    # values logged as whole numbers: most pairs tie, Sen's interval is the single point 0 -
+    # the rounding, not a slope known to be exactly 0
+    noise = np.round(0.4 * np.random.default_rng(0).normal(size=300))
+    head = ss.check_convergence(np.where(STEPS < 200, -6.0, 0.0) + noise).reasons[0]
+    assert "no trend is shown: Sen's slope +0 per 100 steps [0, 0] (its values move in steps of 1: no finer " \
+           "slope can be seen)" in head
+    # a level that holds one value says so
+    held = ss.check_convergence(np.where(STEPS < 200, -6.0 + 0.1 * np.sin(STEPS), 2.5)).reasons[0]
+    assert "every value is 2.5" in held and "Sen's slope" not in held
+
+
 def test_a_climb_that_slowed_is_told_at_its_pace_now():
     # +0.15 per step for 200 steps, then +0.02: 84 of 100 draws said "now slower" (the slow
     # climb, 2 noise SDs over 100 steps, is missed in the rest: "no trend is shown")

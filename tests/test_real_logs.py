@@ -636,6 +636,7 @@ def test_a_verl_run_printed_to_its_console_climbs_in_training_and_plateaus_in_va
     # its fall read "worsened after the warm-up"
     gap = rows["training/rollout_probs_diff_mean"]["reasons"][0]
     assert gap.startswith("fell after the warm-up") and "worsen" not in gap
+    assert "(the last regime detect_regimes finds, 54 points) every value is 0.001" in gap
     # the regimes a reader sees: the take-off over the first steps, then one slow climb
     regimes = ss.detect_regimes(wide["critic/score/mean"].dropna().to_numpy())
     assert len(regimes.changepoints) == 1 and 4 <= regimes.changepoints[0] <= 8

@@ -28,6 +28,11 @@ def pace_clause(pace, series: Series, units, centre: float, unit: str, better: s
     since = (f"since {singular(unit)} {fmt_step(series.step_of(pace.first))} (the last regime "
              f"detect_regimes finds, {count_text(pace.count, 'points')})")
     slope = f"Sen's slope {pace_interval(pace, units, unit)}"
+    if pace.resolution:  # an interval of one point: the rounding, not certainty
+        slope += (f" (its values move in steps of {fmt(units(pace.resolution), 3)}: no finer slope "
+                  "can be seen)")
+    if pace.kind == "none" and pace.held is not None:
+        return f"{since} every value is {fmt(centre + units(pace.held), 4)}"
     if pace.kind == "none":
         mean = fmt_interval(*(centre + units(x) for x in pace.mean))
         return f"{since} no trend is shown: {slope}, the mean {mean}"

@@ -689,6 +689,11 @@ class RecentPace:
     slope: float
     interval: tuple[float, float]
     mean: tuple[float, float, float]
+    #: the smallest step between the regime's distinct values, where Sen's interval is a
+    #: single point: values rounded that coarsely hide any finer slope (0 otherwise)
+    resolution: float = 0.0
+    #: the regime's one value, where every value in it is the same (None otherwise)
+    held: float | None = None
 
 
 def _recent_pace(kept: np.ndarray, steps: np.ndarray, start: int, regimes, reference,
@@ -731,8 +736,15 @@ def _recent_pace(kept: np.ndarray, steps: np.ndarray, start: int, regimes, refer
         kind = "faster"
     else:
         return None
+    resolution, held = 0.0, None
+    if interval[0] == interval[1]:  # most pairs tie: a log rounded to a few decimals
+        distinct = np.unique(kept[first:])
+        if len(distinct) > 1:
+            resolution = float(np.diff(distinct).min())
+        else:
+            held = float(distinct[0])
     return RecentPace(kind, start + first, count, recent.sen_slope, interval,
-                      tuple(float(last[key]) for key in ("mean", "ci_low", "ci_high")))
+                      tuple(float(last[key]) for key in ("mean", "ci_low", "ci_high")), resolution, held)
 
 
 def _memory_unexplained(kept: np.ndarray, searched) -> bool:
