@@ -20,11 +20,24 @@ from ..direction import movement
 PAST = {"improving": "improved", "worsening": "worsened", "rising": "rose", "falling": "fell"}
 
 
-def pace_clause(pace, series: Series, units, centre: float, unit: str, better: str | None) -> str:
+def pace_clause(pace, series: Series, units, centre: float, unit: str, better: str | None,
+                wait: int | None = None, max_warmup: float = 0.5) -> str:
     """What the curve does since its last regime began (``pace``: a
     :class:`~swarmstats.convergence.verdict.RecentPace`), told after the kept part's slope:
     "now slower: Sen's slope +0.632 per 100 episodes [0.364, 0.911] since episode 5384 (the
-    last regime detect_regimes finds, 1,836 points)"."""
+    last regime detect_regimes finds, 1,836 points)".  ``wait``: the more steps at a level
+    reached too late for the warm-up (at most ``max_warmup`` of the run) to set the climb
+    aside before it could be judged alone (:func:`level_wait`)."""
+    text = _pace_text(pace, series, units, centre, unit, better)
+    if wait is not None:
+        share = "half" if max_warmup == 0.5 else f"{max_warmup:.0%}"
+        text += (f"; what came before that level is more than the warm-up may set aside ({share} "
+                 f"of the run): at least about {count_text(wait, unit, 'more ')} at it would let "
+                 "it be judged alone")
+    return text
+
+
+def _pace_text(pace, series: Series, units, centre: float, unit: str, better: str | None) -> str:
     since = (f"since {singular(unit)} {fmt_step(series.step_of(pace.first))} (the last regime "
              f"detect_regimes finds, {count_text(pace.count, 'points')})")
     slope = f"Sen's slope {pace_interval(pace, units, unit)}"
@@ -152,14 +165,13 @@ def per_hundred(slope: float, unit: str) -> str:
 
 
 def trend_reason(outcome, units, within: bool, tolerance: float, unit: str, better: str | None,
-                 pace=None, now: str = "", wait: int | None = None, max_warmup: float = 0.5) -> str:
+                 pace=None, now: str = "") -> str:
     """The sentence for a trend (``outcome.name`` "trend": the kept part's) or a drift (the
     whole run's, which the kept part continues).  ``pace`` (a :class:`RecentPace`) and
     ``now`` (its :func:`pace_clause`) tell what the curve does since its last regime began
     when that differs from the slope found: a curve that climbed and has held level since
     (a public A2C Pong log, -20 for 240 episodes then ~17.8 for the last 104) read "still
-    improving: +12.9 per 100 episodes" - a climb going on.  ``wait``: the more steps at
-    that level before it could be judged alone (:func:`level_wait`)."""
+    improving: +12.9 per 100 episodes" - a climb going on."""
     direction = movement(outcome.estimate, better)
     slope = per_hundred(units(outcome.estimate), unit)
     p = f"p = {fmt(outcome.pvalue, 2)}"
@@ -178,13 +190,7 @@ def trend_reason(outcome, units, within: bool, tolerance: float, unit: str, bett
                 "after the warm-up continues that slope")
     if not now:
         return text
-    text = f"{text}; {now}" if going_on else f"{text}, but {now}"
-    if wait is not None:
-        share = "half" if max_warmup == 0.5 else f"{max_warmup:.0%}"
-        text += (f"; what came before that level is more than the warm-up may set aside ({share} "
-                 f"of the run): at least about {count_text(wait, unit, 'more ')} at it would let "
-                 "it be judged alone")
-    return text
+    return f"{text}; {now}" if going_on else f"{text}, but {now}"
 
 
 def stretch_span(length: int, steps: np.ndarray) -> int:

@@ -316,10 +316,11 @@ class ConvergenceTest(Estimator):
             detectable_change=units(flat.detectable), long_memory=precision.long_memory)
 
         better = sense(self.better, series.name)
-        now = pace_clause(pace, series, units, centre, unit, better) if pace is not None else ""
+        now = (pace_clause(pace, series, units, centre, unit, better, wait, self.max_warmup)
+               if pace is not None else "")
         failed, failures, notes = self._shown_changes(trend, drift, late, variance, flat, whole, late_bound,
                                                       tolerance, level, units, steps, unit, better,
-                                                      pace=(pace, now, wait))
+                                                      pace=(pace, now))
         if test_tau < tau:
             notes.append(
                 f"the kept part moves in slow swings (autocorrelation time {fmt(tau, 3)}, "
@@ -455,7 +456,7 @@ class ConvergenceTest(Estimator):
 
     def _shown_changes(self, trend, drift, late, variance, flat, whole, late_bound: float,
                        tolerance: float, level: float, units, steps: np.ndarray, unit: str,
-                       better: str | None, pace=(None, "", None)):
+                       better: str | None, pace=(None, "")):
         """(failed, failures, notes): the names of the tests that found a change at ``level``
         and fail the check, their reasons, and the reasons of those excused (a trend in a
         diagnostic with no better side, ``better`` None, is "rising" or "falling").
@@ -463,10 +464,10 @@ class ConvergenceTest(Estimator):
         A change shown to exist fails the check, unless the user's own tolerance says it is
         too small to matter and the bound shows it inside that tolerance.  The default
         tolerance only decides what counts as shown flat; it never excuses a detected trend.
-        ``pace``: (:class:`RecentPace` or None, its clause, the more steps its level needs),
-        told in the first trend or drift sentence that fails the check.
+        ``pace``: (:class:`RecentPace` or None, its clause), told in the first trend or drift
+        sentence that fails the check.
         """
-        recent, now, wait = pace
+        recent, now = pace
         excusable = self.tolerance is not None
         failed, failures, notes = [], [], []
 
@@ -485,8 +486,7 @@ class ConvergenceTest(Estimator):
                 return trend_reason(outcome, units, within, units(tolerance), unit, better)
             first, told = not told, True
             return trend_reason(outcome, units, False, units(tolerance), unit, better, pace=recent,
-                                now=now if first else "", wait=wait if first else None,
-                                max_warmup=self.max_warmup)
+                                now=now if first else "")
 
         if trend.pvalue < level:
             within = excusable and flat.shown

@@ -373,7 +373,8 @@ class RegimeDetector(Estimator):
         # in the range's units, as the tables (a periodogram of 1e-300-sized data underflows);
         # a seasonal cycle was removed before the search but is in the values: not noise
         memory = memory_around(scaled, segments) if len(changepoints) and not period else None
-        wander = [list(changepoints)[i] for i in wander_changes(segments, memory)] if memory else []
+        points = list(changepoints)
+        wander = [points[i] for i in wander_changes(segments, memory)] if memory else []
         # each regime whose start is a change within that wander (the first regime has none)
         segments["after_wander"] = segments["start"].isin(wander)
         in_units = ["mean", "sd", "slope", "ci_low", "ci_high", "slope_ci_low", "slope_ci_high"]

@@ -96,9 +96,7 @@ def place_stepless_entries(rows: list) -> tuple[list, list]:
                 "elsewhere": (f"left out: no step was logged at {'its' if one else 'their'} "
                               f"epoch{'' if one else 's'} ({epochs or 'none given'})"),
                 "repeats": (f"left out: {'it repeats' if one else 'they repeat'} metrics of the entry "
-                            "before, at the same epoch")}[outcome]
-        if outcome == "repeats":
-            told = told.replace("the entry before,", f"the entry before {'it' if one else 'them'},")
+                            f"before {'it' if one else 'them'}, at the same epoch")}[outcome]
         notes.append(f"{len(entries)} log_history entr{'y' if one else 'ies'} without a 'step' ({listed}) {told}")
     return kept, notes
 
