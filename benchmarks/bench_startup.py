@@ -7,25 +7,41 @@ log against `python -c "import pandas"`, each a fresh process (issue 19's target
 """
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 from _timing import machine
 
 
-def process_time(code: list, repeats: int) -> float:
-    """Median wall time of a fresh ``python`` running ``code`` (after one warm-up run)."""
-    command = [sys.executable, *code]
-    subprocess.run(command, check=True, capture_output=True)
-    times = []
+def bytecode_env(cache: str) -> dict:
+    """The environment with bytecode written and read under ``cache``.  An installed package
+    has its modules compiled at install time, as pandas has here; an editable checkout run
+    with PYTHONDONTWRITEBYTECODE (these machines set it) would compile ~60 modules of ours
+    in every process (~60 ms) and time the compiler, not the package."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = cache
+    return env
+
+
+def process_times(codes: dict, repeats: int, env: dict) -> dict:
+    """Median wall time of a fresh ``python`` running each of ``codes``, the commands taken in
+    turn so that a busy spell of the shared machine falls on all of them (after one warm-up run
+    each, which also writes the bytecode)."""
+    commands = {name: [sys.executable, *code] for name, code in codes.items()}
+    for command in commands.values():
+        subprocess.run(command, check=True, capture_output=True, env=env)
+    times = {name: [] for name in commands}
     for _ in range(repeats):
-        start = time.perf_counter()
-        subprocess.run(command, check=True, capture_output=True)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        for name, command in commands.items():
+            start = time.perf_counter()
+            subprocess.run(command, check=True, capture_output=True, env=env)
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(values) for name, values in times.items()}
 
 
 def main():
@@ -33,17 +49,22 @@ def main():
     parser.add_argument("--repeats", type=int, default=15)
     args = parser.parse_args()
     print(machine())
-    bare = process_time(["-c", "pass"], args.repeats)
-    pandas = process_time(["-c", "import pandas, numpy"], args.repeats)
-    ours = process_time(["-c", "import swarmstats"], args.repeats)
-    first_use = process_time(["-c", "import swarmstats; swarmstats.check_convergence"], args.repeats)
-    cli_help = process_time(["-m", "swarmstats.cli", "--help"], args.repeats)
-    pandas_alone = process_time(["-c", "import pandas"], args.repeats)
     log = str(Path(__file__).resolve().parents[1] / "examples" / "data" / "reward_log.csv")
-    # exit 1 (not every metric converged) is the answer, not a failure: run through a wrapper
-    check = process_time(["-c", "import sys; from swarmstats.cli import main\n"
-                          f"sys.argv = ['swarmstats', 'check-convergence', {log!r}]\n"
-                          "try:\n    main()\nexcept SystemExit:\n    pass"], args.repeats)
+    codes = {
+        "bare": ["-c", "pass"],
+        "pandas": ["-c", "import pandas, numpy"],
+        "ours": ["-c", "import swarmstats"],
+        "first_use": ["-c", "import swarmstats; swarmstats.check_convergence"],
+        "cli_help": ["-m", "swarmstats.cli", "--help"],
+        "pandas_alone": ["-c", "import pandas"],
+        # exit 1 (not every metric converged) is the answer, not a failure: run through a wrapper
+        "check": ["-c", "import sys; from swarmstats.cli import main\n"
+                  f"sys.argv = ['swarmstats', 'check-convergence', {log!r}]\n"
+                  "try:\n    main()\nexcept SystemExit:\n    pass"],
+    }
+    with tempfile.TemporaryDirectory() as cache:
+        medians = process_times(codes, args.repeats, bytecode_env(cache))
+    bare, pandas, ours, first_use, cli_help, pandas_alone, check = (medians[name] for name in codes)
     print(f"import swarmstats {ours:.3f} s, import pandas, numpy {pandas:.3f} s (medians) -> "
           f"{ours / pandas:.2f}x  [target: <= 1.3x]")
     print(f"import swarmstats and touch check_convergence (loads its modules) {first_use:.3f} s -> "

@@ -298,6 +298,7 @@ def test_checking_a_small_log_never_imports_scipy():
                             "try:\n    main()\nexcept SystemExit:\n    pass")
     assert "swarmstats.convergence.verdict" in loaded  # the check did run
     assert not {name for name in loaded if name == "scipy" or name.startswith("scipy.")}
+    assert "urllib.request" not in loaded  # http, ssl and email: only when an MLflow server is asked
     assert not {"statsmodels", "matplotlib", "ruptures"} & loaded
 
 
