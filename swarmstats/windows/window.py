@@ -1,63 +1,28 @@
-"""Adaptive evaluation windows: long when the score is noisy, short when it trends or changes.
-
-A fixed window fails both ways: a short one calls an improving-but-oscillating
-agent "degrading" during a normal dip; a long one reacts late to a real change.
-:class:`AdaptiveWindow` keeps, at every step, the window that answers "where is
-this score now, and where is it going?":
-
-1. **Change**: the mean of the last m points is compared with the mean of the
-   window before them, for every m on a grid (8, 12, 16, 24, ...).  When the
-   difference exceeds ``c`` standard errors - the noise SD inflated by the
-   integrated autocorrelation time - the window is cut to the post-change part.
-2. **Trend**: the OLS slope over the last m points, for every m on the grid; a
-   slope beyond ``c`` standard errors keeps the window to that span.
-3. **Precision**: otherwise the window grows to n = g (z sigma / precision)^2
-   points (within ``min_length``..``max_length``), the length at which the
-   autocorrelation-aware interval of the mean reaches ``precision``.
-
-``c`` is set so that the chance of any false change or trend call in
-``horizon`` steps of a stationary series is at most ``alpha`` (a Bonferroni
-bound over the grid and the steps; the real rate is far lower).  The noise
-scale comes from the residuals of a quadratic fit to the current regime, so
-neither a trend nor a rise that levels off counts as noise, while an
-oscillation does (and keeps the tests modest).  Cost per update is
-O(max_length), whatever the length of the stream.
-"""
+"""The adaptive window's rules, step by step: a change, a trend, a slow trend, else the level
+and how precisely it is known (the package docstring says what each rule does and why)."""
 
 from __future__ import annotations
 
-import functools
 import math
-from array import array
-from dataclasses import dataclass, field, fields
 
 import numpy as np
-import pandas as pd
 from scipy import stats
 
-from ._base import OnlineEstimator, Trace
-from ._input.series import as_series
-from ._kernels.autocorr import block_means, integrated_time
-from ._kernels.distributions import beta_ppf
-from ._kernels.history import BlockHistory, block_trend, span_blocks
-from ._kernels.pooled_noise import line_residuals
-from ._kernels.precision import (
-    departure_share,
-    mean_precision,
-    streak_interval,
-    within_range,
-)
-from ._kernels.shape_residuals import shape_residuals
-from ._kernels.window_tests import (
+from .._base import OnlineEstimator, Trace
+from .._input.series import as_series
+from .._kernels.distributions import beta_ppf
+from .._kernels.history import BlockHistory, block_trend, span_blocks
+from .._kernels.precision import streak_interval, within_range
+from .._kernels.window_tests import (
     RecentPlan,
     length_grid,
     repeat_counts,
     slope_and_t,
     trailing_run,
 )
-from ._result import Result, fmt, fmt_interval, plain_number
-from .direction import DIRECTIONS, sense
-from .errors import (
+from .._result import fmt, plain_number
+from ..direction import DIRECTIONS, sense
+from ..errors import (
     InputError,
     check_choice,
     check_count,
@@ -65,10 +30,17 @@ from .errors import (
     check_positive,
     finite_number,
 )
+from .limits import SHARED_PLAN_LENGTH, recent_plan, shared_plan, t_isf, t_ppf
+from .noise import memory_notes, part_noise, scale_dof, shape_noise
+from .reasons import (
+    also_seen_clause,
+    below_limit_clause,
+    constant_reason,
+    unconfirmed_reason,
+)
+from .result import WindowResult
+from .state import StateRecord, WindowState
 
-#: "rising" and "falling" are the trends of a diagnostic with no better side (a gradient norm,
-#: an episode length: :func:`swarmstats.direction.guessed_direction`)
-STATUSES = ("improving", "degrading", "rising", "falling", "stable", "uncertain")
 #: the default precision, in noise SDs: the window grows until the mean is known to +-0.25 sigma
 DEFAULT_PRECISION_SDS = 0.25
 #: Hysteresis.  Re-tested every step at one level, a status flipped at every crossing (a public
@@ -82,239 +54,13 @@ HOLD_LEVEL = 0.99
 HOLD_HALF_T = 1.0
 
 
-@dataclass(frozen=True)
-class WindowState:
-    """The window after one update (see :class:`AdaptiveWindow`)."""
-
-    step: float | int
-    length: int
-    start: float | int
-    mean: float
-    ci_low: float
-    ci_high: float
-    slope: float
-    slope_t: float
-    status: str
-    reason: str
-    change: bool
-    level: float = math.nan       # where the curve is now: the trend line at this step, or the mean
-    level_low: float = math.nan
-    level_high: float = math.nan
-
-
-class StateRecord:
-    """Every :class:`WindowState` of a stream, kept column by column: numbers in growing float
-    arrays, the status and reason as codes into their distinct values.  A list of the state
-    objects themselves cost ~1 KB per step (a dict and a boxed float per field), and a string
-    column ~100 B per step for the reason, although a long stream repeats a few hundred of them."""
-
-    NUMBERS = ("step", "length", "start", "mean", "ci_low", "ci_high", "slope", "slope_t",
-               "level", "level_low", "level_high")
-
-    def __init__(self, capacity: int = 256):
-        self._numbers = {name: Trace(capacity) for name in self.NUMBERS}
-        self._status = bytearray()
-        self._reason = array("i")
-        self._reasons: dict = {}       # each distinct reason -> its code, in order of first use
-        self._change = bytearray()
-
-    def __len__(self) -> int:
-        return len(self._status)
-
-    def append(self, state: WindowState) -> None:
-        for name, trace in self._numbers.items():
-            trace.append(getattr(state, name))
-        self._status.append(STATUSES.index(state.status))
-        self._reason.append(self._reasons.setdefault(state.reason, len(self._reasons)))
-        self._change.append(state.change)
-
-    def frame(self, values: np.ndarray, *, handover: bool = False) -> pd.DataFrame:
-        """One row per state, ``values`` (the series) beside the step, the columns in
-        WindowState's order; whole-number steps, starts and lengths as integers (as the states
-        hold them); the status and reason categorical (the status's categories are always
-        :data:`STATUSES`).  ``handover=True`` gives the table the record's own arrays instead of
-        copies: only for a record that is never appended to again (a finished ``fit``)."""
-        columns = {}
-        for name in (f.name for f in fields(WindowState)):
-            if name in self._numbers:
-                # one column at a time, so a fit's peak is its record plus one column
-                numbers = self._numbers[name].release() if handover else self._numbers[name].values.copy()
-                if name in ("step", "length", "start") and np.all(np.mod(numbers, 1) == 0):
-                    numbers = numbers.astype(np.int64)
-                columns[name] = numbers
-            elif name == "status":
-                codes = np.array(self._status, dtype=np.int8)  # a copy: the record may grow on
-                columns[name] = pd.Categorical.from_codes(codes, categories=list(STATUSES))
-            elif name == "reason":
-                codes = np.array(self._reason, dtype=np.int32)
-                columns[name] = pd.Categorical.from_codes(codes, categories=list(self._reasons))
-            else:
-                columns[name] = np.array(self._change, dtype=bool)
-            if name == "step":
-                columns["value"] = values
-        return pd.DataFrame(columns, copy=False)
-
-
-@dataclass(frozen=True, repr=False)
-class WindowResult(Result):
-    """Per-step window states of a whole series (``table``) and their summary."""
-
-    name: str | None
-    n: int
-    table: pd.DataFrame
-    changes: list
-    status_counts: dict
-    final_status: str
-    final_reason: str
-    min_length: int
-    max_length: int
-    precision: float | None
-    alpha: float
-    notes: list = field(default_factory=list)
-    better: str | None = "higher"  # None: a diagnostic with no better side (rising / falling)
-    #: steps per point: > 1 when the window followed the means of consecutive blocks of a
-    #: longer series (:func:`window_input`)
-    block: int = 1
-    _values: np.ndarray | None = None
-
-    def to_frame(self) -> pd.DataFrame:
-        return self.table
-
-    def to_dict(self) -> dict:
-        out = super().to_dict()
-        out.pop("table", None)
-        return out
-
-    def _span(self) -> str:
-        if self.block == 1:
-            return f"{self.n:,} points"  # (logged points: on an SB3 log 100 of them span 25,600 timesteps)
-        return f"{self.n:,} points, each the mean of {self.block} steps"
-
-    def summary(self) -> str:
-        name = f"{self.name}: " if self.name else ""
-        moving = ("rising", "falling") if self.better is None else ("improving", "degrading")
-        shares = ", ".join(f"{status} {self.status_counts.get(status, 0) / self.n:.0%}"
-                           for status in moving + ("stable", "uncertain"))
-        side = "no better side" if self.better is None else f"{self.better} is better"
-        last = self.table.iloc[-1]
-        lines = [f"{name}now {self.final_status} - {self.final_reason}",
-                 f"  level now {fmt_interval(last['level'], last['level_low'], last['level_high'])}; "
-                 f"window {int(last['length'])} points, mean "
-                 f"{fmt_interval(last['mean'], last['ci_low'], last['ci_high'])} ({side})",
-                 f"  over {self._span()}: {shares}; {len(self.changes)} change(s)"]
-        for change in self.changes[:10]:
-            lines.append(f"  change at step {change['start']} (seen at {change['step']}): "
-                         f"{change['direction']} by {fmt(abs(change['shift']), 3)} "
-                         f"({fmt(abs(change['shift_sds']), 2)} noise SDs)")
-        lines += [f"  note: {note}" for note in self.notes]
-        return "\n".join(lines)
-
-#: the bias of the long-run variance sigma^2 g estimated on a window of n points (residuals
-#: of a quadratic, Geyer's sequence): E[estimate] ~ truth * (1 - LONG_RUN_BIAS * (g - 1) / n),
-#: measured for AR(1) noise, phi 0.5-0.95, n = 100-500 (benchmarks/calibration_windows.py).
-#: Fitting the window and estimating the autocorrelations both eat the slow part of the noise.
-LONG_RUN_BIAS = 15.0
-#: the largest correction applied: beyond it the window is too short to say how noisy it is
-MAX_INFLATION = 2.0
-
-
-def short_window_inflation(g: float, n: int) -> float:
-    """The factor that undoes the measured downward bias of sigma^2 g on ``n`` points.
-
-    At g ~ 20 on 500 points the estimate is ~40% low; on i.i.d. noise nothing changes.
-
-    >>> short_window_inflation(1.0, 500)
-    1.0
-    >>> round(short_window_inflation(13.4, 500), 2)   # AR(0.9): estimated 13.4, truth 19
-    1.59
-    """
-    return 1.0 / max(1.0 - LONG_RUN_BIAS * (g - 1.0) / n, 1.0 / MAX_INFLATION)
-
-
-# Quantiles and test plans are shared by every window in the process: `fit` runs a fresh
-# window each call, and refilling per-window caches (a scipy quantile ~150 us, a plan ~40 us,
-# for each of ~100-500 lengths and degrees of freedom) cost ~15 us a step on 2,000-point fits.
-@functools.lru_cache(maxsize=4096)
-def _t_isf(tail: float, dof: int) -> float:
-    return float(stats.t.isf(tail, dof))
-
-
-@functools.lru_cache(maxsize=4096)
-def _t_ppf(level: float, dof: int) -> float:
-    return float(stats.t.ppf(level, dof))
-
-
-#: plans for windows up to this long (the default max_length's) are shared, at most 600 of
-#: them: the default window's ~500 plans hold ~5 MB (measured); a longer window keeps its own
-#: plans, freed with it
-SHARED_PLAN_LENGTH = 512
-
-
-@functools.lru_cache(maxsize=600)
-def _shared_plan(length: int, max_length: int, min_length: int) -> RecentPlan:
-    return _recent_plan(length, max_length, min_length)
-
-
-def _recent_plan(length: int, max_length: int, min_length: int) -> RecentPlan:
-    """The test plan for a window of ``length`` points: the grid's lengths that fit, the whole
-    window and its half (for the "does the trend go on?" check).  Read-only once made."""
-    longest = length_grid(max_length)
-    grid = np.unique(np.concatenate([longest[longest <= length], (length, length // 2)]))
-    return RecentPlan(length, grid[grid >= longest[0]], min_length)
-
-
-def scale_dof(length: int, g: float) -> int:
-    """Degrees of freedom of a noise scale sigma*sqrt(g) estimated from ``length`` points with
-    autocorrelation time ``g``: ~length/(2g) (a lag-window estimate of the long-run variance
-    has ~1.5 n / bandwidth, and Geyer's sum reaches ~3 g; Priestley 1981, 6.2.4), at least 1.
-
-    >>> scale_dof(500, 1.0), scale_dof(100, 10.4), scale_dof(20, 30.0)
-    (250, 4, 1)
-    """
-    return max(int(length / (2.0 * g)), 1)
-
-
-def _floored_time(residuals: np.ndarray) -> float:
-    """The integrated autocorrelation time of ``residuals``, never below 1: an anti-correlated
-    estimate on a short window would make every test bolder than the data allow."""
-    g = float(integrated_time(residuals))
-    return max(g, 1.0) if np.isfinite(g) else 1.0
-
-
-def _memory_notes(regime: np.ndarray) -> list:
-    """A note when the current regime's noise has long memory: the window's intervals assume
-    the noise forgets within the window, and then they are too narrow."""
-    if len(regime) < 200 or np.ptp(regime) == 0:
-        return []
-    precision = mean_precision(regime, float(integrated_time(regime)))
-    if not precision.long_memory:
-        return []
-    return [f"long memory: {precision.memory_evidence()}, so the noise does not forget within "
-            "a window; the level's interval is too narrow and the precision of a mean is uncertain"]
-
-
-#: a window is replayed at every point up to this many (~150 us each) by the report and the
-#: ``windows`` command; longer series are followed through the means of consecutive blocks
-WINDOW_POINTS = 20_000
-
-
-def window_input(series: pd.Series, points: int = WINDOW_POINTS) -> tuple:
-    """(what a window follows, block length): the series itself up to ``points`` (0: any
-    length); beyond, the means of consecutive blocks of ceil(n / points) steps, each at its
-    last step (a short remainder at the start is dropped: the end of a run is what the window
-    is about).  Replayed step by step, 10^6 steps would take ~3 minutes.
-
-    >>> followed, block = window_input(pd.Series(range(50_000), dtype=float))
-    >>> block, len(followed), int(followed.index[-1]), float(followed.iloc[-1])
-    (3, 16666, 49999, 49998.0)
-    """
-    n = len(series)
-    if not points or n <= points:
-        return series, 1
-    block = -(-n // points)
-    means = block_means(series.to_numpy(), block)  # a remainder dropped at the start
-    steps = series.index[n - len(means) * block + block - 1::block]
-    return pd.Series(means, index=steps, name=series.name), block
+def line_end(window, mean: float, slope: float, scale: float, z: float) -> tuple[float, float]:
+    """(value, half-width) of the line through ``window`` at its last point:
+    Var = scale^2 (1/m + ((m-1)/2)^2 / Sxx) ~ 4 scale^2 / m for m points."""
+    length = len(window)
+    end = (length - 1) / 2.0
+    sxx = length * (length * length - 1.0) / 12.0
+    return mean + slope * end, z * scale * math.sqrt(1.0 / length + end * end / sxx)
 
 
 class AdaptiveWindow(OnlineEstimator):
@@ -495,7 +241,7 @@ class AdaptiveWindow(OnlineEstimator):
         notes = []
         if self.n < self.min_length:
             notes.append(f"only {self.n} points: nothing is judged before {self.min_length}")
-        notes += _memory_notes(values[self._regime:])
+        notes += memory_notes(values[self._regime:])
         return WindowResult(name=self.name, n=self.n, table=table, changes=changes,
                             status_counts={k: int(v) for k, v in counts.items()},
                             final_status=self._last.status, final_reason=self._last.reason,
@@ -537,7 +283,7 @@ class AdaptiveWindow(OnlineEstimator):
         if highest == lowest:
             # right after a change (a run that reached a cap) its call holds, as for any change
             status, reason = (self._hold[1:] if self._hold is not None and t <= self._hold[0]
-                              else ("stable", self._constant_reason(window)))
+                              else ("stable", constant_reason(window, *self._recent_range(), self.ci)))
             return self._plain(window, step, label(start), status, reason, False, scale=0.0,
                                slope=(0.0, 0.0))
         sigma, g = self._noise(window)
@@ -614,7 +360,7 @@ class AdaptiveWindow(OnlineEstimator):
             # line through a climb that slows ends above the curve
             shortest = int(np.flatnonzero(below_limit)[0])
             span = int(grid[shortest])
-            reason = ("no call yet: " + self._below_limit(plan, slopes, slope_t, seen, critical, length, g)
+            reason = ("no call yet: " + below_limit_clause(plan, slopes, slope_t, seen, critical, length, g)
                       + "; no recent part is free of it, so the level now is the end of "
                       + ("that line" if shortest == seen else f"the line through the last {span} points"))
             return self._plain(window[-span:], step, label(t - span + 1), "uncertain", reason, False,
@@ -623,7 +369,7 @@ class AdaptiveWindow(OnlineEstimator):
         available = int(grid[flat].max()) if flat.any() else self.min_length
         if 2 * self.min_length <= available < length:
             # that older shape is not the noise of the recent part whose mean is read here
-            own = self._part_noise(window[-available:])
+            own = part_noise(window[-available:])
             if own[0] > 0:
                 sigma, g = own
                 scale = sigma * math.sqrt(g)
@@ -637,8 +383,8 @@ class AdaptiveWindow(OnlineEstimator):
         if unconfirmed is not None and available < int(grid[unconfirmed]) // 2:
             # a trend beyond the alarm limit whose recent half did not confirm it, and too few
             # flat points to say it has levelled off: neither "stable" nor a trend is shown
-            status, reason = "uncertain", self._unconfirmed_reason(plan, slopes, slope_t, unconfirmed,
-                                                                    critical, target, half_width)
+            status, reason = "uncertain", unconfirmed_reason(plan, slopes, slope_t, unconfirmed, critical,
+                                                               target, half_width, self._z)
         elif target >= needed:
             status, reason = "stable", (f"no trend or change beyond the alarm limit; the mean of the last "
                                         f"{target} points is known to +-{fmt(half_width, 3)}")
@@ -651,13 +397,11 @@ class AdaptiveWindow(OnlineEstimator):
                                            f"+-{fmt(self._z * scale / math.sqrt(self.max_length), 3)} "
                                            f"(+-{fmt(precision, 3)} needs "
                                            f"{needed if needed < 10 ** 15 else 'more than 10^15'})"
-                                           + self._also_seen(plan, slopes, slope_t, seen, critical,
-                                                             length, window_g))
+                                           + also_seen_clause(plan, slopes, slope_t, seen, critical, length, window_g))
         elif available < length:
             status, reason = "uncertain", (f"+-{fmt(precision, 3)} needs {needed} points; only the last "
                                            f"{available} are free of a trend"
-                                           + self._also_seen(plan, slopes, slope_t, seen, critical,
-                                                             length, window_g))
+                                           + also_seen_clause(plan, slopes, slope_t, seen, critical, length, window_g))
         else:
             status, reason = "uncertain", (f"no trend or change yet; +-{fmt(precision, 3)} needs {needed} "
                                            f"points (autocorrelation time {fmt(g, 3)}), {length} so far")
@@ -706,7 +450,7 @@ class AdaptiveWindow(OnlineEstimator):
 
     def _passes(self, fit, critical: float, direction: float) -> bool:
         """Both of a block line's t statistics beyond their limits, pointing along ``direction``."""
-        limit = _t_isf(self._tail, fit.blocks - 2)
+        limit = t_isf(self._tail, fit.blocks - 2)
         return (np.sign(fit.slope) == np.sign(direction) and abs(fit.t_scale) > critical
                 and abs(fit.t_batch) > limit)
 
@@ -715,7 +459,7 @@ class AdaptiveWindow(OnlineEstimator):
         whole window and its half (for the "does the trend go on?" check), cached."""
         plan = self._plans.get(length)
         if plan is None:
-            make = _shared_plan if length <= SHARED_PLAN_LENGTH else _recent_plan
+            make = shared_plan if length <= SHARED_PLAN_LENGTH else recent_plan
             plan = self._plans[length] = make(length, self.max_length, self.min_length)
         return plan
 
@@ -726,7 +470,7 @@ class AdaptiveWindow(OnlineEstimator):
         ~length/g independent pieces of information about it: a normal quantile this far out
         would be badly optimistic, and at g ~ 20 on 500 points it made 31% of stationary
         AR(0.9) series false-alarm."""
-        return _t_isf(self._tail, scale_dof(length, g))
+        return t_isf(self._tail, scale_dof(length, g))
 
     def _interval_z(self, dof: int) -> float:
         """The intervals' quantile for a noise scale on ``dof`` degrees of freedom
@@ -734,7 +478,7 @@ class AdaptiveWindow(OnlineEstimator):
         normal quantile left the level's 95% interval covering a stationary AR(0.9) series'
         mean in 69.5% of 400 series of 100 points and 91.7% of 300 points, and the end of a
         climb that levels off in 64% (docs/windows.md)."""
-        return _t_ppf(0.5 + self.ci / 2, dof)
+        return t_ppf(0.5 + self.ci / 2, dof)
 
     def _verdict(self, direction: float) -> str:
         """"improving" or "degrading" for a rise (direction > 0) or a fall; "rising" or
@@ -786,45 +530,6 @@ class AdaptiveWindow(OnlineEstimator):
                     return int(half), unconfirmed, int(i)
             unconfirmed = int(i) if unconfirmed is None else unconfirmed
         return None, unconfirmed, None
-
-    def _unconfirmed_reason(self, plan, slopes, slope_t, span_index, critical, target, half_width) -> str:
-        span = int(plan.lengths[span_index])
-        t_span, t_half = float(slope_t[span_index]), float(slope_t[plan.position[span // 2]])
-        moving = "rising" if t_span > 0 else "falling"
-        if np.sign(t_half) != np.sign(t_span):
-            recent = f"not shown to go on: the last {span // 2} slope the other way"
-        elif abs(t_half) > self._z:
-            recent = (f"slowing: the last {span // 2} are {moving} by "
-                      f"{fmt(abs(slopes[plan.position[span // 2]]), 3)} per point (t = {fmt(t_half, 3)})")
-        else:
-            recent = f"not shown to go on: the last {span // 2} give t = {fmt(t_half, 3)}"
-        return (f"{moving} by {fmt(abs(slopes[span_index]), 3)} per point over the last {span} "
-                f"points (t = {fmt(t_span, 3)}, limit {fmt(critical, 3)}), but {recent} - it may "
-                f"be levelling off; the mean of the last {target} points is known to "
-                f"+-{fmt(half_width, 3)}")
-
-    def _also_seen(self, plan, slopes, slope_t, seen, critical, length, g) -> str:
-        """"; " and :meth:`_below_limit`'s clause for span ``seen`` ("" if it is None)."""
-        return "" if seen is None else "; " + self._below_limit(plan, slopes, slope_t, seen, critical, length, g)
-
-    def _below_limit(self, plan, slopes, slope_t, seen, critical, length, g) -> str:
-        """"the last m points rose by ... (t = ...), short of the alarm limit ..." for the
-        grid span ``seen``, whose slope passes the nominal level but not the alarm limit.
-
-        On a short, persistent series the alarm limit is far out - Student's t on ~length/(2g)
-        degrees of freedom, at a tail spent over the horizon - and a clear climb can stay below
-        it: SB3's ``rollout/ep_rew_mean`` (a running mean of 100 episodes, g ~ 10) rising from
-        21 to 187 over 100 logs read only "the level wanders slowly".  The climb is named
-        with its limit and why the limit is where it is, so the reader knows what was seen
-        and that more points would settle it."""
-        span, t_value = int(plan.lengths[seen]), float(slope_t[seen])
-        clause = (f"the last {span} points {'rose' if t_value > 0 else 'fell'} by "
-                  f"{fmt(abs(slopes[seen]), 3)} per point (t = {fmt(t_value, 3)}), short of the "
-                  f"alarm limit {fmt(critical, 3)}")
-        if g >= 2:
-            clause += (f" that {length} points with autocorrelation time {fmt(g, 3)} (~"
-                       f"{max(int(length / g), 1)} independent values) set")
-        return clause
 
     def _improbable_run(self, window: np.ndarray):
         """(span, z, evidence) when the window ends in a run of identical values that the
@@ -893,56 +598,22 @@ class AdaptiveWindow(OnlineEstimator):
                            scale=sigma * math.sqrt(g), z=self._interval_z(scale_dof(len(post), g)))
 
     def _noise(self, window: np.ndarray) -> tuple[float, float]:
-        """(sigma, g) of the residuals of a quadratic fit to the regime (and of a step, when
-        the window holds one), refreshed every ~10% of the window so the cost per update
-        stays O(window)."""
+        """(sigma, g) of the regime (:func:`shape_noise`), refreshed every ~10% of the window so
+        the cost per update stays O(window)."""
         if self._scale is not None and self._since_refresh < max(5, len(window) // 10):
             return self._scale
-        # residuals of a quadratic: a trend, and a rise that levels off, are not noise; an
-        # oscillation stays in them and keeps the tests modest.  A level shift inside the
-        # window is taken out too when it earns its place (shape_residuals): left in, it
-        # inflated the scale and the alarm limit until the shift itself was never called
-        residuals = shape_residuals(window)
-        sigma = float(residuals.std(ddof=3)) if len(window) > 3 else 0.0
-        g = _floored_time(residuals) if sigma > 0 else 1.0
-        self._scale = (sigma, g * short_window_inflation(g, len(window)))
+        self._scale = shape_noise(window)
         # the recent half's own, for judging where the level stopped moving: a rise's end
         # that the quadratic misses inflates the whole window's g along with its sigma
         half = window[len(window) // 2:]
-        self._recent_g = self._part_noise(half)[1] if len(half) >= 2 * self.min_length else self._scale[1]
+        self._recent_g = part_noise(half)[1] if len(half) >= 2 * self.min_length else self._scale[1]
         self._since_refresh = 0
         return self._scale
-
-    def _part_noise(self, part: np.ndarray) -> tuple[float, float]:
-        """(sigma, g) of the residuals of ``part`` about its own line, g corrected for the
-        part's length as the window's own is."""
-        residuals = line_residuals(part)
-        sigma = float(np.sqrt(residuals @ residuals / (len(part) - 2)))
-        if sigma == 0:
-            return 0.0, 1.0
-        g = _floored_time(residuals)
-        return sigma, g * short_window_inflation(g, len(part))
 
     def _recent_range(self) -> tuple[float, float]:
         """The smallest and largest of the last ``max_length`` values."""
         recent = self._buffer[max(0, self._used - self.max_length):self._used]
         return float(recent.min()), float(recent.max())
-
-    def _constant_reason(self, window: np.ndarray) -> str:
-        low, high = self._recent_range()
-        if low == high:
-            return "every value is the same"
-        return (f"held at {fmt(window[-1])} for the last {len(window)} points: departures in up to "
-                f"{departure_share(len(window), self.ci):.1%} of points are not ruled out (the values "
-                f"lately ran from {fmt(low)} to {fmt(high)})")
-
-    def _line_end(self, window, mean: float, slope: float, scale: float, z: float) -> tuple[float, float]:
-        """(value, half-width) of the line through ``window`` at its last point:
-        Var = scale^2 (1/m + ((m-1)/2)^2 / Sxx) ~ 4 scale^2 / m for m points."""
-        length = len(window)
-        end = (length - 1) / 2.0
-        sxx = length * (length * length - 1.0) / 12.0
-        return mean + slope * end, z * scale * math.sqrt(1.0 / length + end * end / sxx)
 
     def _plain(self, window, step, start, status, reason, change, *, scale=None, slope=None,
                trend_level=False, z=None, hedged=False) -> WindowState:
@@ -966,7 +637,7 @@ class AdaptiveWindow(OnlineEstimator):
         level, level_half = mean, half
         low, high = float(window.min()), float(window.max())
         if trend_level:
-            level, level_half = self._line_end(window, mean, slope[0], scale, z)
+            level, level_half = line_end(window, mean, slope[0], scale, z)
             if not low <= level <= high and length >= 2 * self.min_length:
                 # the line's end overshoots every value in the window: a rise that is levelling
                 # off (public SAC LunarLander and TD3 Humanoid curves: 318.8 where no episode
@@ -974,7 +645,7 @@ class AdaptiveWindow(OnlineEstimator):
                 # ep_rew_mean, 172 twice).  The line through the recent half follows the
                 # curve's end ...
                 recent = window[-(length // 2):]
-                level, level_half = self._line_end(recent, float(recent.mean()),
+                level, level_half = line_end(recent, float(recent.mean()),
                                                    slope_and_t(recent, scale)[0], scale, z)
             if not low <= level <= high:
                 # ... unless it overshoots too: then the last quarter's mean says where it is now
@@ -983,7 +654,7 @@ class AdaptiveWindow(OnlineEstimator):
                 level_half = z * scale / math.sqrt(len(recent))
         level_low, level_high = level - level_half, level + level_half
         if hedged and np.isfinite(slope[0]):
-            end, end_half = self._line_end(window, mean, slope[0], scale, z)
+            end, end_half = line_end(window, mean, slope[0], scale, z)
             level_low, level_high = min(level_low, end - end_half), max(level_high, end + end_half)
         # neither the mean nor the level now lies beyond every value in the window (a capped
         # score's interval stops at its cap)
