@@ -73,12 +73,12 @@ def test_a_slow_wander_under_fast_noise_cut_into_regimes_keeps_the_tests_its_noi
 
 def test_the_tests_noise_time_around_regimes_is_at_least_what_the_residuals_show():
     from swarmstats._kernels.autocorr import integrated_time
-    from swarmstats.convergence.verdict import _tests_tau
+    from swarmstats.convergence.regime_check import tests_tau
     from swarmstats.regimes.residuals import around_regimes
 
     # seeded: a stationary slow wander the regime search cuts into regimes
     kept = arma11(0.95, -0.7, 300, np.random.default_rng(6), 1)[0]
-    test_tau, regimes, _ = _tests_tau(kept, tau=25.0)
+    test_tau, regimes, _ = tests_tau(kept, tau=25.0)
     assert regimes is not None and regimes.changepoints
     around = float(integrated_time(around_regimes(kept, regimes.segments)))
     assert around > regimes.autocorr_time  # the whitened AR(1) reading understates it
@@ -87,11 +87,11 @@ def test_the_tests_noise_time_around_regimes_is_at_least_what_the_residuals_show
     # (seed 5: changes at 82 and 163), the regimes are not used at all
     wander = arma11(0.95, -0.7, 300, np.random.default_rng(5), 1)[0]
     assert ss.detect_regimes(wander).wander_changes == [82, 163]
-    test_tau, regimes, searched = _tests_tau(wander, tau=25.0)
+    test_tau, regimes, searched = tests_tau(wander, tau=25.0)
     assert (test_tau, regimes) == (25.0, None) and searched.wander_changes == [82, 163]
     # on a real step in independent noise the residuals are independent: the time stays ~1
     step = np.r_[np.zeros(150), np.full(150, 3.0)] + np.random.default_rng(4).normal(size=300)
-    test_tau, regimes, _ = _tests_tau(step, tau=25.0)
+    test_tau, regimes, _ = tests_tau(step, tau=25.0)
     assert regimes.changepoints == [150] and test_tau < 1.5
 
 

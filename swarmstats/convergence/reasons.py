@@ -23,7 +23,7 @@ PAST = {"improving": "improved", "worsening": "worsened", "rising": "rose", "fal
 def pace_clause(pace, series: Series, units, centre: float, unit: str, better: str | None,
                 wait: int | None = None, max_warmup: float = 0.5) -> str:
     """What the curve does since its last regime began (``pace``: a
-    :class:`~swarmstats.convergence.verdict.RecentPace`), told after the kept part's slope:
+    :class:`~swarmstats.convergence.pace.RecentPace`), told after the kept part's slope:
     "now slower: Sen's slope +0.632 per 100 episodes [0.364, 0.911] since episode 5384 (the
     last regime detect_regimes finds, 1,836 points)".  ``wait``: the more steps at a level
     reached too late for the warm-up (at most ``max_warmup`` of the run) to set the climb

@@ -26,15 +26,12 @@ The verdict, for one run:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from .._base import Estimator
 from .._input.series import MAX_MAGNITUDE, Series, as_runs, as_series, is_multi_run
 from .._kernels import chains as _chains
-from .._kernels.autocorr import integrated_time
 from .._kernels.distributions import t_ppf
 from .._kernels.flatness import MAX_GROWTH, flatness_bound
 from .._kernels.long_memory import POSSIBLE_EVIDENCE, STRONG_EVIDENCE
@@ -60,10 +57,11 @@ from .._kernels.verdict_tests import (
     variance_shift,
     widened,
 )
-from .._result import fmt, plain_number
+from .._result import fmt
 from ..direction import DIRECTIONS, sense
 from ..errors import InputError, check_choice, check_level, is_real
 from .endings import with_divergence
+from .pace import recent_pace
 from .reasons import (
     ahead_text,
     count_text,
@@ -78,13 +76,14 @@ from .reasons import (
     variance_reason,
     warmup_reason,
 )
+from .regime_check import memory_unexplained, tests_tau
 from .result import (
     VERDICTS,
     ConvergenceResult,
     MultiRunConvergenceResult,
     overall_verdict,
 )
-from .trend import trend_test
+from .step_axis import check_budget, step_axis, step_axis_note, step_spacing
 from .warmup import WARMUP_METHODS, warmup_of_values
 
 __all__ = [
@@ -212,7 +211,7 @@ class ConvergenceTest(Estimator):
     def fit_series(self, series: Series) -> ConvergenceResult:
         values = series.values
         n = len(values)
-        steps = _step_axis(series)
+        steps = step_axis(series)
         base = dict(name=series.name, n=n, alpha=self.alpha, precision=self.precision,
                     ci_level=self.ci, step_unit=series.step_unit, _values=values, _steps=steps)
         if n < self.min_points:
@@ -256,7 +255,7 @@ class ConvergenceTest(Estimator):
         equivalence = self.equivalence_alpha if self.equivalence_alpha is not None else self.alpha
         # the tests that show movement may size their batches by the noise around the
         # regimes a slow-swinging run holds; the flatness bounds keep the series' own time
-        test_tau, regimes, searched = _tests_tau(kept, tau)
+        test_tau, regimes, searched = tests_tau(kept, tau)
         regimes_found = len(regimes.changepoints) if regimes is not None else 0
         trend = kept_trend(kept, kept_steps, tau)
         drift = continued_drift(z, steps, tau, trend, level)
@@ -274,7 +273,7 @@ class ConvergenceTest(Estimator):
         # of 5,000 points moving.  A late drop or a drift reads as long memory too, but around
         # its regimes the noise is short-memory, and their power is kept
         movement_widened = (precision.long_memory and inflate > 1.0
-                            and _memory_unexplained(kept, searched))
+                            and memory_unexplained(kept, searched))
         if movement_widened:
             shown_trend, shown_drift, late = (widened(t, inflate) for t in (shown_trend, shown_drift, late))
         flat = flatness_bound(trend.estimate, trend.se * inflate, trend.dof, horizon, tolerance,
@@ -288,8 +287,8 @@ class ConvergenceTest(Estimator):
                  if drift.applies else None)
         trend, drift = shown_trend, shown_drift
         moved = min(trend.pvalue, drift.pvalue) < level  # the pace is told only beside a slope
-        pace = _recent_pace(kept, kept_steps, start, regimes, trend, self.ci) if moved else None
-        spacing = _step_spacing(kept_steps)
+        pace = recent_pace(kept, kept_steps, start, regimes, trend, self.ci) if moved else None
+        spacing = step_spacing(kept_steps)
         wait = level_wait(pace, n, self.max_warmup, spacing)
         late_bound = (abs(late.change) + float(t_ppf(1 - equivalence, max(late.dof, 1))) * late.se
                       if late.length else 0.0)
@@ -344,7 +343,7 @@ class ConvergenceTest(Estimator):
 
         steps_needed = self._steps_needed(units(reach), m, spacing, precision)
         imprecise = self.precision is not None and units(reach) > self.precision
-        axis_note = _step_axis_note(series, steps, self.budget)
+        axis_note = step_axis_note(series, steps, self.budget)
         warmup_note = [warmup_reason(cut, start, first, apart_p)]
         if failures:
             reasons = failures + notes + warmup_note + axis_note
@@ -464,7 +463,7 @@ class ConvergenceTest(Estimator):
         A change shown to exist fails the check, unless the user's own tolerance says it is
         too small to matter and the bound shows it inside that tolerance.  The default
         tolerance only decides what counts as shown flat; it never excuses a detected trend.
-        ``pace``: (:class:`RecentPace` or None, its clause), told in the first trend or drift
+        ``pace``: (:class:`~swarmstats.convergence.pace.RecentPace` or None, its clause), told in the first trend or drift
         sentence that fails the check.
         """
         recent, now = pace
@@ -522,7 +521,7 @@ class ConvergenceTest(Estimator):
             length = streak_length_needed(self.precision, low, high, level, self.ci)
             if length > m:
                 verdict = "insufficient_data"
-                needed = max(int(math.ceil((length - m) * _step_spacing(steps[start:]))), 1)
+                needed = max(int(math.ceil((length - m) * step_spacing(steps[start:]))), 1)
                 reasons.insert(0, f"a streak of {m} points leaves the mean within "
                                   f"+-{fmt(max(level - ci[0], ci[1] - level), 3)}; "
                                   f"+-{fmt(self.precision, 3)} needs a streak of {length}, "
@@ -593,202 +592,13 @@ def check_convergence(y, **kwargs):
     return ConvergenceTest(**kwargs).fit(y, **fit_keys)
 
 
-def _step_axis(series: Series) -> np.ndarray:
-    steps = series.steps
-    if steps is None or len(steps) != len(series.values) or np.any(np.diff(steps) <= 0):
-        return np.arange(len(series.values), dtype=np.float64)
-    return steps
-
-
-def _step_axis_note(series: Series, steps: np.ndarray, budget=None) -> list:
-    if series.steps is None or steps is series.steps:
-        return []
-    unused = (f"; the budget (step {plain_number(budget):,}) has no place on row order and was not used"
-              if budget is not None else "")
-    return ["the step axis is not increasing (a restart, or several runs in one file?); "
-            "row order was used - split the runs with group= for a per-run check" + unused]
-
-
-#: Below this many effective samples in the kept part, its noise is looked at around the
-#: regimes it holds (see :func:`_tests_tau`).
-REGIME_CHECK_ESS = 50
-#: ... on runs up to this length (the regime search is near-linear, but not free).
-REGIME_CHECK_POINTS = 100_000
-
-
-def _tests_tau(kept: np.ndarray, tau: float):
-    """(integrated time for the tests that show movement, the regimes that set it or None,
-    the regime search's result whether used or not - None where no search was run).
-
-    On a run that rises in a late step (a learning curve that took off at 70% of the run)
-    or holds bursts, the autocorrelation time of the kept part is mostly the step itself:
-    g ~ 1,500 on 5,500 real episodes whose noise around their levels has g ~ 1.  Batches
-    of 5 g then leave the trend and late-change tests no power, and a 0 -> 5,000 climb reads
-    as "insufficient data".  When the kept part holds fewer than ``REGIME_CHECK_ESS``
-    effective samples and :func:`~swarmstats.detect_regimes` (calibrated to find no change
-    in stationary persistent noise: AR(0.9) at n = 200-1,000, 0-0.03 spurious changes per
-    series) finds level or slope changes in it, the tests use the noise's own time around
-    those regimes.  With no change found nothing moves: a stationary run keeps its size
-    (AR(0.9) and AR(0.97) at n = 300 and 1,000: not_converged 1.0-3.8% of 400 each).
-    The flatness bound and the interval always keep the conservative time.
-
-    That time is the larger of the regime search's AR(1) reading and Geyer's time of the
-    residuals about the regimes' levels and lines: a slow wander under fast noise (ARMA(1,1)
-    with phi 0.95, theta -0.7) is cut into "regimes" whose whitened noise reads as nearly
-    independent (g ~ 1.7) while what they leave still wanders (see
-    :func:`~swarmstats.regimes.residuals.around_regimes`).
-
-    Regimes whose every change is within the wander of long-memory noise
-    (:attr:`RegimeResult.wander_changes`) are not used: stationary long-memory noise wanders
-    in stretches the search cuts into regimes.
-    """
-    m = len(kept)
-    if m / tau >= REGIME_CHECK_ESS or m > REGIME_CHECK_POINTS or m < 30:
-        return tau, None, None
-    from ..regimes.residuals import around_regimes
-
-    regimes = _search_regimes(kept)
-    if regimes is None:  # nothing it can segment: the series' own time stands
-        return tau, None, None
-    wander = len(regimes.wander_changes) == len(regimes.changepoints)
-    if not len(regimes.changepoints) or not math.isfinite(regimes.autocorr_time) or wander:
-        return tau, None, regimes
-    around = float(integrated_time(around_regimes(kept, regimes.segments)))
-    return min(tau, max(float(regimes.autocorr_time), around, 1.0)), regimes, regimes
-
-
-def _search_regimes(kept: np.ndarray):
-    """:func:`~swarmstats.detect_regimes` of the kept part, or None where it cannot segment it."""
-    from ..regimes.offline import detect_regimes  # only here: it loads scipy.stats
-
-    try:
-        return detect_regimes(kept)
-    except InputError:
-        return None
-
-
 #: a flatness bound below this share of the mean's size is said to be small against it
 SMALL_AGAINST_LEVEL = 0.01
-
-#: the fewest points of a last regime whose own slope is told beside the kept part's
-PACE_POINTS = 10
-
-
-@dataclass(frozen=True)
-class RecentPace:
-    """The slope since the kept part's last regime began, where it differs from the kept
-    part's own: ``kind`` "none" (no trend shown, and a slope shown less than the kept
-    part's), "slower" or "faster" (a trend the same way, shown less or more steep),
-    "reversed" (a trend the other way).  ``first`` is where the regime begins in the whole
-    series; Sen's slope, its interval and the regime's mean [interval] are in standardised
-    units."""
-
-    kind: str
-    first: int
-    count: int
-    slope: float
-    interval: tuple[float, float]
-    mean: tuple[float, float, float]
-    #: the smallest step between the regime's distinct values, where Sen's interval is a
-    #: single point: values rounded that coarsely hide any finer slope (0 otherwise)
-    resolution: float = 0.0
-    #: the regime's one value, where every value in it is the same (None otherwise)
-    held: float | None = None
-
-
-def _recent_pace(kept: np.ndarray, steps: np.ndarray, start: int, regimes, reference,
-                 ci: float) -> RecentPace | None:
-    """How the kept part moves since its last regime (``regimes``: :func:`_tests_tau`'s)
-    began, against its slope as a whole (``reference``, a trend outcome): None when that
-    regime is the whole kept part, shorter than :data:`PACE_POINTS`, or Sen's ``ci``
-    interval of its slope holds the kept part's slope.  A run that jumped and has held
-    level since shows a trend over the kept part; the regime tells that the movement is
-    over, or slowing.
-
-    Read by Mann-Kendall and Sen's slope (:func:`trend_test`, its autocorrelation
-    correction), not by the kept part's batch-means least squares: rewards with a heavy
-    lower tail (a crash landing among good episodes) hide a climb of the bulk from a line's
-    fit - a public SAC LunarLander log's last 219 episodes, medians rising 258 -> 280:
-    least squares +10.6 per 100 [-3.7, 26.2], Sen +8.2 [3.1, 13.3] (p = 0.002)."""
-    if regimes is None or not reference.estimate:
-        return None
-    last = regimes.segments.iloc[-1]
-    first, count = int(last["start"]), int(last["n"])
-    if first == 0 or count < PACE_POINTS:
-        return None
-    recent = trend_test(pd.Series(kept[first:], index=steps[first:]), alpha=1.0 - ci)
-    interval = tuple(float(end) for end in recent.sen_ci)
-    if not all(map(math.isfinite, interval)):
-        return None
-    sign = math.copysign(1.0, reference.estimate)
-    low, high = sorted(sign * end for end in interval)  # along the kept part's direction
-    going = sign * recent.sen_slope
-    pace = abs(reference.estimate)
-    if recent.pvalue >= 1.0 - ci:
-        if high >= pace:
-            return None
-        kind = "none"
-    elif going < 0:
-        kind = "reversed"
-    elif high < pace:
-        kind = "slower"
-    elif low > pace:
-        kind = "faster"
-    else:
-        return None
-    resolution, held = 0.0, None
-    if interval[0] == interval[1]:  # most pairs tie: a log rounded to a few decimals
-        distinct = np.unique(kept[first:])
-        if len(distinct) > 1:
-            resolution = float(np.diff(distinct).min())
-        else:
-            held = float(distinct[0])
-    return RecentPace(kind, start + first, count, recent.sen_slope, interval,
-                      tuple(float(last[key]) for key in ("mean", "ci_low", "ci_high")), resolution, held)
-
-
-def _memory_unexplained(kept: np.ndarray, searched) -> bool:
-    """Whether the long memory read in the kept part is still there around its regimes
-    (``searched``: :func:`_tests_tau`'s search, else one run here): the noise's own, not a
-    change or a climb seen as one.  A late drop or a steady drift raises the low end of the
-    spectrum as long memory does; around the regimes that hold them the noise is short-memory."""
-    if len(kept) > REGIME_CHECK_POINTS:
-        return False
-    from ..regimes.residuals import memory_around
-
-    regimes = searched if searched is not None else _search_regimes(kept)
-    return regimes is not None and memory_around(kept, regimes.segments) is not None
-
 
 def _safe_geweke(kept: np.ndarray) -> float:
     if len(kept) < 20:
         return float("nan")
     return geweke_z(kept)
-
-
-def check_budget(budget, horizon=None) -> None:
-    """InputError unless ``budget`` is None or a finite step number, not given with ``horizon``
-    (the verdict's rule; Monitor and the trainer adapters check theirs with it too).
-
-    >>> check_budget(4000)
-    >>> check_budget(4000, horizon=100)
-    Traceback (most recent call last):
-    ...
-    swarmstats.errors.InputError: give horizon (steps ahead) or budget (the step the run ends at), not both
-    """
-    if budget is None:
-        return
-    if not (is_real(budget) and math.isfinite(budget)):
-        raise InputError(f"budget must be a finite step number, got {budget!r}")
-    if horizon is not None:
-        raise InputError("give horizon (steps ahead) or budget (the step the run ends at), not both")
-
-
-def _step_spacing(steps: np.ndarray) -> float:
-    """Steps per point (1 for row order; the mean spacing of a real step axis)."""
-    if len(steps) < 2:
-        return 1.0
-    return max(float(steps[-1] - steps[0]) / (len(steps) - 1), 1e-300)
 
 
 def _undefined(values: np.ndarray, series: Series) -> dict:
@@ -830,13 +640,3 @@ def _constant_result(values: np.ndarray, series: Series, base: dict, tolerance, 
                    "interval is the point itself"]
     return ConvergenceResult(verdict=verdict, converged=verdict == "converged",
                              steps_needed=steps_needed, reasons=reasons, **numbers, **base)
-
-
-
-
-
-
-
-
-
-

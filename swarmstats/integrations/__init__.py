@@ -37,7 +37,7 @@ def monitor_for(monitor, options: dict):
 def check_budget(budget) -> None:
     """An adapter's ``budget``: "auto", or what the verdict accepts (None or a finite step
     number); InputError, a ValueError, otherwise."""
-    from ..convergence.verdict import check_budget as verdict_budget
+    from ..convergence.step_axis import check_budget as verdict_budget
 
     if budget != AUTO:
         verdict_budget(budget)

@@ -26,7 +26,7 @@ from .._base import Estimator, renamed_names, same_value
 from .._result import Result, fmt, plain_number
 from ..convergence.endings import with_divergence
 from ..convergence.reasons import diverged_text
-from ..convergence.verdict import check_budget
+from ..convergence.step_axis import check_budget
 from ..errors import InputError, check_choice, check_count, is_real
 from ..io.written_nan import nonfinite_kind
 from ..sentinels import is_undefined
