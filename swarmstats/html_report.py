@@ -27,8 +27,8 @@ from .convergence.verdict import ConvergenceTest
 from .description import describe
 from .errors import DivergedAtStart, InputError
 from .io import classify_columns, select_metric
+from .io.metric import series_endings
 from .io.outputs import REPORT_SUFFIXES, check_output, write_atomically
-from .io.tabular import series_endings
 from .plots import literal_text
 from .quality import quality_metrics
 from .regimes import RegimeDetector

@@ -10,8 +10,8 @@ import pytest
 
 from swarmstats import InputError
 from swarmstats.io import read_log
+from swarmstats.io.columns import classify_columns, is_bookkeeping_name
 from swarmstats.io.formats.verl import is_console_head, parse_step_line, printed_value
-from swarmstats.io.tabular import classify_columns, is_bookkeeping_name
 from tests.conftest import diverged_reasons, printed_in_notebook
 from tests.test_cli import run
 

@@ -11,8 +11,8 @@ import pytest
 
 import swarmstats as ss
 from swarmstats.direction import better_direction, guessed_direction, sense
+from swarmstats.io.columns import classify_columns
 from swarmstats.io.runs import find_runs
-from swarmstats.io.tabular import classify_columns
 from tests.test_cli import run
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "logs"

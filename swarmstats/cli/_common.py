@@ -115,7 +115,7 @@ def load(args):
     ``args.group``, so every command analyses each run on its own; ``--run`` keeps one.
     """
     from ..io import read_log
-    from ..io.tabular import table_roles
+    from ..io.columns import table_roles
 
     frame = read_log(args.file, format=args.input_format, wide=True)
     if frame.attrs.get("format") == "verifiers" and getattr(args, "command", None) in TIME_ORDERED:

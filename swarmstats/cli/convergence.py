@@ -14,7 +14,7 @@ from ..convergence.verdict import ConvergenceTest
 from ..convergence.warmup import WARMUP_METHODS
 from ..errors import InputError
 from ..io import LOG_FORMATS, select_metric
-from ..io.tabular import series_endings
+from ..io.metric import series_endings
 from ._common import (
     EXIT_FAIL,
     EXIT_PASS,

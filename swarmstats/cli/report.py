@@ -10,7 +10,7 @@ from ..direction import guessed_direction
 from ..errors import DivergedAtStart
 from ..html_report import Report, build_report
 from ..io import LOG_FORMATS
-from ..io.tabular import series_endings
+from ..io.metric import series_endings
 from ._common import (
     EXIT_PASS,
     add_better_option,

@@ -20,6 +20,7 @@ import numpy as np
 from .._result import fmt, fmt_step, plain_number
 from ..errors import InputError
 from ..io import mlflow_server
+from ..io.columns import is_bookkeeping_name, step_names
 from ..io.decoding import BadJSON, check_readable, loads
 from ..io.formats._table import headless
 from ..io.formats.console import BoxReader, is_rule, visible
@@ -29,7 +30,6 @@ from ..io.formats.torchrl import is_scalar_line, metric_name
 from ..io.formats.verl import is_late, parse_step_line, printed_value, printing_process
 from ..io.resumed import is_resume
 from ..io.runs import record_run
-from ..io.tabular import is_bookkeeping_name, step_names
 from ..streaming.monitor import Monitor, MonitorStatus
 from ._common import (
     EXIT_PASS,

@@ -21,9 +21,10 @@ import pandas as pd
 from .._result import plain_number
 from ..errors import InputError
 from ..io import read_log
+from ..io.columns import find_step
 from ..io.decoding import check_readable
 from ..io.formats._table import AXES
-from ..io.tabular import find_step, read_path, sniff_layout
+from ..io.tabular import read_path, sniff_layout
 from ..io.written_nan import logged
 
 

@@ -25,6 +25,7 @@ from .._input.foreign import is_labelled, library_of, tidy_draws
 from ..errors import InputError
 from . import columnar, mlflow_server
 from .columnar import columnar_kind, read_columnar
+from .columns import find_step, table_roles
 from .decoding import check_readable
 from .formats import marl_eval, mlflow, registry, sacred, sb3, tensorboard, torchrl
 from .formats._table import (
@@ -41,7 +42,6 @@ from .tabular import (
     HEAD_BYTES,
     BytesSource,
     decode_text,
-    find_step,
     parse_json,
     read_path,
     read_searched_table,
@@ -49,7 +49,6 @@ from .tabular import (
     refuse_binary,
     refuse_binary_file,
     sniff_layout,
-    table_roles,
 )
 from .unfinished import without_unfinished_row
 from .written_nan import column_floats, logged

@@ -14,7 +14,7 @@ from ..convergence.verdict import ConvergenceTest
 from ..description import describe
 from ..errors import DivergedAtStart, SwarmstatsError
 from ..io import classify_columns, read_log, select_metric
-from ..io.tabular import series_endings
+from ..io.metric import series_endings
 from ..regimes import RegimeDetector
 
 

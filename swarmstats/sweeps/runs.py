@@ -17,9 +17,9 @@ import pandas as pd
 
 from ..errors import InputError
 from ..io import mlflow_server, read_log
+from ..io.columns import table_roles
 from ..io.formats.sb3 import WORKER_START_SECONDS, monitor_environment, worker_groups
 from ..io.runs import normalise, setting_stems
-from ..io.tabular import table_roles
 
 #: The parameter naming a run's environment when its log says it (an SB3 monitor header):
 #: runs of different environments are never summarised together.

@@ -1,0 +1,235 @@
+"""The roles of a table's columns: the step axis, the runs, the metrics analysed by default,
+and the bookkeeping left out of them (counters, clocks, throughput, schedules, system
+measurements) with the reason."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError
+from .runs import RunKey, find_runs, normalise
+from .written_nan import NAN_TOKENS, column_floats, is_written
+
+#: step axes by name, finest first (compared with ``normalise``: no case, "_" for separators)
+STEP_COLUMNS = ("step", "_step", "global_step", "trainer/global_step", "total_timesteps",
+                "time/total_timesteps", "timesteps", "timestepssofar", "num_timesteps", "env_steps",
+                "steps", "frames", "training_iteration", "iteration", "iterations", "time/iterations",
+                "epoch", "episode", "episodes", "time/episodes", "train/episode")
+TIME_COLUMNS = ("time", "timestamp", "_runtime", "t", "_timestamp", "wall_time")
+RUN_COLUMNS = ("run", "seed", "run_id")
+_STEP_NAMES = tuple(dict.fromkeys(normalise(c) for c in STEP_COLUMNS))
+_TIME_NAMES = {normalise(c) for c in TIME_COLUMNS}
+#: what is left out of the default metric selection, by name (normalised), and why
+_BOOKKEEPING = (
+    ("a counter", re.compile(r"(^|_)(n_updates|num_updates|updates|num_episodes|n_episodes|episodes?|"
+                             r"steps_done|num_steps|total_steps|n_steps|total_timesteps|timesteps|"
+                             r"num_input_tokens_seen|total_flos|iterations?|step|epoch)$")),
+    ("a clock", re.compile(r"(^|_)(time|times|runtime|timestamp|elapsed|duration|walltime|clock|"
+                           r"datetime|date|ms|secs|seconds)$")),
+    ("throughput", re.compile(r"(fps|per_second|per_sec|_per_s|throughput|(^|_)it_s)$")),
+    ("a schedule: learning rate or exploration",
+     re.compile(r"(^|_)(lr|learning_rate|exploration_rate|epsilon|clip_range|clip_range_vf)$|(^|_)lr_")),
+)
+#: namespaces of how the machine ran, not what the model learned: verl's timing_s/,
+#: timing_per_token_ms/ and perf/ (FLOP utilisation, memory, tokens), RLlib's timers/ (a real
+#: verl log's timing_s/update_actor was called "not converged" and failed the gate); matched on
+#: the name as written, so that a metric merely named "timing_error" stays a metric
+_SYSTEM_NAMESPACE = re.compile(r"^(timing|timing_s|timing_ms|timing_per_token_ms|timers|perf)/", re.IGNORECASE)
+SYSTEM_MEASUREMENT = "a system measurement: time, memory or hardware use"
+MISSING_TOKENS = {"", "none", "null", "nan", "na", "n/a"}
+
+
+@dataclass(frozen=True)
+class Columns:
+    """Which columns are steps, times, runs and metrics.
+
+    ``metrics`` are analysed by default; ``bookkeeping`` maps the numeric columns left out
+    of that default (counters, clocks, throughput, schedules) to the reason.
+    """
+
+    step: str | None
+    metrics: list
+    ignored: list
+    bookkeeping: dict = field(default_factory=dict)
+
+
+def classify_columns(frame: pd.DataFrame, *, step: str | None = None,
+                     group: str | None = None, runs=()) -> Columns:
+    """Split columns into the step axis, metric columns, bookkeeping and the rest.
+
+    Step, time and run columns (by name, and ``runs``) are never metrics; nor are
+    non-numeric columns or an unnamed saved index.  Counters (monotone integer columns),
+    clocks, throughput and learning-rate or exploration schedules are ``bookkeeping``:
+    numeric, but not analysed unless named.
+
+    >>> frame = pd.DataFrame({"total timesteps": [0, 8, 16, 24, 32], "fps": [90, 88, 91, 87, 90],
+    ...                       "ep_rew_mean": [0.1, 0.3, 0.2, 0.5, 0.4]})
+    >>> columns = classify_columns(frame)
+    >>> columns.step, columns.metrics, columns.bookkeeping
+    ('total timesteps', ['ep_rew_mean'], {'fps': 'throughput'})
+    """
+    for label, column in (("--step", step), ("--group", group)):
+        if column is not None and column not in frame.columns:
+            raise InputError(f"{label}: no column {column!r}; columns are {listing(frame.columns)}")
+    if step is None:
+        step = find_step(frame, exclude={group, *runs})
+    reserved = {step, group, *runs}
+    metrics, ignored, bookkeeping = [], [], {}
+    for column in frame.columns:
+        name = normalise(column)
+        if column in reserved or name in RUN_COLUMNS or str(column).startswith("Unnamed:"):
+            ignored.append(column)
+        elif not _is_numeric_column(frame[column]):
+            if _only_written_nan(frame[column]):  # named with -m, it is judged (and said) as diverged
+                bookkeeping[column] = "NaN in every row, as written: a run that diverged before logging a value"
+            else:
+                ignored.append(column)
+        elif name in _STEP_NAMES and _is_axis(frame[column]):
+            bookkeeping[column] = "another step axis"
+        elif name in _TIME_NAMES:
+            bookkeeping[column] = "a clock"
+        elif (why := _bookkeeping(name, frame[column], column)) is not None:
+            bookkeeping[column] = why
+        else:
+            metrics.append(column)
+    return Columns(step=step, metrics=metrics, ignored=ignored, bookkeeping=bookkeeping)
+
+
+def table_roles(frame: pd.DataFrame, *, step: str | None = None,
+                group: str | None = None) -> tuple[Columns, RunKey]:
+    """The columns' roles and the run key together (the key's columns are never metrics;
+    an explicit ``group`` column is the key)."""
+    if step is not None and step not in frame.columns:
+        raise InputError(f"--step: no column {step!r}; columns are {listing(frame.columns)}")
+    if step is not None:
+        refuse_boolean_steps(frame[step], step)
+    axis = step if step is not None else find_step(frame, exclude={group})
+    key = find_runs(frame, step=axis, exclude={group}) if group is None else find_runs(
+        frame[[group]].rename(columns={group: "run"}))
+    if step is not None and group is None and not key.columns:
+        # one table whose only runs would be its axis starting again (runs told apart by a
+        # column may interleave their rows)
+        _refuse_backward_steps(frame[step], step)
+    runs = (group,) if group is not None else key.columns
+    return classify_columns(frame, step=axis, group=group, runs=runs), key
+
+
+def refuse_boolean_steps(steps: pd.Series, name) -> None:
+    """A column of True/False is no step axis: each False after a True read as a run starting
+    again (150 "runs" of one or two points from a flag column given as --step)."""
+    if pd.api.types.is_bool_dtype(steps.dtype):
+        raise InputError(f"the step column {name!r} holds True/False, not steps; choose a column of "
+                         "step numbers (or none: the row number is then the step)")
+
+
+def _refuse_backward_steps(steps: pd.Series, name) -> None:
+    """A step column named with --step that goes down more often than up is no axis running
+    forward (a log written newest first, a countdown, a metric named by mistake): each drop
+    would start a "run" - 300 one-point runs from a reversed log."""
+    numbers = pd.to_numeric(steps, errors="coerce").to_numpy(dtype=float)
+    moves = np.diff(numbers[np.isfinite(numbers)])
+    drops, rises = int((moves < 0).sum()), int((moves > 0).sum())
+    if drops > rises:
+        raise InputError(f"--step: the column {name!r} goes down at {drops:,} of its {len(moves):,} "
+                         "moves, so it is no step axis running forward (a log written newest first, "
+                         "a countdown?); sort the log by it, or choose another step column")
+
+
+def find_step(frame: pd.DataFrame, exclude=()) -> str | None:
+    """The step axis: the finest column named like one (``total timesteps``, ``global_step``,
+    ``epoch``, ``episode`` ...), compared without case or separators, and shaped like one:
+    numbers that never go down except where a new run starts (a few drops)."""
+    named = step_names([c for c in frame.columns if c not in exclude])
+    return next((column for column in named if _is_axis(frame[column])), None)
+
+
+def step_names(keys) -> list:
+    """The keys named like a step axis, finest first (no case or separators compared).
+
+    >>> step_names(["reward", "epoch", "Total Timesteps"])
+    ['Total Timesteps', 'epoch']
+    """
+    by_name = {}
+    for key in keys:
+        by_name.setdefault(normalise(key), key)
+    return [by_name[name] for name in _STEP_NAMES if name in by_name]
+
+
+def is_bookkeeping_name(name) -> bool:
+    """Named like a step axis, a clock, a counter, throughput or a schedule: for streams,
+    where a column's shape is not known yet (the table rule adds the counter shape)."""
+    if _SYSTEM_NAMESPACE.match(str(name)):
+        return True
+    name = normalise(name)
+    return (name in _STEP_NAMES or name in _TIME_NAMES
+            or any(pattern.search(name) for _, pattern in _BOOKKEEPING))
+
+
+def _present_numbers(column: pd.Series) -> np.ndarray:
+    """The column's values as floats, cells that are not numbers left out."""
+    if pd.api.types.is_numeric_dtype(column.dtype) and not pd.api.types.is_bool_dtype(column.dtype):
+        values = column.to_numpy(dtype=float, na_value=np.nan)  # no conversion pass at 10^6 rows
+    else:
+        values = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    missing = np.isnan(values)
+    return values[~missing] if missing.any() else values
+
+
+def _is_axis(column: pd.Series, values: np.ndarray | None = None) -> bool:
+    values = _present_numbers(column) if values is None else values
+    if len(values) < 2:
+        return len(values) == len(column)
+    drops = np.diff(values) < 0
+    return bool(drops.sum() <= max(1, 0.02 * len(values)))
+
+
+def _bookkeeping(name: str, column: pd.Series, raw=None) -> str | None:
+    if _SYSTEM_NAMESPACE.match(str(raw)):
+        return SYSTEM_MEASUREMENT
+    for why, pattern in _BOOKKEEPING:
+        if pattern.search(name):
+            return why
+    return "a counter" if _is_counter(column) else None
+
+
+def _is_counter(column: pd.Series) -> bool:
+    """Integer values that go up at (nearly) every row: a count of something done so far,
+    shaped like a step axis (a few drops where a new run starts)."""
+    values = _present_numbers(column)
+    if len(values) < 5 or not np.all(values[:1000] == np.round(values[:1000])):
+        return False  # most metrics show a fraction in their first rows: no pass over them all
+    if not np.all(values == np.round(values)):
+        return False
+    return bool(np.mean(np.diff(values) > 0) >= 0.9 and _is_axis(column, values))
+
+
+def _only_written_nan(column: pd.Series) -> bool:
+    """Is every value of this column that holds no number a NaN the log wrote (and one at least)?"""
+    floats = column_floats(column)
+    if floats is not None:
+        return bool(is_written(floats).any())
+    words = column.dropna().astype(str).str.strip().str.lower()
+    return bool(words.isin(NAN_TOKENS).any())
+
+
+def _is_numeric_column(column: pd.Series) -> bool:
+    if pd.api.types.is_bool_dtype(column):
+        return False
+    if pd.api.types.is_numeric_dtype(column):
+        return bool(column.notna().any())
+    present = column.dropna().astype(str).str.strip()
+    present = present[~present.str.lower().isin(MISSING_TOKENS)]
+    if present.empty:
+        return False
+    converted = pd.to_numeric(present, errors="coerce")
+    return bool(converted.notna().mean() > 0.5)
+
+
+def listing(columns) -> str:
+    """The first 20 column names, for a message ('(none)' when there are none)."""
+    columns = list(columns)
+    return ", ".join(map(str, columns[:20])) + (" ..." if len(columns) > 20 else "") or "(none)"
