@@ -211,7 +211,7 @@ def test_a_bad_server_source_is_one_line_and_exit_2(server, logged, capsys, argv
 
 
 def test_watch_follows_a_run_as_it_is_logged_and_survives_the_server_going_away(server, logged):
-    from swarmstats.cli.watch import ServerFollower
+    from swarmstats.io.follow import ServerFollower
 
     run_id, metrics = logged[("plateau", 0)]
     follower = ServerFollower(f"mlflow://{server[7:]}/runs/{run_id}")

@@ -226,7 +226,7 @@ def test_the_example_generator_prints_what_the_reader_reads(tmp_path):
 def test_watch_follows_a_printed_log_as_it_grows(tmp_path):
     """``python train.py > train.log`` watched: the text before the first table is held, not
     taken for a CSV header, and each table counts once it is closed."""
-    from swarmstats.cli.watch import Follower
+    from swarmstats.io.follow import Follower
 
     lines = PRINTED.read_text().splitlines(keepends=True)
     path = tmp_path / "train.log"
@@ -277,7 +277,7 @@ def test_watch_names_the_printed_tables_steps_as_check_convergence_does():
     ("step,reward\n0,0.5\n1,0.6\n", [{"step": "0", "reward": "0.5"}, {"step": "1", "reward": "0.6"}]),
 ])
 def test_watch_still_reads_a_csv_whose_header_has_no_delimiter(tmp_path, text, rows):
-    from swarmstats.cli.watch import Follower
+    from swarmstats.io.follow import Follower
 
     (tmp_path / "log.csv").write_text(text)
     assert Follower(str(tmp_path / "log.csv")).records() == rows

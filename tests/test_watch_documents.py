@@ -1,11 +1,11 @@
-"""``swarmstats watch`` of logs rewritten whole (``swarmstats/cli/watch_documents.py``): JSON
+"""``swarmstats watch`` of logs rewritten whole (``swarmstats/io/follow/documents.py``): JSON
 documents (trainer_state.json, pymarl's info.json, marl-eval files) and run folders."""
 
 import json
 import os
 from pathlib import Path
 
-from swarmstats.cli.watch_documents import DocumentFollower, is_document
+from swarmstats.io.follow import DocumentFollower, is_document
 from tests.test_cli import run
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real"

@@ -18,14 +18,14 @@ import os
 import numpy as np
 import pandas as pd
 
-from .._result import plain_number
-from ..errors import InputError
-from ..io import read_log
-from ..io.columns import find_step
-from ..io.decoding import check_readable
-from ..io.formats._table import AXES
-from ..io.tabular import read_path, sniff_layout
-from ..io.written_nan import logged
+from ..._result import plain_number
+from ...errors import InputError
+from ..columns import find_step
+from ..decoding import check_readable
+from ..formats._table import AXES
+from ..logs import read_log
+from ..tabular import read_path, sniff_layout
+from ..written_nan import logged
 
 
 def is_document(path: str) -> bool:
@@ -41,7 +41,7 @@ def is_document(path: str) -> bool:
 
 
 class DocumentFollower:
-    """A log rewritten whole, followed as :class:`~swarmstats.cli.watch.Follower` follows a file
+    """A log rewritten whole, followed as :class:`~swarmstats.io.follow.Follower` follows a file
     appended to (module docstring)."""
 
     def __init__(self, path: str):

@@ -1,0 +1,378 @@
+"""A log being appended to, read as a careful ``tail -F`` reads it: its new complete lines,
+and the records they hold (CSV rows, JSON objects, a Trainer's printed dicts, SB3's printed
+tables, pymarl's and verl's printed statistics)."""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+import stat
+
+from ..._result import plain_number
+from ..decoding import BadJSON, check_readable, loads
+from ..formats._table import headless
+from ..formats.console import BoxReader, is_rule, visible
+from ..formats.printed_dicts import StepCounter, parse_line
+from ..formats.pymarl import BlockReader
+from ..formats.torchrl import is_scalar_line, metric_name
+from ..formats.verl import is_late, parse_step_line, printed_value, printing_process
+
+#: a line longer than this is not a log record (a 50 MB cell); it is skipped
+MAX_LINE = 1 << 20
+#: bad lines reported one by one; after that they are only counted
+SHOWN_SKIPS = 10
+
+
+def _width(line: str, delimiter: str | None) -> int:
+    """How many fields a CSV line holds (1 without a delimiter; -1 when it is not a CSV row)."""
+    if delimiter is None:
+        return 1
+    try:
+        return len(next(csv.reader([line], delimiter=delimiter, strict=True)))
+    except csv.Error:
+        return -1
+
+
+def _verl_record(step: int, printed: dict) -> dict | None:
+    """A verl step line's numbers and its step (None: no number in it)."""
+    values = {key: number for key, value in printed.items() if (number := printed_value(value)) is not None}
+    return {**values, "step": step} if values else None
+
+
+def _flatten(record: dict, prefix: str = "") -> dict:
+    flat = {}
+    for key, value in record.items():
+        if isinstance(value, dict):
+            flat.update(_flatten(value, f"{prefix}{key}/"))
+        else:
+            flat[f"{prefix}{key}"] = value
+    return flat
+
+
+_PRINTED_DICT_START = re.compile(r"^\{\s*'[^']*':")
+#: the key a verl record printed late carries from the follower to the monitors (never a metric)
+LATE = "\x00late"
+
+
+class Follower:
+    """The new complete lines of a log being appended to, as a careful ``tail -F`` reads them.
+
+    * **Rotation** (the file renamed away and a new one created, as logrotate and some
+      trainers do) is seen by the file's identity (device, inode), not its size: what the old
+      file still held is read to its end, then the new file from its first line.
+    * **Deletion**: the open file is read to its end, then the path is polled until a file
+      appears there again.
+    * **Rewrite in place** (the same file, now shorter: SB3 rewrites progress.csv when a key
+      appears) starts over from the top, and the caller starts its analysis over.
+    * **Bad lines** (not UTF-8, not JSON, a CSV row of the wrong width, the header again,
+      longer than :data:`MAX_LINE`) are skipped, counted, and reported with their line number;
+      one writer's garbage does not stop the watch.
+    * **Printed dicts** (what a Hugging Face Trainer prints at each log call) are read as
+      Python literals; once one is seen, the lines between them (tqdm's bar) are terminal text.
+    * **pymarl's printed statistics** (``Recent Stats | t_env: N | Episode: M`` and the lines
+      after it, :mod:`swarmstats.io.formats.pymarl`): a block is read when the line after it
+      arrives (pymarl prints its ``t_env: N / T_max`` line right after); the other lines are
+      the job's terminal text.
+    * **verl's step lines** (``step:N - key:value - ...``, :mod:`swarmstats.io.formats.verl`):
+      once one is seen, the job's other output is terminal text; a resume keeps the values of
+      the checkpoint's own step (:attr:`RunMonitors.checkpoint_keeps_its_step`).
+    * **Printed tables** (what SB3 prints, saved by ``python train.py > train.log``): the text
+      such a log starts with (``Using cuda device``) is held until the file shows what it is,
+      since taken as a CSV header it made every table row "2 fields where the header has 1";
+      a line of dashes makes it a printed log, read box by box
+      (:class:`swarmstats.io.formats.console.BoxReader`), and a line that is a CSV row (a
+      delimiter) or a number as wide as the first line held makes it a CSV with that line as
+      its header.
+    """
+
+    def __init__(self, path: str):
+        check_readable(path, directory_ok=False)  # missing, a FIFO, a loop, a directory: exit 2
+        self.path = path
+        self.skipped = 0
+        self.first_skip: str | None = None
+        self.events: list[tuple[str, str]] = []  # (kind, message) since the last call
+        self.restarted = False
+        self._handle = None
+        self._identity = None
+        self._gone = False
+        self._open()
+
+    # -- the file ----------------------------------------------------------------------
+    def _open(self) -> None:
+        try:
+            handle = open(self.path, "rb")
+        except OSError as exc:
+            self._event("unreadable", f"cannot read {self.path}: {exc.strerror}; waiting")
+            return
+        info = os.fstat(handle.fileno())
+        self._close()
+        self._handle, self._identity = handle, (info.st_dev, info.st_ino)
+        self._start_over()
+
+    def _close(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+        self._handle = None
+
+    def _start_over(self) -> None:
+        self.offset, self.partial, self.header, self.line_number = 0, b"", None, 0
+        self.delimiter, self._header_lost, self._discarding = ",", None, False
+        self._boxes: BoxReader | None = None  # a log of printed tables, once a rule line is seen
+        self._held: list = []  # (number, line) before the file showed what it is
+        self._printed = False  # a Trainer's printed dicts seen: the other lines are its terminal text
+        self._printed_steps = StepCounter()  # ... and their steps
+        self.verl = False  # verl's printed step lines seen: likewise
+        self._pymarl: BlockReader | None = None  # pymarl's printed statistics, once a block is seen
+        self._json_seen = False  # a JSON record read: a line that is not one is then a bad line
+        self._verl_steps: tuple | None = None  # (process, first step, last step) of verl's lines
+
+    def close(self) -> None:
+        self._close()
+
+    def _read_rest(self) -> bytes:
+        if self._handle is None:
+            return b""
+        self._handle.seek(self.offset)
+        data = self._handle.read()
+        self.offset += len(data)
+        return data
+
+    def lines(self) -> list[tuple]:
+        """(line number, text, why) of each complete line added since the last call (see _split)."""
+        self.restarted = False
+        try:
+            info = os.stat(self.path)
+        except FileNotFoundError:
+            if not self._gone:
+                self._gone = True
+                # what the old file still held, its last line too (no newline will come)
+                out = self._split(self._read_rest(), final=True)
+                self._event("removed", f"{self.path} was removed; waiting for it to appear again")
+                return out
+            return []
+        except OSError as exc:
+            self._event("unreadable", f"cannot read {self.path}: {exc.strerror}; waiting")
+            return []
+        if not stat.S_ISREG(info.st_mode):
+            self._event("unreadable", f"{self.path} is no longer a regular file; waiting")
+            return []
+        out: list = []
+        if (info.st_dev, info.st_ino) != self._identity:
+            out = self._split(self._read_rest(), final=True)  # what the old file still got
+            self._gone = False
+            self._open()
+            if self._handle is None:
+                return out
+            self._event("rotated", f"{self.path} is a new file (rotated or recreated); reading it "
+                                   "from its first line")
+        elif info.st_size < self.offset:
+            self._start_over()
+            self.restarted = True
+        return out + self._split(self._read_rest())
+
+    def _split(self, data: bytes, final: bool = False) -> list:
+        """(line number, text, None) for each complete line, or (line number, None, why) for a
+        line that cannot be read: bad lines are reported in line order with the rest."""
+        data = self.partial + data
+        if self._discarding:  # the rest of an over-long line
+            newline = data.find(b"\n")
+            if newline < 0:
+                self.partial = b""
+                return []
+            data, self._discarding = data[newline + 1:], False
+        complete, newline, self.partial = data.rpartition(b"\n")
+        raw_lines = complete.split(b"\n") if newline else []
+        if not newline:
+            self.partial = data
+        if final and self.partial:  # the last line of a file that will get no more
+            raw_lines.append(self.partial)
+            self.partial = b""
+        out = []
+        for raw in raw_lines:
+            self.line_number += 1
+            if len(raw) > MAX_LINE:
+                out.append((self.line_number, None, f"longer than {MAX_LINE:,} bytes"))
+                continue
+            try:
+                text = raw.decode("utf-8-sig" if self.line_number == 1 else "utf-8")
+            except UnicodeDecodeError:
+                out.append((self.line_number, None, "not UTF-8 text"))
+                continue
+            if text.strip():
+                out.append((self.line_number, text.rstrip("\r"), None))
+        if len(self.partial) > MAX_LINE:  # a line still being written and already too long
+            self.line_number += 1
+            out.append((self.line_number, None, f"longer than {MAX_LINE:,} bytes"))
+            self.partial, self._discarding = b"", True
+        return out
+
+    # -- lines to records --------------------------------------------------------------
+    def step_unit(self, step_key: str | None) -> str | None:
+        """What a step of this log is called, as ``check-convergence`` calls it: an SB3 printed
+        table's ``time/total_timesteps`` "timesteps", a Trainer's printed dicts "logs" (the
+        step is the training log's number), a monitor.csv's rows "episodes", else the step
+        column's own name (None: none)."""
+        if self._boxes is not None and step_key is not None and step_key != "nupdates":
+            return "timesteps"
+        if self._printed:
+            return "logs"
+        if self._pymarl is not None:
+            return "timesteps"  # pymarl's t_env, as read_log's pymarl-console
+        if step_key is not None and step_key.rsplit("/", 1)[-1].endswith("timesteps"):
+            return "timesteps"  # SB3's progress.csv, read_log's sb3-progress
+        if step_key is None and self.header is not None and {"r", "l", "t"} <= set(self.header):
+            return "episodes"  # an SB3 monitor.csv: a row per episode, read_log's "monitor"
+        return step_key
+
+    def records(self) -> list[dict]:
+        out = []
+        for number, line, why in self.lines():
+            if line is None:
+                self._skip(number, why)
+                if self.header is None and self._header_lost is None:
+                    self._header_lost = number  # in a CSV this was the header: columns unknown
+                continue
+            if "\r" in line or "\x1b" in line:  # a terminal's output: what it shows of the line
+                line = visible(line)
+            if self._boxes is not None:
+                box = self._boxes.feed(line)
+                if box is not None:
+                    out.append(box)
+                continue
+            if self._pymarl is not None or (self.header is None and "Recent Stats | t_env:" in line):
+                if self._pymarl is None:  # what came before was the job's terminal text
+                    self._pymarl, self._held = BlockReader(), []
+                block = self._pymarl.feed(line)
+                if block is not None:
+                    out.append(block)
+                continue
+            stripped = line.strip()
+            if (self.header is None and "step:" in line and not stripped.startswith("{")
+                    and (printed := parse_step_line(line)) is not None):
+                self.verl, self._held = True, []  # what came before was the job's terminal text
+                record = _verl_record(*printed)
+                if record is not None:
+                    out.append(self._verl_order(record, printing_process(line)))
+                continue
+            if self.verl:
+                continue  # (between verl's step lines: the job's configuration, warnings, samples)
+            if stripped.startswith("#") or (self._printed and not stripped.startswith("{")):
+                continue  # (between a Trainer's printed dicts: its progress bar, warnings)
+            if self.header is None and self._header_lost is None and not stripped.startswith("{"):
+                if is_rule(line):  # the top of the first printed table: what was held was text
+                    self._boxes, self._held = BoxReader(), []
+                    self._boxes.feed(line)
+                    continue
+                if not self._shows_csv(stripped, self._held[0][1] if self._held else None):
+                    self._held.append((number, line))
+                    continue
+                for held_number, held in self._held:  # the first line held was the header
+                    self._csv_row(held_number, held)
+                self._held = []
+            if stripped.startswith("{"):
+                try:
+                    record = loads(self.path, stripped, line=number)
+                except BadJSON as exc:
+                    printed = parse_line(stripped)  # a Trainer's printed dict: Python, not JSON
+                    if printed is None:
+                        if not self._json_seen and _PRINTED_DICT_START.match(stripped):
+                            continue  # a job printing its configuration (pymarl's pprint) before its log
+                        self._skip(number, exc.reason)
+                        continue
+                    self._printed = True
+                    # the step read_log gives it: the training log's number (an epoch printed to
+                    # 4 digits repeats once the logs advance in smaller steps), from 1 in a new run
+                    step = self._printed_steps.step(printed)
+                    if step is not None:  # (None: a training summary, not a data point)
+                        printed.pop("epoch", None)
+                        out.append({**_flatten(printed), "step": plain_number(step)})
+                    continue
+                self._json_seen = True
+                if isinstance(record, dict) and set(record) == {"step", "data"} and isinstance(record["data"], dict):
+                    out.append({**_flatten(record["data"]), "step": record["step"]})  # verl's file logger
+                elif isinstance(record, dict):
+                    out.append(_flatten(record))
+                else:
+                    self._skip(number, "not a JSON object")
+                continue
+            record = self._csv_row(number, line)
+            if record is not None:
+                out.append(record)
+        return out
+
+    def _verl_order(self, record: dict, process: str | None) -> dict:
+        """``record``, marked :data:`LATE` when the process that printed the last line prints a
+        step it passed already (not back to its first): a late line (verl's fully asynchronous
+        trainer logs a validation at the version it checked), not a resume, as ``read_log`` reads
+        it (:mod:`swarmstats.io.formats.verl`)."""
+        step = record["step"]
+        known = self._verl_steps
+        if known is not None and is_late(step, known[1], known[2], process, known[0]):
+            return {**record, LATE: True}
+        first = known[1] if known is not None and process == known[0] and step > known[1] else step
+        self._verl_steps = (process, first, step)
+        return record
+
+    @staticmethod
+    def _shows_csv(line: str, first_held: str | None = None) -> bool:
+        """Does a line before any header say the file is a CSV: a delimiter, or a lone number
+        (a row of a one-column file)?  After lines held, only a row as wide as the first of them,
+        which would be its header (a training job's preamble - a shell trace, a configuration -
+        holds commas too: taken for a CSV, every later line was "N fields where the header has 1")."""
+        delimiter = next((d for d in (",", "\t", ";") if d in line), None)
+        if delimiter is None:
+            try:
+                float(line)
+            except ValueError:
+                return False
+        if first_held is None:
+            return True
+        return _width(line, delimiter) == _width(first_held.strip(), delimiter)
+
+    def _csv_row(self, number: int, line: str) -> dict | None:
+        if self.header is None and self._header_lost is not None:
+            self._skip(number, f"the header (line {self._header_lost}) could not be read")
+            return None
+        if self.header is None:  # the header says the separator: ',' or a locale's ';' or a tab
+            self.delimiter = next((d for d in ("\t", ";") if d in line and "," not in line), ",")
+        try:
+            row = next(csv.reader([line], delimiter=self.delimiter, strict=True))
+        except csv.Error as exc:
+            self._skip(number, f"not a CSV row ({exc})")
+            return None
+        cells = [cell.strip() for cell in row]
+        if self.header is None:
+            if headless(cells):
+                if len(cells) == 2 and is_scalar_line(line):  # TorchRL's step,value file: no header
+                    self.header = ["step", metric_name(self.path)]
+                    return dict(zip(self.header, row))
+                self._header_lost = number
+                self._skip(number, "numbers, not column names: a CSV without a header")
+                return None
+            self.header = cells
+            return None
+        if cells == self.header:
+            self._skip(number, "the header again (two logs appended?)")
+            return None
+        if len(cells) != len(self.header):
+            self._skip(number, f"{len(cells)} fields where the header has {len(self.header)}")
+            return None
+        return dict(zip(self.header, row))
+
+    def _skip(self, number: int, why: str) -> None:
+        self.skipped += 1
+        message = f"{self.path} line {number}: {why}; skipped"
+        if self.first_skip is None:
+            self.first_skip = message
+        if self.skipped <= SHOWN_SKIPS:
+            more = " (further bad lines are counted, not shown)" if self.skipped == SHOWN_SKIPS else ""
+            self._event("skipped", message + more)
+
+    def _event(self, kind: str, message: str) -> None:
+        if kind != "unreadable" or not self.events or self.events[-1][1] != message:
+            self.events.append((kind, message))
+
+    def take_events(self) -> list:
+        events, self.events = self.events, []
+        return events
