@@ -2,6 +2,7 @@
 
 import io
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -153,3 +154,24 @@ def test_a_flag_is_no_step_axis():
     with pytest.raises(InputError, match="'done' holds True/False, not steps"):
         select_metric(frame, "reward", step="done")
     assert select_metric(frame, "reward").tolist() == [0.1, 0.2, 0.3, 0.4]
+
+
+@pytest.mark.parametrize("name,why", [
+    ("episodes_this_iter", "a counter"), ("num_episodes_this_iter", "a counter"),
+    ("timesteps_since_restore", "a counter"), ("num_env_steps_sampled_this_iter", "a counter"),
+    ("num_agent_steps_trained_lifetime", "a counter"),
+    ("info/learner/default_policy/cur_kl_coeff", "a coefficient"), ("objective/kl_coef", "a coefficient"),
+    ("train/ent_coef", "a coefficient"), ("entropy_coeff", "a coefficient"),
+    ("num_healthy_workers", "a system measurement"), ("num_remote_worker_restarts", "a system measurement"),
+    ("train/ent_coef_loss", None), ("gini_coefficient", None), ("info/learner/default_policy/kl", None),
+    ("episode_reward_mean", None), ("num_workers_busy", None), ("coefficient_of_variation", None),
+])
+def test_work_counts_coefficients_and_worker_counts_are_bookkeeping_by_name(name, why):
+    """RLlib's per-iteration counts, a KL or entropy weight the algorithm sets and a job's
+    worker count are left out by name (a real RLlib trial's were judged as metrics)."""
+    from swarmstats.io.columns import is_bookkeeping_name
+
+    frame = pd.DataFrame({"step": range(30), name: np.linspace(0.2, 0.4, 30) ** 2})
+    found = classify_columns(frame).bookkeeping.get(name)
+    assert found is None if why is None else found.startswith(why)
+    assert is_bookkeeping_name(name) is (why is not None)

@@ -757,3 +757,31 @@ def test_which_way_is_better_is_read_from_the_metric_not_its_run_label():
     sacred = run("check-convergence", REAL / "pymarl/sacred", "-m", "target_mean", "--format", "json")
     target = verdicts(sacred)["target_mean [env_args.map_name=3s5z]"]["reasons"][0]
     assert target.startswith("rose after the warm-up") and "improv" not in target
+
+
+def test_an_rllib_trial_leaves_its_work_counts_workers_and_coefficients_out_and_sees_the_climb():
+    """A Ray Tune trial folder of RLlib PPO (DeepCoMP, 35 iterations; progress.csv and
+    result.json of one run): episodes_this_iter, timesteps_since_restore, num_healthy_workers
+    and PPO's adaptive KL weight were judged as metrics - the KL weight, doubled twice early
+    on, read "not converged" and failed the gate."""
+    path = REAL / "ray/ppo-deepcomp"
+    result = run("check-convergence", path, "--format", "json")
+    rows = verdicts(result)
+    policy = "info/learner/default_policy/"
+    left_out = ("episodes_this_iter", "timesteps_since_restore", "num_healthy_workers",
+                policy + "cur_kl_coeff", policy + "entropy_coeff", policy + "cur_lr")
+    assert not [name for name in left_out if name in rows]
+    assert "timesteps_since_restore, " in result.stderr and "(a counter)" in result.stderr
+    assert "num_healthy_workers, " in result.stderr
+    assert "entropy_coeff (a coefficient the algorithm sets" in result.stderr
+    # the reward climbs 38.2 -> 44.3, up at 33 of 34 iterations: still improving
+    reward = rows["episode_reward_mean"]
+    assert reward["verdict"] == "not_converged" and reward["trend_slope"] > 0
+    assert reward["reasons"][0].startswith("still improving")
+    # named, a coefficient is judged like any metric
+    named = verdicts(run("check-convergence", path, "-m", policy + "cur_kl_coeff", "--format", "json"))
+    assert list(named) == [policy + "cur_kl_coeff"]
+    # the folder's result.json and its progress.csv are the same run
+    folder, progress = (ss.read_log(p, wide=True) for p in (path, path / "progress.csv"))
+    assert folder.attrs["format"] == "ray-result" and progress.attrs["format"] == "ray-progress"
+    assert np.allclose(folder["episode_reward_mean"], progress["episode_reward_mean"])

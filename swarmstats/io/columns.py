@@ -23,23 +23,36 @@ TIME_COLUMNS = ("time", "timestamp", "_runtime", "t", "_timestamp", "wall_time")
 RUN_COLUMNS = ("run", "seed", "run_id")
 _STEP_NAMES = tuple(dict.fromkeys(normalise(c) for c in STEP_COLUMNS))
 _TIME_NAMES = {normalise(c) for c in TIME_COLUMNS}
+SYSTEM_MEASUREMENT = "a system measurement: time, memory or hardware use"
 #: what is left out of the default metric selection, by name (normalised), and why
 _BOOKKEEPING = (
+    # Ray/RLlib's work done per iteration and since a restore are counts, not outcomes (a real
+    # RLlib progress.csv's episodes_this_iter and timesteps_since_restore were judged as metrics)
     ("a counter", re.compile(r"(^|_)(n_updates|num_updates|updates|num_episodes|n_episodes|episodes?|"
                              r"steps_done|num_steps|total_steps|n_steps|total_timesteps|timesteps|"
-                             r"num_input_tokens_seen|total_flos|iterations?|step|epoch)$")),
+                             r"num_input_tokens_seen|total_flos|iterations?|step|epoch)$"
+                             r"|(^|_)(episodes|timesteps|steps|samples)_this_iter$"
+                             r"|(^|_)num_\w*_(sampled|trained)(_this_iter|_lifetime)?$"
+                             r"|(^|_)(timesteps|iterations|episodes|steps)_since_restore$")),
     ("a clock", re.compile(r"(^|_)(time|times|runtime|timestamp|elapsed|duration|walltime|clock|"
                            r"datetime|date|ms|secs|seconds)$")),
     ("throughput", re.compile(r"(fps|per_second|per_sec|_per_s|throughput|(^|_)it_s)$")),
     ("a schedule: learning rate or exploration",
      re.compile(r"(^|_)(lr|learning_rate|exploration_rate|epsilon|clip_range|clip_range_vf)$|(^|_)lr_")),
+    # PPO's adaptive KL weight (RLlib's cur_kl_coeff, TRL's kl_coef), SAC's entropy temperature
+    # (SB3's ent_coef), fixed loss weights: set by the algorithm to steer the loss, so a KL
+    # weight that doubled twice read "not converged" and failed the gate
+    ("a coefficient the algorithm sets: a KL, entropy or value-loss weight",
+     re.compile(r"(^|_)(cur_)?(kl|kl_loss|entropy|ent|vf|vf_loss|value_loss)_coeff?$")),
+    # how many workers a distributed job had (RLlib's num_healthy_workers)
+    (SYSTEM_MEASUREMENT, re.compile(r"(^|_)num_(healthy|remote)_workers$|(^|_)num_remote_worker_restarts$"
+                                    r"|(^|_)num_in_flight_async_\w+$")),
 )
 #: namespaces of how the machine ran, not what the model learned: verl's timing_s/,
 #: timing_per_token_ms/ and perf/ (FLOP utilisation, memory, tokens), RLlib's timers/ (a real
 #: verl log's timing_s/update_actor was called "not converged" and failed the gate); matched on
 #: the name as written, so that a metric merely named "timing_error" stays a metric
 _SYSTEM_NAMESPACE = re.compile(r"^(timing|timing_s|timing_ms|timing_per_token_ms|timers|perf)/", re.IGNORECASE)
-SYSTEM_MEASUREMENT = "a system measurement: time, memory or hardware use"
 MISSING_TOKENS = {"", "none", "null", "nan", "na", "n/a"}
 
 
