@@ -33,6 +33,7 @@ from ._kernels.bootstrap import (
     jackknife_variance,
 )
 from ._kernels.chains import ess_quantile
+from ._kernels.modes import two_modes
 from ._kernels.precision import (
     SLOW_COMPONENT,
     departure_share,
@@ -55,7 +56,8 @@ QUANTILES = (0.05, 0.25, 0.75, 0.95)
 MEDIAN_METHODS = ("bootstrap", "order-statistics")
 #: block length of the median's bootstrap, in integrated autocorrelation times
 BLOCK_TIMES = 3
-#: Sarle's bimodality coefficient of a uniform distribution; larger suggests two modes
+#: Sarle's bimodality coefficient of a uniform distribution: above it, two modes or a skewed
+#: one (the coefficient rises with skewness), which the density tells apart (:func:`two_modes`)
 BIMODALITY_THRESHOLD = 5 / 9
 
 
@@ -124,6 +126,7 @@ class DescribeResult(Result):
     cvar: float
     cvar_tail: float
     bimodality_coefficient: float
+    #: the density shows two modes (:func:`~swarmstats._kernels.modes.two_modes`), at ``modes``
     bimodal: bool
     notes: list = field(default_factory=list)
     #: with ``clusters=``: how many, and the design effect (the variance of the mean over the
@@ -136,6 +139,8 @@ class DescribeResult(Result):
     #: which side is better: the peak is the maximum ("higher"), the minimum ("lower"), or -
     #: for a diagnostic with no better side (None) - just the maximum
     better: str | None = "higher"
+    #: the two modes, lower first, where the density shows two (None otherwise)
+    modes: tuple | None = None
     _values: np.ndarray | None = None
     _steps: np.ndarray | None = None
 
@@ -181,11 +186,22 @@ class DescribeResult(Result):
             f"max {fmt(self.maximum)} ({self._where(self.maximum_step, self.maximum_cluster)})",
             self._peak_line(),
             f"  {'upper' if self.better == 'lower' else 'lower'}-tail CVaR ({self.cvar_tail:.0%}): "
-            f"{fmt(self.cvar)}; bimodality coefficient "
-            f"{fmt(self.bimodality_coefficient, 3)}{' (suggests two modes)' if self.bimodal else ''}",
+            f"{fmt(self.cvar)}; bimodality coefficient {fmt(self.bimodality_coefficient, 3)}"
+            + self._modes_text(),
         ]
         lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
+
+    def _modes_text(self) -> str:
+        """What the density says beside Sarle's coefficient, which rises with skewness as
+        well as with a second mode: a long tail read "suggests two modes"."""
+        above = self.bimodality_coefficient > BIMODALITY_THRESHOLD
+        if self.bimodal:
+            where = f"two modes, near {fmt(self.modes[0], 3)} and {fmt(self.modes[1], 3)}"
+            return f" ({where})" if above else f" (below 5/9, yet the density shows {where})"
+        if above:
+            return " (above 5/9 from skewness: the density shows one mode)"
+        return ""
 
     def _peak_line(self) -> str:
         """How far the best value lies from the mean (a loss's best is its lowest)."""
@@ -352,11 +368,13 @@ def _shape(series: Series, tail: float) -> dict:
     # spreads from values whose squares neither underflow nor overflow (1e-300-sized data
     # gave an SD of 0 and a NaN autocorrelation time)
     safe, scale = square_safe_scale(x)
-    sd = scale * float(safe.std(ddof=1)) if n > 1 else nan
+    safe_sd = float(safe.std(ddof=1)) if n > 1 else nan
+    sd = scale * safe_sd
     quantiles = dict(zip((f"q{round(q * 100):02d}" for q in QUANTILES), np.quantile(x, QUANTILES).tolist()))
     lo, hi = int(np.argmin(x)), int(np.argmax(x))
     peak_gap = float(x[hi]) - mean
     coefficient = bimodality_coefficient(safe)
+    modes = two_modes(safe, safe_sd) if n > 1 else None
     return dict(
         name=series.name, n=n, mean=mean, sd=sd, median=float(np.median(x)),
         iqm=float(interquartile_mean(x)), quantiles=quantiles, minimum=float(x[lo]),
@@ -364,7 +382,14 @@ def _shape(series: Series, tail: float) -> dict:
         peak_gap=peak_gap, peak_gap_relative=peak_gap / abs(mean) if mean != 0 else nan,
         peak_gap_sd=peak_gap / sd if sd > 0 else (0.0 if peak_gap == 0 else nan),
         cvar=lower_cvar(x, tail), cvar_tail=tail, bimodality_coefficient=coefficient,
-        bimodal=bool(coefficient > BIMODALITY_THRESHOLD), _values=x, _steps=series.steps)
+        bimodal=modes is not None,
+        modes=None if modes is None else tuple(_unsafe(mode, x, scale) for mode in modes),
+        _values=x, _steps=series.steps)
+
+
+def _unsafe(value: float, x: np.ndarray, scale: float) -> float:
+    """A location read on :func:`square_safe_scale`'s values, back on ``x``'s own scale."""
+    return value if scale == 1.0 else float(np.mean(x)) + value * scale
 
 
 def _trend_note(series: Series, tau: float) -> str | None:
