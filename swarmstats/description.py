@@ -199,9 +199,12 @@ class DescribeResult(Result):
         if self.bimodal:
             where = f"two modes, near {fmt(self.modes[0], 3)} and {fmt(self.modes[1], 3)}"
             return f" ({where})" if above else f" (below 5/9, yet the density shows {where})"
-        if above:
-            return " (above 5/9 from skewness: the density shows one mode)"
-        return ""
+        if not above:
+            return ""
+        values = self._values
+        if values is not None and np.all((values == values.min()) | (values == values.max())):
+            return " (two values only)"  # a 0/1 score: its shares say more than any mode
+        return " (above 5/9, but the density shows no second mode: skewness raises it too)"
 
     def _peak_line(self) -> str:
         """How far the best value lies from the mean (a loss's best is its lowest)."""

@@ -62,4 +62,13 @@ def test_real_rewards_two_outcomes_are_two_modes_a_long_tail_is_not():
     assert "(two modes, near " in walker.summary()
     acrobot = describe(read_log(REAL / "sb3-eval/trpo-Acrobot-v1.monitor.csv", wide=True)["r"], n_boot=0)
     assert acrobot.bimodality_coefficient > 5 / 9 and not acrobot.bimodal and acrobot.modes is None
-    assert "(above 5/9 from skewness: the density shows one mode)" in acrobot.summary()
+    assert "(above 5/9, but the density shows no second mode: skewness raises it too)" in acrobot.summary()
+
+
+def test_values_apart_only_in_their_last_digits_or_two_values_are_no_modes():
+    """A metric that repeats one value up to rounding (45 and 45 + 1e-13: no grid of 512 bins
+    fits between them - it stopped a sweep with a ValueError) and a 0/1 score."""
+    rounded = np.r_[np.full(50, 45.0), np.full(50, 45.0 + 1e-13)]
+    assert two_modes(rounded) is None and not describe(rounded, n_boot=0).bimodal
+    success = (np.random.default_rng(3).random(300) < 0.2).astype(float)
+    assert describe(success, n_boot=0).summary().splitlines()[5].endswith("(two values only)")

@@ -287,3 +287,16 @@ def test_ray_trials_are_grouped_by_their_parameters_not_their_unique_names(tmp_p
     assert sorted(result.table["setting"]) == ["lr=0.001", "lr=0.01"] and set(result.table["n"]) == {2}
     assert any(note.startswith("the runs' parameters say they are of 2 settings (lr=0.001, lr=0.01)")
                for note in result.notes)
+
+
+def test_a_setting_whose_every_run_failed_is_summarised_as_unknown(tmp_path):
+    """Its row holds no number: the summary stopped with 'cannot convert float NaN to integer'
+    (found when describe failed on every run of one setting), then read 'cooperative nan%'."""
+    write_sweep(str(tmp_path), [0.1], 2)
+    broken = tmp_path / "adv=0.9" / "seed=0" / "epochs.csv"
+    broken.parent.mkdir(parents=True)
+    broken.write_text("epoch,toxicity_rate,quality_gap\n0,0.2,0.1\n1,high,0.1\n")
+    result = ss.sweep(str(tmp_path / "adv=*" / "seed=*" / "epochs.csv"), by=["adv"],
+                      metrics=["toxicity_rate"], workers=1, progress=False)
+    line = next(line for line in result.summary().splitlines() if line.startswith("  adv=0.9"))
+    assert line == "  adv=0.9: toxicity_rate mean n/a over 0 runs; converged n/a"

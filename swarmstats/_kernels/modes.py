@@ -49,6 +49,8 @@ def two_modes(values: np.ndarray, sd: float | None = None) -> tuple[float, float
     [50.0, 990.0]
     >>> two_modes(rng.lognormal(size=1000)) is None   # a long tail is not a second mode
     True
+    >>> two_modes(np.r_[np.full(50, 45.0), np.full(50, 45.0 + 1e-14)]) is None  # rounding apart
+    True
     """
     x = np.asarray(values, dtype=np.float64)
     n = len(x)
@@ -62,6 +64,8 @@ def two_modes(values: np.ndarray, sd: float | None = None) -> tuple[float, float
     spacing = float(np.diff(distinct).min()) if len(distinct) > 1 else 0.0
     width = max(0.9 * sd * n ** -0.2, spacing)
     low, high = float(x.min()) - 3 * width, float(x.max()) + 3 * width
+    if not high - low > 4 * GRID * np.spacing(max(abs(low), abs(high))):
+        return None  # values apart only in their last digits (45 and 45 + 1e-14): no grid fits
     counts, edges = np.histogram(x, bins=GRID, range=(low, high))
     step = edges[1] - edges[0]
     half = int(4 * width / step) + 1

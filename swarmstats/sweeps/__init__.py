@@ -29,6 +29,12 @@ from .runs import (
 CHECKS = ("convergence", "regimes", "describe")
 
 
+def _known(value) -> bool:
+    """A table cell that holds a number: a setting whose every run failed has none, and its
+    row's cells read NaN, not None, once the table is a frame."""
+    return value is not None and bool(np.isfinite(value))
+
+
 @dataclass(frozen=True, repr=False)
 class SweepResult(Result):
     """Per-run results (``runs``), the summary by setting (``table``) and the phase transition."""
@@ -53,17 +59,17 @@ class SweepResult(Result):
         for row in self.table.to_dict("records"):
             setting = ", ".join(f"{p}={row[p]}" for p in self.by) or "all runs"
             interval = (f" [{fmt(row.get('mean_low'))}, {fmt(row.get('mean_high'))}]"
-                        if row.get("mean_low") is not None and np.isfinite(row.get("mean_low", np.nan)) else "")
+                        if _known(row.get("mean_low")) else "")
             converged = row.get("share_converged")
             regimes = ", ".join(f"{label} {row[f'share_{label}']:.0%}" for label in
                                 ("cooperative", "contested", "collapse")
-                                if row.get(f"share_{label}") is not None)
+                                if _known(row.get(f"share_{label}")))
             scored = row["n"] - row.get("diverged", 0)
             gone = f" ({row['diverged']} more diverged, left out)" if row.get("diverged") else ""
             lines.append(f"  {setting}: {row['metric']} mean {fmt(row.get('mean'))}{interval} over "
                          f"{scored} run{'s' if scored != 1 else ''}{gone}; "
-                         + (f"{round(converged * row['n'])} of {row['n']} converged" if converged is not None
-                            else "converged n/a")
+                         + (f"{round(converged * row['n'])} of {row['n']} converged"
+                            if _known(converged) else "converged n/a")
                          + (f"; {regimes}" if regimes else ""))
         if self.phase:
             p = self.phase
