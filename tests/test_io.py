@@ -159,7 +159,8 @@ def test_a_flag_is_no_step_axis():
 @pytest.mark.parametrize("name,why", [
     ("episodes_this_iter", "a counter"), ("num_episodes_this_iter", "a counter"),
     ("timesteps_since_restore", "a counter"), ("num_env_steps_sampled_this_iter", "a counter"),
-    ("num_agent_steps_trained_lifetime", "a counter"),
+    ("num_agent_steps_trained_lifetime", "a counter"), ("timesteps_total", "a counter"),
+    ("episodes_total", "a counter"), ("reward_total", None),
     ("info/learner/default_policy/cur_kl_coeff", "a coefficient"), ("objective/kl_coef", "a coefficient"),
     ("train/ent_coef", "a coefficient"), ("entropy_coeff", "a coefficient"),
     ("num_healthy_workers", "a system measurement"), ("num_remote_worker_restarts", "a system measurement"),

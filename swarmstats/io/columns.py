@@ -32,6 +32,7 @@ _BOOKKEEPING = (
                              r"steps_done|num_steps|total_steps|n_steps|total_timesteps|timesteps|"
                              r"num_input_tokens_seen|total_flos|iterations?|step|epoch)$"
                              r"|(^|_)(episodes|timesteps|steps|samples)_this_iter$"
+                             r"|(^|_)(episodes|timesteps|steps|samples|iterations)_total$"
                              r"|(^|_)num_\w*_(sampled|trained)(_this_iter|_lifetime)?$"
                              r"|(^|_)(timesteps|iterations|episodes|steps)_since_restore$")),
     ("a clock", re.compile(r"(^|_)(time|times|runtime|timestamp|elapsed|duration|walltime|clock|"
