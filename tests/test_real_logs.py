@@ -779,9 +779,11 @@ def test_an_rllib_trial_leaves_its_work_counts_workers_and_coefficients_out_and_
     assert reward["verdict"] == "not_converged" and reward["trend_slope"] > 0
     assert reward["reasons"][0].startswith("still improving")
     # followed live, where a column's shape is not known yet, Ray's totals are counters by name
-    watched = run("watch", path / "result.json", "--once")
-    assert "episode_reward_mean is not converged" in watched.stdout
-    assert "timesteps_total" not in watched.stdout and "episodes_total" not in watched.stdout
+    for followed in ("result.json", "progress.csv"):
+        watched = run("watch", path / followed, "--once").stdout
+        assert "episode_reward_mean is not converged" in watched
+        assert not [name for name in ("timesteps_total", "episodes_total", "pid", "time_this_iter_s",
+                                      "time_total_s", "time_since_restore") if f" {name} " in watched]
     # named, a coefficient is judged like any metric
     named = verdicts(run("check-convergence", path, "-m", policy + "cur_kl_coeff", "--format", "json"))
     assert list(named) == [policy + "cur_kl_coeff"]

@@ -30,13 +30,14 @@ _BOOKKEEPING = (
     # RLlib progress.csv's episodes_this_iter and timesteps_since_restore were judged as metrics)
     ("a counter", re.compile(r"(^|_)(n_updates|num_updates|updates|num_episodes|n_episodes|episodes?|"
                              r"steps_done|num_steps|total_steps|n_steps|total_timesteps|timesteps|"
-                             r"num_input_tokens_seen|total_flos|iterations?|step|epoch)$"
+                             r"num_input_tokens_seen|num_tokens|total_flos|iterations?|step|epoch)$"
                              r"|(^|_)(episodes|timesteps|steps|samples)_this_iter$"
                              r"|(^|_)(episodes|timesteps|steps|samples|iterations)_total$"
                              r"|(^|_)num_\w*_(sampled|trained)(_this_iter|_lifetime)?$"
                              r"|(^|_)(timesteps|iterations|episodes|steps)_since_restore$")),
     ("a clock", re.compile(r"(^|_)(time|times|runtime|timestamp|elapsed|duration|walltime|clock|"
-                           r"datetime|date|ms|secs|seconds)$")),
+                           r"datetime|date|ms|secs|seconds)$"
+                           r"|(^|_)time_(this_iter_s|total_s|since_restore)$")),  # Ray Tune's clocks
     ("throughput", re.compile(r"(fps|per_second|per_sec|_per_s|throughput|(^|_)it_s)$")),
     ("a schedule: learning rate or exploration",
      re.compile(r"(^|_)(lr|learning_rate|exploration_rate|epsilon|clip_range|clip_range_vf)$|(^|_)lr_")),
@@ -45,6 +46,8 @@ _BOOKKEEPING = (
     # weight that doubled twice read "not converged" and failed the gate
     ("a coefficient the algorithm sets: a KL, entropy or value-loss weight",
      re.compile(r"(^|_)(cur_)?(kl|kl_loss|entropy|ent|vf|vf_loss|value_loss)_coeff?$")),
+    # which process wrote the row (Ray's pid): a number, never a measurement
+    ("an identifier", re.compile(r"^(pid|ppid|node_ip|hostname|trial_id|experiment_id)$")),
     # how many workers a distributed job had (RLlib's num_healthy_workers)
     (SYSTEM_MEASUREMENT, re.compile(r"(^|_)num_(healthy|remote)_workers$|(^|_)num_remote_worker_restarts$"
                                     r"|(^|_)num_in_flight_async_\w+$")),
