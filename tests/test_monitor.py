@@ -230,3 +230,27 @@ def test_a_metrics_name_sets_which_way_is_better_as_in_the_batch_verdict():
     single = ss.ConvergenceMonitor(name="loss", check_every=60)
     single.update_many(loss)
     assert single.result().reasons[0].startswith("still improving")
+
+
+def test_without_metrics_bookkeeping_is_not_tracked_but_said():
+    """A Trainer's log dict carries epoch, learning_rate and train_runtime beside the loss; with
+    every metric tracked, the schedule read "not converged" beside it.  As the commands and
+    `watch` do, they are left out by name and listed; named, they are tracked."""
+    rng = np.random.default_rng(0)
+    logs = [dict(loss=1 + rng.normal(0, 0.1), grad_norm=abs(rng.normal()), learning_rate=1e-3 * (1 - s / 300),
+                 epoch=s / 100, train_runtime=None) for s in range(300)]
+    everything = ss.Monitor()
+    for step, entry in enumerate(logs):
+        everything.log(step, **entry)
+    status = everything.status
+    assert list(status.metrics) == ["loss", "grad_norm"]
+    assert status.left_out == {"learning_rate": "a schedule: learning rate or exploration",
+                               "epoch": "a step axis", "train_runtime": "a clock"}
+    assert "not tracked (bookkeeping; name one in metrics= to track it): learning_rate" in status.summary()
+    named = ss.Monitor(metrics=["loss", "learning_rate"])
+    stop_on = ss.Monitor(stop_on="epoch")
+    for step, entry in enumerate(logs):
+        named.log(step, **entry)
+        stop_on.log(step, **entry)
+    assert set(named.status.metrics) == {"loss", "learning_rate"} and not named.status.left_out
+    assert "epoch" in stop_on.status.metrics and "epoch" not in stop_on.status.left_out

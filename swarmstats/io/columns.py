@@ -179,11 +179,23 @@ def step_names(keys) -> list:
 def is_bookkeeping_name(name) -> bool:
     """Named like a step axis, a clock, a counter, throughput or a schedule: for streams,
     where a column's shape is not known yet (the table rule adds the counter shape)."""
+    return bookkeeping_by_name(name) is not None
+
+
+def bookkeeping_by_name(name) -> str | None:
+    """Why a metric named ``name`` is bookkeeping, judged by its name alone, or None.
+
+    >>> bookkeeping_by_name("learning_rate"), bookkeeping_by_name("epoch"), bookkeeping_by_name("loss")
+    ('a schedule: learning rate or exploration', 'a step axis', None)
+    """
     if _SYSTEM_NAMESPACE.match(str(name)):
-        return True
+        return SYSTEM_MEASUREMENT
     name = normalise(name)
-    return (name in _STEP_NAMES or name in _TIME_NAMES
-            or any(pattern.search(name) for _, pattern in _BOOKKEEPING))
+    if name in _STEP_NAMES:
+        return "a step axis"
+    if name in _TIME_NAMES:
+        return "a clock"
+    return next((why for why, pattern in _BOOKKEEPING if pattern.search(name)), None)
 
 
 def _present_numbers(column: pd.Series) -> np.ndarray:

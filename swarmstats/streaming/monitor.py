@@ -28,6 +28,7 @@ from ..convergence.endings import with_divergence
 from ..convergence.reasons import diverged_text
 from ..convergence.step_axis import check_budget
 from ..errors import InputError, check_choice, check_count, is_real
+from ..io.columns import bookkeeping_by_name
 from ..io.written_nan import nonfinite_kind
 from ..sentinels import is_undefined
 from ..windows import AdaptiveWindow
@@ -49,6 +50,8 @@ class MonitorStatus(Result):
     stop_metrics: list = field(default_factory=list)
     stop_when: str = "all"
     budget: float | None = None  # the step the run ends at, when known
+    #: metrics logged but not tracked: bookkeeping by name (without ``metrics=``), and why
+    left_out: dict = field(default_factory=dict)
 
     def summary(self) -> str:
         names = self.stop_metrics or ([self.stop_metric] if self.stop_metric else [])
@@ -70,6 +73,9 @@ class MonitorStatus(Result):
                 lines.append(f"    {entry['reason']}")
         for name, count in self.skipped.items():
             lines.append(f"  {name}: {count} non-finite value(s) skipped")
+        if self.left_out:
+            lines.append("  not tracked (bookkeeping; name one in metrics= to track it): "
+                         + ", ".join(f"{name} ({why})" for name, why in self.left_out.items()))
         return "\n".join(lines)
 
 
@@ -79,7 +85,10 @@ class Monitor(Estimator):
     Parameters (keyword-only)
     -------------------------
     metrics : list of str, optional
-        The metrics to track (default: every numeric metric logged).
+        The metrics to track (default: every numeric metric logged, except bookkeeping by name -
+        a step axis, clock, counter, throughput, schedule or system measurement such as
+        ``epoch``, ``learning_rate``, ``train_runtime``, as the commands leave them out; listed
+        in the status as not tracked).
     checks : tuple, default ("convergence",)
         ``"convergence"`` (streaming verdict) and/or ``"window"`` (adaptive window status).
     stop_on : str or list of str, optional
@@ -164,6 +173,7 @@ class Monitor(Estimator):
         self._steps: dict = {}
         self._on_axis: dict = {}  # metric -> whether its steps so far are a step axis
         self._skipped: dict = {}
+        self._left_out: dict = {}  # bookkeeping by name, not tracked (without metrics=)
         self._diverged: dict = {}  # metric -> its non-finite values since its last finite one
         self._longest_skip: dict = {}  # metric -> the most non-finite values in a row it went on after
         self.calls = 0
@@ -198,6 +208,8 @@ class Monitor(Estimator):
         for name, raw in metrics.items():
             if self.metrics is not None and name not in self.metrics:
                 continue
+            if self.metrics is None and name not in self._streams and self._bookkeeping(name):
+                continue
             value = _number(raw)
             if value is None or is_undefined(name, value):
                 continue
@@ -212,6 +224,17 @@ class Monitor(Estimator):
             if skipped is not None:
                 self._longest_skip[name] = max(self._longest_skip.get(name, 0), skipped["values"])
             self._add(name, step, value)
+
+    def _bookkeeping(self, name: str) -> bool:
+        """Whether ``name``, logged while every metric is tracked, is bookkeeping by its name
+        (a Trainer's epoch and learning_rate read "not converged" beside the loss); noted in
+        the status.  A stop metric is tracked whatever its name."""
+        if name in self._left_out:
+            return True
+        why = None if name in self.stop_metrics else bookkeeping_by_name(name)
+        if why is not None:
+            self._left_out[name] = why
+        return why is not None
 
     def _is_diverged(self, name: str) -> bool:
         """Whether ``name``'s latest values are non-finite, more of them in a row than it ever
@@ -363,7 +386,7 @@ class Monitor(Estimator):
         return MonitorStatus(steps=self.calls, metrics=entries, stop_metric=self.stop_metric,
                              should_stop=self.should_stop, skipped=dict(self._skipped),
                              stop_metrics=self.stop_metrics, stop_when=self.stop_when,
-                             budget=self.budget)
+                             budget=self.budget, left_out=dict(self._left_out))
 
     def plot(self, ax=None):
         """Each tracked metric's series (on one Axes, or one panel per metric when ax is None)."""
