@@ -13,6 +13,7 @@ import numpy as np
 
 from .._input.series import Series
 from .._kernels.flatness import MAX_GROWTH
+from .._kernels.precision import SLOW_COMPONENT
 from .._result import fmt, fmt_interval, fmt_step, interval_digits
 from ..direction import movement
 
@@ -228,6 +229,87 @@ def flat_reason(flat, units, ahead: str, tolerance: float, variance) -> str:
             f"no trend, late change or variance change "
             + (f"(variance p = {fmt(variance.pvalue, 2)})" if variance.applies
                else "(variance not judged)"))
+
+
+#: said where the trailing-variance test could not be run
+VARIANCE_UNJUDGED = ("the trailing variance was not judged: each quarter of the kept part is too "
+                     "short for two batches spanning the persistence of its squared deviations "
+                     "(volatility clusters)")
+
+
+def few_effective_reason(ess: float, tau: float, min_ess: float, to_judge: int, to_show: int | None,
+                         order: float, unit: str) -> str:
+    """Too few effective samples to judge: the steps that would give ``min_ess`` of them
+    (``to_judge``), or - when flatness needs more - the steps that would show it flat
+    (``to_show``; None: out of practical reach under long memory of ``order``)."""
+    if to_show is None:
+        judged = (f"{fmt(min_ess, 3)} are needed to judge, but {out_of_reach(order)}: no practical "
+                  "length would show it flat; compare independent runs (seeds) instead")
+    elif to_show > to_judge:
+        judged = (f"{fmt(min_ess, 3)} are needed to judge, and if it is flat, about "
+                  f"{count_text(to_show, unit, 'more ')} would show it"
+                  + (f" ({slow_shrink(order)})" if order > 0 else ""))
+    else:
+        judged = f"about {count_text(to_judge, unit, 'more ')} would give {fmt(min_ess, 3)}"
+    return (f"only {fmt(ess, 3)} effective samples after the warm-up (autocorrelation time "
+            f"{fmt(tau, 3)}); {judged}")
+
+
+def long_memory_reason(precision) -> str:
+    """Long memory named: neither flatness nor the mean's precision is claimed."""
+    return ("long memory suspected, so neither flatness nor the precision of the mean can be "
+            f"claimed from this run: {precision.memory_evidence()} - more data will not settle it "
+            "as fast as usual; compare independent runs (seeds) instead")
+
+
+def possible_memory_reason(precision, more: int, unit: str) -> str:
+    """A long-memory model ahead by positive, not strong, evidence; ``more`` steps would tell."""
+    return (f"long memory possible: a fractionally integrated model (d = {precision.spectral_d:.2f}) "
+            f"fits the spectrum better than any short-memory one (BIC lower by "
+            f"{precision.spectral_evidence:.1f}: positive, not yet strong evidence), so the precision "
+            f"of the mean is not claimed; about {count_text(more, unit, 'more ')} would tell")
+
+
+def not_flat_reason(ahead: str, bound: float, tolerance: float, aside: str, more: int | None,
+                    order: float, detectable: float, horizon: float, unit: str) -> str:
+    """Not shown flat: how far the mean could still move over the horizon against the
+    tolerance (``aside``: said of them, e.g. that they are small against the level), what would
+    show it flat (``more`` steps; None: out of reach) and the smallest drift detectable."""
+    settle = (f"no practical length would show it flat ({out_of_reach(order)})" if more is None
+              else f"if it is flat, about {count_text(more, unit, 'more ')} would show it")
+    return (f"not shown to be flat: over {ahead} the mean could still move by up to {fmt(bound, 3)} "
+            f"(tolerance +-{fmt(tolerance, 3)}{aside}); {settle}. The smallest drift these data can "
+            f"detect is +-{fmt(detectable, 3)} over {steps_text(horizon)} {unit}")
+
+
+def swings_note(tau: float, ess: float, regimes_found: int, test_tau: float) -> str:
+    """Why the trend and late-change tests were sized by the noise around the kept part's
+    regimes (:func:`~swarmstats.convergence.regime_check.tests_tau`) and not its own time."""
+    return (f"the kept part moves in slow swings (autocorrelation time {fmt(tau, 3)}, "
+            f"{fmt(ess, 3)} effective samples) that are {regimes_found} level or slope "
+            f"change(s) around noise with autocorrelation time {fmt(test_tau, 3)} "
+            "(detect_regimes): the trend and late-change tests use the latter")
+
+
+def memory_notes(precision, movement_widened: bool, sloped: bool) -> list:
+    """The note on long memory or a slow component under the noise (``precision``: a
+    :class:`~swarmstats._kernels.precision.MeanPrecision`), and what was widened for it - the
+    tests that show movement too where the memory is still there around the regimes
+    (``movement_widened``).  ``sloped``: a trend or drift was shown, which raises the low end
+    of the spectrum the same way (a climbing MountainCar curve read "a slow component under
+    the noise" beside "still improving")."""
+    maybe_trend = ("; a trend raises the low end of the spectrum the same way, so this may be "
+                   "the trend found above" if sloped else "")
+    widened = f"widened {fmt(precision.inflation, 3)}x"
+    if precision.long_memory:
+        what = ("bound and the trend, drift and late-change tests (it is still there around the "
+                "regimes) are " if movement_widened else "bound are ")
+        return [f"long memory suspected: {precision.memory_evidence()}; the interval, the flatness "
+                f"{what}{widened} and may still be optimistic{maybe_trend}"]
+    if precision.slow_component:
+        return [f"a slow component under the noise: {SLOW_COMPONENT}; the interval and the "
+                f"flatness bound are {widened}{maybe_trend}"]
+    return []
 
 
 def warmup_reason(cut, start: int, first: int, apart_p: float) -> str:

@@ -36,7 +36,6 @@ from .._kernels.distributions import t_ppf
 from .._kernels.flatness import MAX_GROWTH, flatness_bound
 from .._kernels.long_memory import POSSIBLE_EVIDENCE, STRONG_EVIDENCE
 from .._kernels.precision import (
-    SLOW_COMPONENT,
     MeanPrecision,
     departure_share,
     mean_precision,
@@ -63,15 +62,20 @@ from ..errors import InputError, check_choice, check_level, is_real
 from .endings import with_divergence
 from .pace import recent_pace
 from .reasons import (
+    VARIANCE_UNJUDGED,
     ahead_text,
     count_text,
+    few_effective_reason,
     flat_reason,
     late_reason,
     level_wait,
-    out_of_reach,
+    long_memory_reason,
+    memory_notes,
+    not_flat_reason,
     pace_clause,
+    possible_memory_reason,
     slow_shrink,
-    steps_text,
+    swings_note,
     trend_reason,
     variance_reason,
     warmup_reason,
@@ -321,25 +325,9 @@ class ConvergenceTest(Estimator):
                                                       tolerance, level, units, steps, unit, better,
                                                       pace=(pace, now))
         if test_tau < tau:
-            notes.append(
-                f"the kept part moves in slow swings (autocorrelation time {fmt(tau, 3)}, "
-                f"{fmt(ess, 3)} effective samples) that are {regimes_found} level or slope "
-                f"change(s) around noise with autocorrelation time {fmt(test_tau, 3)} "
-                "(detect_regimes): the trend and late-change tests use the latter")
-        # a trend raises the low end of the spectrum as long memory or a slow wander do: when
-        # one was shown, the spectral reading may be the trend itself (a climbing MountainCar
-        # curve read "a slow component under the noise" beside "still improving")
-        maybe_trend = ("; a trend raises the low end of the spectrum the same way, so this may be "
-                       "the trend found above" if trend.pvalue < level or drift.pvalue < level else "")
-        if precision.long_memory:
-            notes.append(
-                f"long memory suspected: {precision.memory_evidence()}; the interval, the flatness "
-                + ("bound and the trend, drift and late-change tests (it is still there around the "
-                   "regimes) are " if movement_widened else "bound are ")
-                + f"widened {fmt(inflate, 3)}x and may still be optimistic" + maybe_trend)
-        elif precision.slow_component:
-            notes.append(f"a slow component under the noise: {SLOW_COMPONENT}; the interval and "
-                         f"the flatness bound are widened {fmt(inflate, 3)}x" + maybe_trend)
+            notes.append(swings_note(tau, ess, regimes_found, test_tau))
+        notes += memory_notes(precision, movement_widened,
+                              sloped=trend.pvalue < level or drift.pvalue < level)
 
         steps_needed = self._steps_needed(units(reach), m, spacing, precision)
         imprecise = self.precision is not None and units(reach) > self.precision
@@ -353,62 +341,34 @@ class ConvergenceTest(Estimator):
                 steps_needed = max(steps_needed or 0, wait)
             return ConvergenceResult(verdict="not_converged", converged=False, failed_tests=failed,
                                      reasons=reasons, steps_needed=steps_needed, **numbers, **base)
+        def insufficient(more, *leading, notes=notes):
+            return ConvergenceResult(verdict="insufficient_data", converged=False, steps_needed=more,
+                                     reasons=[*leading, *notes, *warmup_note, *axis_note],
+                                     **numbers, **base)
+
         unsettled = not (flat.shown and (whole is None or whole.shown))
         worst = flat if whole is None or flat.bound >= whole.bound else whole
         if ess < self.min_ess:
-            more = max(int(math.ceil((self.min_ess - ess) * tau * spacing)), 1)
-            judged = f"about {count_text(more, unit, 'more ')} would give {fmt(self.min_ess, 3)}"
+            to_judge = max(int(math.ceil((self.min_ess - ess) * tau * spacing)), 1)
             # reaching the count to judge by settles nothing when flatness needs far more
             needed = worst.points_needed if unsettled else 0
-            if needed is None:
-                more = None
-                judged = (f"{fmt(self.min_ess, 3)} are needed to judge, but {out_of_reach(order)}: "
-                          "no practical length would show it flat; compare independent runs "
-                          "(seeds) instead")
-            elif int(math.ceil(needed * spacing)) > more:
-                more = int(math.ceil(needed * spacing))
-                judged = (f"{fmt(self.min_ess, 3)} are needed to judge, and if it is flat, about "
-                          f"{count_text(more, unit, 'more ')} would show it"
-                          + (f" ({slow_shrink(order)})" if order > 0 else ""))
-            return ConvergenceResult(
-                verdict="insufficient_data", converged=False, steps_needed=more,
-                reasons=[f"only {fmt(ess, 3)} effective samples after the warm-up (autocorrelation "
-                         f"time {fmt(tau, 3)}); {judged}"] + notes + warmup_note + axis_note,
-                **numbers, **base)
+            to_show = None if needed is None else int(math.ceil(needed * spacing))
+            return insufficient(None if to_show is None else max(to_judge, to_show),
+                                few_effective_reason(ess, tau, self.min_ess, to_judge, to_show, order, unit))
         if precision.long_memory:
-            return ConvergenceResult(
-                verdict="insufficient_data", converged=False, steps_needed=None,
-                reasons=["long memory suspected, so neither flatness nor the precision of the "
-                         f"mean can be claimed from this run: {precision.memory_evidence()} - "
-                         "more data will not settle it as fast as usual; compare independent "
-                         "runs (seeds) instead"]
-                + [note for note in notes if not note.startswith("long memory")]
-                + warmup_note + axis_note, **numbers, **base)
+            return insufficient(None, long_memory_reason(precision),
+                                notes=[note for note in notes if not note.startswith("long memory")])
         if unsettled:
-            if worst.points_needed is None:
-                more, settle = None, f"no practical length would show it flat ({out_of_reach(order)})"
-            else:
-                more = max(int(math.ceil(worst.points_needed * spacing)), 1)
-                settle = f"if it is flat, about {count_text(more, unit, 'more ')} would show it"
-            reason = (f"not shown to be flat: over {ahead} the mean could "
-                      f"still move by up to {fmt(units(worst.bound), 3)} (tolerance "
-                      f"+-{fmt(units(tolerance), 3)}"
-                      + self._small_against_level(units(worst.bound), centre + units(mean))
-                      + f"); {settle}. The smallest drift these data can detect is "
-                      f"+-{fmt(units(flat.detectable), 3)} over {steps_text(horizon)} {unit}")
-            return ConvergenceResult(
-                verdict="insufficient_data", converged=False, steps_needed=more,
-                reasons=[reason] + notes + warmup_note + axis_note, **numbers, **base)
+            more = (None if worst.points_needed is None
+                    else max(int(math.ceil(worst.points_needed * spacing)), 1))
+            aside = self._small_against_level(units(worst.bound), centre + units(mean))
+            return insufficient(more, not_flat_reason(ahead, units(worst.bound), units(tolerance), aside,
+                                                      more, order, units(flat.detectable), horizon, unit))
         if imprecise:
-            return ConvergenceResult(
-                verdict="insufficient_data", converged=False, steps_needed=steps_needed,
-                reasons=[self._precision_reason(units(reach), steps_needed, unit, order),
-                         flat_reason(flat, units, ahead, tolerance, variance)] + notes
-                + warmup_note + axis_note, **numbers, **base)
+            return insufficient(steps_needed, self._precision_reason(units(reach), steps_needed, unit, order),
+                                flat_reason(flat, units, ahead, tolerance, variance))
         if not variance.applies:
-            notes.append("the trailing variance was not judged: each quarter of the kept part is "
-                         "too short for two batches spanning the persistence of its squared "
-                         "deviations (volatility clusters)")
+            notes.append(VARIANCE_UNJUDGED)
         if precision.spectral_evidence > POSSIBLE_EVIDENCE:
             # flat and precise by every test, but a long-memory model already fits better than
             # any short-memory one: the interval those tests rest on is in doubt.  Among ARFIMA
@@ -418,15 +378,8 @@ class ConvergenceTest(Estimator):
             # what would settle it.
             more = max(int(math.ceil(m * (STRONG_EVIDENCE / precision.spectral_evidence - 1.0)
                                      * spacing)), 1)
-            return ConvergenceResult(
-                verdict="insufficient_data", converged=False, steps_needed=more,
-                reasons=[f"long memory possible: a fractionally integrated model (d = "
-                         f"{precision.spectral_d:.2f}) fits the spectrum better than any "
-                         f"short-memory one (BIC lower by {precision.spectral_evidence:.1f}: "
-                         "positive, not yet strong evidence), so the precision of the mean is "
-                         f"not claimed; about {count_text(more, unit, 'more ')} would tell",
-                         flat_reason(flat, units, ahead, tolerance, variance)]
-                + notes + warmup_note + axis_note, **numbers, **base)
+            return insufficient(more, possible_memory_reason(precision, more, unit),
+                                flat_reason(flat, units, ahead, tolerance, variance))
         reasons = [flat_reason(flat, units, ahead, tolerance, variance)] + notes + warmup_note
         return ConvergenceResult(verdict="converged", converged=True, reasons=reasons + axis_note,
                                  steps_needed=0 if self.precision is not None else None,
