@@ -14,16 +14,15 @@ import warnings
 
 from .. import __version__
 from ..errors import InputError, MissingDependency
-from ._common import (
+from ._options import (
     COMMANDS,
     EXIT_ERROR,
     EXIT_PASS,
     Parser,
     UsageError,
     add_shared_options,
-    flush_notes,
-    one_line,
 )
+from ._output import flush_notes, one_line
 
 #: build_parser(): every command's full parser
 ALL = "all"

@@ -17,7 +17,7 @@ from ..sweeps.runs import (
     settings_of,
     worker_notes,
 )
-from ._common import say_left_out
+from ._loading import say_left_out
 
 
 def metric_runs_at(paths, metric: str, input_format: str | None) -> list[tuple[RunSpec, pd.Series]]:
@@ -62,7 +62,7 @@ def refuse_diverged(found: list, metric: str, why: str) -> None:
 
 def note_diverged(found: list, metric: str) -> None:
     """Say on stderr which runs' ``metric`` diverged (their curves end where they did)."""
-    from ._common import say
+    from ._output import say
 
     gone = _diverged(found)
     if gone:
@@ -75,7 +75,7 @@ def note_pooled(specs, *, environments: str | None, workers: str) -> None:
     (they are still analysed as given): runs of several environments (an SB3 monitor header's
     ``env_id``; None: not said, the command handles them), and files that look like the
     workers of one vectorised run."""
-    from ._common import say
+    from ._output import say
 
     names = environments_of(specs)
     if environments is not None and len(names) > 1:
@@ -89,7 +89,7 @@ def note_settings(specs, consequence: str, *, where: str = "") -> None:
     """Say on stderr when the runs' names say they are of several settings (``a2c-CartPole-v1``
     and ``dqn-CartPole-v1``; a run number at a name's end marks a seed): the command pools them
     as seeds, and ``consequence`` says what that does to its answer."""
-    from ._common import say
+    from ._output import say
 
     settings, told_by = settings_of(specs, told_by=True)
     if settings is not None:
@@ -103,7 +103,7 @@ def note_settings(specs, consequence: str, *, where: str = "") -> None:
 def add_last_option(parser) -> None:
     """``--last FRACTION``: a run's score is the mean of its last part (one noisy last value
     is not a score)."""
-    from ._common import finite
+    from ._options import finite
 
     parser.add_argument("--last", type=finite, default=0.1, metavar="FRACTION",
                         help="each run's score is the mean of its last FRACTION of values (default 0.1)")

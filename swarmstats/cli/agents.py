@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..errors import InputError
 from ..io import LOG_FORMATS
-from ._common import (
+from ._options import (
     EXIT_PASS,
     add_command,
     add_input_format_option,
@@ -53,7 +53,7 @@ def add_parser(commands) -> None:
 
 
 def run(args) -> int:
-    from ._common import plot_results, render
+    from ._output import plot_results, render
 
     results, labels = [], []
     for path in args.files:

@@ -7,7 +7,7 @@ from ..direction import resolve
 from ..errors import InputError
 from ..io import LOG_FORMATS
 from ..winners import best_of
-from ._common import (
+from ._options import (
     EXIT_PASS,
     add_better_option,
     add_command,
@@ -15,9 +15,8 @@ from ._common import (
     add_output_options,
     add_random_seed_option,
     finite,
-    plot_results,
-    render,
 )
+from ._output import plot_results, render
 from ._runs import (
     add_last_option,
     check_last,

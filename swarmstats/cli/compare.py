@@ -22,7 +22,7 @@ from ..direction import resolve
 from ..errors import InputError
 from ..io import LOG_FORMATS
 from ..sweeps.runs import ENVIRONMENT
-from ._common import (
+from ._options import (
     EXIT_FAIL,
     EXIT_PASS,
     add_better_option,
@@ -31,9 +31,8 @@ from ._common import (
     add_output_options,
     add_random_seed_option,
     finite,
-    plot_results,
-    render,
 )
+from ._output import plot_results, render
 from ._runs import (
     add_last_option,
     check_last,

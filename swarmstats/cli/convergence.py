@@ -15,28 +15,32 @@ from ..convergence.warmup import WARMUP_METHODS
 from ..errors import InputError
 from ..io import LOG_FORMATS, select_metric
 from ..io.metric import series_endings
-from ._common import (
+from ._loading import (
+    RUN,
+    announce_direction,
+    finite_runs,
+    load,
+    metric_runs,
+    parts,
+    say_left_out,
+)
+from ._options import (
     EXIT_FAIL,
     EXIT_PASS,
-    RUN,
     add_better_option,
     add_command,
     add_exit_zero_option,
     add_input_format_option,
     add_log_options,
     add_output_options,
-    aligned_lines,
-    announce_direction,
     finite,
-    finite_runs,
-    load,
-    metric_runs,
+)
+from ._output import (
+    aligned_lines,
     paint,
-    parts,
     plot_results,
     render,
     say,
-    say_left_out,
     stacked_frames,
     use_color,
 )

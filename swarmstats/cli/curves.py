@@ -5,18 +5,16 @@ from __future__ import annotations
 from ..curves import learning_curves
 from ..errors import InputError
 from ..io import LOG_FORMATS
-from ._common import (
+from ._loading import MIN_VALUES, too_few
+from ._options import (
     EXIT_PASS,
-    MIN_VALUES,
     add_command,
     add_input_format_option,
     add_output_options,
     add_random_seed_option,
     at_least,
-    plot_results,
-    render,
-    too_few,
 )
+from ._output import plot_results, render
 from ._runs import metric_runs_at, note_diverged, note_pooled, note_settings
 
 

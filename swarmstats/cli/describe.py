@@ -9,24 +9,17 @@ from .._result import plain_number
 from ..description import MEDIAN_METHODS, describe
 from ..errors import DivergedAtStart, InputError, NoValues
 from ..io import LOG_FORMATS, select_metric
-from ._common import (
+from ._loading import RUN, announce_direction, load, parts, run_label, say_left_out
+from ._options import (
     EXIT_PASS,
-    RUN,
     add_better_option,
     add_command,
     add_input_format_option,
     add_log_options,
     add_output_options,
     add_random_seed_option,
-    announce_direction,
-    load,
-    parts,
-    plot_results,
-    render,
-    run_label,
-    say,
-    say_left_out,
 )
+from ._output import plot_results, render, say
 
 
 def add_parser(commands) -> None:

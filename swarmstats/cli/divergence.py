@@ -7,16 +7,15 @@ from __future__ import annotations
 from ..errors import InputError
 from ..io import LOG_FORMATS
 from ..proxy_outcome import divergence
-from ._common import (
+from ._options import (
     EXIT_FAIL,
     EXIT_PASS,
     add_command,
     add_input_format_option,
     add_output_options,
     finite,
-    plot_results,
-    render,
 )
+from ._output import plot_results, render
 
 
 def add_parser(commands) -> None:

@@ -5,16 +5,15 @@ from __future__ import annotations
 
 from ..io import LOG_FORMATS
 from ..signal_health import learning_signal
-from ._common import (
+from ._options import (
     EXIT_FAIL,
     EXIT_PASS,
     add_command,
     add_input_format_option,
     add_output_options,
     finite,
-    plot_results,
-    render,
 )
+from ._output import plot_results, render
 
 
 def add_parser(commands) -> None:

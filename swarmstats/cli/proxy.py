@@ -9,24 +9,19 @@ from .._result import fmt
 from ..errors import InputError
 from ..io import FORMATS, read_interactions
 from ..proxy import ProxyVarianceTracker
-from ._common import (
+from ._loading import MIN_VALUES, too_few
+from ._options import (
     EXIT_FAIL,
     EXIT_PASS,
-    MIN_VALUES,
     Renamed,
     add_command,
     add_exit_zero_option,
     add_input_format_option,
     add_output_options,
-    aligned_lines,
     at_least,
     finite,
-    new_figure,
-    render,
-    save_figure,
-    say,
-    too_few,
 )
+from ._output import aligned_lines, new_figure, render, save_figure, say
 
 #: keys listed in the text output (all of them go to JSON and CSV)
 TEXT_ROWS = 50

@@ -12,22 +12,19 @@ from .._result import fmt
 from ..errors import InputError
 from ..io import FORMATS, read_interactions
 from ..quality import adverse_selection_test, quality_by, quality_metrics
-from ._common import (
+from ._loading import MIN_VALUES, too_few
+from ._options import (
     EXIT_FAIL,
     EXIT_PASS,
-    MIN_VALUES,
     add_command,
     add_exit_zero_option,
     add_input_format_option,
     add_output_options,
     add_random_seed_option,
-    aligned_lines,
     at_least,
     finite,
-    plot_results,
-    render,
-    too_few,
 )
+from ._output import aligned_lines, plot_results, render
 
 
 def add_parser(commands) -> None:

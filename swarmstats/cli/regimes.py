@@ -17,21 +17,17 @@ from ..regimes import (
 )
 from ..regimes.alarms import outcome_text
 from ..regimes.offline import METHODS
-from ._common import (
+from ._loading import every_metric_run, load
+from ._options import (
     EXIT_PASS,
     add_command,
     add_input_format_option,
     add_log_options,
     add_output_options,
-    aligned_lines,
     at_least,
-    every_metric_run,
     finite,
-    load,
-    plot_results,
-    render,
-    say,
 )
+from ._output import aligned_lines, plot_results, render, say
 
 #: --online-method: "auto" is BOCPD unless its check names a regime of the stream it cannot judge.
 ONLINE_METHODS = ("auto", "bocpd", "bocpd-trend", "cusum", "cusum-trend")

@@ -11,12 +11,7 @@ from ..errors import DivergedAtStart
 from ..html_report import Report, build_report
 from ..io import LOG_FORMATS
 from ..io.metric import series_endings
-from ._common import (
-    EXIT_PASS,
-    add_better_option,
-    add_command,
-    add_input_format_option,
-    add_run_option,
+from ._loading import (
     announce_direction,
     finite_runs,
     load,
@@ -24,8 +19,15 @@ from ._common import (
     metric_runs,
     parts,
     run_label,
-    say,
 )
+from ._options import (
+    EXIT_PASS,
+    add_better_option,
+    add_command,
+    add_input_format_option,
+    add_run_option,
+)
+from ._output import say
 
 
 def add_parser(commands) -> None:

@@ -7,17 +7,16 @@ import sys
 from ..errors import InputError
 from ..io import LOG_FORMATS
 from ..sweeps import BACKENDS, RegimeRules, sweep
-from ._common import (
+from ._loading import MIN_VALUES
+from ._options import (
     EXIT_PASS,
-    MIN_VALUES,
     add_command,
     add_input_format_option,
     add_output_options,
     at_least,
     finite,
-    plot_results,
-    render,
 )
+from ._output import plot_results, render
 
 
 def add_parser(commands) -> None:

@@ -21,18 +21,11 @@ from ..io.follow import LATE, DocumentFollower, Follower, ServerFollower, is_doc
 from ..io.resumed import is_resume
 from ..io.runs import record_run
 from ..streaming.monitor import Monitor, MonitorStatus
-from ._common import (
-    EXIT_PASS,
-    MIN_VALUES,
-    add_command,
-    at_least,
-    capped_list,
-    dump_json,
-    finite,
-    too_few,
-)
+from ._loading import MIN_VALUES, too_few
 from ._notify import Notifier, check_url
 from ._notify import message as notification
+from ._options import EXIT_PASS, add_command, at_least, finite
+from ._output import capped_list, dump_json
 
 
 def add_parser(commands) -> None:

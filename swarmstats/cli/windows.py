@@ -9,21 +9,18 @@ import pandas as pd
 from .._result import fmt_interval
 from ..io import LOG_FORMATS
 from ..windows import STATUSES, WINDOW_POINTS, AdaptiveWindow, window_input
-from ._common import (
+from ._loading import announce_direction, every_metric_run, load
+from ._options import (
     EXIT_PASS,
     add_better_option,
     add_command,
     add_input_format_option,
     add_log_options,
     add_output_options,
-    announce_direction,
     at_least,
-    every_metric_run,
     finite,
-    load,
-    plot_results,
-    render,
 )
+from ._output import plot_results, render
 
 
 def add_parser(commands) -> None:
