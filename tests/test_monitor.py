@@ -246,7 +246,9 @@ def test_without_metrics_bookkeeping_is_not_tracked_but_said():
     assert list(status.metrics) == ["loss", "grad_norm"]
     assert status.left_out == {"learning_rate": "a schedule: learning rate or exploration",
                                "epoch": "a step axis", "train_runtime": "a clock"}
-    assert "not tracked (bookkeeping; name one in metrics= to track it): learning_rate" in status.summary()
+    assert ("not tracked, as bookkeeping (name one in metrics=, or with -m, to track it): learning_rate "
+            "(a schedule: learning rate or exploration); epoch (a step axis); train_runtime (a clock)") \
+        in status.summary()
     named = ss.Monitor(metrics=["loss", "learning_rate"])
     stop_on = ss.Monitor(stop_on="epoch")
     for step, entry in enumerate(logs):

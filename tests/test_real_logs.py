@@ -780,10 +780,14 @@ def test_an_rllib_trial_leaves_its_work_counts_workers_and_coefficients_out_and_
     assert reward["reasons"][0].startswith("still improving")
     # followed live, where a column's shape is not known yet, Ray's totals are counters by name
     for followed in ("result.json", "progress.csv"):
-        watched = run("watch", path / followed, "--once").stdout
-        assert "episode_reward_mean is not converged" in watched
-        assert not [name for name in ("timesteps_total", "episodes_total", "pid", "time_this_iter_s",
-                                      "time_total_s", "time_since_restore") if f" {name} " in watched]
+        out = run("watch", path / followed, "--once", "--format", "json").stdout
+        report = json.loads(out[out.index('{\n  "schema_version"'):])["report"]
+        assert report["metrics"]["episode_reward_mean"]["verdict"] == "not_converged"
+        bookkeeping = ("timesteps_total", "episodes_total", "pid", "time_this_iter_s", "time_total_s",
+                       "time_since_restore")
+        assert not set(bookkeeping) & set(report["metrics"])
+        assert set(bookkeeping) - {"pid", "time_this_iter_s", "time_total_s", "time_since_restore"} \
+            <= set(report["left_out"])  # said, not silently dropped (Ray's clocks: dropped by its reader)
     # named, a coefficient is judged like any metric
     named = verdicts(run("check-convergence", path, "-m", policy + "cur_kl_coeff", "--format", "json"))
     assert list(named) == [policy + "cur_kl_coeff"]
@@ -791,3 +795,16 @@ def test_an_rllib_trial_leaves_its_work_counts_workers_and_coefficients_out_and_
     folder, progress = (ss.read_log(p, wide=True) for p in (path, path / "progress.csv"))
     assert folder.attrs["format"] == "ray-result" and progress.attrs["format"] == "ray-progress"
     assert np.allclose(folder["episode_reward_mean"], progress["episode_reward_mean"])
+
+
+def test_watch_follows_a_bookkeeping_metric_named_with_m_and_lists_the_rest():
+    """`watch -m learning_rate` on a Trainer's state stopped with "no numeric metric values
+    were read": bookkeeping was dropped before -m was honoured.  Unnamed, it is left out and
+    said in the summary, as check-convergence says it."""
+    path = REAL / "hf/trainer_state.json"
+    named = run("watch", path, "-m", "learning_rate", "--once")
+    assert named.returncode in (0, 1), named.stderr
+    assert "learning_rate: n 30" in named.stdout
+    unnamed = run("watch", path, "--once").stdout
+    assert "learning_rate: n " not in unnamed
+    assert "learning_rate (a schedule: learning rate or exploration)" in unnamed

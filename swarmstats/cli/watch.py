@@ -16,7 +16,7 @@ import numpy as np
 from .._result import fmt, fmt_step, plain_number
 from ..errors import InputError
 from ..io import mlflow_server
-from ..io.columns import is_bookkeeping_name, step_names
+from ..io.columns import step_names
 from ..io.follow import LATE, DocumentFollower, Follower, ServerFollower, is_document
 from ..io.resumed import is_resume
 from ..io.runs import record_run
@@ -190,7 +190,8 @@ def _numbers(record: dict, step_key: str | None, run_keys=()) -> tuple:
     step = record.get(step_key) if step_key else None
     values = {}
     for key, raw in record.items():
-        if key == step_key or key in run_keys or is_bookkeeping_name(key):  # as the other commands
+        # bookkeeping is the Monitor's to leave out (by name, unless named with -m)
+        if key == step_key or key in run_keys:
             continue
         if isinstance(raw, str):
             try:

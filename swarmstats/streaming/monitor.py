@@ -74,8 +74,11 @@ class MonitorStatus(Result):
         for name, count in self.skipped.items():
             lines.append(f"  {name}: {count} non-finite value(s) skipped")
         if self.left_out:
-            lines.append("  not tracked (bookkeeping; name one in metrics= to track it): "
-                         + ", ".join(f"{name} ({why})" for name, why in self.left_out.items()))
+            by_reason: dict = {}
+            for name, why in self.left_out.items():
+                by_reason.setdefault(why, []).append(name)
+            lines.append("  not tracked, as bookkeeping (name one in metrics=, or with -m, to track it): "
+                         + "; ".join(f"{', '.join(names)} ({why})" for why, names in by_reason.items()))
         return "\n".join(lines)
 
 
