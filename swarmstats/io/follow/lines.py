@@ -76,7 +76,7 @@ class Follower:
       the job's terminal text.
     * **verl's step lines** (``step:N - key:value - ...``, :mod:`swarmstats.io.formats.verl`):
       once one is seen, the job's other output is terminal text; a resume keeps the values of
-      the checkpoint's own step (:attr:`RunMonitors.checkpoint_keeps_its_step`).
+      the checkpoint's own step (``swarmstats watch`` keeps it: ``RunMonitors.checkpoint_keeps_its_step``).
     * **Printed tables** (what SB3 prints, saved by ``python train.py > train.log``): the text
       such a log starts with (``Using cuda device``) is held until the file shows what it is,
       since taken as a CSV header it made every table row "2 fields where the header has 1";
