@@ -139,8 +139,10 @@ class DescribeResult(Result):
     #: which side is better: the peak is the maximum ("higher"), the minimum ("lower"), or -
     #: for a diagnostic with no better side (None) - just the maximum
     better: str | None = "higher"
-    #: the two modes, lower first, where the density shows two (None otherwise)
+    #: the two modes, lower first, where the density shows two (None otherwise) ...
     modes: tuple | None = None
+    #: ... and the share of the values on each side of the valley between them
+    mode_shares: tuple | None = None
     _values: np.ndarray | None = None
     _steps: np.ndarray | None = None
 
@@ -197,7 +199,8 @@ class DescribeResult(Result):
         well as with a second mode: a long tail read "suggests two modes"."""
         above = self.bimodality_coefficient > BIMODALITY_THRESHOLD
         if self.bimodal:
-            where = f"two modes, near {fmt(self.modes[0], 3)} and {fmt(self.modes[1], 3)}"
+            (low, high), (below, above) = self.modes, self.mode_shares
+            where = f"two modes, near {fmt(low, 3)} ({below:.0%} of values) and {fmt(high, 3)} ({above:.0%})"
             return f" ({where})" if above else f" (below 5/9, yet the density shows {where})"
         if not above:
             return ""
@@ -386,7 +389,8 @@ def _shape(series: Series, tail: float) -> dict:
         peak_gap_sd=peak_gap / sd if sd > 0 else (0.0 if peak_gap == 0 else nan),
         cvar=lower_cvar(x, tail), cvar_tail=tail, bimodality_coefficient=coefficient,
         bimodal=modes is not None,
-        modes=None if modes is None else tuple(_unsafe(mode, x, scale) for mode in modes),
+        modes=None if modes is None else (_unsafe(modes.low, x, scale), _unsafe(modes.high, x, scale)),
+        mode_shares=None if modes is None else (modes.low_share, modes.high_share),
         _values=x, _steps=series.steps)
 
 

@@ -41,8 +41,10 @@ def test_two_separated_groups_are_found_where_they_are():
     reps, n = 100, 200
     mixed = rng.normal(size=(reps, n)) + 6 * (rng.random((reps, n)) < 0.1)
     assert claimed(mixed) >= 90
-    low, high = np.array([two_modes(row) for row in mixed if two_modes(row) is not None]).T
+    found = [modes for modes in map(two_modes, mixed) if modes is not None]
+    low, high, low_share, _ = np.array(found).T
     assert abs(np.median(low)) < 0.3 and abs(np.median(high) - 6) < 0.5
+    assert abs(np.median(low_share) - 0.9) < 0.02  # the tenth 6 SD away is on the valley's far side
     assert claimed(ar1(0.9, n, rng, reps)) <= binomial_upper(0.005, reps) * reps
 
 
@@ -60,6 +62,7 @@ def test_real_rewards_two_outcomes_are_two_modes_a_long_tail_is_not():
     walker = describe(read_log(REAL / "sb3/a2c-Walker2DBulletEnv-v0.monitor.csv", wide=True)["r"], n_boot=0)
     assert walker.bimodal and walker.modes[0] < 150 and 950 < walker.modes[1] < 1010
     assert "(two modes, near " in walker.summary()
+    assert 0.25 <= walker.mode_shares[0] <= 0.5  # a quarter to a half of the episodes fall
     acrobot = describe(read_log(REAL / "sb3-eval/trpo-Acrobot-v1.monitor.csv", wide=True)["r"], n_boot=0)
     assert acrobot.bimodality_coefficient > 5 / 9 and not acrobot.bimodal and acrobot.modes is None
     assert "(above 5/9, but the density shows no second mode: skewness raises it too)" in acrobot.summary()

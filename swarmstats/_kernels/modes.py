@@ -23,6 +23,8 @@ is made when the data show it plainly, and rarely otherwise).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 #: points of the density's grid
@@ -35,6 +37,16 @@ MODE_POINTS = 10
 VALLEY = 0.7
 #: the values' spacing (a lattice's step) is read from at most this many of them, evenly spread
 SPACING_SAMPLE = 65_536
+
+
+class TwoModes(NamedTuple):
+    """Where a density's two modes are (lower first), and the share of the values on each side
+    of the lowest point between them."""
+
+    low: float
+    high: float
+    low_share: float
+    high_share: float
 
 
 def peaks_of(density: np.ndarray) -> np.ndarray:
@@ -50,16 +62,18 @@ def peaks_of(density: np.ndarray) -> np.ndarray:
     return np.flatnonzero((np.r_[1.0, slope] > 0) & (np.r_[slope, -1.0] < 0))
 
 
-def two_modes(values: np.ndarray, sd: float | None = None) -> tuple[float, float] | None:
-    """The two modes of ``values``' density (lower first), or None when it shows one.
+def two_modes(values: np.ndarray, sd: float | None = None) -> TwoModes | None:
+    """The two modes of ``values``' density (lower first) and the share of the values on each
+    side of the valley between them, or None when it shows one mode.
 
     Of several qualifying pairs of neighbouring modes, the one with the deepest valley.
     ``sd``: the values' SD, when the caller has it (one pass fewer at 10^7 values).
 
     >>> rng = np.random.default_rng(0)
     >>> falls_and_runs = np.r_[rng.normal(50, 20, 300), rng.normal(990, 5, 600)]
-    >>> [round(mode, -1) for mode in two_modes(falls_and_runs)]
-    [50.0, 990.0]
+    >>> modes = two_modes(falls_and_runs)
+    >>> round(modes.low, -1), round(modes.high, -1), round(modes.low_share, 2)
+    (50.0, 990.0, 0.33)
     >>> two_modes(rng.lognormal(size=1000)) is None   # a long tail is not a second mode
     True
     >>> two_modes(np.r_[np.full(50, 45.0), np.full(50, 45.0 + 1e-14)]) is None  # rounding apart
@@ -97,5 +111,10 @@ def two_modes(values: np.ndarray, sd: float | None = None) -> tuple[float, float
         a, b = peaks[i], peaks[j]
         depth = float(density[a:b + 1].min()) / min(float(density[a]), float(density[b]))
         if depth <= VALLEY and (best is None or depth < best[0]):
-            best = (depth, float(edges[a] + step / 2), float(edges[b] + step / 2))
-    return None if best is None else best[1:]
+            best = (depth, a, b)
+    if best is None:
+        return None
+    _, a, b = best
+    valley = a + int(np.argmin(density[a:b + 1]))
+    below = float(counts[:valley].sum()) / n
+    return TwoModes(float(edges[a] + step / 2), float(edges[b] + step / 2), below, 1.0 - below)
