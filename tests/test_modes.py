@@ -75,3 +75,14 @@ def test_values_apart_only_in_their_last_digits_or_two_values_are_no_modes():
     assert two_modes(rounded) is None and not describe(rounded, n_boot=0).bimodal
     success = (np.random.default_rng(3).random(300) < 0.2).astype(float)
     assert describe(success, n_boot=0).summary().splitlines()[5].endswith("(two values only)")
+
+
+def test_the_plot_marks_the_two_modes_with_their_shares():
+    import matplotlib
+    matplotlib.use("Agg")
+    walker = describe(read_log(REAL / "sb3/a2c-Walker2DBulletEnv-v0.monitor.csv", wide=True)["r"], n_boot=0)
+    labels = [text.get_text() for text in walker.plot().get_legend().get_texts()]
+    assert labels[-1] == "two modes: 48.8 (45%), 985 (55%)"
+    acrobot = describe(read_log(REAL / "sb3-eval/trpo-Acrobot-v1.monitor.csv", wide=True)["r"], n_boot=0)
+    assert not [label for label in (t.get_text() for t in acrobot.plot().get_legend().get_texts())
+                if label.startswith("two modes")]

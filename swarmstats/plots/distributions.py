@@ -16,7 +16,8 @@ from ._draw import bins
 @plotter(DescribeResult)
 def plot_describe(result, ax):
     """Histogram of the values with the mean and its interval, median, IQM,
-    the 5-95% range, the lower-tail CVaR and the peak."""
+    the 5-95% range, the lower-tail CVaR, the peak and - where the density shows two - the two
+    modes with their shares."""
     values = result._values
     ax.hist(values, bins=bins(values), density=True, color="0.75", label=f"values (n = {result.n})")
     ax.axvspan(result.ci[0], result.ci[1], color="C0", alpha=0.25,
@@ -32,6 +33,11 @@ def plot_describe(result, ax):
     best, word = ((result.minimum, "best") if lowest else
                   (result.maximum, "peak" if result.better is not None else "max"))
     ax.axvline(best, color="C2", lw=1.5, label=f"{word} {fmt(best)}")
+    if result.bimodal:  # where the density shows its two modes, and their shares
+        ax.plot(result.modes, [0, 0], marker="^", ms=9, color="C5", clip_on=False, ls="none")
+        ax.plot([], [], marker="^", color="C5", ls="none",
+                label=f"two modes: {fmt(result.modes[0], 3)} ({result.mode_shares[0]:.0%}), "
+                      f"{fmt(result.modes[1], 3)} ({result.mode_shares[1]:.0%})")
     sds = result.peak_gap_sd  # in SDs: a percentage of a mean near or below zero means nothing
     side = "below" if lowest else "above"
     gap = "" if not np.isfinite(sds) else f": the {word} is {fmt(sds, 3)} SDs {side} the mean"
