@@ -389,14 +389,15 @@ def _shape(series: Series, tail: float) -> dict:
         peak_gap_sd=peak_gap / sd if sd > 0 else (0.0 if peak_gap == 0 else nan),
         cvar=lower_cvar(x, tail), cvar_tail=tail, bimodality_coefficient=coefficient,
         bimodal=modes is not None,
-        modes=None if modes is None else (_unsafe(modes.low, x, scale), _unsafe(modes.high, x, scale)),
+        modes=None if modes is None else (_unsafe(modes.low, mean, scale), _unsafe(modes.high, mean, scale)),
         mode_shares=None if modes is None else (modes.low_share, modes.high_share),
         _values=x, _steps=series.steps)
 
 
-def _unsafe(value: float, x: np.ndarray, scale: float) -> float:
-    """A location read on :func:`square_safe_scale`'s values, back on ``x``'s own scale."""
-    return value if scale == 1.0 else float(np.mean(x)) + value * scale
+def _unsafe(value: float, mean: float, scale: float) -> float:
+    """A location read on :func:`square_safe_scale`'s values (deviations from the ``mean``
+    over ``scale``, or the values themselves when the scale is 1), back on their own scale."""
+    return value if scale == 1.0 else mean + value * scale
 
 
 def _trend_note(series: Series, tau: float) -> str | None:

@@ -188,14 +188,20 @@ def bookkeeping_by_name(name) -> str | None:
     >>> bookkeeping_by_name("learning_rate"), bookkeeping_by_name("epoch"), bookkeeping_by_name("loss")
     ('a schedule: learning rate or exploration', 'a step axis', None)
     """
-    if _SYSTEM_NAMESPACE.match(str(name)):
-        return SYSTEM_MEASUREMENT
-    name = normalise(name)
-    if name in _STEP_NAMES:
+    key = normalise(name)
+    if key in _STEP_NAMES and not _SYSTEM_NAMESPACE.match(str(name)):
         return "a step axis"
-    if name in _TIME_NAMES:
+    if key in _TIME_NAMES and not _SYSTEM_NAMESPACE.match(str(name)):
         return "a clock"
-    return next((why for why, pattern in _BOOKKEEPING if pattern.search(name)), None)
+    return _named_kind(name, key)
+
+
+def _named_kind(raw, key: str) -> str | None:
+    """The bookkeeping kind a name says by its namespace (``raw``, as written) or by the
+    patterns of :data:`_BOOKKEEPING` (``key``, normalised); None for neither."""
+    if _SYSTEM_NAMESPACE.match(str(raw)):
+        return SYSTEM_MEASUREMENT
+    return next((why for why, pattern in _BOOKKEEPING if pattern.search(key)), None)
 
 
 def _present_numbers(column: pd.Series) -> np.ndarray:
@@ -217,11 +223,11 @@ def _is_axis(column: pd.Series, values: np.ndarray | None = None) -> bool:
 
 
 def _bookkeeping(name: str, column: pd.Series, raw=None) -> str | None:
-    if _SYSTEM_NAMESPACE.match(str(raw)):
-        return SYSTEM_MEASUREMENT
-    for why, pattern in _BOOKKEEPING:
-        if pattern.search(name):
-            return why
+    """The bookkeeping kind of a table's column: by its name (``name`` normalised, ``raw`` as
+    written), else a counter by its shape; None for a metric."""
+    why = _named_kind(raw, name)
+    if why is not None:
+        return why
     return "a counter" if _is_counter(column) else None
 
 
