@@ -35,8 +35,13 @@ class Flatness:
     shown: bool
     detectable: float  # smallest change over the horizon the trend test finds with 80% power
     #: more points for the bound to drop below the tolerance if the curve is flat (None: under
-    #: long memory of order 1/2 or more no length would, or more than MAX_GROWTH times this one)
+    #: long memory of order 1/2 or more no length would, or more than MAX_GROWTH times this one;
+    #: 0 when ``held_by_slope``)
     points_needed: int | None
+    #: not shown, although at this precision a flat curve would be shown flat (with the power
+    #: quoted): the change the fitted slope projects is what holds the bound up, and how many
+    #: more points settle it depends on whether that slope fades - not on the noise
+    held_by_slope: bool = False
 
 
 def flatness_bound(slope: float, slope_se: float, dof: int, horizon: float, tolerance: float,
@@ -58,6 +63,9 @@ def flatness_bound(slope: float, slope_se: float, dof: int, horizon: float, tole
     (True, 0.173)
     >>> flatness_bound(0.0, 0.01, 18, 100, 0.5, 0.05, 0.0125, 100).shown
     False
+    >>> held = flatness_bound(0.004, 0.001, 18, 100, 0.5, 0.05, 0.0125, 100)
+    >>> held.shown, held.held_by_slope, held.points_needed
+    (False, True, 0)
     """
     dof = max(int(dof), 1)
     change = slope * horizon
@@ -67,13 +75,16 @@ def flatness_bound(slope: float, slope_se: float, dof: int, horizon: float, tole
     shown = bool(bound < tolerance)
     t_trend = float(t_ppf(1 - trend_level / 2, dof))
     detectable = (t_trend + float(t_ppf(POWER, dof))) * se
-    needed = 0
+    needed, held = 0, False
     if not shown and tolerance > 0 and se > 0:
         folded = float(norm_ppf(0.5 + POWER / 2))  # P(|Z| < folded) = POWER
         ratio = (t_equiv + folded) * se / tolerance
+        # ratio <= 1: the margin for noise already fits; the "about 1 more step" this once
+        # quoted (a Spinning Up run's MaxEpRet, bound 2.73 against 2.71) settles nothing
+        held = ratio <= 1.0
         factor = growth_factor(ratio, memory, 0.5 if horizon_grows else 1.5)
-        needed = (max(1, int(math.ceil(n_points * (factor - 1.0)))) if factor <= MAX_GROWTH
+        needed = (0 if held else int(math.ceil(n_points * (factor - 1.0))) if factor <= MAX_GROWTH
                   else None)
     return Flatness(change=change, bound=bound, se=se, dof=dof, horizon=float(horizon),
                     tolerance=float(tolerance), shown=shown, detectable=detectable,
-                    points_needed=needed)
+                    points_needed=needed, held_by_slope=held)

@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from .._input.series import Series
-from .._kernels.flatness import MAX_GROWTH
+from .._kernels.flatness import MAX_GROWTH, POWER
 from .._kernels.precision import SLOW_COMPONENT
 from .._result import fmt, fmt_interval, fmt_step, interval_digits
 from ..direction import movement
@@ -271,12 +271,21 @@ def possible_memory_reason(precision, more: int, unit: str) -> str:
 
 
 def not_flat_reason(ahead: str, bound: float, tolerance: float, aside: str, more: int | None,
-                    order: float, detectable: float, horizon: float, unit: str) -> str:
+                    order: float, detectable: float, horizon: float, unit: str, *,
+                    held: float | None = None) -> str:
     """Not shown flat: how far the mean could still move over the horizon against the
     tolerance (``aside``: said of them, e.g. that they are small against the level), what would
-    show it flat (``more`` steps; None: out of reach) and the smallest drift detectable."""
-    settle = (f"no practical length would show it flat ({out_of_reach(order)})" if more is None
-              else f"if it is flat, about {count_text(more, unit, 'more ')} would show it")
+    show it flat (``more`` steps; None: out of reach) and the smallest drift detectable.
+    ``held``: the change the fitted slope projects, when it alone holds the bound up (the data
+    are precise enough to show a flat curve flat: no count of steps is honest then)."""
+    if held is not None:
+        settle = (f"these data are precise enough to show a flat curve flat ({POWER:.0%} of the time), "
+                  f"but the fitted slope, too small to call a trend, projects a change of {fmt(held, 3)}: "
+                  "more data will tell whether it fades")
+    elif more is None:
+        settle = f"no practical length would show it flat ({out_of_reach(order)})"
+    else:
+        settle = f"if it is flat, about {count_text(more, unit, 'more ')} would show it"
     return (f"not shown to be flat: over {ahead} the mean could still move by up to {fmt(bound, 3)} "
             f"(tolerance +-{fmt(tolerance, 3)}{aside}); {settle}. The smallest drift these data can "
             f"detect is +-{fmt(detectable, 3)} over {steps_text(horizon)} {unit}")

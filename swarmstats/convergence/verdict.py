@@ -359,11 +359,12 @@ class ConvergenceTest(Estimator):
             return insufficient(None, long_memory_reason(precision),
                                 notes=[note for note in notes if not note.startswith("long memory")])
         if unsettled:
-            more = (None if worst.points_needed is None
+            more = (None if worst.points_needed is None or worst.held_by_slope
                     else max(int(math.ceil(worst.points_needed * spacing)), 1))
             aside = self._small_against_level(units(worst.bound), centre + units(mean))
             return insufficient(more, not_flat_reason(ahead, units(worst.bound), units(tolerance), aside,
-                                                      more, order, units(flat.detectable), horizon, unit))
+                                                      more, order, units(flat.detectable), horizon, unit,
+                                                      held=units(worst.change) if worst.held_by_slope else None))
         if imprecise:
             return insufficient(steps_needed, self._precision_reason(units(reach), steps_needed, unit, order),
                                 flat_reason(flat, units, ahead, tolerance, variance))
