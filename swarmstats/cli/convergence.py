@@ -88,7 +88,7 @@ def run(args) -> int:
     frame, columns, metrics = load(args)
     if args.format == "text":  # machine formats keep stderr for errors
         announce_direction(args, metrics)
-    results = []
+    results, unlogged = [], {}
     for metric in metrics:
         if not args.group:
             series = select_metric(frame, metric, step=columns.step, diverged=True)
@@ -106,7 +106,7 @@ def run(args) -> int:
                     say_left_out(series.name, series, divergence=False)
             name = metric if config is None else f"{metric} [{config}]"
             if not runs:  # (an evaluation only some configurations ran: theirs to judge)
-                say(f"{name}: not logged in this configuration's runs")
+                unlogged.setdefault(config, []).append(metric)
                 continue
             judged += 1
             kept = finite_runs(runs, metric)  # (a run that diverged at once is counted, not fitted)
@@ -118,6 +118,8 @@ def run(args) -> int:
                                            series_endings(runs)))
         if not judged:
             raise InputError(f"metric {metric!r} has no values in any run")
+    for config, names in unlogged.items():  # one line per configuration, however many it lacks
+        say(f"{', '.join(names)} [{config}]: not logged in this configuration's runs")
     passed = all(r.converged for r in results)
     _render(args, frame, results, passed, len(metrics))
     if os.environ.get("GITHUB_ACTIONS") == "true":
