@@ -7,9 +7,10 @@ improves and shorter when MountainCar does; a policy's KL from its reference gro
 learns, and a VAE's KL term collapsing to 0 is a failure), so what describes them says
 "rising" or "falling", never "improving";
 everything else (rewards, returns, accuracies, scores) is better when higher.  A name is split
-into words (``train/loss`` -> train, loss; ``eval_wer`` -> eval, wer) so that ``kl`` matches
-``approx_kl`` but not ``ankle``; a ``kl_loss`` is a loss.  ``better=`` / ``--better`` overrides
-the guess.
+into words (``train/loss`` -> train, loss; ``eval_wer`` -> eval, wer; CamelCase too, as Spinning
+Up, rllab and garage write them: ``LossV`` -> loss, v; ``AverageEpCost`` -> average, ep, cost) so
+that ``kl`` matches ``approx_kl`` but not ``ankle``; a ``kl_loss`` is a loss.  ``better=`` /
+``--better`` overrides the guess.
 """
 
 from __future__ import annotations
@@ -30,12 +31,14 @@ _SUFFIXES = ("loss", "error")
 #: GRPO's ``kl``: how far an update or the policy moved, watched, not minimised), advantage
 #: estimates (centred on 0 by construction: verl's ``critic/advantages/mean``), Q-value
 #: estimates (pymarl's ``q_taken_mean``: a value that grows with over-estimation too),
-#: differences between two measurements (verl's ``training/rollout_probs_diff_mean``: how far
-#: the rollout engine's probabilities are from the trainer's, watched; a falling one read
-#: "worsened")
+#: and Spinning Up's value estimates (``AverageVVals``, ``Q1Vals``), differences between two
+#: measurements (verl's ``training/rollout_probs_diff_mean``: how far the rollout engine's
+#: probabilities are from the trainer's, watched; a falling one read "worsened")
 NEITHER = ("norm", "entropy", "len", "length", "lengths", "seqlen", "clipped", "clipfrac", "std",
            "temperature", "coef", "coeff", "kl", "kld", "divergence", "advantage", "advantages",
-           "q", "qvalue", "qvalues", "diff", "difference", "mismatch", "discrepancy")
+           "q", "qvalue", "qvalues", "vals", "diff", "difference", "mismatch", "discrepancy")
+#: a spread: no better side even of a cost or a loss (Spinning Up's ``StdEpCost``)
+_SPREADS = {"std", "stddev"}
 #: a clipping share (``clip_fraction``, ``clip_ratio``); ``clip_score`` (an image model's CLIP
 #: score) is a score
 _CLIP_SHARES = {"fraction", "frac", "ratio"}
@@ -61,8 +64,24 @@ def metric_part(name) -> str:
     return _RUN_LABEL.sub("", str(name or ""))
 
 
+#: where a CamelCase name starts a word: a capital after a small letter or digit (``LossV``,
+#: ``Q1Vals``), or the last capital of a run before a small letter (``VVals``, ``MSELoss``)
+_CAMEL_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def split_camel(name) -> str:
+    """A CamelCase name with its words parted by ``_``; other names unchanged.  Spinning Up's
+    and rllab's logs name their columns so (a real Safety Gym run's ``AverageEpCost`` read
+    "higher is better", so a falling cost "still worsening").
+
+    >>> split_camel("AverageEpCost"), split_camel("AverageVVals"), split_camel("MSELoss"), split_camel("ep_rew_mean")
+    ('Average_Ep_Cost', 'Average_V_Vals', 'MSE_Loss', 'ep_rew_mean')
+    """
+    return _CAMEL_BREAK.sub("_", str(name))
+
+
 def _words(name) -> list:
-    return [w for w in re.split(r"[^a-z]+", metric_part(name).lower()) if w]
+    return [w for w in re.split(r"[^a-z]+", split_camel(metric_part(name)).lower()) if w]
 
 
 def guessed_direction(name) -> str | None:
@@ -81,13 +100,21 @@ def guessed_direction(name) -> str | None:
     ('higher', None)
     >>> guessed_direction("training/rollout_probs_diff_mean"), guessed_direction("loss_diff")
     (None, 'lower')
+    >>> guessed_direction("AverageEpCost"), guessed_direction("LossV"), guessed_direction("AverageEpRet")
+    ('lower', 'lower', 'higher')
+    >>> guessed_direction("StdEpRet"), guessed_direction("StdEpCost"), guessed_direction("AverageVVals"), guessed_direction("LogPi")
+    (None, None, None, None)
     """
     words = _words(name)
+    if _SPREADS & set(words):  # how widely a cost or loss varies is watched, not minimised
+        return None
     if (any(w in LOWER_IS_BETTER or w.endswith(_SUFFIXES) for w in words) or {"cross", "entropy"} <= set(words)
             or ("dead" in words and bool(_OWN_LOSSES & set(words)))):
         return "lower"
     clipping = "clip" in words and bool(_CLIP_SHARES & set(words))
-    if (clipping or any(w in NEITHER or w.endswith("norm") for w in words)
+    # a policy's log-probability (Spinning Up SAC's LogPi): an entropy's other face
+    log_prob = {"log", "pi"} <= set(words) or "logp" in words or "logpi" in words
+    if (clipping or log_prob or any(w in NEITHER or w.endswith("norm") for w in words)
             or metric_part(name).strip().lower() in NEITHER_NAMES):
         return None
     return "higher"

@@ -14,6 +14,8 @@ import pytest
 
 from swarmstats import InputError
 from swarmstats.io import LOG_FORMATS, read_log
+from swarmstats.io.columns import table_roles
+from swarmstats.io.runs import find_runs
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "logs"
 
@@ -59,6 +61,9 @@ CASES = {
     "lightning/version_0": ("lightning-csv", "val/reward", {99: -12.4}, None),
     "lightning/version_0/metrics.csv": ("lightning-csv", "train_loss_step", {49: 0.913, 149: 0.812}, None),
     "ray/trial_00000": ("ray-result", "env_runners/episode_return_mean", {1: 18.2, 2: 25.6}, None),
+    # Spinning Up's EpochLogger: tab-separated, CamelCase names, Epoch the step
+    "spinup/ppo/ppo_s0/progress.txt": ("spinup-progress", "AverageEpRet", {0: -12.5, 1: -7.25, 2: -3.0}, None),
+    "spinup": ("spinup-progress", "AverageEpRet", {0: -11.0, 1: -8.5, 2: -4.75}, "ppo_s1"),
     "ray/trial_00000/progress.csv": ("ray-progress", "env_runners/episode_return_mean", {1: 18.2, 2: 25.6}, None),
     "prime/metrics.jsonl": ("prime-rl", "reward/mean", {0: 0.21, 1: 0.26}, None),
     "verifiers/results.jsonl": ("verifiers", "reward", {0: 1.2, 1: 0.2}, "0"),
@@ -628,3 +633,37 @@ def test_add_scalars_curves_are_metrics_of_their_run_not_runs(tmp_path):
     assert seed2["agent1/individual_rewards"].tolist() == [2.0 * s for s in range(30)]
     assert seed2["data/group/xsinx"].tolist() == [float(s) for s in range(30)]
     assert any("add_scalars() curve(s)" in note for note in wide.attrs["notes"])
+
+
+def test_a_spinning_up_data_folder_reads_each_run_folder_as_a_run_and_its_seeds_as_replicates():
+    """``data/<exp>/<exp>_s<seed>/progress.txt``: the folder given may be the data folder, an
+    experiment's or a run's; ``_s<seed>`` marks the seeds of one setting."""
+    data = read_log(FIXTURES / "spinup", wide=True)
+    assert sorted(data["run"].unique()) == ["ppo_s0", "ppo_s1", "sac_s0"]
+    assert data.attrs["notes"][0] == "3 run folders holding a progress.txt, one run each: ppo_s0, ppo_s1, sac_s0"
+    # the counter and the clock are bookkeeping, the CamelCase cost and losses metrics
+    columns = table_roles(data, step="step")[0]
+    assert columns.bookkeeping == {"TotalEnvInteracts": "a counter", "Time": "a clock"}
+    assert {"AverageEpCost", "LossV", "Q1Vals", "LogPi"} <= set(columns.metrics)
+    # ppo_s0 and ppo_s1 are seeds of one setting, sac_s0 another
+    assert find_runs(data, step="step").configs == ["ppo", "sac"]
+    experiment = read_log(FIXTURES / "spinup" / "ppo", wide=True)
+    key = find_runs(experiment, step="step")
+    assert key.names == ["ppo_s0", "ppo_s1"] and key.configs == []  # replicates only
+    one = read_log(FIXTURES / "spinup" / "ppo" / "ppo_s0")  # a run folder is its progress.txt
+    pd.testing.assert_frame_equal(one, read_log(FIXTURES / "spinup" / "ppo" / "ppo_s0" / "progress.txt"))
+
+
+def test_a_spinning_up_folder_with_one_broken_run_reads_the_others_and_says_so(tmp_path):
+    good = tmp_path / "ppo" / "ppo_s0"
+    good.mkdir(parents=True)
+    (good / "progress.txt").write_bytes((FIXTURES / "spinup/ppo/ppo_s0/progress.txt").read_bytes())
+    broken = tmp_path / "ppo" / "ppo_s1"
+    broken.mkdir()
+    (broken / "progress.txt").write_text("")
+    data = read_log(tmp_path, wide=True)
+    assert set(data["run"]) == {"ppo_s0"}
+    assert any(note.startswith("ppo_s1: ") and note.endswith(": left out") for note in data.attrs["notes"])
+    (good / "progress.txt").write_text("")
+    with pytest.raises(InputError, match="no progress.txt below it could be read"):
+        read_log(tmp_path)

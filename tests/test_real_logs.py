@@ -808,3 +808,36 @@ def test_watch_follows_a_bookkeeping_metric_named_with_m_and_lists_the_rest():
     unnamed = run("watch", path, "--once").stdout
     assert "learning_rate: n " not in unnamed
     assert "learning_rate (a schedule: learning rate or exploration)" in unnamed
+
+
+def test_spinning_up_safety_runs_read_a_falling_cost_as_improving_and_a_cost_held_at_its_limit_as_converged():
+    """Two Safety Gym runs logged by Spinning Up's EpochLogger (CamelCase names, tab-separated
+    progress.txt, Epoch the step).  CPO's cost falls 76 -> 49 over 500 epochs, still above its
+    limit, and was read "still worsening" (``AverageEpCost`` guessed higher-is-better, its
+    words unsplit); a Lagrangian PPO holds its cost near the limit of 25 while its reward sits
+    near 5.3 after a climb."""
+    folder = REAL / "spinningup"
+    result = run("check-convergence", folder, "--format", "json")
+    rows = verdicts(result)
+    assert "TotalEnvInteracts (a counter)" in result.stderr and "Time (a clock)" in result.stderr
+    # the PPO run's 17 columns CPO did not log: said in one line, not seventeen
+    assert result.stderr.count("not logged in this configuration's runs") == 1
+    assert "lower is better for AverageEpCost" in run("check-convergence", folder).stderr
+    cpo_cost, cpo_reward = rows["AverageEpCost [run=cpo-cost1]"], rows["AverageEpRet [run=cpo-cost1]"]
+    assert cpo_cost["verdict"] == "not_converged" and cpo_cost["trend_slope"] < 0
+    assert cpo_cost["reasons"][0].startswith("still improving")
+    assert cpo_reward["verdict"] == "not_converged" and cpo_reward["reasons"][0].startswith("still improving")
+    ppo_cost, ppo_reward = rows["AverageEpCost [run=ppo-cost5]"], rows["AverageEpRet [run=ppo-cost5]"]
+    assert ppo_cost["verdict"] == "converged" and ppo_cost["ci"][0] < 25 < ppo_cost["ci"][1]
+    assert ppo_reward["verdict"] == "converged" and 5.0 < ppo_reward["mean"] < 5.7
+    # losses are lower-is-better, spreads and value estimates diagnostics, by their CamelCase words
+    path = folder / "ppo-cost5" / "progress.txt"
+    said = run("check-convergence", path).stderr
+    guessed = said[said.index("no better side"):]
+    assert "StdEpRet" in guessed and "AverageVVals" in guessed and "StdEpCost" in guessed
+    assert "lower is better for AverageEpCost, MaxEpCost" in said
+    assert "LossPi, LossV" in said[said.index("lower is better"):]
+    # a bound held up by a slope too small to call a trend gives no count of steps
+    highest = verdicts(run("check-convergence", path, "-m", "MaxEpRet", "--format", "json"))["MaxEpRet"]
+    assert highest["verdict"] == "insufficient_data" and highest["steps_needed"] is None
+    assert "precise enough to show a flat curve flat" in highest["reasons"][0]

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..direction import split_camel
 from ..errors import InputError
 from .runs import RunKey, find_runs, normalise
 from .written_nan import NAN_TOKENS, column_floats, is_written
@@ -30,6 +31,8 @@ _BOOKKEEPING = (
     # RLlib progress.csv's episodes_this_iter and timesteps_since_restore were judged as metrics)
     ("a counter", re.compile(r"(^|_)(n_updates|num_updates|updates|num_episodes|n_episodes|episodes?|"
                              r"steps_done|num_steps|total_steps|n_steps|total_timesteps|timesteps|"
+                             # Spinning Up's TotalEnvInteracts, garage's TotalEnvSteps, rllab's NumTrajs
+                             r"env_interacts|env_steps|num_trajs|"
                              r"num_input_tokens_seen|num_tokens|total_flos|iterations?|step|epoch)$"
                              r"|(^|_)(episodes|timesteps|steps|samples)_this_iter$"
                              r"|(^|_)(episodes|timesteps|steps|samples|iterations)_total$"
@@ -187,6 +190,8 @@ def bookkeeping_by_name(name) -> str | None:
 
     >>> bookkeeping_by_name("learning_rate"), bookkeeping_by_name("epoch"), bookkeeping_by_name("loss")
     ('a schedule: learning rate or exploration', 'a step axis', None)
+    >>> bookkeeping_by_name("TotalEnvInteracts"), bookkeeping_by_name("ItrTime"), bookkeeping_by_name("LossV")
+    ('a counter', 'a clock', None)
     """
     key = normalise(name)
     if key in _STEP_NAMES and not _SYSTEM_NAMESPACE.match(str(name)):
@@ -198,10 +203,12 @@ def bookkeeping_by_name(name) -> str | None:
 
 def _named_kind(raw, key: str) -> str | None:
     """The bookkeeping kind a name says by its namespace (``raw``, as written) or by the
-    patterns of :data:`_BOOKKEEPING` (``key``, normalised); None for neither."""
+    patterns of :data:`_BOOKKEEPING` (``key``, normalised, and ``raw``'s CamelCase words:
+    rllab's ``ItrTime`` is a clock); None for neither."""
     if _SYSTEM_NAMESPACE.match(str(raw)):
         return SYSTEM_MEASUREMENT
-    return next((why for why, pattern in _BOOKKEEPING if pattern.search(key)), None)
+    keys = dict.fromkeys((key, normalise(split_camel(raw if raw is not None else key))))
+    return next((why for why, pattern in _BOOKKEEPING for name in keys if pattern.search(name)), None)
 
 
 def _present_numbers(column: pd.Series) -> np.ndarray:

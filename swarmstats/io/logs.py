@@ -4,7 +4,8 @@ The format is taken from ``format=``, else sniffed from the name (``monitor.csv`
 ``trainer_state.json``, ``metrics.csv``, ``result.json``, ``events.out.tfevents.*`` ...)
 and the content (header columns, JSON keys).  A directory is read as a whole: a
 folder of SB3 monitor files, a Lightning ``version_<n>`` folder, a Ray trial, an
-MLflow run, a Hugging Face checkpoint, a TensorBoard log directory.
+MLflow run, a Hugging Face checkpoint, a TensorBoard log directory, a Spinning Up ``data/``
+folder of run folders.
 
 The result is tidy - one row per (run, step, metric) with its value (and the wall
 time where the format records it) - or wide on request: one row per (run, step),
@@ -27,7 +28,16 @@ from . import columnar, mlflow_server
 from .columnar import columnar_kind, read_columnar
 from .columns import find_step, table_roles
 from .decoding import check_readable
-from .formats import marl_eval, mlflow, registry, sacred, sb3, tensorboard, torchrl
+from .formats import (
+    marl_eval,
+    mlflow,
+    registry,
+    sacred,
+    sb3,
+    spinup,
+    tensorboard,
+    torchrl,
+)
 from .formats._table import (
     AXES,
     LogTable,
@@ -393,6 +403,10 @@ def _directory(path: str, format: str | None) -> LogTable:
         documents = marl_eval.documents_in(path)
         if documents:
             return marl_eval.read_documents(documents, path)
+    if format in (None, "spinup-progress"):  # a Spinning Up run folder, or a data folder of runs
+        table = spinup.read_folder(path, format, _load)
+        if table is not None:
+            return table
     versions = _lightning_versions(path)
     if versions and format in (None, "lightning-csv"):
         return _versions_as_runs(path, versions)
