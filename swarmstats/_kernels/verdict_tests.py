@@ -140,12 +140,13 @@ def continued_drift(whole: np.ndarray, steps: np.ndarray, tau: float,
 
 
 def cut_sets_apart(x: np.ndarray, cut: int, cap: int,
-                   level: float = TRANSIENT_LEVEL) -> tuple[bool, float]:
+                   level: float = TRANSIENT_LEVEL, tau: float | None = None) -> tuple[bool, float]:
     """Whether the first ``cut`` points sit apart in location from the rest: a rank-sum
     comparison (mean ranks; the spread of all ranks and the integrated time of the kept
     part's), judged as the largest of such comparisons over every cut the warm-up rule could
     have chosen (``FEW_POINTS`` + 1 to ``cap``), because the rule chose this one.  Returns
-    (shown, p), p from that largest comparison's law.
+    (shown, p), p from that largest comparison's law.  ``tau``: the persistence to size it by
+    (in points), in place of the kept part's own.
 
     A minimum-variance warm-up rule drops whatever prefix lowers the variance of the kept
     mean, and on skewed noise that is a prefix holding a few rare values (a failure in a
@@ -168,6 +169,7 @@ def cut_sets_apart(x: np.ndarray, cut: int, cap: int,
         # one block; ranking 10^6 points would cost more than the whole verdict
         size = int(math.ceil(len(x) / RANK_BLOCKS))
         x, cut, cap = block_means(x, size, align="start"), cut // size, cap // size
+        tau = None if tau is None else max(tau / size, 1.0)
     if cut <= FEW_POINTS:
         return True, 0.0
     ranks = average_ranks(x) / len(x)
@@ -177,8 +179,9 @@ def cut_sets_apart(x: np.ndarray, cut: int, cap: int,
     spread = float(ranks.std(ddof=1))
     # the noise's persistence, not the kept part's own trend (a loss still falling after
     # its steep start would make the ranks look persistent and hide the start)
-    residuals = _detrended(kept)
-    tau = max(series_tau(residuals), 1.0) if np.std(residuals) > ROUNDING else 1.0
+    if tau is None:
+        residuals = _detrended(kept)
+        tau = max(series_tau(residuals), 1.0) if np.std(residuals) > ROUNDING else 1.0
     se = spread * math.sqrt(tau * (1.0 / len(before) + 1.0 / len(kept)))
     z = abs(float(kept.mean() - before.mean())) / se
     p = min(1.0, _largest_split_tail(z, (FEW_POINTS + 1) / len(x), max(cap, cut) / len(x)))

@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from .._kernels.autocorr import integrated_time
+from .._kernels.verdict_tests import FEW_POINTS, cut_sets_apart, series_tau
 from ..errors import InputError
 
 #: Below this many effective samples in the kept part, its noise is looked at around the
@@ -56,6 +57,29 @@ def tests_tau(kept: np.ndarray, tau: float):
         return tau, None, regimes
     around = float(integrated_time(around_regimes(kept, regimes.segments)))
     return min(tau, max(float(regimes.autocorr_time), around, 1.0)), regimes, regimes
+
+
+def transient_apart(z: np.ndarray, cut: int, cap: int):
+    """Whether the warm-up rule's first ``cut`` points sit apart from the rest
+    (:func:`~swarmstats._kernels.verdict_tests.cut_sets_apart`): (shown, p, checked).
+
+    The rank test sizes its error by the rest's persistence, and a plateau that swings between
+    levels after a climb makes that time long: a real Safety Gym run climbing 1.3 -> 12.5 over
+    its first 163 of 1,000 epochs, then swinging between 11.4 and 14.8 (g ~ 126), kept its climb
+    (p = 0.08) and read "still improving" while its last 300 epochs fell.  Where the test fails
+    and the rest holds regimes, it is judged again with the noise's time around them, as the
+    tests that show movement are (:func:`tests_tau`).  ``checked`` is ``(cut, tests_tau of the
+    rest)`` when that search ran - for the verdict to reuse when it keeps this cut - else None.
+    """
+    apart, p = cut_sets_apart(z, cut, cap)
+    if apart or cut <= FEW_POINTS:
+        return apart, p, None
+    rest = z[cut:]
+    own = series_tau(rest)
+    found = tests_tau(rest, own)
+    if found[0] < own:
+        apart, p = cut_sets_apart(z, cut, cap, tau=found[0])
+    return apart, p, (cut, found)
 
 
 def search_regimes(kept: np.ndarray):

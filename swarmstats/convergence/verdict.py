@@ -49,7 +49,6 @@ from .._kernels.stationary_tests import geweke_z
 from .._kernels.verdict_tests import (
     ROUNDING,
     continued_drift,
-    cut_sets_apart,
     kept_trend,
     late_change,
     settle_cut,
@@ -80,7 +79,7 @@ from .reasons import (
     variance_reason,
     warmup_reason,
 )
-from .regime_check import memory_unexplained, tests_tau
+from .regime_check import memory_unexplained, tests_tau, transient_apart
 from .result import (
     VERDICTS,
     ConvergenceResult,
@@ -232,7 +231,7 @@ class ConvergenceTest(Estimator):
         cut = warmup_of_values(z, method=self.warmup, max_fraction=self.max_warmup, steps=series.steps)
         # a cut must set apart a transient, not the rare values of skewed noise
         cap = int(self.max_warmup * n)
-        apart, apart_p = cut_sets_apart(z, cut.index, cap)
+        apart, apart_p, checked = transient_apart(z, cut.index, cap)
         first = cut.index if apart else 0
         start, tau = settle_cut(z, first, cap)
         kept, kept_steps = z[start:], steps[start:]
@@ -259,7 +258,8 @@ class ConvergenceTest(Estimator):
         equivalence = self.equivalence_alpha if self.equivalence_alpha is not None else self.alpha
         # the tests that show movement may size their batches by the noise around the
         # regimes a slow-swinging run holds; the flatness bounds keep the series' own time
-        test_tau, regimes, searched = tests_tau(kept, tau)
+        test_tau, regimes, searched = (checked[1] if checked is not None and checked[0] == start
+                                       else tests_tau(kept, tau))
         regimes_found = len(regimes.changepoints) if regimes is not None else 0
         trend = kept_trend(kept, kept_steps, tau)
         drift = continued_drift(z, steps, tau, trend, level)
