@@ -29,7 +29,8 @@ SYSTEM_MEASUREMENT = "a system measurement: time, memory or hardware use"
 _BOOKKEEPING = (
     # Ray/RLlib's work done per iteration and since a restore are counts, not outcomes (a real
     # RLlib progress.csv's episodes_this_iter and timesteps_since_restore were judged as metrics)
-    ("a counter", re.compile(r"(^|_)(n_updates|num_updates|updates|num_episodes|n_episodes|episodes?|"
+    # (not a duration per epoch: "AVG Time Per Epoch" is a clock)
+    ("a counter", re.compile(r"(?<!per)(^|_)(n_updates|num_updates|updates|num_episodes|n_episodes|episodes?|"
                              r"steps_done|num_steps|total_steps|n_steps|total_timesteps|timesteps|"
                              # Spinning Up's TotalEnvInteracts, garage's TotalEnvSteps, rllab's NumTrajs
                              r"env_interacts|env_steps|num_trajs|"
@@ -40,7 +41,8 @@ _BOOKKEEPING = (
                              r"|(^|_)(timesteps|iterations|episodes|steps)_since_restore$")),
     ("a clock", re.compile(r"(^|_)(time|times|runtime|timestamp|elapsed|duration|walltime|clock|"
                            r"datetime|date|ms|secs|seconds)$"
-                           r"|(^|_)time_(this_iter_s|total_s|since_restore)$")),  # Ray Tune's clocks
+                           r"|(^|_)time_(this_iter_s|total_s|since_restore)$"  # Ray Tune's clocks
+                           r"|(^|_)time_per_(epoch|iter|iteration|step|update)$")),
     ("throughput", re.compile(r"(fps|per_second|per_sec|_per_s|throughput|(^|_)it_s)$")),
     ("a schedule: learning rate or exploration",
      re.compile(r"(^|_)(lr|learning_rate|exploration_rate|epsilon|clip_range|clip_range_vf)$|(^|_)lr_")),
@@ -192,6 +194,8 @@ def bookkeeping_by_name(name) -> str | None:
     ('a schedule: learning rate or exploration', 'a step axis', None)
     >>> bookkeeping_by_name("TotalEnvInteracts"), bookkeeping_by_name("ItrTime"), bookkeeping_by_name("LossV")
     ('a counter', 'a clock', None)
+    >>> bookkeeping_by_name("AVG Time Per Epoch"), bookkeeping_by_name("reward_per_epoch")
+    ('a clock', None)
     """
     key = normalise(name)
     if key in _STEP_NAMES and not _SYSTEM_NAMESPACE.match(str(name)):
