@@ -31,12 +31,13 @@ _SUFFIXES = ("loss", "error")
 #: GRPO's ``kl``: how far an update or the policy moved, watched, not minimised), advantage
 #: estimates (centred on 0 by construction: verl's ``critic/advantages/mean``), Q-value
 #: estimates (pymarl's ``q_taken_mean``: a value that grows with over-estimation too),
-#: and Spinning Up's value estimates (``AverageVVals``, ``Q1Vals``), differences between two
+#: and Spinning Up's value estimates (``AverageVVals``, ``Q1Vals``), where an update stopped early
+#: (its PPO's ``StopIter``: the KL limit reached), differences between two
 #: measurements (verl's ``training/rollout_probs_diff_mean``: how far the rollout engine's
 #: probabilities are from the trainer's, watched; a falling one read "worsened")
 NEITHER = ("norm", "entropy", "len", "length", "lengths", "seqlen", "clipped", "clipfrac", "std",
            "temperature", "coef", "coeff", "kl", "kld", "divergence", "advantage", "advantages",
-           "q", "qvalue", "qvalues", "vals", "diff", "difference", "mismatch", "discrepancy")
+           "q", "qvalue", "qvalues", "vals", "diff", "difference", "mismatch", "discrepancy", "stop")
 #: a spread: no better side even of a cost or a loss (Spinning Up's ``StdEpCost``)
 _SPREADS = {"std", "stddev"}
 #: a clipping share (``clip_fraction``, ``clip_ratio``); ``clip_score`` (an image model's CLIP
