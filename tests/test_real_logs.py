@@ -837,6 +837,11 @@ def test_spinning_up_safety_runs_read_a_falling_cost_as_improving_and_a_cost_hel
     assert "StdEpRet" in guessed and "AverageVVals" in guessed and "StdEpCost" in guessed
     assert "lower is better for AverageEpCost, MaxEpCost" in said
     assert "LossPi, LossV" in said[said.index("lower is better"):]
+    # followed live, the cost reads as it does in a table, its steps called epochs
+    out = run("watch", folder / "cpo-cost1" / "progress.txt", "--once", "--format", "json").stdout
+    followed = json.loads(out[out.index('{\n  "schema_version"'):])["report"]["metrics"]["AverageEpCost"]
+    assert followed["verdict"] == "not_converged"
+    assert followed["reason"].startswith("still improving") and "per 100 epochs" in followed["reason"]
     # a bound held up by a slope too small to call a trend gives no count of steps
     highest = verdicts(run("check-convergence", path, "-m", "MaxEpRet", "--format", "json"))["MaxEpRet"]
     assert highest["verdict"] == "insufficient_data" and highest["steps_needed"] is None

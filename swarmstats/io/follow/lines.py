@@ -14,6 +14,7 @@ from ..decoding import BadJSON, check_readable, loads
 from ..formats._table import headless
 from ..formats.console import BoxReader, is_rule, visible
 from ..formats.printed_dicts import StepCounter, parse_line
+from ..formats import spinup
 from ..formats.pymarl import BlockReader
 from ..formats.torchrl import is_scalar_line, metric_name
 from ..formats.verl import is_late, parse_step_line, printed_value, printing_process
@@ -223,6 +224,8 @@ class Follower:
             return "timesteps"  # SB3's progress.csv, read_log's sb3-progress
         if step_key is None and self.header is not None and {"r", "l", "t"} <= set(self.header):
             return "episodes"  # an SB3 monitor.csv: a row per episode, read_log's "monitor"
+        if step_key == "Epoch" and self.header is not None and spinup.is_progress(self.header, ""):
+            return "epochs"  # Spinning Up's progress.txt, read_log's spinup-progress
         return step_key
 
     def records(self) -> list[dict]:
