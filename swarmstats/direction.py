@@ -29,12 +29,12 @@ _SUFFIXES = ("loss", "error")
 #: ``entropy_loss``): gradient norms, entropies, episode and completion lengths, clipping
 #: shares, spreads, temperatures and coefficients, KL divergences (PPO's ``approx_kl``,
 #: GRPO's ``kl``: how far an update or the policy moved, watched, not minimised), advantage
-#: estimates (centred on 0 by construction: verl's ``critic/advantages/mean``), Q-value
-#: estimates (pymarl's ``q_taken_mean``: a value that grows with over-estimation too),
-#: and Spinning Up's value estimates (``AverageVVals``, ``Q1Vals``), where an update stopped early
-#: (its PPO's ``StopIter``: the KL limit reached), differences between two
-#: measurements (verl's ``training/rollout_probs_diff_mean``: how far the rollout engine's
-#: probabilities are from the trainer's, watched; a falling one read "worsened")
+#: estimates (centred on 0 by construction: verl's ``critic/advantages/mean``), value
+#: estimates (pymarl's ``q_taken_mean``, Spinning Up's ``AverageVVals`` and ``Q1Vals``: they
+#: grow with over-estimation too), where an update stopped early (Spinning Up PPO's
+#: ``StopIter``: its KL limit reached), differences between two measurements (verl's
+#: ``training/rollout_probs_diff_mean``: how far the rollout engine's probabilities are from
+#: the trainer's, watched; a falling one read "worsened")
 NEITHER = ("norm", "entropy", "len", "length", "lengths", "seqlen", "clipped", "clipfrac", "std",
            "temperature", "coef", "coeff", "kl", "kld", "divergence", "advantage", "advantages",
            "q", "qvalue", "qvalues", "vals", "diff", "difference", "mismatch", "discrepancy", "stop")

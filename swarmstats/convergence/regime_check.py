@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from .._kernels.autocorr import integrated_time
-from .._kernels.verdict_tests import FEW_POINTS, cut_sets_apart, series_tau
+from .._kernels.verdict_tests import cut_sets_apart, series_tau
 from ..errors import InputError
 
 #: Below this many effective samples in the kept part, its noise is looked at around the
@@ -72,7 +72,7 @@ def transient_apart(z: np.ndarray, cut: int, cap: int):
     rest)`` when that search ran - for the verdict to reuse when it keeps this cut - else None.
     """
     apart, p = cut_sets_apart(z, cut, cap)
-    if apart or cut <= FEW_POINTS:
+    if apart:  # (a cut of a few points always is)
         return apart, p, None
     rest = z[cut:]
     own = series_tau(rest)

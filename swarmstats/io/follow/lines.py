@@ -11,10 +11,10 @@ import stat
 
 from ..._result import plain_number
 from ..decoding import BadJSON, check_readable, loads
+from ..formats import spinup
 from ..formats._table import headless
 from ..formats.console import BoxReader, is_rule, visible
 from ..formats.printed_dicts import StepCounter, parse_line
-from ..formats import spinup
 from ..formats.pymarl import BlockReader
 from ..formats.torchrl import is_scalar_line, metric_name
 from ..formats.verl import is_late, parse_step_line, printed_value, printing_process
