@@ -165,8 +165,9 @@ def overall_verdict(results: list, alpha: float, rhat: float, ess_bulk: float, e
                        "judges each run alone)"]
             verdict = "not_converged"
         else:
+            # (not "settled": some of these runs are still moving or too short to judge)
             reasons.append(f"the runs disagree: R-hat = {fmt(rhat, 4)} >= {rhat_threshold} "
-                           "(they settled at different levels or spreads)")
+                           "(their values after the warm-up differ in level or spread)")
     elif math.isfinite(rhat):
         reasons.append(f"R-hat = {fmt(rhat, 4)}, bulk ESS {fmt(ess_bulk, 4)}, "
                        f"tail ESS {fmt(ess_tail, 4)}")
