@@ -63,4 +63,31 @@ def test_curves_of_numbered_runs_are_seeds_and_not_flagged(tmp_path):
     assert "settings" not in done.stderr
     (tmp_path / "sac_seed1.csv").write_bytes((tmp_path / "ppo_seed1.csv").read_bytes())
     mixed = run("curves", tmp_path / "*.csv", "-m", "reward")
-    assert mixed.returncode == 0 and "2 settings by their names (ppo, sac;" in mixed.stderr
+    assert mixed.returncode == 0 and "2 settings by their names (ppo, sac)" in mixed.stderr
+    # ppo's three seeds get their band; sac's one run has none, and is said to be left out
+    assert "reward [ppo]: 3 runs" in mixed.stdout and "[sac]" not in mixed.stdout
+    assert "sac: one run, no band across seeds: left out" in mixed.stderr
+
+
+def test_curves_of_several_settings_give_a_band_across_the_seeds_of_each(tmp_path):
+    """A Spinning Up data folder (data/ppo/ppo_s0 ...): one band per algorithm, drawn in one
+    panel to compare them, where pooling them drew one band across two algorithms."""
+    rng = np.random.default_rng(1)
+    header = "Epoch\tAverageEpRet\tTotalEnvInteracts\n"
+    for algorithm, level in (("ppo", 1.0), ("sac", 5.0)):
+        for seed in range(3):
+            folder = tmp_path / "data" / algorithm / f"{algorithm}_s{seed}"
+            folder.mkdir(parents=True)
+            rows = [f"{epoch}\t{level * (1 - np.exp(-epoch / 10)) + 0.1 * rng.normal()}\t{4000 * (epoch + 1)}\n"
+                    for epoch in range(40)]
+            (folder / "progress.txt").write_text(header + "".join(rows))
+    image = tmp_path / "settings.png"
+    done = run("curves", tmp_path / "data", "-m", "AverageEpRet", "-o", image, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert "2 settings by their names (ppo, sac): a band across the seeds of each" in done.stderr
+    results = {r["name"]: pd.DataFrame(r["table"]) for r in json.loads(done.stdout)["results"]}
+    assert sorted(results) == ["AverageEpRet [ppo]", "AverageEpRet [sac]"]
+    ppo, sac = (results[f"AverageEpRet [{name}]"].iloc[-1] for name in ("ppo", "sac"))
+    assert ppo["n_runs"] == sac["n_runs"] == 3
+    assert ppo["mean_high"] < 1.5 and sac["mean_low"] > 4.5  # each band around its own level
+    assert image.stat().st_size > 5000 and image.read_bytes()[:4] == b"\x89PNG"

@@ -5,6 +5,8 @@ from __future__ import annotations
 from ..curves import learning_curves
 from ..errors import InputError
 from ..io import LOG_FORMATS
+from ..io.runs import name_list
+from ..sweeps.runs import settings_of
 from ._loading import MIN_VALUES, too_few
 from ._options import (
     EXIT_PASS,
@@ -14,8 +16,8 @@ from ._options import (
     add_random_seed_option,
     at_least,
 )
-from ._output import plot_results, render
-from ._runs import metric_runs_at, note_diverged, note_pooled, note_settings
+from ._output import new_figure, plot_results, render, save_figure, say
+from ._runs import metric_runs_at, note_diverged, note_pooled
 
 
 def add_parser(commands) -> None:
@@ -39,24 +41,61 @@ def add_parser(commands) -> None:
 
 
 def run(args) -> int:
-    runs = {}
     found = metric_runs_at(args.paths, args.metric, args.input_format)
     note_diverged(found, args.metric)
     found = [(spec, series) for spec, series in found if len(series)]  # (diverged before any value)
     note_pooled([spec for spec, _ in found],
                 environments="curves across them mix their reward scales; pass the runs of one environment",
                 workers="their spread is not a spread between seeds")
-    note_settings([spec for spec, _ in found], "the band across them is not a band across seeds; pass the "
-                  "runs of one setting")
+    groups, told_by = _seeds_by_setting(found, args.metric)
+    bands = {setting: runs for setting, runs in groups.items() if len(runs) >= 2}
+    if len(groups) > 1 and bands:  # a band across the seeds of each setting
+        say(f"the runs are of {len(groups)} settings by their {told_by} ({name_list(list(groups))}): "
+            "a band across the seeds of each")
+        alone = [setting for setting, runs in groups.items() if len(runs) < 2]
+        if alone:
+            each = " each" if len(alone) > 1 else ""
+            say(f"{name_list(alone)}: one run{each}, no band across seeds: left out")
+    else:  # one setting, or settings of one run each: drawn together, as given
+        if len(groups) > 1:
+            say(f"the runs are of {len(groups)} settings by their {told_by} ({name_list(list(groups))}), "
+                "one run each: the band across them is not a band across seeds; pass the runs of one setting")
+        bands = {None: {name: series for runs in groups.values() for name, series in runs.items()}}
+        if len(bands[None]) < 2:
+            raise InputError(f"{len(bands[None])} run found; learning curves across seeds need at least two")
+    results = [learning_curves(runs, points=args.points, random_state=args.random_seed,
+                               name=args.metric if setting is None else f"{args.metric} [{setting}]")
+               for setting, runs in bands.items()]
+    render(args, "curves", results)
+    if args.plot:
+        if len(results) == 1:
+            plot_results(results, args.plot, (8, 4.5))
+        else:
+            plot_settings(results, list(bands), args.plot)
+    return EXIT_PASS
+
+
+def _seeds_by_setting(found, metric: str) -> tuple[dict, str | None]:
+    """({setting (None: the runs are the seeds of one): {run name: series}}, what told the
+    settings apart), settings in the order their first run came; a path given twice is a run
+    of its own."""
+    settings, told_by = settings_of([spec for spec, _ in found], told_by=True)
+    settings = settings or {}
+    groups: dict = {}
     for spec, series in found:
         if len(series) < MIN_VALUES:
-            raise too_few(spec.name, f"{len(series)} value(s) of {args.metric!r}")
-        name = spec.name if spec.name not in runs else f"{spec.name} ({len(runs)})"  # a path given twice
-        runs[name] = series
-    if len(runs) < 2:
-        raise InputError(f"{len(runs)} run found; learning curves across seeds need at least two")
-    result = learning_curves(runs, points=args.points, random_state=args.random_seed, name=args.metric)
-    render(args, "curves", [result])
-    if args.plot:
-        plot_results([result], args.plot, (8, 4.5))
-    return EXIT_PASS
+            raise too_few(spec.name, f"{len(series)} value(s) of {metric!r}")
+        runs = groups.setdefault(settings.get(spec.name), {})
+        taken = sum(len(group) for group in groups.values())
+        runs[spec.name if spec.name not in runs else f"{spec.name} ({taken})"] = series
+    return groups, told_by
+
+
+def plot_settings(results, settings: list, path: str) -> None:
+    """The bands of several settings in one panel, to compare them (Spinning Up's ``plot``
+    draws its experiments so)."""
+    from ..plots.distributions import overlay_curves
+
+    fig, axes = new_figure(1, 1, (8, 4.5))
+    overlay_curves(results, axes[0, 0], labels=settings)
+    save_figure(fig, path)

@@ -102,6 +102,27 @@ def plot_evaluation_plan(result, ax):
     return ax
 
 
+def overlay_curves(results, ax, labels=None):
+    """Several settings' curves in one panel: each setting's mean and its pointwise band in a
+    colour of its own, its runs faint in that colour; ``labels`` names them in the legend
+    (default: the results' names)."""
+    labels = labels if labels is not None else [result.name for result in results]
+    for index, (result, label) in enumerate(zip(results, labels)):
+        table, color = result.table, f"C{index % 10}"
+        for run in result._grid_values:
+            ax.plot(table["step"], run, color=color, lw=0.5, alpha=0.25, zorder=1)
+        ax.fill_between(table["step"], table["mean_low"], table["mean_high"], color=color, alpha=0.2,
+                        zorder=2)
+        ax.plot(table["step"], table["mean"], color=color, lw=2, zorder=3,
+                label=f"{label} ({result.n_runs} runs)")
+    ax.set_xlabel("step")
+    ax.set_ylabel(results[0].name.split(" [")[0] if results and results[0].name else "score")
+    ax.set_title(f"{len(results)} settings: the mean of each one's runs and its "
+                 f"{results[0].ci_level:.0%} pointwise interval", fontsize=9)
+    ax.legend(fontsize=8)
+    return ax
+
+
 @plotter(CurvesResult)
 def plot_curves(result, ax):
     """Each run faint, the mean with its pointwise t band, the median and the IQM dashed."""
