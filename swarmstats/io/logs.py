@@ -44,6 +44,7 @@ from .formats._table import (
     check_repeated_header,
     headless,
     melt_columns,
+    runs_frame,
 )
 from .plain_csv import numeric_table
 from .resumed import drop_superseded
@@ -355,8 +356,7 @@ def _versions_as_runs(path: str, versions: list) -> LogTable:
         if not np.isfinite(values.to_numpy(dtype=float)).any() and not table.notes:
             empty.append(version)  # every value empty: nothing to analyse, but say so
         parts.append(table.frame.assign(run=version))
-    frame = pd.concat(parts, ignore_index=True)
-    frame = frame[["run"] + [c for c in frame.columns if c != "run"]]
+    frame = runs_frame(parts)
     notes = [f"{len(versions)} version folder(s), one run each"] + said
     if empty:
         notes.append(f"{', '.join(empty)} logged no value (every metric empty)")

@@ -298,6 +298,18 @@ def sparse_to_wide(tidy: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(columns)
 
 
+def runs_frame(parts: list) -> pd.DataFrame:
+    """The wide frames of several runs (each with its ``run`` column) one after another, the
+    ``run`` column first: a reader's folder of runs read as one log.
+
+    >>> runs_frame([pd.DataFrame({"step": [0], "r": [1.0], "run": "a"}),
+    ...             pd.DataFrame({"step": [0], "r": [2.0], "run": "b"})]).columns.tolist()
+    ['run', 'step', 'r']
+    """
+    frame = pd.concat(parts, ignore_index=True)
+    return frame[["run"] + [c for c in frame.columns if c != "run"]]
+
+
 def headless(names) -> bool:
     """Is a CSV's first line (``names``) numbers rather than column names: a table without a
     header?  pandas' default labels (``0,1,2``, written by ``to_csv(index=False)``) are a header.

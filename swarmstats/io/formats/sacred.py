@@ -33,7 +33,7 @@ import pandas as pd
 
 from ...errors import InputError
 from ..tabular import read_json_file, read_path
-from ._table import ONE_CONFIGURATION, LogTable, sparse_to_wide
+from ._table import ONE_CONFIGURATION, LogTable, runs_frame, sparse_to_wide
 
 #: the suffix of a pymarl metric's step list (``return_mean_T``: the t_env of each value)
 STEP_SUFFIX = "_T"
@@ -239,8 +239,7 @@ def read_folder(path: str, format: str | None, load) -> LogTable | None:
         raise InputError(f"{path}: no sacred run could be read ({failed[0]})")
     read = [str(part["run"].iloc[0]) for part in parts]
     notes = [f"{len(read)} sacred run folders, one run each: {', '.join(read)}"] + failed + notes
-    frame = pd.concat(parts, ignore_index=True)
-    frame = frame[["run"] + [c for c in frame.columns if c != "run"]]
+    frame = runs_frame(parts)
     return LogTable(frame, format or next(iter(logs.values()))[1], path, notes, configs_complete=True,
                     run_configs=config_labels(path, read))
 

@@ -30,7 +30,7 @@ import re
 import pandas as pd
 
 from ...errors import InputError
-from ._table import LogTable, check_repeated_header, numeric_columns
+from ._table import LogTable, check_repeated_header, numeric_columns, runs_frame
 
 PROGRESS = "progress.txt"
 STEP = "Epoch"
@@ -118,6 +118,5 @@ def read_folder(path: str, format: str | None, load) -> LogTable | None:
         raise InputError(f"{path}: no {PROGRESS} below it could be read ({failed[0]})")
     read = [str(part["run"].iloc[0]) for part in parts]
     notes = [f"{len(read)} run folders holding a {PROGRESS}, one run each: {', '.join(read)}"] + failed + notes
-    frame = pd.concat(parts, ignore_index=True)
-    frame = frame[["run"] + [c for c in frame.columns if c != "run"]]
+    frame = runs_frame(parts)
     return LogTable(frame, formats.pop() if len(formats) == 1 else "tsv", path, notes)

@@ -29,7 +29,7 @@ import pandas as pd
 
 from ...errors import InputError
 from ..tabular import decode_text, read_path
-from ._table import LogTable, printed_number, sparse_to_wide
+from ._table import LogTable, printed_number, runs_frame, sparse_to_wide
 
 #: the folder of TorchRL's CSV logger that holds the scalars (beside ``videos`` and ``texts``)
 SCALARS = "scalars"
@@ -164,8 +164,7 @@ def read_folder(path: str) -> LogTable | None:
         else:
             frame = frame.assign(run=entry)
         parts.append(frame)
-    frame = pd.concat(parts, ignore_index=True)
-    frame = frame[["run"] + [c for c in frame.columns if c != "run"]]
+    frame = runs_frame(parts)
     return LogTable(frame, "torchrl-csv", path, notes)
 
 
