@@ -667,3 +667,17 @@ def test_a_spinning_up_folder_with_one_broken_run_reads_the_others_and_says_so(t
     (good / "progress.txt").write_text("")
     with pytest.raises(InputError, match="no progress.txt below it could be read"):
         read_log(tmp_path)
+
+
+def test_rlkits_durations_named_with_their_unit_are_clocks(tmp_path):
+    """rlkit's progress.csv times each phase of an epoch as "time/epoch (s)": durations, not
+    outcomes, which were judged as metrics (and failed the gate while a run sped up)."""
+    path = tmp_path / "progress.csv"
+    pd.DataFrame({"Epoch": range(6), "evaluation/Average Returns": [1.0, 3.0, 4.0, 4.5, 4.4, 4.6],
+                  "time/epoch (s)": [31.2, 30.8, 29.9, 31.5, 30.2, 30.0],
+                  "time/total (s)": [31.2, 62.0, 91.9, 123.4, 153.6, 183.6],
+                  "exploration/num steps total": [1000, 2000, 3000, 4000, 5000, 6000]}).to_csv(path, index=False)
+    columns = table_roles(read_log(path, wide=True))[0]
+    assert columns.metrics == ["evaluation/Average Returns"]
+    assert columns.bookkeeping == {"time/epoch (s)": "a clock", "time/total (s)": "a clock",
+                                   "exploration/num steps total": "a counter"}

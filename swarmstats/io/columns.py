@@ -42,7 +42,9 @@ _BOOKKEEPING = (
     ("a clock", re.compile(r"(^|_)(time|times|runtime|timestamp|elapsed|duration|walltime|clock|"
                            r"datetime|date|ms|secs|seconds)$"
                            r"|(^|_)time_(this_iter_s|total_s|since_restore)$"  # Ray Tune's clocks
-                           r"|(^|_)time_per_(epoch|iter|iteration|step|update)$")),
+                           r"|(^|_)time_per_(epoch|iter|iteration|step|update)$"
+                           # a duration named with its unit, as rlkit logs them: "time/epoch (s)"
+                           r"|_\((s|ms|sec|secs|seconds|min|mins|minutes|h|hours)\)$")),
     ("throughput", re.compile(r"(fps|per_second|per_sec|_per_s|throughput|(^|_)it_s)$")),
     ("a schedule: learning rate or exploration",
      re.compile(r"(^|_)(lr|learning_rate|exploration_rate|epsilon|clip_range|clip_range_vf)$|(^|_)lr_")),
@@ -195,6 +197,8 @@ def bookkeeping_by_name(name) -> str | None:
     >>> bookkeeping_by_name("TotalEnvInteracts"), bookkeeping_by_name("ItrTime"), bookkeeping_by_name("LossV")
     ('a counter', 'a clock', None)
     >>> bookkeeping_by_name("AVG Time Per Epoch"), bookkeeping_by_name("reward_per_epoch")
+    ('a clock', None)
+    >>> bookkeeping_by_name("time/epoch (s)"), bookkeeping_by_name("reward (mean)")
     ('a clock', None)
     """
     key = normalise(name)
