@@ -846,3 +846,39 @@ def test_spinning_up_safety_runs_read_a_falling_cost_as_improving_and_a_cost_hel
     highest = verdicts(run("check-convergence", path, "-m", "MaxEpRet", "--format", "json"))["MaxEpRet"]
     assert highest["verdict"] == "insufficient_data" and highest["steps_needed"] is None
     assert "precise enough to show a flat curve flat" in highest["reasons"][0]
+
+
+def test_a_wandb_history_export_of_a_benchmarl_run_reads_its_reward_climbing_and_leaves_its_counters_out():
+    """A W&B ``run.history()`` export of a BenchMARL MAPPO run (three agent groups): 26 rows,
+    ``_step`` every 5 iterations. The collection reward climbs -2.9 -> ~-1.0; BenchMARL's
+    ``counters/`` are work counts (``counters/current_frames``, the frames per iteration, is
+    constant and was judged "converged" as a metric), its ``timers/`` the machine's."""
+    path = REAL / "wandb/benchmarl-mappo-history.csv"
+    assert ss.read_log(path, wide=True).attrs["format"] == "wandb-history"
+    result = run("check-convergence", path, "--format", "json")
+    rows = verdicts(result)
+    assert not [name for name in rows if name.startswith(("counters/", "timers/"))]
+    reward = rows["collection/reward/episode_reward_mean"]
+    assert reward["verdict"] == "not_converged" and reward["trend_slope"] > 0
+    assert "still improving" in reward["reasons"][0]
+    # the evaluation logged once is said to be too short, not judged
+    assert "eval/reward/episode_reward_mean" not in rows and "eval/reward/episode_reward_mean (1)" in result.stderr
+
+
+def test_a_wandb_chart_export_pools_the_runs_nanogpt_named_after_their_start_time_as_seeds():
+    """A W&B chart export (``Step``, ``<run> - train/loss`` with its ``__MIN``/``__MAX`` band)
+    of eight nanoGPT runs, named as nanoGPT suggests, ``'run' + str(time.time())``: the three
+    ``gpt2_char_to_token<time>`` runs are one setting started three times - two stuck near 6.9,
+    one down to 4.2 - where each name read as a setting of its own."""
+    path = REAL / "wandb/nanogpt-chart.csv"
+    wide = ss.read_log(path, wide=True)
+    assert wide.attrs["format"] == "wandb-chart" and wide["run"].nunique() == 8
+    result = run("check-convergence", path, "--format", "json")
+    rows = verdicts(result)
+    pooled = rows["train/loss [gpt2_char_to_token]"]
+    assert len(pooled["runs"]) == 3 and pooled["rhat"] > 1.1  # the runs disagree
+    assert pooled["verdict"] != "converged"
+    # the longest run still falls slowly; one diverged upward
+    assert rows["train/loss [run=gpt2]"]["reasons"][0].startswith("still improving")
+    rising = rows["train/loss [run=gpt2_last_char_token_to_char1729587337.8266432]"]
+    assert rising["verdict"] == "not_converged" and rising["reasons"][0].startswith("still worsening")

@@ -64,6 +64,10 @@ _BOOKKEEPING = (
 #: verl log's timing_s/update_actor was called "not converged" and failed the gate); matched on
 #: the name as written, so that a metric merely named "timing_error" stays a metric
 _SYSTEM_NAMESPACE = re.compile(r"^(timing|timing_s|timing_ms|timing_per_token_ms|timers|perf)/", re.IGNORECASE)
+#: BenchMARL's (and TorchRL's trainers') namespace of work counts: ``counters/iter``,
+#: ``counters/total_frames`` and ``counters/current_frames`` - the frames collected per
+#: iteration, constant, which a real W&B export's table judged "converged" as a metric
+_COUNTER_NAMESPACE = re.compile(r"^counters/", re.IGNORECASE)
 MISSING_TOKENS = {"", "none", "null", "nan", "na", "n/a"}
 
 
@@ -200,6 +204,8 @@ def bookkeeping_by_name(name) -> str | None:
     ('a clock', None)
     >>> bookkeeping_by_name("time/epoch (s)"), bookkeeping_by_name("reward (mean)")
     ('a clock', None)
+    >>> bookkeeping_by_name("counters/current_frames"), bookkeeping_by_name("collection/reward/episode_reward_mean")
+    ('a counter', None)
     """
     key = normalise(name)
     if key in _STEP_NAMES and not _SYSTEM_NAMESPACE.match(str(name)):
@@ -215,6 +221,8 @@ def _named_kind(raw, key: str) -> str | None:
     rllab's ``ItrTime`` is a clock); None for neither."""
     if _SYSTEM_NAMESPACE.match(str(raw)):
         return SYSTEM_MEASUREMENT
+    if _COUNTER_NAMESPACE.match(str(raw)):
+        return "a counter"
     keys = dict.fromkeys((key, normalise(split_camel(raw if raw is not None else key))))
     return next((why for why, pattern in _BOOKKEEPING for name in keys if pattern.search(name)), None)
 

@@ -118,6 +118,10 @@ _EXPONENT = re.compile(r".*\d[eE][-+]?\d+")
 #: Ray's trial folders): when a run was made, which says nothing about its setting
 _TIMESTAMP = re.compile(r"(?P<stem>.*?)[\s_\-.]*(?:19|20)\d{2}-?[01]\d-?[0-3]\d"
                         r"(?:[T_\-\s]?[0-2]\d[-:]?[0-5]\d(?:[-:]?[0-5]\d(?:\.\d+)?)?)?")
+#: a Unix time at the end of a name, glued or not: seconds (2001-2033) with their fraction, as
+#: ``str(time.time())`` prints them, or milliseconds - nanoGPT's suggested W&B run name is
+#: ``'run' + str(time.time())`` ("gpt2_char_to_token1729534595.422701" in a real W&B export)
+_UNIX_TIME = re.compile(r"(?P<stem>.*?)[\s_\-.]*(?:1\d{9}(?:\.\d+)?|1\d{12})")
 #: W&B's generated run names ("glowing-sun-12"): two words and a counter that say nothing
 #: about the run's setting
 _GENERATED_NAME = re.compile(r"[a-z]+-[a-z]+-\d+")
@@ -134,9 +138,11 @@ def replicate_stem(name) -> str:
     ['a2c-CartPole-v1', 'baseline', 't1', 'lr0.001', 'lr1e-4']
     >>> [replicate_stem(n) for n in ("ppo_2024-01-05_14-32-00", "ppo_20240106_0915", "lr0.001_2024-01-05")]
     ['ppo', 'ppo', 'lr0.001']
+    >>> [replicate_stem(n) for n in ("gpt2_char_to_token1729534595.422701", "run_1729491541", "gpt2", "ppo_12345")]
+    ['gpt2_char_to_token', 'run', 'gpt2', 'ppo']
     """
     text = str(name)
-    stamped = _TIMESTAMP.fullmatch(text)
+    stamped = _TIMESTAMP.fullmatch(text) or _UNIX_TIME.fullmatch(text)
     if stamped is not None:  # a time stamp marks a replicate as a run number does
         return replicate_stem(stamped.group("stem")) if stamped.group("stem") else ""
     match = _REPLICATE_WORD.fullmatch(text)
