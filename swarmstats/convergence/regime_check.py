@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from .._kernels.autocorr import integrated_time
-from .._kernels.verdict_tests import cut_sets_apart, series_tau
+from .._kernels.verdict_tests import cut_sets_apart, settle_cut
 from ..errors import InputError
 
 #: Below this many effective samples in the kept part, its noise is looked at around the
@@ -59,27 +59,32 @@ def tests_tau(kept: np.ndarray, tau: float):
     return min(tau, max(float(regimes.autocorr_time), around, 1.0)), regimes, regimes
 
 
-def transient_apart(z: np.ndarray, cut: int, cap: int):
-    """Whether the warm-up rule's first ``cut`` points sit apart from the rest
-    (:func:`~swarmstats._kernels.verdict_tests.cut_sets_apart`): (shown, p, checked).
+def kept_part(z: np.ndarray, cut: int, cap: int):
+    """Where the kept part starts, given the warm-up rule's ``cut``: (the cut kept - ``cut``
+    or 0 -, the rank test's p, the start once settled, its integrated time, and
+    :func:`tests_tau` of the kept part when it was run here, else None).
 
-    The rank test sizes its error by the rest's persistence, and a plateau that swings between
+    The cut stands only when its points sit apart from the rest
+    (:func:`~swarmstats._kernels.verdict_tests.cut_sets_apart`), and the kept part then moves
+    on while it has not settled (:func:`~swarmstats._kernels.verdict_tests.settle_cut`).  The
+    rank test sizes its error by the rest's persistence, and a plateau that swings between
     levels after a climb makes that time long: a real Safety Gym run climbing 1.3 -> 12.5 over
     its first 163 of 1,000 epochs, then swinging between 11.4 and 14.8 (g ~ 126), kept its climb
     (p = 0.08) and read "still improving" while its last 300 epochs fell.  Where the test fails
-    and the rest holds regimes, it is judged again with the noise's time around them, as the
-    tests that show movement are (:func:`tests_tau`).  ``checked`` is ``(cut, tests_tau of the
-    rest)`` when that search ran - for the verdict to reuse when it keeps this cut - else None.
+    and the kept part holds regimes, it is judged again with the noise's time around them, as
+    the tests that show movement are (:func:`tests_tau`) - that search is the one the verdict
+    needs when the cut still fails, so a stationary persistent run pays for no second one.
     """
     apart, p = cut_sets_apart(z, cut, cap)
     if apart:  # (a cut of a few points always is)
-        return apart, p, None
-    rest = z[cut:]
-    own = series_tau(rest)
-    found = tests_tau(rest, own)
-    if found[0] < own:
+        return (cut, p, *settle_cut(z, cut, cap), None)
+    start, tau = settle_cut(z, 0, cap)
+    found = tests_tau(z[start:], tau)
+    if found[0] < tau:
         apart, p = cut_sets_apart(z, cut, cap, tau=found[0])
-    return apart, p, (cut, found)
+        if apart:
+            return (cut, p, *settle_cut(z, cut, cap), None)
+    return 0, p, start, tau, found
 
 
 def search_regimes(kept: np.ndarray):

@@ -51,7 +51,6 @@ from .._kernels.verdict_tests import (
     continued_drift,
     kept_trend,
     late_change,
-    settle_cut,
     variance_shift,
     widened,
 )
@@ -79,7 +78,7 @@ from .reasons import (
     variance_reason,
     warmup_reason,
 )
-from .regime_check import memory_unexplained, tests_tau, transient_apart
+from .regime_check import kept_part, memory_unexplained, tests_tau
 from .result import (
     VERDICTS,
     ConvergenceResult,
@@ -231,9 +230,7 @@ class ConvergenceTest(Estimator):
         cut = warmup_of_values(z, method=self.warmup, max_fraction=self.max_warmup, steps=series.steps)
         # a cut must set apart a transient, not the rare values of skewed noise
         cap = int(self.max_warmup * n)
-        apart, apart_p, checked = transient_apart(z, cut.index, cap)
-        first = cut.index if apart else 0
-        start, tau = settle_cut(z, first, cap)
+        first, apart_p, start, tau, checked = kept_part(z, cut.index, cap)
         kept, kept_steps = z[start:], steps[start:]
         m = len(kept)
         if not np.std(kept) > ROUNDING:  # nothing moves after the warm-up (but rounding)
@@ -258,8 +255,7 @@ class ConvergenceTest(Estimator):
         equivalence = self.equivalence_alpha if self.equivalence_alpha is not None else self.alpha
         # the tests that show movement may size their batches by the noise around the
         # regimes a slow-swinging run holds; the flatness bounds keep the series' own time
-        test_tau, regimes, searched = (checked[1] if checked is not None and checked[0] == start
-                                       else tests_tau(kept, tau))
+        test_tau, regimes, searched = checked if checked is not None else tests_tau(kept, tau)
         regimes_found = len(regimes.changepoints) if regimes is not None else 0
         trend = kept_trend(kept, kept_steps, tau)
         drift = continued_drift(z, steps, tau, trend, level)
