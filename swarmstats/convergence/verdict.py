@@ -33,7 +33,7 @@ from .._base import Estimator
 from .._input.series import MAX_MAGNITUDE, Series, as_runs, as_series, is_multi_run
 from .._kernels import chains as _chains
 from .._kernels.distributions import t_ppf
-from .._kernels.flatness import MAX_GROWTH, flatness_bound
+from .._kernels.flatness import MAX_GROWTH
 from .._kernels.long_memory import POSSIBLE_EVIDENCE, STRONG_EVIDENCE
 from .._kernels.precision import (
     MeanPrecision,
@@ -48,16 +48,12 @@ from .._kernels.robust import standard_scale
 from .._kernels.stationary_tests import geweke_z
 from .._kernels.verdict_tests import (
     ROUNDING,
-    continued_drift,
-    kept_trend,
-    late_change,
-    variance_shift,
-    widened,
 )
 from .._result import fmt
 from ..direction import DIRECTIONS, sense
 from ..errors import InputError, check_choice, check_level, is_real
 from .endings import with_divergence
+from .movement import movement_tests
 from .pace import recent_pace
 from .reasons import (
     VARIANCE_UNJUDGED,
@@ -78,7 +74,7 @@ from .reasons import (
     variance_reason,
     warmup_reason,
 )
-from .regime_check import kept_part, memory_unexplained, tests_tau
+from .regime_check import kept_part
 from .result import (
     VERDICTS,
     ConvergenceResult,
@@ -253,45 +249,16 @@ class ConvergenceTest(Estimator):
 
         level = self.alpha / 4.0
         equivalence = self.equivalence_alpha if self.equivalence_alpha is not None else self.alpha
-        # the tests that show movement may size their batches by the noise around the
-        # regimes a slow-swinging run holds; the flatness bounds keep the series' own time
-        test_tau, regimes, searched = checked if checked is not None else tests_tau(kept, tau)
-        regimes_found = len(regimes.changepoints) if regimes is not None else 0
-        trend = kept_trend(kept, kept_steps, tau)
-        drift = continued_drift(z, steps, tau, trend, level)
-        shown_trend, shown_drift = trend, drift
-        if test_tau < tau:
-            shown_trend = kept_trend(kept, kept_steps, test_tau)
-            shown_drift = continued_drift(z, steps, test_tau, shown_trend, level)
-        late = late_change(kept, test_tau)
-        variance = variance_shift(kept)
-        # under long memory the slope's batch-means error is as optimistic as the mean's
-        inflate = precision.inflation
+        moves = movement_tests(z, steps, start, tau, checked, precision, horizon=horizon,
+                               horizon_grows=to_budget is None, tolerance=tolerance, level=level,
+                               equivalence=equivalence)
+        trend, drift, late, variance, flat, whole = (moves.trend, moves.drift, moves.late, moves.variance,
+                                                     moves.flat, moves.whole)
         order = precision.memory_order
-        # ... and so are the tests that show movement, where the long memory is the noise's own
-        # (still there around the regimes): they called 23 of 100 stationary ARFIMA d = 0.3 runs
-        # of 5,000 points moving.  A late drop or a drift reads as long memory too, but around
-        # its regimes the noise is short-memory, and their power is kept
-        movement_widened = (precision.long_memory and inflate > 1.0
-                            and memory_unexplained(kept, searched))
-        if movement_widened:
-            shown_trend, shown_drift, late = (widened(t, inflate) for t in (shown_trend, shown_drift, late))
-        flat = flatness_bound(trend.estimate, trend.se * inflate, trend.dof, horizon, tolerance,
-                              equivalence, level, m, horizon_grows=to_budget is None,
-                              memory=order)
-        # While the kept part continues the whole run's slope, the transient has not been
-        # shown to have ended: the whole run must look flat too.
-        whole = (flatness_bound(drift.estimate, drift.se * inflate, drift.dof, horizon, tolerance,
-                                equivalence, level, n, horizon_grows=to_budget is None,
-                                memory=order)
-                 if drift.applies else None)
-        trend, drift = shown_trend, shown_drift
         moved = min(trend.pvalue, drift.pvalue) < level  # the pace is told only beside a slope
-        pace = recent_pace(kept, kept_steps, start, regimes, trend, self.ci) if moved else None
+        pace = recent_pace(kept, kept_steps, start, moves.regimes, trend, self.ci) if moved else None
         spacing = step_spacing(kept_steps)
         wait = level_wait(pace, n, self.max_warmup, spacing)
-        late_bound = (abs(late.change) + float(t_ppf(1 - equivalence, max(late.dof, 1))) * late.se
-                      if late.length else 0.0)
 
         def units(x):
             return x * scale
@@ -317,13 +284,12 @@ class ConvergenceTest(Estimator):
         better = sense(self.better, series.name)
         now = (pace_clause(pace, series, units, centre, unit, better, wait, self.max_warmup)
                if pace is not None else "")
-        failed, failures, notes = self._shown_changes(trend, drift, late, variance, flat, whole, late_bound,
-                                                      tolerance, level, units, steps, unit, better,
-                                                      pace=(pace, now))
-        if test_tau < tau:
-            notes.append(swings_note(tau, ess, regimes_found, test_tau))
-        notes += memory_notes(precision, movement_widened,
-                              sloped=trend.pvalue < level or drift.pvalue < level)
+        failed, failures, notes = self._shown_changes(trend, drift, late, variance, flat, whole,
+                                                      moves.late_bound, tolerance, level, units, steps,
+                                                      unit, better, pace=(pace, now))
+        if moves.test_tau < tau:
+            notes.append(swings_note(tau, ess, moves.regimes_found, moves.test_tau))
+        notes += memory_notes(precision, moves.widened, sloped=moved)
 
         steps_needed = self._steps_needed(units(reach), m, spacing, precision)
         imprecise = self.precision is not None and units(reach) > self.precision
@@ -342,8 +308,7 @@ class ConvergenceTest(Estimator):
                                      reasons=[*leading, *notes, *warmup_note, *axis_note],
                                      **numbers, **base)
 
-        unsettled = not (flat.shown and (whole is None or whole.shown))
-        worst = flat if whole is None or flat.bound >= whole.bound else whole
+        unsettled, worst = moves.unsettled, moves.worst
         if ess < self.min_ess:
             to_judge = max(int(math.ceil((self.min_ess - ess) * tau * spacing)), 1)
             # reaching the count to judge by settles nothing when flatness needs far more
