@@ -86,8 +86,10 @@ def _seeds_by_setting(found, metric: str) -> tuple[dict, str | None]:
         if len(series) < MIN_VALUES:
             raise too_few(spec.name, f"{len(series)} value(s) of {metric!r}")
         runs = groups.setdefault(settings.get(spec.name), {})
-        taken = sum(len(group) for group in groups.values())
-        runs[spec.name if spec.name not in runs else f"{spec.name} ({taken})"] = series
+        name = spec.name
+        if name in runs:  # the same path given twice
+            name = f"{name} ({sum(len(group) for group in groups.values())})"
+        runs[name] = series
     return groups, told_by
 
 

@@ -32,8 +32,7 @@ class Movement:
     flat: Flatness           # the kept part's projected change against the tolerance
     whole: Flatness | None   # the whole run's, while the kept part continues its slope
     late_bound: float        # the equivalence bound of the late change (0 when none was tested)
-    tau: float               # the kept part's integrated time (the flatness bounds use it)
-    test_tau: float          # the time the trend and late-change tests used (<= tau)
+    test_tau: float          # the time the trend and late-change tests used (<= the kept part's)
     regimes: object          # the regimes that set test_tau (a RegimeResult), or None
     widened: bool            # the tests were widened for long memory still there around the regimes
 
@@ -91,5 +90,5 @@ def movement_tests(z: np.ndarray, steps: np.ndarray, start: int, tau: float, che
     late_bound = (abs(late.change) + float(t_ppf(1 - equivalence, max(late.dof, 1))) * late.se
                   if late.length else 0.0)
     return Movement(trend=shown_trend, drift=shown_drift, late=late, variance=variance_shift(kept),
-                    flat=flat, whole=whole, late_bound=late_bound, tau=tau, test_tau=test_tau,
+                    flat=flat, whole=whole, late_bound=late_bound, test_tau=test_tau,
                     regimes=regimes, widened=movement_widened)

@@ -223,7 +223,7 @@ def _named_kind(raw, key: str) -> str | None:
         return SYSTEM_MEASUREMENT
     if _COUNTER_NAMESPACE.match(str(raw)):
         return "a counter"
-    keys = dict.fromkeys((key, normalise(split_camel(raw if raw is not None else key))))
+    keys = dict.fromkeys((key, normalise(split_camel(raw))))
     return next((why for why, pattern in _BOOKKEEPING for name in keys if pattern.search(name)), None)
 
 
@@ -245,7 +245,7 @@ def _is_axis(column: pd.Series, values: np.ndarray | None = None) -> bool:
     return bool(drops.sum() <= max(1, 0.02 * len(values)))
 
 
-def _bookkeeping(name: str, column: pd.Series, raw=None) -> str | None:
+def _bookkeeping(name: str, column: pd.Series, raw) -> str | None:
     """The bookkeeping kind of a table's column: by its name (``name`` normalised, ``raw`` as
     written), else a counter by its shape; None for a metric."""
     why = _named_kind(raw, name)
