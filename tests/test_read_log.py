@@ -681,3 +681,34 @@ def test_rlkits_durations_named_with_their_unit_are_clocks(tmp_path):
     assert columns.metrics == ["evaluation/Average Returns"]
     assert columns.bookkeeping == {"time/epoch (s)": "a clock", "time/total (s)": "a clock",
                                    "exploration/num steps total": "a counter"}
+
+
+def test_a_metrics_jsonl_whose_groups_share_a_step_folds_to_one_row_per_step(tmp_path):
+    # Dreamer's loggers write each group of metrics (training episodes, evaluations, losses)
+    # on lines of their own at a step the other groups' lines share: 7 lines, 3 steps
+    lines = [{"step": 1000, "train/return": 58.5, "episodes": 1},
+             {"step": 2000, "train/return": 32.2, "episodes": 2},
+             {"step": 2000, "eval/return": 40.0},
+             {"step": 2000, "model_loss": 3.5, "fps": 120.0},
+             {"step": 3000, "train/return": 47.8, "episodes": 3},
+             {"step": 3000, "model_loss": 3.1},
+             {"step": 3000, "model_loss": 2.9}]  # logged twice at one step: the last stands
+    path = tmp_path / "metrics.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    wide = read_log(path, wide=True)
+    assert wide["step"].tolist() == [1000, 2000, 3000]
+    assert wide["train/return"].tolist() == [58.5, 32.2, 47.8]
+    assert wide["eval/return"].tolist()[1] == 40.0 and wide["eval/return"].isna().sum() == 2
+    assert wide["model_loss"].tolist()[1:] == [3.5, 2.9]
+    tidy = read_log(path)
+    assert tidy.groupby("metric").size().to_dict() == {"episodes": 3, "eval/return": 1, "fps": 1,
+                                                        "model_loss": 2, "train/return": 3}
+    note = tidy.attrs["notes"][0]
+    assert note.startswith("a key absent from a line is missing at that step") and "Dreamer" in note
+    # a step that goes back is a resumed run: left as written, for the resume rule to replace
+    steps = [*range(10), *range(7, 12)]
+    path.write_text("".join(json.dumps({"step": s, "reward": float(i)}) + "\n" for i, s in enumerate(steps)))
+    resumed = read_log(path, wide=True)
+    assert resumed["step"].tolist() == list(range(12))
+    assert resumed["reward"].tolist()[7:] == [10.0, 11.0, 12.0, 13.0, 14.0]  # the resumed run's
+    assert any(n.startswith("resumed at step 7 after step 9") for n in resumed.attrs["notes"])

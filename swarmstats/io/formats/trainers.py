@@ -154,11 +154,22 @@ def read_ray(frame: pd.DataFrame, name: str, format: str) -> LogTable:
 
 
 def read_prime_rl(frame: pd.DataFrame, name: str) -> LogTable:
+    """A ``metrics.jsonl`` of one JSON object per line, each with its ``step``: prime-rl's, and
+    the same shape Dreamer's loggers write, where each group of metrics (training episodes,
+    evaluations, losses) has lines of its own at a step another group's lines share.  Lines at
+    one step are folded into one row; a log whose step goes back (a run resumed from a
+    checkpoint) is left as written, for :mod:`swarmstats.io.resumed`."""
     if "step" not in frame:
         raise InputError(f"{name}: prime-rl metrics.jsonl lines carry 'step'")
     numbers = numeric_frame(frame, name)
     numbers = numbers.rename(columns={"time": "wall_time"})
-    notes = ["prime-rl drops non-finite values: an absent key is a missing value"]
+    notes = ["a key absent from a line is missing at that step (prime-rl leaves non-finite values out; "
+             "Dreamer's loggers write each group of metrics on lines of their own)"]
+    step = numbers["step"].to_numpy(dtype=float)
+    between = np.diff(step)
+    if len(step) > 1 and (between == 0).any() and not (between < 0).any():
+        metrics = {c: numbers[c].to_numpy(dtype=float) for c in numbers.columns if c != "step"}
+        return LogTable(None, "prime-rl", name, notes, arrays=fold_columns(step, metrics))
     return LogTable(numbers, "prime-rl", name, notes)
 
 
