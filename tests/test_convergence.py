@@ -363,6 +363,32 @@ def test_a_climb_that_turned_down_is_told_as_worsening_now():
     assert head.startswith("improved after the warm-up") and "it is worsening: Sen's slope -" in head
 
 
+def test_a_run_that_rose_and_now_falls_is_moving_now_even_where_its_kept_part_shows_no_slope():
+    # the same shape over 60 seeds: the kept part (from 150) rises and falls, its slope as a
+    # whole is rarely shown, and its autocorrelation time is the tent's (g ~ 28).  That read
+    # "only 5 effective samples: insufficient data" in 56 of 60 draws; the regime the verdict
+    # finds anyway, the fall since ~230, now fails the check on its own slope (41 of 60
+    # measured; 3 binomial SEs below that: 30)
+    shape = np.where(STEPS < 230, STEPS / 40, 230 / 40 - (STEPS - 230) / 60)
+    noise = ar1(0.3, 300, np.random.default_rng(0), reps=60)
+    results = [ss.check_convergence(shape + 0.3 * row, name="reward") for row in noise]
+    caught = sum(r.verdict == "not_converged" for r in results)
+    assert caught >= 30, caught
+    now = [r for r in results if r.failed_tests[:1] == ("recent_trend",)]
+    assert len(now) >= 20, len(now)
+    for result in now:
+        head = result.reasons[0]
+        assert head.startswith("worsening now: since step "), head
+        start = int(head.split("since step ")[1].split(" ")[0])
+        assert start >= 215, head  # within the fall, which began at 230
+        low, high = (float(x) for x in head.split("Sen's slope ")[1].split("[")[1].split("]")[0].split(", "))
+        assert low <= -100 / 60 <= high or high < 0, head  # the true fall: -1.67 per 100 steps
+        assert "where the part kept after the warm-up shows no slope as a whole (p = " in head
+    # the same values as a loss, lower better: falling at its end is improving now
+    loss = ss.check_convergence(shape + 0.3 * noise[results.index(now[0])], name="loss")
+    assert loss.reasons[0].startswith("improving now: since step "), loss.reasons[0]
+
+
 def test_a_steady_climb_gets_no_pace_of_its_own():
     # one slope throughout: the pace clause needs Sen's interval over the last regime to
     # exclude the kept part's slope, so it is told in at most ~2.5% of runs (one side of a 95%

@@ -38,13 +38,34 @@ def pace_clause(pace, series: Series, units, centre: float, unit: str, better: s
     return text
 
 
-def _pace_text(pace, series: Series, units, centre: float, unit: str, better: str | None) -> str:
-    since = (f"since {singular(unit)} {fmt_step(series.step_of(pace.first))} (the last regime "
-             f"detect_regimes finds, {count_text(pace.count, 'points')})")
+def moving_now_reason(pace, series: Series, units, unit: str, better: str | None,
+                      kept_pvalue: float) -> str:
+    """The first reason of a run whose last regime moves while the part kept after the warm-up
+    shows no slope as a whole (``pace``: :func:`~swarmstats.convergence.pace.moving_now`'s):
+    "worsening now: since step 230 (the last regime detect_regimes finds, 70 points) Sen's slope
+    -1.43 per 100 steps [-1.7, -1.14] (p = 3.1e-09), where the part kept after the warm-up shows
+    no slope as a whole (p = 0.038)"."""
+    return (f"{movement(pace.slope, better)} now: {_since(pace, series, unit)} "
+            f"{_sen_slope(pace, units, unit)} (p = {fmt(pace.pvalue, 2)}), where the part kept after "
+            f"the warm-up shows no slope as a whole (p = {fmt(kept_pvalue, 2)})")
+
+
+def _since(pace, series: Series, unit: str) -> str:
+    return (f"since {singular(unit)} {fmt_step(series.step_of(pace.first))} (the last regime "
+            f"detect_regimes finds, {count_text(pace.count, 'points')})")
+
+
+def _sen_slope(pace, units, unit: str) -> str:
     slope = f"Sen's slope {pace_interval(pace, units, unit)}"
     if pace.resolution:  # an interval of one point: the rounding, not certainty
         slope += (f" (its values move in steps of {fmt(units(pace.resolution), 3)}: no finer slope "
                   "can be seen)")
+    return slope
+
+
+def _pace_text(pace, series: Series, units, centre: float, unit: str, better: str | None) -> str:
+    since = _since(pace, series, unit)
+    slope = _sen_slope(pace, units, unit)
     if pace.kind == "none" and pace.held is not None:
         return f"{since} every value is {fmt(centre + units(pace.held), 4)}"
     if pace.kind == "none":

@@ -57,7 +57,8 @@ class ConvergenceResult(Result):
     steps_needed: int | None
     step_unit: str = "steps"  # what trend_slope is per (one step of the step axis)
     #: the tests that showed a change, in the order of the reasons they gave: "trend" (after
-    #: the warm-up), "drift" (over the whole run), "late_change", "variance"; empty unless
+    #: the warm-up), "drift" (over the whole run), "recent_trend" (the last regime's, where
+    #: the kept part shows no slope), "late_change", "variance"; empty unless
     #: the verdict is not_converged
     failed_tests: tuple = ()
     _values: np.ndarray = field(default=None, repr=False)

@@ -54,7 +54,7 @@ from ..direction import DIRECTIONS, sense
 from ..errors import InputError, check_choice, check_level, is_real
 from .endings import with_divergence
 from .movement import movement_tests
-from .pace import recent_pace
+from .pace import moving_now, recent_pace
 from .reasons import (
     VARIANCE_UNJUDGED,
     ahead_text,
@@ -65,6 +65,7 @@ from .reasons import (
     level_wait,
     long_memory_reason,
     memory_notes,
+    moving_now_reason,
     not_flat_reason,
     pace_clause,
     possible_memory_reason,
@@ -257,6 +258,9 @@ class ConvergenceTest(Estimator):
         order = precision.memory_order
         moved = min(trend.pvalue, drift.pvalue) < level  # the pace is told only beside a slope
         pace = recent_pace(kept, kept_steps, start, moves.regimes, trend, self.ci) if moved else None
+        # no slope over the kept part as a whole, but its last regime moves (a rise, then a fall)
+        now_moving = (None if moved else
+                      moving_now(kept, kept_steps, start, moves.regimes, moves.test_tau, level, self.ci))
         spacing = step_spacing(kept_steps)
         wait = level_wait(pace, n, self.max_warmup, spacing)
 
@@ -284,9 +288,11 @@ class ConvergenceTest(Estimator):
         better = sense(self.better, series.name)
         now = (pace_clause(pace, series, units, centre, unit, better, wait, self.max_warmup)
                if pace is not None else "")
-        failed, failures, notes = self._shown_changes(trend, drift, late, variance, flat, whole,
-                                                      moves.late_bound, tolerance, level, units, steps,
-                                                      unit, better, pace=(pace, now))
+        failed, failures, notes = self._shown_changes(
+            trend, drift, late, variance, flat, whole, moves.late_bound, tolerance, level, units, steps,
+            unit, better, pace=(pace, now),
+            moving=(moving_now_reason(now_moving, series, units, unit, better, min(trend.pvalue, drift.pvalue))
+                    if now_moving is not None else ""))
         if moves.test_tau < tau:
             notes.append(swings_note(tau, ess, moves.regimes_found, moves.test_tau))
         notes += memory_notes(precision, moves.widened, sloped=moved)
@@ -370,7 +376,7 @@ class ConvergenceTest(Estimator):
 
     def _shown_changes(self, trend, drift, late, variance, flat, whole, late_bound: float,
                        tolerance: float, level: float, units, steps: np.ndarray, unit: str,
-                       better: str | None, pace=(None, "")):
+                       better: str | None, pace=(None, ""), moving: str = ""):
         """(failed, failures, notes): the names of the tests that found a change at ``level``
         and fail the check, their reasons, and the reasons of those excused (a trend in a
         diagnostic with no better side, ``better`` None, is "rising" or "falling").
@@ -379,7 +385,9 @@ class ConvergenceTest(Estimator):
         too small to matter and the bound shows it inside that tolerance.  The default
         tolerance only decides what counts as shown flat; it never excuses a detected trend.
         ``pace``: (:class:`~swarmstats.convergence.pace.RecentPace` or None, its clause), told in the first trend or drift
-        sentence that fails the check.
+        sentence that fails the check.  ``moving``: the reason of a last regime that moves
+        where the kept part shows no slope (:func:`~swarmstats.convergence.pace.moving_now`),
+        or "" - the test "recent_trend", excused by a tolerance as the trend is.
         """
         recent, now = pace
         excusable = self.tolerance is not None
@@ -408,6 +416,8 @@ class ConvergenceTest(Estimator):
         if drift.pvalue < level:
             within = excusable and whole is not None and whole.shown
             shown("drift", within, sloped(drift, within))
+        if moving:
+            shown("recent_trend", excusable and flat.shown, moving)
         if late.pvalue < level:
             within = excusable and late_bound < tolerance
             shown("late_change", within, late_reason(late, units, steps, within, units(tolerance), unit))
