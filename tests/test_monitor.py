@@ -1,5 +1,10 @@
 """ConvergenceMonitor: streaming equals batch, and the work is amortised."""
 
+import contextlib
+import io
+import json
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -256,3 +261,45 @@ def test_without_metrics_bookkeeping_is_not_tracked_but_said():
         stop_on.log(step, **entry)
     assert set(named.status.metrics) == {"loss", "learning_rate"} and not named.status.left_out
     assert "epoch" in stop_on.status.metrics and "epoch" not in stop_on.status.left_out
+
+
+def test_a_counter_no_name_gives_away_is_left_out_by_its_values_while_they_rise():
+    """BenchMARL logs epoch_n = 1, 2, ... beside its rewards; no name rule knows it, and `watch`
+    read it "not converged: still improving +100 per 100 steps", failing its gate, where
+    check_convergence leaves such a column out of the table as a counter by its shape."""
+    rng = np.random.default_rng(1)
+    monitor = ss.Monitor(check_every=10)
+    for step in range(40):
+        monitor.log(step * 5, reward=rng.normal(), epoch_n=step + 1, episodes_seen=3 * step)
+    status = monitor.status
+    assert list(status.metrics) == ["reward"]
+    assert status.left_out == {"epoch_n": "a counter: integers rising at nearly every step so far",
+                               "episodes_seen": "a counter: integers rising at nearly every step so far"}
+    # judged again at every status: once it stops rising at nearly every step it is tracked
+    for step in range(40, 60):
+        monitor.log(step * 5, reward=rng.normal(), epoch_n=40, episodes_seen=3 * step)
+    assert "epoch_n" in monitor.status.metrics and "episodes_seen" in monitor.status.left_out
+    # named, or the stop metric, it is tracked from the start
+    named = ss.Monitor(metrics=["reward", "epoch_n"], check_every=10)
+    for step in range(40):
+        named.log(step * 5, reward=rng.normal(), epoch_n=step + 1)
+    assert set(named.status.metrics) == {"reward", "epoch_n"} and not named.status.left_out
+    # an integer score rising at only some steps is a metric
+    scores = ss.Monitor(check_every=10)
+    for step in range(40):
+        scores.log(step, score=float(step // 3 + rng.integers(0, 2)))
+    assert "score" in scores.status.metrics
+
+
+def test_watch_leaves_out_a_real_benchmarl_exports_epoch_counter_as_check_convergence_does():
+    from swarmstats.cli import main
+    path = Path(__file__).parent / "fixtures" / "real" / "wandb" / "benchmarl-mappo-history.csv"
+    with contextlib.redirect_stdout(io.StringIO()) as printed, contextlib.redirect_stderr(io.StringIO()):
+        try:
+            main(["watch", str(path), "--once", "--format", "json"])
+        except SystemExit:
+            pass
+    text = printed.getvalue()
+    report = json.loads(text[text.index('{\n  "schema_version"'):])["report"]
+    assert "epoch_n" not in report["metrics"] and "collection/reward/episode_reward_mean" in report["metrics"]
+    assert report["left_out"]["epoch_n"].startswith("a counter")

@@ -291,7 +291,7 @@ class ConvergenceTest(Estimator):
         failed, failures, notes = self._shown_changes(
             trend, drift, late, variance, flat, whole, moves.late_bound, tolerance, level, units, steps,
             unit, better, pace=(pace, now),
-            moving=(moving_now_reason(now_moving, series, units, unit, better, min(trend.pvalue, drift.pvalue))
+            moving=(moving_now_reason(now_moving, series, units, unit, better, trend.pvalue)
                     if now_moving is not None else ""))
         if moves.test_tau < tau:
             notes.append(swings_note(tau, ess, moves.regimes_found, moves.test_tau))

@@ -28,7 +28,7 @@ from ..convergence.endings import with_divergence
 from ..convergence.reasons import diverged_text
 from ..convergence.step_axis import check_budget
 from ..errors import InputError, check_choice, check_count, is_real
-from ..io.columns import bookkeeping_by_name
+from ..io.columns import bookkeeping_by_name, counter_shaped
 from ..io.written_nan import nonfinite_kind
 from ..sentinels import is_undefined
 from ..windows import AdaptiveWindow
@@ -36,6 +36,8 @@ from .convergence_monitor import ConvergenceMonitor
 
 CHECKS = ("convergence", "window")
 STOP_RULES = ("all", "any")
+#: why a metric whose values so far are a counter's is not in the status (see Monitor._counter_so_far)
+COUNTER_SO_FAR = "a counter: integers rising at nearly every step so far"
 
 
 @dataclass(frozen=True, repr=False)
@@ -239,6 +241,16 @@ class Monitor(Estimator):
             self._left_out[name] = why
         return why is not None
 
+    def _counter_so_far(self, name: str, stream) -> bool:
+        """Whether ``name``, tracked while every metric is (no ``metrics=``) and no stop metric,
+        has so far logged what a table's counter column holds (:func:`~swarmstats.io.columns.counter_shaped`):
+        left out of the status, as ``check_convergence`` leaves such a column out of a log.  A
+        BenchMARL ``epoch_n`` (1, 2, ... 26) read "not converged: still improving" in ``watch``
+        and failed its gate.  Judged again at every status: a metric that stops rising by one
+        at each step is tracked from then on."""
+        return (self.metrics is None and name not in self.stop_metrics and not self._is_diverged(name)
+                and counter_shaped(stream.values))
+
     def _is_diverged(self, name: str) -> bool:
         """Whether ``name``'s latest values are non-finite, more of them in a row than it ever
         went on after (fewer are one more skipped step)."""
@@ -367,8 +379,11 @@ class Monitor(Estimator):
     @property
     def status(self) -> MonitorStatus:
         """Every tracked metric now: count, running mean and SD, verdict, window status."""
-        entries = {}
+        entries, left_out = {}, dict(self._left_out)
         for name, stream in self._streams.items():
+            if self._counter_so_far(name, stream):
+                left_out[name] = COUNTER_SO_FAR
+                continue
             state = stream.state
             verdict = stream.last_result
             entry = {"n": state.n, "mean": state.mean, "sd": state.sd, "verdict": state.verdict,
@@ -389,7 +404,7 @@ class Monitor(Estimator):
         return MonitorStatus(steps=self.calls, metrics=entries, stop_metric=self.stop_metric,
                              should_stop=self.should_stop, skipped=dict(self._skipped),
                              stop_metrics=self.stop_metrics, stop_when=self.stop_when,
-                             budget=self.budget, left_out=dict(self._left_out))
+                             budget=self.budget, left_out=left_out)
 
     def plot(self, ax=None):
         """Each tracked metric's series (on one Axes, or one panel per metric when ax is None)."""
