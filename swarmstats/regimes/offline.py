@@ -21,7 +21,13 @@ from .noise import noise_scale
 from .pelt import pelt
 from .residuals import WANDER_Z, memory_around, wander_changes
 from .seeded import place_changes, seeded_search
-from .whitened import CHANGE_CONSTANT, SLOPE_CONSTANT, fit_whitened, place_bends
+from .whitened import (
+    CHANGE_CONSTANT,
+    SLOPE_CONSTANT,
+    fit_whitened,
+    place_bends,
+    start_note,
+)
 
 __all__ = ["detect_regimes", "RegimeDetector", "RegimeResult", "MODELS", "PENALTIES", "METHODS"]
 
@@ -305,6 +311,10 @@ class RegimeDetector(Estimator):
         kept, noisy = self._merge_within_local_noise(kept, local, CHANGE_CONSTANT * scaled_long_run * math.log(n),
                                                      notes)
         merged += noisy
+        first_end = kept[0] if kept else n
+        far = start_note(values, first_end, sd, fit.phi, sloped=level_or_trend.sloped(0, first_end))
+        if far is not None:
+            notes.append(far)
         penalty = CHANGE_CONSTANT * long_run * math.log(n)
         return self._result(values, steps, kept, sd, tau, penalty, f"bic, AR(1) phi = {fmt(fit.phi, 2)}",
                             min_size, merged, notes, name, persistence=fit.phi, period=fit.period)
