@@ -200,8 +200,11 @@ def test_a_moving_run_is_drawn_with_what_moved_not_a_mean_band():
     cases = {"level before and during the last": np.r_[ar1(0.5, 900, rng), ar1(0.5, 100, rng) - 1.2],
              "slope after the warm-up": ar1(0.5, 2000, rng) + np.linspace(0, 1.5, 2000),
              "CI of the mean": ar1(0.5, 5000, rng)}
+    steps = np.arange(300)
+    cases["slope of the last regime"] = (np.where(steps < 230, steps / 40, 230 / 40 - (steps - 230) / 60)
+                                         + 0.3 * ar1(0.3, 300, np.random.default_rng(0), reps=2)[1])
     failed = {"level before and during the last": "late_change", "slope after the warm-up": "trend",
-              "CI of the mean": None}
+              "CI of the mean": None, "slope of the last regime": "recent_trend"}
     for expected, y in cases.items():
         result = ss.check_convergence(y)
         assert (result.failed_tests[0] if result.failed_tests else None) == failed[expected], result.reasons

@@ -63,6 +63,9 @@ class ConvergenceResult(Result):
     failed_tests: tuple = ()
     _values: np.ndarray = field(default=None, repr=False)
     _steps: np.ndarray = field(default=None, repr=False)
+    #: for a "recent_trend" failure, (where the last regime begins, its Sen slope per step in
+    #: the values' units): what the plot draws
+    _recent: tuple | None = field(default=None, repr=False)
 
     @property
     def main_reason(self) -> str:

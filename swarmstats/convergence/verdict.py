@@ -307,8 +307,10 @@ class ConvergenceTest(Estimator):
                 reasons.append(self._precision_reason(units(reach), steps_needed, unit, order))
             if wait is not None and any(test in failed for test in ("trend", "drift")):
                 steps_needed = max(steps_needed or 0, wait)
+            recent = ((now_moving.first, units(now_moving.slope)) if "recent_trend" in failed else None)
             return ConvergenceResult(verdict="not_converged", converged=False, failed_tests=failed,
-                                     reasons=reasons, steps_needed=steps_needed, **numbers, **base)
+                                     reasons=reasons, steps_needed=steps_needed, _recent=recent,
+                                     **numbers, **base)
         def insufficient(more, *leading, notes=notes):
             return ConvergenceResult(verdict="insufficient_data", converged=False, steps_needed=more,
                                      reasons=[*leading, *notes, *warmup_note, *axis_note],

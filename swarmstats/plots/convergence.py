@@ -44,9 +44,9 @@ def plot_convergence(result, ax, label=None):
 
 def _movement(result, steps, values):
     """(x, y, label) of what the verdict found moving, from the first test that failed: the
-    slope after the warm-up or over the whole run through its mean, or the level before and
-    during a late change; None for a variance change (the mean's interval still says where the
-    level is)."""
+    slope after the warm-up or over the whole run through its mean, the last regime's Sen slope
+    where only it moves, or the level before and during a late change; None for a variance
+    change (the mean's interval still says where the level is)."""
     kept = np.asarray(steps[result.warmup:], dtype=float)
     test = result.failed_tests[0] if result.failed_tests else None
     if len(kept) < 2:
@@ -62,6 +62,12 @@ def _movement(result, steps, values):
         ends = np.array([whole[0], whole[-1]])
         centre = ends.mean()
         return ends, float(np.mean(values)) + result.drift_slope * (ends - centre), "slope over the whole run"
+    if test == "recent_trend" and result._recent is not None:
+        # Sen's line through the regime's medians, as Sen's intercept is taken
+        first, slope = result._recent
+        xs, ys = np.asarray(steps[first:], dtype=float), np.asarray(values[first:], dtype=float)
+        ends = xs[[0, -1]]
+        return ends, float(np.median(ys)) + slope * (ends - float(np.median(xs))), "slope of the last regime"
     if test == "trend" and np.isfinite(result.trend_slope):
         ends = np.array([kept[0], kept[-1]])
         return ends, result.mean + result.trend_slope * (ends - ends.mean()), "slope after the warm-up"
