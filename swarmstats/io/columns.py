@@ -237,12 +237,16 @@ def _present_numbers(column: pd.Series) -> np.ndarray:
     return values[~missing] if missing.any() else values
 
 
-def _is_axis(column: pd.Series, values: np.ndarray | None = None) -> bool:
-    values = _present_numbers(column) if values is None else values
+def _is_axis(column: pd.Series) -> bool:
+    values = _present_numbers(column)
     if len(values) < 2:
         return len(values) == len(column)
-    drops = np.diff(values) < 0
-    return bool(drops.sum() <= max(1, 0.02 * len(values)))
+    return _few_drops(values)
+
+
+def _few_drops(values: np.ndarray) -> bool:
+    """Numbers that never go down except at a few places (2%: where a new run starts)."""
+    return bool((np.diff(values) < 0).sum() <= max(1, 0.02 * len(values)))
 
 
 def _bookkeeping(name: str, column: pd.Series, raw) -> str | None:
@@ -271,8 +275,7 @@ def counter_shaped(values: np.ndarray) -> bool:
         return False  # most metrics show a fraction in their first rows: no pass over them all
     if not np.all(values == np.round(values)):
         return False
-    drops = np.diff(values) < 0
-    return bool(np.mean(np.diff(values) > 0) >= 0.9 and drops.sum() <= max(1, 0.02 * len(values)))
+    return bool(np.mean(np.diff(values) > 0) >= 0.9 and _few_drops(values))
 
 
 def _only_written_nan(column: pd.Series) -> bool:
