@@ -125,6 +125,36 @@ def test_short_series_is_insufficient_not_an_error():
         ss.check_convergence([])  # no data at all is missing input, not a short series
 
 
+def test_a_curve_too_short_to_judge_is_read_back_without_a_claim():
+    """A Trainer's eval metric has 5-15 points; "too few to judge" alone hid what the curve
+    shows.  The reading is counts and differences of the values, said as untested."""
+    falling = ss.check_convergence(pd.Series([9.0, 7.0, 7.5, 6.0, 5.0, 4.5, 4.4, 4.3],
+                                             index=[100, 200, 300, 400, 500, 600, 700, 800]))
+    assert falling.verdict == "insufficient_data" and falling.steps_needed == 12
+    reason = falling.reasons[0]
+    assert reason.startswith("only 8 point(s); at least 20 are needed to judge; as read, not tested: ")
+    assert "down from 9 to 4.3, lower than the point before 6 of 7 times, the last 5 in a row" in reason
+    assert "the last is the lowest" in reason
+    assert "the last 3 changes add up to -0.7 (15% of its range)" in reason  # 4.3 - 5.0 of 4.7
+
+    # a loss that bottomed out before the end: where, by its step, and how far back up it is
+    bottomed = ss.check_convergence(pd.Series([0.66, 0.52, 0.49, 0.485, 0.487, 0.491],
+                                              index=[10, 20, 30, 40, 50, 60]), better="lower")
+    assert "lower than the point before 3 of 5 times" in bottomed.reasons[0]
+    assert "the lowest, 0.485, was at step 40, the last is 0.006 above it" in bottomed.reasons[0]
+    assert "changes add up" in bottomed.reasons[0]
+
+    rising_every_time = ss.check_convergence([1.0, 2.0, 4.0]).reasons[0]
+    assert rising_every_time.endswith("up from 1 to 4, higher than the point before every time; "
+                                      "the last is the highest")  # too short for "the last 3 changes"
+    assert ss.check_convergence([2.0, 1.0]).reasons[0].endswith("; as read, not tested: down from 2 to 1")
+    assert ss.check_convergence([3.0, 3.0, 3.0]).reasons[0].endswith("every value is 3")
+    assert ss.check_convergence([1.0, 2.0, 1.0]).reasons[0].endswith(
+        "back at 1, where it started; between 1 and 2 on the way")
+    # one point: nothing to read
+    assert ss.check_convergence([5.0]).reasons == ["only 1 point(s); at least 20 are needed to judge"]
+
+
 def test_few_effective_samples_is_insufficient():
     y = ar1(0.995, 300, np.random.default_rng(6))
     result = ss.check_convergence(y)

@@ -122,6 +122,24 @@ def test_a_trainer_state_leaves_clocks_and_throughput_out_and_sees_the_loss_stil
     assert rows["loss"]["trend_slope"] < 0
 
 
+def test_six_evaluations_of_a_lora_fine_tune_are_too_few_to_judge_and_read_back_as_levelling_off():
+    """A LoRA fine-tune evaluated every 100 steps: six points per metric, the evaluation loss
+    15.4 -> 0.304, falling every time and by 0.04 over its last three evaluations.  A reader sees
+    "dropped, then levelled off; six evaluations cannot show more" - the verdict says too few
+    to judge (the gate fails) and reads the curve back without a claim."""
+    result = run("check-convergence", REAL / "hf-lora/trainer_state.json", "--format", "json")
+    assert result.returncode == 1, result.stderr
+    rows = verdicts(result)
+    assert set(rows) == {"eval_loss", "grad_norm", "loss"}  # clocks, throughput, the schedule left out
+    evaluation = rows["eval_loss"]
+    assert evaluation["verdict"] == "insufficient_data" and evaluation["n"] == 6
+    reason = evaluation["reasons"][0]
+    assert "as read, not tested: down from 15.44 to 0.3038, lower than the point before every time" in reason
+    assert "the last is the lowest" in reason and "(0.28% of its range)" in reason
+    assert rows["loss"]["verdict"] == "insufficient_data"
+    assert "down from 284.9 to 5.024" in rows["loss"]["reasons"][0]
+
+
 def test_a_verifiers_eval_whose_completions_are_empty_reads_as_zero_reward_everywhere():
     path = REAL / "verifiers/gsm8k-gpt-4.1-mini-results.jsonl"
     tidy = ss.read_log(path)

@@ -93,6 +93,63 @@ def level_wait(pace, n: int, max_warmup: float, spacing: float) -> int | None:
     return max(int(math.ceil(needed * spacing)), 1)
 
 
+#: a short curve's reading says how far its last few changes moved it (it tells a curve still
+#: falling from one levelling off) once the curve has this many points: fewer, and those
+#: points are most of it
+RECENT_POINTS = 3
+
+
+def short_reading(values: np.ndarray, series: Series, unit: str) -> str | None:
+    """What a curve too short to judge shows, as read and not tested (None for one point).
+
+    A Trainer's eval metric has one point per evaluation, often 5-15 in a run; "too few to
+    judge" alone left a practitioner with nothing where the curve itself says "still falling"
+    or "levelled off".  Each figure is a count or a difference of the values, no inference:
+
+    >>> from swarmstats._input.series import as_series
+    >>> wer = as_series([14.3, 12.5, 12.4, 11.5, 11.2, 10.6, 10.7, 10.4, 10.2, 9.97, 9.92])
+    >>> short_reading(wer.values, wer, "steps")
+    'as read, not tested: down from 14.3 to 9.92, lower than the point before 9 of 10 times, the last 4 in a row; the last is the lowest; the last 3 changes add up to -0.48 (11% of its range)'
+    >>> loss = as_series([0.66, 0.555, 0.519, 0.494, 0.489, 0.485, 0.487, 0.491, 0.491, 0.492])
+    >>> short_reading(loss.values, loss, "steps")
+    'as read, not tested: down from 0.66 to 0.492, lower than the point before 5 of 9 times; the lowest, 0.485, was at step 5, the last is 0.007 above it; the last 3 changes add up to +0.005 (2.9% of its range)'
+    """
+    n = len(values)
+    if n < 2:
+        return None
+    first, last = float(values[0]), float(values[-1])
+    low, high = float(values.min()), float(values.max())
+    said = "as read, not tested: "
+    if low == high:
+        return f"{said}every value is {fmt(last, 4)}"
+    if last == first:
+        return f"{said}back at {fmt(last, 4)}, where it started; between {fmt(low, 4)} and {fmt(high, 4)} on the way"
+    down = last < first
+    word, than, most = ("down", "lower", "lowest") if down else ("up", "higher", "highest")
+    along = np.diff(values) < 0 if down else np.diff(values) > 0
+    parts = [f"{word} from {fmt(first, 4)} to {fmt(last, 4)}"]
+    if n >= 3:
+        times = int(along.sum())
+        row = n - 1 - int(np.flatnonzero(~along)[-1]) - 1 if not along.all() else n - 1
+        parts[0] += f", {than} than the point before " + (
+            "every time" if times == n - 1 else f"{times} of {n - 1} times")
+        if 2 <= row < times:
+            parts[0] += f", the last {row} in a row"
+        best = low if down else high
+        if last == best:
+            parts.append(f"the last is the {most}")
+        else:
+            at = int(np.flatnonzero(values == best)[-1])
+            parts.append(f"the {most}, {fmt(best, 4)}, was at {singular(unit)} "
+                         f"{fmt_step(series.step_of(at))}, the last is {fmt(abs(last - best), 3)} "
+                         f"{'above' if down else 'below'} it")
+    if n >= 2 * RECENT_POINTS:
+        moved = last - float(values[-1 - RECENT_POINTS])
+        parts.append(f"the last {RECENT_POINTS} changes add up to {moved:+.3g} "
+                     f"({fmt(100 * abs(moved) / (high - low), 2)}% of its range)")
+    return said + "; ".join(parts)
+
+
 def diverged_text(info: dict, finite: int) -> str:
     """The reason a run that diverged is not converged: ``info`` is its record (``step``,
     ``values``, ``kind``: :func:`swarmstats.io.select_metric`), ``finite`` the values before.

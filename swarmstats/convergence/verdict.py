@@ -69,6 +69,7 @@ from .reasons import (
     not_flat_reason,
     pace_clause,
     possible_memory_reason,
+    short_reading,
     slow_shrink,
     swings_note,
     trend_reason,
@@ -216,7 +217,8 @@ class ConvergenceTest(Estimator):
         if n < self.min_points:
             return ConvergenceResult(
                 verdict="insufficient_data", converged=False, steps_needed=self.min_points - n,
-                reasons=[f"only {n} point(s); at least {self.min_points} are needed to judge"],
+                reasons=[f"only {n} point(s); at least {self.min_points} are needed to judge"
+                         + ("" if n < 2 else f"; {short_reading(values, series, series.step_unit)}")],
                 **_undefined(values, series), **base)
         centre, scale = standard_scale(values)
         unit = series.step_unit  # what a step is, in sentences ("per 100 epoch")
