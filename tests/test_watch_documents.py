@@ -33,6 +33,34 @@ def test_a_json_document_or_a_run_folder_is_followed_whole_not_line_by_line():
     assert not is_document(str(REAL / "pymarl/sacred/1/cout.txt"))
 
 
+def test_a_wandb_chart_export_is_watched_run_by_run_without_its_bands():
+    """A W&B chart export holds its runs in its column names ("gpt2 - train/loss" and its
+    __MIN/__MAX band).  Followed line by line, each of the 8 runs' line and both bands were
+    24 metrics; read whole, as check-convergence reads it, it is one metric in 8 runs."""
+    path = REAL / "wandb/nanogpt-chart.csv"
+    assert is_document(str(path))
+    assert not is_document(str(REAL / "wandb/benchmarl-mappo-history.csv"))  # a table that grows by rows
+    done = run("watch", path, "--once", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    metrics = _report(done)["report"]["metrics"]
+    assert len(metrics) == 8 and all(name.startswith("train/loss [") for name in metrics)
+    assert not [name for name in metrics if "__MIN" in name or "__MAX" in name]
+    assert metrics["train/loss [gpt2]"]["n"] == 386
+    assert metrics["train/loss [gpt2]"]["reason"].startswith("still improving")
+
+
+def test_swarms_event_log_is_watched_as_interactions_as_check_convergence_reads_it():
+    """SWARM spreads each interaction over several event lines joined by its id; followed line
+    by line, watch tracked each epoch's payload fields (accepted_interactions ...) while
+    check-convergence judged the interactions' p, v_hat, payoffs."""
+    path = REAL / "swarm/strict-governance-events.jsonl"
+    assert is_document(str(path))
+    watched = _report(run("watch", path, "--once", "--format", "json"))["report"]["metrics"]
+    checked = json.loads(run("check-convergence", path, "--format", "json").stdout)["results"]
+    assert set(watched) == {r["name"] for r in checked} and watched["p"]["n"] == 163
+    assert not is_document(str(REAL / "verifiers/wordle-gpt-5-mini-results.jsonl"))  # one record a line
+
+
 def _write(path: Path, steps: int, start: int = 0) -> None:
     history = [{"step": s, "loss": 1.0 / (1 + s), "epoch": s / 10} for s in range(start, steps)]
     path.write_text(json.dumps({"log_history": history, "global_step": steps}, indent=2))

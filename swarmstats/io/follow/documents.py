@@ -13,6 +13,9 @@ the same folder): the watch starts over.
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import os
 
 import numpy as np
@@ -23,21 +26,44 @@ from ...errors import InputError
 from ..columns import find_step
 from ..decoding import check_readable
 from ..formats._table import AXES
+from ..formats.wandb import is_chart
 from ..logs import read_log
 from ..tabular import read_path, sniff_layout
 from ..written_nan import logged
 
 
 def is_document(path: str) -> bool:
-    """Is ``path`` a log that is rewritten whole: a run folder, or a ``.json`` file holding one
-    JSON document (not JSON Lines)?  Anything else - a file not there yet among them - is
-    followed line by line (a printed log may start with "[INFO ...]", which is no JSON)."""
+    """Is ``path`` a log that is read whole: a run folder, a ``.json`` file holding one JSON
+    document (not JSON Lines), a W&B chart export or SWARM's event log?  Anything else - a file
+    not there yet among them - is followed line by line (a printed log may start with
+    "[INFO ...]", which is no JSON)."""
     if os.path.isdir(path):
         return True
-    if not (os.path.isfile(path) and path.lower().endswith(".json")):
+    if not os.path.isfile(path):
         return False
-    name, head = read_path(path, 4096)
-    return sniff_layout(name, head.decode("utf-8", "replace")) == "json"
+    name, head = read_path(path, 65536)  # a chart export's header names every run three times
+    text = head.decode("utf-8", "replace")
+    layout = sniff_layout(name, text)
+    if layout == "csv":
+        # a W&B chart export holds its runs in its column names ("gpt2 - train/loss" and its
+        # __MIN/__MAX band): read line by line, every run's line and band was a metric of its own
+        try:
+            return is_chart(next(csv.reader(io.StringIO(text)), []))
+        except csv.Error:  # not a table (a stray carriage return, binary bytes): the follower says so
+            return False
+    if layout == "jsonl":
+        # SWARM's events: an interaction is spread over several lines (proposed, completed,
+        # payoff) joined by its id; line by line, each epoch's payload fields were the metrics
+        return _is_swarm_event(text.lstrip().split("\n", 1)[0])
+    return path.lower().endswith(".json") and layout == "json"
+
+
+def _is_swarm_event(line: str) -> bool:
+    try:
+        record = json.loads(line)
+    except (ValueError, RecursionError):  # not JSON, or nested past what the parser takes
+        return False
+    return isinstance(record, dict) and "event_type" in record and isinstance(record.get("payload"), dict)
 
 
 class DocumentFollower:
