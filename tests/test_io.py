@@ -168,10 +168,16 @@ def test_a_flag_is_no_step_axis():
     ("num_healthy_workers", "a system measurement"), ("num_remote_worker_restarts", "a system measurement"),
     ("train/ent_coef_loss", None), ("gini_coefficient", None), ("info/learner/default_policy/kl", None),
     ("episode_reward_mean", None), ("num_workers_busy", None), ("coefficient_of_variation", None),
+    # Lightning's on_step / on_epoch names are metrics; a count of steps or epochs is not
+    ("train_loss_step", None), ("train_loss_epoch", None), ("val_acc_epoch", None), ("loss_step", None),
+    ("n_steps", "a counter"), ("current_epoch", "a counter"), ("gradient_steps", "a counter"),
+    ("time_step", "a counter"),
+    ("config/gamma", "a setting of the run"), ("reward_config/x", None),
 ])
 def test_work_counts_coefficients_and_worker_counts_are_bookkeeping_by_name(name, why):
-    """RLlib's per-iteration counts, a KL or entropy weight the algorithm sets and a job's
-    worker count are left out by name (a real RLlib trial's were judged as metrics)."""
+    """RLlib's per-iteration counts, a KL or entropy weight the algorithm sets, a job's worker
+    count and Ray Tune's copy of the configuration are left out by name (a real RLlib trial's
+    were judged as metrics); a metric Lightning logs per step or per epoch is not a count."""
     from swarmstats.io.columns import is_bookkeeping_name
 
     frame = pd.DataFrame({"step": range(30), name: np.linspace(0.2, 0.4, 30) ** 2})

@@ -112,6 +112,17 @@ def test_wide_view_has_one_row_per_step_and_a_column_per_metric():
     assert set(chart["run"]) == {"ppo-s1", "ppo-s2"}
 
 
+def test_lightnings_per_step_and_per_epoch_metrics_are_metrics_not_counts():
+    """``self.log("train_loss", on_step=True, on_epoch=True)`` writes train_loss_step and
+    train_loss_epoch; a name ending in _step or _epoch was "a counter", so a real Lightning
+    log's every training metric was left out (and one with no validation metric refused)."""
+    from swarmstats.io.columns import table_roles
+
+    columns, _ = table_roles(read_log(FIXTURES / "lightning" / "version_0", wide=True))
+    assert {"train_loss_step", "train_loss_epoch", "val/reward"} <= set(columns.metrics)
+    assert columns.bookkeeping == {"lr-Adam": "a schedule: learning rate or exploration"}
+
+
 def test_monitor_workers_are_merged_in_time_order():
     tidy = read_log(FIXTURES / "monitor")
     wall = tidy[tidy.metric == "r"].sort_values("step")["wall_time"].to_numpy()

@@ -828,6 +828,23 @@ def test_watch_follows_a_bookkeeping_metric_named_with_m_and_lists_the_rest():
     assert "learning_rate (a schedule: learning rate or exploration)" in unnamed
 
 
+def test_watch_of_a_ray_result_leaves_the_trials_configuration_out_as_check_convergence_does():
+    """Ray Tune copies the trial's configuration into every result line (``config/gamma``,
+    ``config/train_batch_size``, ~80 of them); the Ray readers drop them, but ``watch``
+    follows result.json line by line and judged every setting a metric, "converged"."""
+    path = REAL / "ray/ppo-deepcomp/result.json"
+    done = run("watch", path, "--once", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout[done.stdout.index('{\n  "schema_version"'):])["report"]
+    watched = set(report["metrics"])
+    checked = set(verdicts(run("check-convergence", path, "--format", "json")))
+    assert watched == checked and "episode_reward_mean" in watched
+    text = run("watch", path, "--once").stdout
+    assert "config/gamma" not in text.split("not tracked")[0]
+    # ~80 settings, named a dozen at a time
+    assert "and 60 more (a setting of the run: its configuration)" in text
+
+
 def test_spinning_up_safety_runs_read_a_falling_cost_as_improving_and_a_cost_held_at_its_limit_as_converged():
     """Two Safety Gym runs logged by Spinning Up's EpochLogger (CamelCase names, tab-separated
     progress.txt, Epoch the step).  CPO's cost falls 76 -> 49 over 500 epochs, still above its

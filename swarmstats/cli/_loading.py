@@ -22,7 +22,7 @@ def load(args):
     ``args.group``, so every command analyses each run on its own; ``--run`` keeps one.
     """
     from ..io import read_log
-    from ..io.columns import table_roles
+    from ..io.columns import left_out_text, table_roles
 
     frame = read_log(args.file, format=args.input_format, wide=True)
     if frame.attrs.get("format") == "verifiers" and getattr(args, "command", None) in TIME_ORDERED:
@@ -39,7 +39,7 @@ def load(args):
     # a metric named twice is analysed once
     metrics = list(dict.fromkeys(args.metric)) if args.metric else columns.metrics
     if not metrics:
-        left = f"; left out: {_left_out(columns)}" if columns.bookkeeping else ""
+        left = f"; left out: {left_out_text(columns.bookkeeping)}" if columns.bookkeeping else ""
         # an error drops the notes, and what the reader found may be the reason (a Lightning
         # run whose every logged value is NaN: it diverged)
         noted = "".join(f"; {note}" for note in frame.attrs.get("notes", []))
@@ -52,7 +52,7 @@ def load(args):
     metrics = _on_the_step_axis(frame, metrics, columns.step, named=bool(args.metric))
     metrics = _long_enough(frame, metrics, named=bool(args.metric))
     if not args.metric and columns.bookkeeping:
-        say(f"left out {_left_out(columns)} (name one with -m to analyse it)")
+        say(f"left out {left_out_text(columns.bookkeeping)} (name one with -m to analyse it)")
     _say_if_steps_repeat(frame, metrics, columns.step, getattr(args, "group", None))
     return frame, columns, metrics
 
@@ -178,13 +178,6 @@ def announce_direction(args, metrics) -> None:
                      f"no better side for {', '.join(names)} (a diagnostic: rising or falling)"
                      for side, names in sides.items())
     say(f"{said} (guessed from the names; --better overrides)")
-
-
-def _left_out(columns) -> str:
-    reasons = {}
-    for column, why in columns.bookkeeping.items():
-        reasons.setdefault(why, []).append(str(column))
-    return "; ".join(f"{', '.join(names)} ({why})" for why, names in reasons.items())
 
 
 def _runs(frame, key, args):

@@ -34,7 +34,15 @@ _BOOKKEEPING = (
                              r"steps_done|num_steps|total_steps|n_steps|total_timesteps|timesteps|"
                              # Spinning Up's TotalEnvInteracts, garage's TotalEnvSteps, rllab's NumTrajs
                              r"env_interacts|env_steps|num_trajs|"
-                             r"num_input_tokens_seen|num_tokens|total_flos|iterations?|step|epoch)$"
+                             r"num_input_tokens_seen|num_tokens|total_flos|iterations?)$"
+                             # a step or epoch count: alone or after a counter's word, never after
+                             # a metric's - Lightning names a metric logged per step and per epoch
+                             # train_loss_step and train_loss_epoch (a real log's every metric was
+                             # "a counter", and nothing was left to judge)
+                             r"|^(step|epoch)$"  # ("steps" alone may be an episode's length)
+                             r"|(^|_)(global|current|cur|total|num|n|last|time|env|agent|episode|rollout|"
+                             r"gradient|grad|optimizer|opt|update|learner|sgd|trainer|train|training|"
+                             r"val|valid|validation|eval|evaluation|test)_(steps?|epochs?)$"
                              r"|(^|_)(episodes|timesteps|steps|samples)_this_iter$"
                              r"|(^|_)(episodes|timesteps|steps|samples|iterations)_total$"
                              r"|(^|_)num_\w*_(sampled|trained)(_this_iter|_lifetime)?$"
@@ -68,6 +76,11 @@ _SYSTEM_NAMESPACE = re.compile(r"^(timing|timing_s|timing_ms|timing_per_token_ms
 #: ``counters/total_frames`` and ``counters/current_frames`` - the frames collected per
 #: iteration, constant, which a real W&B export's table judged "converged" as a metric
 _COUNTER_NAMESPACE = re.compile(r"^counters/", re.IGNORECASE)
+#: Ray Tune's copy of the trial's configuration in every result (``config/gamma``,
+#: ``config/train_batch_size``): settings, never outcomes.  The Ray readers drop them; a
+#: result.json followed line by line by ``watch`` judged forty of them "converged"
+CONFIG_SETTING = "a setting of the run: its configuration"
+_CONFIG_NAMESPACE = re.compile(r"^config/", re.IGNORECASE)
 MISSING_TOKENS = {"", "none", "null", "nan", "na", "n/a"}
 
 
@@ -206,6 +219,8 @@ def bookkeeping_by_name(name) -> str | None:
     ('a clock', None)
     >>> bookkeeping_by_name("counters/current_frames"), bookkeeping_by_name("collection/reward/episode_reward_mean")
     ('a counter', None)
+    >>> bookkeeping_by_name("config/train_batch_size"), bookkeeping_by_name("reward_config/x")
+    ('a setting of the run: its configuration', None)
     """
     key = normalise(name)
     if key in _STEP_NAMES and not _SYSTEM_NAMESPACE.match(str(name)):
@@ -223,6 +238,8 @@ def _named_kind(raw, key: str) -> str | None:
         return SYSTEM_MEASUREMENT
     if _COUNTER_NAMESPACE.match(str(raw)):
         return "a counter"
+    if _CONFIG_NAMESPACE.match(str(raw)):
+        return CONFIG_SETTING
     keys = dict.fromkeys((key, normalise(split_camel(raw))))
     return next((why for why, pattern in _BOOKKEEPING for name in keys if pattern.search(name)), None)
 
@@ -298,6 +315,27 @@ def _is_numeric_column(column: pd.Series) -> bool:
         return False
     converted = pd.to_numeric(present, errors="coerce")
     return bool(converted.notna().mean() > 0.5)
+
+
+#: names shown per reason in :func:`left_out_text`; a Ray result carries ~80 config/ settings
+SHOWN_PER_REASON = 12
+
+
+def left_out_text(reasons: dict) -> str:
+    """Names left out of the analysis, grouped by why (``reasons``: name -> why), at most
+    :data:`SHOWN_PER_REASON` of each group named.
+
+    >>> left_out_text({"lr": "a schedule", "fps": "throughput", "epsilon": "a schedule"})
+    'lr, epsilon (a schedule); fps (throughput)'
+    >>> left_out_text({f"config/k{i}": "a setting" for i in range(14)})
+    'config/k0, config/k1, config/k2, config/k3, config/k4, config/k5, config/k6, config/k7, config/k8, config/k9, config/k10, config/k11 and 2 more (a setting)'
+    """
+    grouped: dict = {}
+    for name, why in reasons.items():
+        grouped.setdefault(why, []).append(str(name))
+    return "; ".join(", ".join(names[:SHOWN_PER_REASON])
+                     + (f" and {len(names) - SHOWN_PER_REASON} more" if len(names) > SHOWN_PER_REASON else "")
+                     + f" ({why})" for why, names in grouped.items())
 
 
 def listing(columns) -> str:

@@ -28,7 +28,7 @@ from ..convergence.endings import with_divergence
 from ..convergence.reasons import diverged_text
 from ..convergence.step_axis import check_budget
 from ..errors import InputError, check_choice, check_count, is_real
-from ..io.columns import bookkeeping_by_name, counter_shaped
+from ..io.columns import bookkeeping_by_name, counter_shaped, left_out_text
 from ..io.written_nan import nonfinite_kind
 from ..sentinels import is_undefined
 from ..windows import AdaptiveWindow
@@ -76,11 +76,8 @@ class MonitorStatus(Result):
         for name, count in self.skipped.items():
             lines.append(f"  {name}: {count} non-finite value(s) skipped")
         if self.left_out:
-            by_reason: dict = {}
-            for name, why in self.left_out.items():
-                by_reason.setdefault(why, []).append(name)
             lines.append("  not tracked, as bookkeeping (name one in metrics=, or with -m, to track it): "
-                         + "; ".join(f"{', '.join(names)} ({why})" for why, names in by_reason.items()))
+                         + left_out_text(self.left_out))
         return "\n".join(lines)
 
 
