@@ -275,3 +275,28 @@ def test_a_start_far_from_the_first_regime_that_the_persistence_absorbs_is_said(
              + [rng.standard_t(3, 41) for _ in range(50)])
     said = sum(any(n.startswith("the series starts") for n in detect_regimes(y).notes) for y in noise)
     assert said <= 6, said
+
+
+def test_a_smooth_curve_cut_into_lines_has_bends_and_says_so_where_a_step_has_jumps():
+    """A loss falling as 1/t is cut where one line stops fitting (a real Whisper fine-tune's
+    loss: 5 regimes, "-30 noise SDs" at p < 1e-51) though nothing happened there; levels that
+    move at once are jumps.  Measured over 40 seeds each (docs/regimes.md): the note on 40 of 40
+    1/t losses, none of 40 step series or two-stage climbs."""
+    t = np.arange(1000.0)
+    for seed in range(5):
+        rng = np.random.default_rng(seed)
+        loss = detect_regimes(3 / (1 + t / 30) + ar1(0.5, 1000, rng, sd=0.03))
+        assert len(loss.changepoints) >= 2 and set(loss.strengths["kind"]) == {"bend"}
+        assert any(note.startswith("every change is a bend where one fall eases, none a jump") for note in loss.notes)
+        assert "a bend, the slope " in loss.summary() and " per 100 steps (" in loss.summary()
+
+        steps = detect_regimes(np.where(t < 300, 0.0, np.where(t < 700, 1.0, 0.3)) + ar1(0.5, 1000, rng, sd=0.3))
+        assert steps.changepoints and set(steps.strengths["kind"]) == {"jump"}
+        assert "a jump: " in steps.summary() and not any("every change is a bend" in n for n in steps.notes)
+
+        # two climbs, each between plateaus: bends, but no one movement that eases
+        two = detect_regimes(np.clip((t - 200) / 100, 0, 1) + np.clip((t - 600) / 100, 0, 1)
+                             + ar1(0.5, 1000, rng, sd=0.2))
+        assert not any("every change is a bend" in n for n in two.notes)
+    # the level models' changes are not classed
+    assert detect_regimes(np.r_[np.zeros(100), np.ones(100)], model="mean").strengths["kind"].isna().all()

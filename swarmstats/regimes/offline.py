@@ -15,6 +15,7 @@ from .._input.series import as_series
 from .._kernels.precision import within_range
 from .._result import Result, fmt, plain_number
 from ..errors import InputError, check_choice
+from .bends import change_kinds, curve_note
 from .costs import COSTS, KernelCost, LevelOrTrendCost, MeanCost, SegmentCost
 from .local_noise import LocalNoise, merge_within_local_noise
 from .noise import noise_scale
@@ -101,10 +102,17 @@ class RegimeResult(Result):
                 some = "" if len(self.wander_changes) == len(self.changepoints) else "some "
                 head += f" - {some}possibly the wander of long-memory noise (see the note)"
         lines = [head]
-        for row in self.strengths.to_dict("records"):
-            lines.append(f"  change at {row['step']}: {fmt(row['effect_size'], 3)} noise SDs "
-                         f"(z = {fmt(row['z'], 3)}, p = {fmt(row['pvalue_adjusted'], 2)} "
-                         "adjusted for choosing where to split)")
+        slopes = [100 * (row["slope"] if row.get("sloped") else 0.0) for row in self.segments.to_dict("records")]
+        for i, row in enumerate(self.strengths.to_dict("records")):
+            test = (f"z = {fmt(row['z'], 3)}, p = {fmt(row['pvalue_adjusted'], 2)} adjusted for choosing "
+                    "where to split")
+            if row.get("kind") == "bend":  # the lines meet: what changes is the pace
+                lines.append(f"  change at {row['step']}: a bend, the slope {fmt(slopes[i], 3)} -> "
+                             f"{fmt(slopes[i + 1], 3)} per 100 {self.step_unit} ({fmt(abs(row['effect_size']), 3)} "
+                             f"noise SDs over the shorter regime; {test})")
+            else:
+                kind = "a jump: " if row.get("kind") == "jump" else ""
+                lines.append(f"  change at {row['step']}: {kind}{fmt(row['effect_size'], 3)} noise SDs ({test})")
         for row in self.segments.to_dict("records"):
             if row.get("sloped"):
                 # per 100 steps of the axis, as the convergence verdict states a slope
@@ -380,6 +388,14 @@ class RegimeDetector(Estimator):
             local = LocalNoise(scaled, MeanCost(scaled), long_run, inflation=tau)
         strengths = change_strengths(segments, changepoints, steps, scaled_sd, long_run, tau, trend_cost=trend_cost,
                                      local=local)
+        # a change of the trend model is a bend where the lines either side meet, else a jump
+        strengths["kind"] = (change_kinds(scaled, list(changepoints), long_run * math.log(len(values)))
+                             if trend and long_run > 0 else None)
+        if trend and len(changepoints):
+            slopes = np.where(segments["sloped"], segments["slope"], 0.0)
+            smooth = curve_note(list(slopes), list(strengths["kind"]))
+            if smooth is not None:
+                notes = [*notes, smooth]
         # in the range's units, as the tables (a periodogram of 1e-300-sized data underflows);
         # a seasonal cycle was removed before the search but is in the values: not noise
         memory = memory_around(scaled, segments) if len(changepoints) and not period else None
