@@ -309,6 +309,23 @@ def test_the_take_off_is_where_the_regimes_change():
     assert any(3200 <= change <= 3800 for change in segments["changepoints"])
 
 
+def test_a_climb_that_saturates_is_read_as_a_smooth_curve_and_a_take_off_as_an_event():
+    """CPO's return in a Safety Gym run climbs 0 -> ~25 ever slower over 500 epochs: a reader
+    sees one saturating curve, no event.  The trend model draws it as three lines; both
+    changes are bends along one easing climb, and the note says what that may mean.  TD3's
+    take-off on Humanoid (a steepening climb, then a jump to the new level) gets no such note."""
+    rows = json.loads(run("regimes", REAL / "spinningup", "-m", "AverageEpRet", "--format", "json").stdout)["results"]
+    cpo = next(r for r in rows if r["name"] == "AverageEpRet [run=cpo-cost1]")
+    assert len(cpo["changepoints"]) == 2 and [s["kind"] for s in cpo["strengths"]] == ["bend", "bend"]
+    assert any(note.startswith("every change is a bend where one climb eases, none a jump") for note in cpo["notes"])
+    text = run("regimes", REAL / "spinningup", "-m", "AverageEpRet").stdout
+    assert "change at 60: a bend, the slope " in text
+    take_off = json.loads(run("regimes", REAL / "sb3-long/td3-Humanoid-v3.monitor.csv", "-m", "r",
+                              "--format", "json").stdout)["results"][0]
+    assert "jump" in [s["kind"] for s in take_off["strengths"]]
+    assert not any("every change is a bend" in note for note in take_off["notes"])
+
+
 def test_a_plateau_reached_after_a_third_of_the_run_is_converged_at_its_level():
     # DDPG on HopperBulletEnv: ~20 until episode 1,000, a climb and an overshoot to ~700 by
     # 1,750, then a plateau near 420 for the remaining 4,800 episodes
