@@ -194,6 +194,10 @@ def test_a_rise_that_levels_off_ends_stable_not_improving():
 def test_edge_cases():
     short = AdaptiveWindow().fit([0.1, 0.2, 0.3])
     assert set(short.table["status"]) == {"uncertain"} and short.notes
+    # too few points for a level: the summary gives the last value and the span, not the mean
+    # (six evaluations of a loss falling 15.4 -> 0.30 read "level now 3.183")
+    assert ("level now not judged (3 of the 20 points needed); the last value is 0.3, the values "
+            "so far lie in [0.1, 0.3] (higher is better)") in short.summary()
     constant = AdaptiveWindow().fit(np.full(100, 0.5))
     assert constant.final_status == "stable" and "same" in constant.final_reason
     result = AdaptiveWindow().fit(np.random.default_rng(7).normal(size=120))

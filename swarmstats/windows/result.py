@@ -52,10 +52,17 @@ class WindowResult(Result):
                            for status in moving + ("stable", "uncertain"))
         side = "no better side" if self.better is None else f"{self.better} is better"
         last = self.table.iloc[-1]
-        lines = [f"{name}now {self.final_status} - {self.final_reason}",
-                 f"  level now {fmt_interval(last['level'], last['level_low'], last['level_high'])}; "
-                 f"window {int(last['length'])} points, mean "
-                 f"{fmt_interval(last['mean'], last['ci_low'], last['ci_high'])} ({side})",
+        if self.n < self.min_length:
+            # the mean of a few points is no level: six evaluations of a loss falling 15.4 ->
+            # 0.30 read "level now 3.183" (the window's table keeps that mean, as it says)
+            level = (f"  level now not judged ({self.n} of the {self.min_length} points needed); the last "
+                     f"value is {fmt(last['value'])}, the values so far lie in [{fmt(self.table['value'].min())}, "
+                     f"{fmt(self.table['value'].max())}] ({side})")
+        else:
+            level = (f"  level now {fmt_interval(last['level'], last['level_low'], last['level_high'])}; "
+                     f"window {int(last['length'])} points, mean "
+                     f"{fmt_interval(last['mean'], last['ci_low'], last['ci_high'])} ({side})")
+        lines = [f"{name}now {self.final_status} - {self.final_reason}", level,
                  f"  over {self._span()}: {shares}; {len(self.changes)} change(s)"]
         for change in self.changes[:10]:
             lines.append(f"  change at step {change['start']} (seen at {change['step']}): "
