@@ -210,6 +210,22 @@ def test_runs_at_different_levels_disagree():
     assert ss.check_convergence(runs, rhat_threshold=None).verdict == "converged"
 
 
+def test_runs_that_each_still_move_alike_are_not_said_to_disagree():
+    """The split R-hat compares each run's halves too, so seeds that fall alike raised it and
+    the reason read "the runs disagree: R-hat = 1.568".  The unsplit R-hat across the runs
+    tells the two apart."""
+    rng = np.random.default_rng(1)
+    alike = ss.check_convergence([np.linspace(1, 0.5, 200) + rng.normal(0, 0.05, 200) for _ in range(4)],
+                                 better="lower")
+    assert alike.verdict == "not_converged" and alike.rhat > 1.1 and alike.rhat_across < 1.01
+    assert any(reason.startswith("the runs agree with one another (R-hat across runs ") and
+               "each still moves: the halves of each run differ (split R-hat" in reason for reason in alike.reasons)
+    assert not any("disagree" in reason for reason in alike.reasons)
+    apart = ss.check_convergence(ar1(0.5, 1500, rng, reps=4) + np.array([0, 0, 0, 2.0])[:, None])
+    assert apart.rhat_across > 1.1 and "disagree" in apart.main_reason
+    assert json.loads(json.dumps(alike.to_dict()))["rhat_across"] == pytest.approx(alike.rhat_across)
+
+
 def test_one_bad_run_makes_the_overall_verdict_fail():
     rng = np.random.default_rng(9)
     runs = list(ar1(0.5, 1500, rng, reps=3))

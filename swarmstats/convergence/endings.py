@@ -42,7 +42,7 @@ def with_divergence(result, diverged: dict):
             return dataclasses.replace(result, runs=runs) if runs != result.runs else result
         alpha = result.runs[0].alpha * len(runs)  # each run was tested at alpha / k
         verdict, reasons = overall_verdict(runs, alpha, result.rhat, result.ess_bulk, result.ess_tail,
-                                    result.rhat_threshold)
+                                           result.rhat_threshold, rhat_across=result.rhat_across)
         gone = [run.name for run in result.runs if "values" in diverged.get(run.name, {})] + dead
         reasons.insert(0, f"{len(gone)} of {len(runs) + len(dead)} runs diverged ({', '.join(map(str, gone[:5]))})")
         return dataclasses.replace(result, runs=runs, verdict="not_converged" if dead else verdict,

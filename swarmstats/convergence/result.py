@@ -120,6 +120,9 @@ class MultiRunConvergenceResult(Result):
     name: str | None = None
     #: the runs that diverged before logging a finite value (not in ``runs``: nothing to fit)
     diverged_at_start: list = field(default_factory=list)
+    #: R-hat of the runs against one another, unsplit: tells runs that disagree from runs that
+    #: each still move (``rhat`` is split, so a trend in every run raises it too)
+    rhat_across: float = float("nan")
 
     @property
     def main_reason(self) -> str:
@@ -138,8 +141,10 @@ class MultiRunConvergenceResult(Result):
 
 
 def overall_verdict(results: list, alpha: float, rhat: float, ess_bulk: float, ess_tail: float,
-             rhat_threshold: float | None) -> tuple[str, list]:
-    """The verdict over several runs, from each run's verdict and R-hat, and its reasons."""
+             rhat_threshold: float | None, rhat_across: float = float("nan")) -> tuple[str, list]:
+    """The verdict over several runs, from each run's verdict and R-hat, and its reasons
+    (``rhat_across``: the unsplit R-hat, which says whether a high ``rhat`` is runs that
+    disagree or runs that each still move)."""
     k = len(results)
     verdicts = [r.verdict for r in results]
     labels = [r.name or f"run {i}" for i, r in enumerate(results)]
@@ -168,6 +173,12 @@ def overall_verdict(results: list, alpha: float, rhat: float, ess_bulk: float, e
                        "(swarmstats.equilibria groups runs by where they settled; rhat_threshold=None "
                        "judges each run alone)"]
             verdict = "not_converged"
+        elif math.isfinite(rhat_across) and rhat_across < rhat_threshold:
+            # the split R-hat compares each run's halves too: runs that move alike raise it
+            # (four seeds of one falling curve read "the runs disagree: R-hat = 1.568")
+            reasons.append(f"the runs agree with one another (R-hat across runs {fmt(rhat_across, 4)}), but "
+                           f"each still moves: the halves of each run differ (split R-hat {fmt(rhat, 4)} "
+                           f">= {rhat_threshold})")
         else:
             # (not "settled": some of these runs are still moving or too short to judge)
             reasons.append(f"the runs disagree: R-hat = {fmt(rhat, 4)} >= {rhat_threshold} "

@@ -493,17 +493,19 @@ class ConvergenceTest(Estimator):
         results = [per_run.fit_series(run) for run in runs]
         tails = [run.values[r.warmup:] for run, r in zip(runs, results)]
         length = min(len(t) for t in tails)
-        rhat = ess_bulk = ess_tail = float("nan")
+        rhat = ess_bulk = ess_tail = across = float("nan")
         if length >= 4 and len(runs) >= 1:
             chains = np.vstack([t[len(t) - length:] for t in tails])
             if not _chains.is_constant(chains):
                 rhat, ess_bulk, ess_tail = (_chains.rhat_rank(chains), _chains.ess_bulk(chains),
                                             _chains.ess_tail(chains))
-        verdict, reasons = overall_verdict(results, self.alpha, rhat, ess_bulk, ess_tail, self.rhat_threshold)
+                across = _chains.rhat_across(chains) if len(runs) > 1 else float("nan")
+        verdict, reasons = overall_verdict(results, self.alpha, rhat, ess_bulk, ess_tail, self.rhat_threshold,
+                                           rhat_across=across)
         return MultiRunConvergenceResult(
             verdict=verdict, converged=verdict == "converged", reasons=reasons, runs=results,
             rhat=rhat, ess_bulk=ess_bulk, ess_tail=ess_tail,
-            rhat_threshold=self.rhat_threshold, name=name)
+            rhat_threshold=self.rhat_threshold, name=name, rhat_across=across)
 
 
 def check_convergence(y, **kwargs):
