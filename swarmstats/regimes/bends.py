@@ -1,5 +1,5 @@
 """Bends and jumps: what kind of change each of the "trend" model's changes is, and what a
-segmentation made only of bends that ease (or steepen) one movement says about the curve.
+segmentation made only of bends that ease one movement says about the curve.
 
 A smooth curve - a loss that flattens as 1/t, a climb that saturates - is not made of lines,
 and the level-or-line search cuts it where one line stops fitting: a real Whisper fine-tune's

@@ -109,7 +109,7 @@ class RegimeResult(Result):
             if row.get("kind") == "bend":  # the lines meet: what changes is the pace
                 lines.append(f"  change at {row['step']}: a bend, the slope {fmt(slopes[i], 3)} -> "
                              f"{fmt(slopes[i + 1], 3)} per 100 {self.step_unit} ({fmt(abs(row['effect_size']), 3)} "
-                             f"noise SDs over the shorter regime; {test})")
+                             f"noise SDs; {test})")
             else:
                 kind = "a jump: " if row.get("kind") == "jump" else ""
                 lines.append(f"  change at {row['step']}: {kind}{fmt(row['effect_size'], 3)} noise SDs ({test})")
