@@ -38,6 +38,9 @@ CASES = {
     "verl/console.log": ("verl-console", "critic/score/mean",
                          {1: 0.259, 2: 0.315, 3: 0.402, 4: 0.451, 5: 0.497, 6: 0.52}, None),
     "verl/file.jsonl": ("verl-file", "critic/score/mean", {1: 0.259, 2: 0.315, 3: 0.402}, None),
+    # what nanoGPT's train.py prints: "iter N: loss X, time Yms, mfu Z%" and "step N: train loss ..."
+    "nanogpt/train.log": ("nanogpt-console", "loss", {0: 4.2654, 10: 3.2118, 20: 2.7846, 30: 2.6221,
+                                                      40: 2.5358, 50: 2.4711, 60: 2.4262}, None),
     # pymarl's printed statistics (sacred's cout.txt), its info.json (each metric beside its _T
     # timesteps) and sacred's own metrics.json
     "pymarl/cout.txt": ("pymarl-console", "test_return_mean", {40: 1.9843, 10001: 2.8255, 20002: 5.2139}, None),
@@ -110,6 +113,27 @@ def test_wide_view_has_one_row_per_step_and_a_column_per_metric():
     assert row["val/reward"] == -12.4 and row["train_loss_epoch"] == 0.901  # two sparse rows folded
     chart = read_log(FIXTURES / "wandb" / "chart.csv", wide=True)
     assert set(chart["run"]) == {"ppo-s1", "ppo-s2"}
+
+
+def test_nanogpt_prints_evaluations_and_iterations_into_one_row_per_iteration(tmp_path):
+    wide = read_log(FIXTURES / "nanogpt" / "train.log", wide=True)
+    assert wide.attrs["step_unit"] == "iterations"
+    row = wide.set_index("step").loc[50]
+    assert row["val loss"] == 2.4813 and row["loss"] == 2.4711 and row["mfu"] == 15.93
+    # a fork that capitalises; a second run appended (tee -a) starts a run of its own; the
+    # line still being written is left out (its last number may be cut short)
+    text = ("Iter 0: Loss 4.3, Time 20.1ms\nIter 10: Loss 3.1, Time 20.2ms\nIter 20: Loss 2.9, Time 20.0ms\n"
+            "Iter 0: Loss 4.4, Time 20.3ms\nIter 10: Loss 3.3, Time 20.1ms\nIter 20: Loss 2.")
+    path = tmp_path / "train.log"
+    path.write_text(text)
+    runs = read_log(path, wide=True)
+    assert runs["run"].tolist() == ["#1", "#1", "#1", "#2", "#2"]
+    assert runs["Loss"].tolist() == [4.3, 3.1, 2.9, 4.4, 3.3]
+    assert any("2 runs in one file" in note for note in runs.attrs["notes"])
+    # a resume from a checkpoint (back to an iteration after the start) replaces, not splits
+    path.write_text("iter 0: loss 4.0\niter 10: loss 3.0\niter 20: loss 2.5\niter 10: loss 3.2\niter 20: loss 2.6\n")
+    resumed = read_log(path, wide=True)
+    assert "run" not in resumed and resumed["loss"].tolist() == [4.0, 3.2, 2.6]
 
 
 def test_lightnings_per_step_and_per_epoch_metrics_are_metrics_not_counts():

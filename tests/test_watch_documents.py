@@ -49,6 +49,19 @@ def test_a_wandb_chart_export_is_watched_run_by_run_without_its_bands():
     assert metrics["train/loss [gpt2]"]["reason"].startswith("still improving")
 
 
+def test_what_nanogpt_prints_is_watched_as_read_log_reads_it():
+    """nanoGPT's printed lines followed as a CSV: "1 fields where the header has 2; skipped"
+    on every line.  Read whole on each change, its iterations and evaluations are tracked."""
+    path = Path(__file__).resolve().parent / "fixtures" / "logs" / "nanogpt" / "train.log"
+    assert is_document(str(path))
+    done = run("watch", path, "--once", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    report = _report(done)
+    assert report["skipped_lines"] == 0
+    assert report["report"]["metrics"]["loss"]["n"] == 7 and "val loss" in report["report"]["metrics"]
+    assert set(report["report"]["left_out"]) == {"time", "mfu"}  # a clock and FLOP utilisation
+
+
 def test_swarms_event_log_is_watched_as_interactions_as_check_convergence_reads_it():
     """SWARM spreads each interaction over several event lines joined by its id; followed line
     by line, watch tracked each epoch's payload fields (accepted_interactions ...) while

@@ -64,7 +64,8 @@ _BOOKKEEPING = (
     # which process wrote the row (Ray's pid): a number, never a measurement
     ("an identifier", re.compile(r"^(pid|ppid|node_ip|hostname|trial_id|experiment_id)$")),
     # how many workers a distributed job had (RLlib's num_healthy_workers)
-    (SYSTEM_MEASUREMENT, re.compile(r"(^|_)num_(healthy|remote)_workers$|(^|_)num_remote_worker_restarts$"
+    # and nanoGPT's model FLOP utilisation (mfu, printed as a percentage)
+    (SYSTEM_MEASUREMENT, re.compile(r"(^|_)num_(healthy|remote)_workers$|(^|_)num_remote_worker_restarts$|(^|_)mfu$"
                                     r"|(^|_)num_in_flight_async_\w+$")),
 )
 #: namespaces of how the machine ran, not what the model learned: verl's timing_s/,

@@ -26,6 +26,7 @@ from ...errors import InputError
 from ..columns import find_step
 from ..decoding import check_readable
 from ..formats._table import AXES
+from ..formats.nanogpt import is_printed_head
 from ..formats.wandb import is_chart
 from ..logs import read_log
 from ..tabular import read_path, sniff_layout
@@ -34,7 +35,7 @@ from ..written_nan import logged
 
 def is_document(path: str) -> bool:
     """Is ``path`` a log that is read whole: a run folder, a ``.json`` file holding one JSON
-    document (not JSON Lines), a W&B chart export or SWARM's event log?  Anything else - a file
+    document (not JSON Lines), a W&B chart export, SWARM's event log or what nanoGPT prints?  Anything else - a file
     not there yet among them - is followed line by line (a printed log may start with
     "[INFO ...]", which is no JSON)."""
     if os.path.isdir(path):
@@ -44,6 +45,9 @@ def is_document(path: str) -> bool:
     name, head = read_path(path, 65536)  # a chart export's header names every run three times
     text = head.decode("utf-8", "replace")
     layout = sniff_layout(name, text)
+    if is_printed_head(text, name):
+        # nanoGPT's printed lines: read again whenever the file grows, as read_log reads them
+        return True
     if layout == "csv":
         # a W&B chart export holds its runs in its column names ("gpt2 - train/loss" and its
         # __MIN/__MAX band): read line by line, every run's line and band was a metric of its own

@@ -1,0 +1,102 @@
+"""What nanoGPT prints while it trains - and the many training scripts copied from its
+``train.py`` - saved with ``python train.py | tee train.log``::
+
+    step 0: train loss 10.9887, val loss 10.9905
+    iter 0: loss 10.9914, time 38532.31ms, mfu -100.00%
+    iter 10: loss 9.5871, time 1092.31ms, mfu 33.01%
+
+An ``iter N:`` line per ``log_interval`` iterations and a ``step N:`` line per evaluation, both
+counted in iterations: lines at one iteration share a row.  The other lines (the configuration,
+"number of parameters", "saving checkpoint") are skipped.  Each pair is a name and a number
+with an optional unit (``ms``, ``s``, ``%``): ``time`` is a clock and ``mfu`` (model FLOP
+utilisation, -100% before its fifth iteration) a system measurement, so both are left out of
+the default metrics like any log's.  Forks that capitalise (``Iter 10: Loss 9.58``) read the same.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pandas as pd
+
+from ...errors import InputError
+from ._table import LogTable
+
+#: a printed line: ``iter 10: loss 9.5871, time 1092.31ms`` or ``step 250: train loss 1.97, ...``
+_LINE = re.compile(r"^\s*(iter|step)\s+(\d+)\s*:\s+(.*?)\s*$", re.IGNORECASE)
+#: one pair: a name of words, a number, an optional unit
+_PAIR = re.compile(r"^([A-Za-z][\w /.-]*?)\s+([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|nan|inf|-inf)"
+                   r"\s*(ms|s|%)?$", re.IGNORECASE)
+
+
+def parse_line(line: str) -> tuple[int, dict] | None:
+    """A printed line as (iteration, {name: value}); None for any other line.
+
+    >>> parse_line("iter 10: loss 9.5871, time 1092.31ms, mfu 33.01%")
+    (10, {'loss': 9.5871, 'time': 1092.31, 'mfu': 33.01})
+    >>> parse_line("step 250: train loss 1.9712, val loss 2.0834")
+    (250, {'train loss': 1.9712, 'val loss': 2.0834})
+    >>> parse_line("step 3: saving checkpoint to out") is None
+    True
+    """
+    found = _LINE.match(line)
+    if found is None:
+        return None
+    values = {}
+    for part in found.group(3).split(","):
+        pair = _PAIR.match(part.strip())
+        if pair is None:
+            return None  # not nanoGPT's "name number" pairs: other text that starts "step N:"
+        values[pair.group(1).strip()] = float(pair.group(2))
+    return int(found.group(2)), values
+
+
+def is_printed_head(head: str, base: str) -> bool:
+    """Does the start of a file show nanoGPT's printed lines (two of them, or one in a short
+    head)?"""
+    if "iter " not in head.lower() and "step " not in head.lower():
+        return False
+    lines = [line for line in head.splitlines() if line.strip()]
+    found = sum(parse_line(line) is not None for line in lines[:400])
+    return found >= 2 or (found == 1 and len(lines) <= 2)
+
+
+def read_printed(name: str, text: str) -> LogTable:
+    """The printed lines of ``text`` as one row per iteration (module docstring)."""
+    lines = text.splitlines()
+    # a line without its newline is still being written: its last number may be cut short
+    if lines and not text.endswith(("\n", "\r")):
+        lines.pop()
+    runs: list = []  # one {iteration: values} per run in the file
+    last = None
+    for line in lines:
+        parsed = parse_line(line)
+        if parsed is None:
+            continue
+        iteration, values = parsed
+        if not runs or (iteration < last and iteration <= min(runs[-1])):
+            # back to where the run began (or before): a new run appended to the same file; back
+            # to somewhere after it is a resume from a checkpoint, whose lines replace the old
+            runs.append({})
+        runs[-1].setdefault(iteration, {}).update(values)
+        last = iteration
+    if not runs:
+        raise InputError(f"{name}: no line of nanoGPT's 'iter N: loss X, ...' or 'step N: train loss X, "
+                         "val loss Y' with a number found")
+    keys = list(dict.fromkeys(key for rows in runs for step in rows for key in rows[step]))
+    frames = []
+    for number, rows in enumerate(runs, start=1):
+        steps = sorted(rows)
+        frame = pd.DataFrame({"step": np.array(steps, dtype=float),
+                              **{key: [rows[step].get(key, math.nan) for step in steps] for key in keys}})
+        if len(runs) > 1:
+            frame.insert(0, "run", f"#{number}")
+        frames.append(frame)
+    notes = [f"{sum(len(rows) for rows in runs)} iteration(s) printed by a nanoGPT-style train.py; the rest "
+             "of the text is skipped"]
+    if len(runs) > 1:
+        notes.append(f"{len(runs)} runs in one file (the iteration goes back to where a run began): "
+                     "runs #1 to #" + str(len(runs)))
+    return LogTable(pd.concat(frames, ignore_index=True), "nanogpt-console", name, notes)
