@@ -173,6 +173,8 @@ def test_a_flag_is_no_step_axis():
     ("n_steps", "a counter"), ("current_epoch", "a counter"), ("gradient_steps", "a counter"),
     ("time_step", "a counter"),
     ("config/gamma", "a setting of the run"), ("reward_config/x", None),
+    # what nanoGPT-style scripts print beside the loss
+    ("dt", "a clock"), ("tok/sec", "throughput"), ("mfu", "a system measurement"), ("norm", None),
 ])
 def test_work_counts_coefficients_and_worker_counts_are_bookkeeping_by_name(name, why):
     """RLlib's per-iteration counts, a KL or entropy weight the algorithm sets, a job's worker

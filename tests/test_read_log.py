@@ -134,6 +134,15 @@ def test_nanogpt_prints_evaluations_and_iterations_into_one_row_per_iteration(tm
     path.write_text("iter 0: loss 4.0\niter 10: loss 3.0\niter 20: loss 2.5\niter 10: loss 3.2\niter 20: loss 2.6\n")
     resumed = read_log(path, wide=True)
     assert "run" not in resumed and resumed["loss"].tolist() == [4.0, 3.2, 2.6]
+    # build-nanogpt's and llm.c's bar-separated lines (llm.c's "(123.45 ms | 45678 tok/s)" skipped)
+    path.write_text("using device: cuda\n"
+                    "step     0 | loss: 10.955 | lr 6.0000e-05 | norm: 15.3 | dt: 1024.55ms | tok/sec: 511.7\n"
+                    "step     1 | loss: 9.634 | lr 1.2000e-04 | norm: 6.5 | dt: 331.20ms | tok/sec: 1583.1\n")
+    assert read_log(path, wide=True).columns.tolist() == ["step", "loss", "lr", "norm", "dt", "tok/sec"]
+    path.write_text("step    1/74 | train loss 11.010 | norm 15.4 | lr 6.00e-04 | (123.45 ms | 45678 tok/s)\n"
+                    "val loss 4.2\nstep    2/74 | train loss 9.912 | norm 9.1 | lr 6.00e-04 | (121.10 ms | 46012 tok/s)\n")
+    llmc = read_log(path, wide=True)
+    assert llmc.attrs["format"] == "nanogpt-console" and llmc["train loss"].tolist() == [11.01, 9.912]
 
 
 def test_lightnings_per_step_and_per_epoch_metrics_are_metrics_not_counts():

@@ -47,13 +47,14 @@ _BOOKKEEPING = (
                              r"|(^|_)(episodes|timesteps|steps|samples|iterations)_total$"
                              r"|(^|_)num_\w*_(sampled|trained)(_this_iter|_lifetime)?$"
                              r"|(^|_)(timesteps|iterations|episodes|steps)_since_restore$")),
+    # (dt: the seconds a step took, as build-nanogpt prints it)
     ("a clock", re.compile(r"(^|_)(time|times|runtime|timestamp|elapsed|duration|walltime|clock|"
-                           r"datetime|date|ms|secs|seconds)$"
+                           r"datetime|date|ms|secs|seconds|dt)$"
                            r"|(^|_)time_(this_iter_s|total_s|since_restore)$"  # Ray Tune's clocks
                            r"|(^|_)time_per_(epoch|iter|iteration|step|update)$"
                            # a duration named with its unit, as rlkit logs them: "time/epoch (s)"
                            r"|_\((s|ms|sec|secs|seconds|min|mins|minutes|h|hours)\)$")),
-    ("throughput", re.compile(r"(fps|per_second|per_sec|_per_s|throughput|(^|_)it_s)$")),
+    ("throughput", re.compile(r"(fps|per_second|per_sec|_per_s|throughput|(^|_)it_s|(^|_)(tok|toks|tokens)_(s|sec))$")),
     ("a schedule: learning rate or exploration",
      re.compile(r"(^|_)(lr|learning_rate|exploration_rate|epsilon|clip_range|clip_range_vf)$|(^|_)lr_")),
     # PPO's adaptive KL weight (RLlib's cur_kl_coeff, TRL's kl_coef), SAC's entropy temperature
