@@ -116,24 +116,28 @@ def test_wide_view_has_one_row_per_step_and_a_column_per_metric():
 
 
 def test_nanogpt_prints_evaluations_and_iterations_into_one_row_per_iteration(tmp_path):
+    from tests.test_cli import run as cli_run
+
     wide = read_log(FIXTURES / "nanogpt" / "train.log", wide=True)
     assert wide.attrs["step_unit"] == "iterations"
     row = wide.set_index("step").loc[50]
     assert row["val loss"] == 2.4813 and row["loss"] == 2.4711 and row["mfu"] == 15.93
-    # a fork that capitalises; a second run appended (tee -a) starts a run of its own; the
-    # line still being written is left out (its last number may be cut short)
+    # a fork that capitalises; a second run appended (tee -a) is a run of its own by the
+    # loader's rule for a step axis that starts again; the line still being written is left out
+    # (its last number may be cut short)
     text = ("Iter 0: Loss 4.3, Time 20.1ms\nIter 10: Loss 3.1, Time 20.2ms\nIter 20: Loss 2.9, Time 20.0ms\n"
             "Iter 0: Loss 4.4, Time 20.3ms\nIter 10: Loss 3.3, Time 20.1ms\nIter 20: Loss 2.")
     path = tmp_path / "train.log"
     path.write_text(text)
     runs = read_log(path, wide=True)
-    assert runs["run"].tolist() == ["#1", "#1", "#1", "#2", "#2"]
-    assert runs["Loss"].tolist() == [4.3, 3.1, 2.9, 4.4, 3.3]
-    assert any("2 runs in one file" in note for note in runs.attrs["notes"])
-    # a resume from a checkpoint (back to an iteration after the start) replaces, not splits
-    path.write_text("iter 0: loss 4.0\niter 10: loss 3.0\niter 20: loss 2.5\niter 10: loss 3.2\niter 20: loss 2.6\n")
+    assert runs["Loss"].tolist() == [4.3, 3.1, 2.9, 4.4, 3.3] and "ends mid-row" in runs.attrs["notes"][0]
+    assert "holds 2 runs" in cli_run("check-convergence", path, "-m", "Loss").stderr
+    # a resume from a checkpoint (back to an iteration after the start): its lines replace the old
+    path.write_text("".join(f"iter {i}: loss {5 - i / 100:.2f}\n" for i in range(0, 110, 10))
+                    + "".join(f"iter {i}: loss {4 - i / 100:.2f}\n" for i in range(80, 130, 10)))
     resumed = read_log(path, wide=True)
-    assert "run" not in resumed and resumed["loss"].tolist() == [4.0, 3.2, 2.6]
+    assert resumed["step"].tolist() == list(range(0, 130, 10)) and resumed["loss"].iloc[8] == 3.2
+    assert any(note.startswith("resumed at step 80 after step 100") for note in resumed.attrs["notes"])
     # build-nanogpt's and llm.c's bar-separated lines (llm.c's "(123.45 ms | 45678 tok/s)" skipped)
     path.write_text("using device: cuda\n"
                     "step     0 | loss: 10.955 | lr 6.0000e-05 | norm: 15.3 | dt: 1024.55ms | tok/sec: 511.7\n"

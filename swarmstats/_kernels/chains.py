@@ -97,18 +97,18 @@ def rhat_basic(chains: np.ndarray) -> float:
 
 def rhat_rank(chains: np.ndarray) -> float:
     """max(R-hat of ranked split draws, R-hat of ranked folded split draws)."""
-    if is_constant(chains):
-        return float("nan")
-    split = split_chains(chains)
-    bulk = rhat_basic(rank_normalize(split))
-    folded = rhat_basic(rank_normalize(np.abs(split - np.median(split))))
-    return max(bulk, folded)
+    return _ranked_rhat(split_chains(chains))
 
 
 def rhat_across(chains: np.ndarray) -> float:
     """:func:`rhat_rank` without splitting: the runs against one another only.  A run still
     moving makes its two halves differ, which the split R-hat reads as disagreement; this one
     does not see it (four seeds of one falling curve: split 1.57, across 1.00)."""
+    return _ranked_rhat(chains)
+
+
+def _ranked_rhat(chains: np.ndarray) -> float:
+    """max(R-hat of the ranked draws, R-hat of the ranked folded draws) of ``chains`` as given."""
     if is_constant(chains):
         return float("nan")
     bulk = rhat_basic(rank_normalize(chains))

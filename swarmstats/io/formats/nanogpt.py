@@ -80,38 +80,27 @@ def is_printed_head(head: str, base: str) -> bool:
 
 def read_printed(name: str, text: str) -> LogTable:
     """The printed lines of ``text`` as one row per iteration (module docstring)."""
-    lines = text.splitlines()
-    # a line without its newline is still being written: its last number may be cut short
-    if lines and not text.endswith(("\n", "\r")):
-        lines.pop()
-    runs: list = []  # one {iteration: values} per run in the file
-    last = None
+    lines = text.splitlines()  # (a last line still being written is cut off by the loader)
+    # in the order printed, the lines of one iteration (an evaluation, then the training line)
+    # in one row: a run appended to the file (tee -a) or resumed from a checkpoint makes the
+    # iteration go back, which the loader's own rules read (a new run, or rows superseded)
+    steps: list = []
+    rows: list = []
     for line in lines:
         parsed = parse_line(line)
         if parsed is None:
             continue
         iteration, values = parsed
-        if not runs or (iteration < last and iteration <= min(runs[-1])):
-            # back to where the run began (or before): a new run appended to the same file; back
-            # to somewhere after it is a resume from a checkpoint, whose lines replace the old
-            runs.append({})
-        runs[-1].setdefault(iteration, {}).update(values)
-        last = iteration
-    if not runs:
+        if steps and steps[-1] == iteration:
+            rows[-1].update(values)
+        else:
+            steps.append(iteration)
+            rows.append(dict(values))
+    if not rows:
         raise InputError(f"{name}: no line of nanoGPT's 'iter N: loss X, ...' or 'step N: train loss X, "
                          "val loss Y' with a number found")
-    keys = list(dict.fromkeys(key for rows in runs for step in rows for key in rows[step]))
-    frames = []
-    for number, rows in enumerate(runs, start=1):
-        steps = sorted(rows)
-        frame = pd.DataFrame({"step": np.array(steps, dtype=float),
-                              **{key: [rows[step].get(key, math.nan) for step in steps] for key in keys}})
-        if len(runs) > 1:
-            frame.insert(0, "run", f"#{number}")
-        frames.append(frame)
-    notes = [f"{sum(len(rows) for rows in runs)} iteration(s) printed by a nanoGPT-style train.py; the rest "
-             "of the text is skipped"]
-    if len(runs) > 1:
-        notes.append(f"{len(runs)} runs in one file (the iteration goes back to where a run began): "
-                     "runs #1 to #" + str(len(runs)))
-    return LogTable(pd.concat(frames, ignore_index=True), "nanogpt-console", name, notes)
+    keys = list(dict.fromkeys(key for row in rows for key in row))
+    frame = pd.DataFrame({"step": np.array(steps, dtype=float),
+                          **{key: [row.get(key, math.nan) for row in rows] for key in keys}})
+    notes = [f"{len(rows)} iteration(s) printed by a nanoGPT-style train.py; the rest of the text is skipped"]
+    return LogTable(frame, "nanogpt-console", name, notes)
