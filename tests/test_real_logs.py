@@ -214,6 +214,25 @@ def test_a_lightning_logs_folder_reads_each_version_as_a_run_and_sees_the_genera
     assert "[run=version_0]" in text.stdout
 
 
+def test_the_window_follows_a_smooth_gan_loss_that_still_moves():
+    """Versions 2 and 3 of the GAN: the generator loss climbs smoothly throughout (1.1 -> 5.1,
+    0.4 -> 2.0) and the discriminator loss falls ever slower (11.718 -> 11.516, 12.04 -> 11.59):
+    a practitioner reads "still moving" on all four.  The window read three of them "uncertain"
+    at every step ("the level wanders slowly (autocorrelation time 50.2)": the curves' departure
+    from a quadratic taken for persistent noise); against the span's own steps each is a trend."""
+    folder = REAL / "lightning/lightning_logs"
+    for version in ("version_2", "version_3"):
+        log = ss.read_log(folder / version / "metrics.csv")
+        for metric, status in (("train_gen_loss", "degrading"), ("train_disc_loss", "improving")):
+            values = log.loc[log["metric"] == metric, "value"].to_numpy()
+            result = ss.AdaptiveWindow().fit(values, name=metric)
+            assert result.final_status == status, (version, metric, result.final_reason)
+            shares = result.table["status"].astype(str).value_counts(normalize=True)
+            assert shares.get(status, 0) > 0.75 and shares.get("stable", 0) == 0, (version, metric, shares)
+            level = result.table["level"].iloc[-1]
+            assert abs(level - values[-1]) < 0.05 * np.ptp(values), (version, metric, level, values[-1])
+
+
 def test_watch_calls_a_run_that_diverged_diverged_as_check_convergence_does():
     """Every value NaN after the first: a verdict, as check-convergence gives it, not "too few
     values to analyse" (exit 2); NaN from the first value: nothing to judge, there as here."""

@@ -59,6 +59,8 @@ class WindowSums(NamedTuple):
     c1: np.ndarray
     cj: np.ndarray
     c2: np.ndarray
+    #: the cumulative sums of the squared second differences (leading 0; :meth:`RecentPlan.step_t`)
+    bends: np.ndarray | None = None
 
 
 class RecentPlan:
@@ -107,6 +109,11 @@ class RecentPlan:
             self.quarter_end, self.half_start = self.first + self.quarter, n - self.half
             self.quarter_dof = (self.quarter - 1.0) * self.quarter
             self.half_dof = (self.half - 1.0) * self.half
+            # for step_t(): the variance of a random walk's OLS slope over m points, per unit
+            # step variance, and the degrees of freedom of the step scale
+            self.walk_per_bend = walk_slope_variance(m) / (2.0 * (m - 2.0))  # Var(slope) per unit of the bends' sum
+            self.step_dof = np.maximum((2 * (lengths - 2)) // 3, 1)
+            self.nowhere = np.zeros(len(lengths), dtype=bool)  # read-only: no span
         self.positions = np.arange(n, dtype=float)
 
     def sums(self, window: np.ndarray) -> WindowSums:
@@ -114,11 +121,42 @@ class RecentPlan:
         with u the window centred on its mean (sums of a few hundred values stay exact enough)."""
         n = self.n
         u = window - window.sum() / n  # the mean, as window.mean() computes it
-        sums = np.zeros((3, n + 1))
+        sums = np.zeros((4, n + 1))
         u.cumsum(out=sums[0, 1:])
         (self.positions * u).cumsum(out=sums[1, 1:])
         (u * u).cumsum(out=sums[2, 1:])
-        return WindowSums(u, sums[0], sums[1], sums[2])
+        if n >= 3:  # bends[k]: the squared second differences of points 0..k+1
+            second = window[2:] - 2.0 * window[1:-1] + window[:-2]
+            (second * second).cumsum(out=sums[3, 1:n - 1])
+        return WindowSums(u, sums[0], sums[1], sums[2], sums[3])
+
+    def step_t(self, sums: WindowSums, slopes: np.ndarray) -> np.ndarray:
+        """For every length m, the slope over the last m points in units of its standard error
+        were the series a random walk whose steps scatter as the last m points' steps do.
+
+        The step scale is half the mean square of the second differences: exactly the step
+        variance of a random walk, and more than it for white or AR(1) noise, a moving average
+        or a smooth curve plus noise (a curve bends little from one point to the next).  The
+        increments of such noise are never positively correlated, so a random walk with the
+        same step scale moves a line's slope at least as far: this t is conservative for the
+        noise the window is calibrated on, and needs no autocorrelation time.  That is what
+        it is for: on a smooth curve the window's own scale counts the curve's departure from
+        a quadratic as persistent noise, while the steps see through it (a 1/t loss falling
+        65 -> 28 under noise 0.05 read t = -6.6 against an alarm limit of 1,620).  0 where
+        the last m points' steps have no scatter at all.
+
+        >>> plan = RecentPlan(40, np.array([16, 32]))
+        >>> rng = np.random.default_rng(1)
+        >>> curve = 3.0 / (1.0 + np.arange(40) / 5.0) + rng.normal(0, 0.001, 40)
+        >>> w = plan.sums(curve)
+        >>> plan.step_t(w, plan.statistics(w, 1.0)[1]).round(1).tolist()   # a walk could not fall so far
+        [-23.4, -39.6]
+        """
+        variance = (sums.bends[self.n - 2] - sums.bends[self.first]) * self.walk_per_bend
+        if variance.all():
+            return slopes / np.sqrt(variance)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(variance > 0, slopes / np.sqrt(variance), 0.0)
 
     def level_drift(self, sums: WindowSums, g: float) -> np.ndarray:
         """For every length m, how far the mean of the last m points' recent half lies from
@@ -228,6 +266,23 @@ class _LineSegments:
             cross = (sums.cj[stop] - sums.cj[start]) - self.centre * total
             about = np.where(self.fits_line, about_mean - cross * cross / self.sxx, 0.0)
         return np.maximum(about, 0.0)
+
+
+def walk_slope_variance(m):
+    """The variance of the OLS slope of a random walk over ``m`` points with unit steps.
+
+    Step j (1 <= j < m) moves every point from j on, so it moves the slope by the sum of the
+    centred positions from j on, j (m - j) / 2, over Sxx = m (m^2 - 1) / 12; the squares of
+    those sums add up to m (m^4 - 1) / 120, which leaves 6 (m^2 + 1) / (5 m (m^2 - 1)):
+    6 / (5 m) for a long walk, where independent noise gives 12 / m^3.
+
+    >>> float(walk_slope_variance(2.0))   # two points: the slope is the one step
+    1.0
+    >>> m = 37; centred = np.arange(m) - (m - 1) / 2; tails = np.cumsum(centred[::-1])[::-1][1:]
+    >>> bool(np.isclose(walk_slope_variance(float(m)), (tails @ tails) / (m * (m * m - 1) / 12) ** 2))
+    True
+    """
+    return 6.0 * (m * m + 1.0) / (5.0 * m * (m * m - 1.0))
 
 
 def _confirmed(primary: np.ndarray, confirmation: np.ndarray) -> np.ndarray:

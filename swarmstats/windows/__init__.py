@@ -10,7 +10,10 @@ this score now, and where is it going?":
    difference exceeds ``c`` standard errors - the noise SD inflated by the
    integrated autocorrelation time - the window is cut to the post-change part.
 2. **Trend**: the OLS slope over the last m points, for every m on the grid; a
-   slope beyond ``c`` standard errors keeps the window to that span.
+   slope beyond ``c`` standard errors keeps the window to that span.  The slope is
+   also measured against a random walk that steps as those m points do (a smooth
+   curve that a quadratic misses would otherwise pass for persistent noise), and
+   the stronger of the two, each against its own limit, counts.
 3. **Precision**: otherwise the window grows to n = g (z sigma / precision)^2
    points (within ``min_length``..``max_length``), the length at which the
    autocorrelation-aware interval of the mean reaches ``precision``.

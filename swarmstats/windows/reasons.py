@@ -9,21 +9,36 @@ from .._kernels.precision import departure_share
 from .._result import fmt
 
 
-def unconfirmed_reason(plan, slopes, slope_t, span_index, critical, target, half_width, z) -> str:
+def trend_evidence(slope_t, by_steps, i) -> str:
+    """"t = ..." for grid span ``i``, saying when the t is against a random walk that steps
+    as the span does (:meth:`~swarmstats._kernels.window_tests.RecentPlan.step_t`) rather than
+    against the window's noise scale.
+
+    >>> trend_evidence(np.array([-3.0, -41.5]), np.array([False, True]), 1)
+    't = -41.5 against a random walk stepping as these points do'
+    """
+    text = f"t = {fmt(slope_t[i], 3)}"
+    return text + " against a random walk stepping as these points do" if by_steps[i] else text
+
+
+def unconfirmed_reason(plan, slopes, slope_t, span_index, critical, target, half_width, z, *,
+                       by_steps) -> str:
     """A trend beyond the alarm limit over grid span ``span_index`` whose recent half did not
-    confirm it at the nominal quantile ``z``, and the mean that is read instead."""
+    confirm it at the nominal quantile ``z``, and the mean that is read instead (``by_steps``:
+    which spans' t is :func:`trend_evidence`'s random-walk one)."""
     span = int(plan.lengths[span_index])
-    t_span, t_half = float(slope_t[span_index]), float(slope_t[plan.position[span // 2]])
+    half = plan.position[span // 2]
+    t_span, t_half = float(slope_t[span_index]), float(slope_t[half])
     moving = "rising" if t_span > 0 else "falling"
     if np.sign(t_half) != np.sign(t_span):
         recent = f"not shown to go on: the last {span // 2} slope the other way"
     elif abs(t_half) > z:
         recent = (f"slowing: the last {span // 2} are {moving} by "
-                  f"{fmt(abs(slopes[plan.position[span // 2]]), 3)} per point (t = {fmt(t_half, 3)})")
+                  f"{fmt(abs(slopes[half]), 3)} per point ({trend_evidence(slope_t, by_steps, half)})")
     else:
-        recent = f"not shown to go on: the last {span // 2} give t = {fmt(t_half, 3)}"
+        recent = f"not shown to go on: the last {span // 2} give {trend_evidence(slope_t, by_steps, half)}"
     return (f"{moving} by {fmt(abs(slopes[span_index]), 3)} per point over the last {span} "
-            f"points (t = {fmt(t_span, 3)}, limit {fmt(critical, 3)}), but {recent} - it may "
+            f"points ({trend_evidence(slope_t, by_steps, span_index)}, limit {fmt(critical, 3)}), but {recent} - it may "
             f"be levelling off; the mean of the last {target} points is known to "
             f"+-{fmt(half_width, 3)}")
 

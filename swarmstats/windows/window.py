@@ -36,6 +36,7 @@ from .reasons import (
     also_seen_clause,
     below_limit_clause,
     constant_reason,
+    trend_evidence,
     unconfirmed_reason,
 )
 from .result import WindowResult
@@ -300,6 +301,18 @@ class AdaptiveWindow(OnlineEstimator):
         sums = plan.sums(window)
         split_z, slopes, slope_t = plan.statistics(sums, scale, sigma)
         critical = self._critical(length, g)
+        # a trend's evidence on each span: its slope against the window's noise scale or,
+        # where that is stronger, against a random walk that steps as the span does (a smooth
+        # curve's departure from the quadratic inflates the scale; its steps are not fooled)
+        # (only when some span's steps pass their limit: otherwise every span keeps its t)
+        step_t, step_limits = plan.step_t(sums, slopes), self._step_limits(plan)
+        step_strength = np.abs(step_t) / step_limits
+        if step_strength.max() > 1.0:
+            by_steps = step_strength * critical > np.abs(slope_t)
+            trend_t = np.where(by_steps, step_t, slope_t)
+            limits = np.where(by_steps, step_limits, critical)
+        else:
+            by_steps, trend_t, limits = plan.nowhere, slope_t, np.full(len(slope_t), critical)
         z_ci = self._interval_z(scale_dof(length, g))
         window_g = g  # the persistence the critical value was set for (g may be refined below)
 
@@ -317,21 +330,21 @@ class AdaptiveWindow(OnlineEstimator):
                                scale=scale, z=z_ci)
 
         spans = plan.spans
-        trend, unconfirmed, followed = self._current_trend(plan, slopes, slope_t, spans, critical, held)
+        trend, unconfirmed, followed = self._current_trend(plan, slopes, trend_t, spans, limits, held)
         if trend is not None:
-            self._trend_sign = int(np.sign(slope_t[trend]))
+            self._trend_sign = int(np.sign(trend_t[trend]))
             span = int(grid[trend])
-            status = self._verdict(slope_t[trend])
-            limit = f"limit {fmt(critical, 3)}"
+            status = self._verdict(trend_t[trend])
+            evidence = f"{trend_evidence(trend_t, by_steps, trend)}, limit {fmt(limits[trend], 3)}"
             if followed is not None:  # a climb called at the last step, followed on its half
                 pace = "slower" if abs(slopes[trend]) < abs(slopes[followed]) else "faster"
-                limit = (f"{pace} than over the last {int(grid[followed])} points, t = "
-                         f"{fmt(slope_t[followed], 3)} against the {limit}")
-            reason = (f"{'rising' if slope_t[trend] > 0 else 'falling'} by {fmt(abs(slopes[trend]), 3)} per point "
-                      f"over the last {span} points (t = {fmt(slope_t[trend], 3)}, {limit}): the "
-                      "window is the trend's span")
+                evidence = (f"{trend_evidence(trend_t, by_steps, trend)}, {pace} than over the last "
+                            f"{int(grid[followed])} points: {trend_evidence(trend_t, by_steps, followed)}, "
+                            f"limit {fmt(limits[followed], 3)}")
+            reason = (f"{'rising' if trend_t[trend] > 0 else 'falling'} by {fmt(abs(slopes[trend]), 3)} per point "
+                      f"over the last {span} points ({evidence}): the window is the trend's span")
             return self._plain(window[-span:], step, label(t - span + 1), status, reason, False,
-                               scale=scale, slope=(float(slopes[trend]), float(slope_t[trend])),
+                               scale=scale, slope=(float(slopes[trend]), float(trend_t[trend])),
                                trend_level=True, z=z_ci)
         slow = self._slow_trend(t, scale, critical, step, label)
         if slow is not None:
@@ -350,7 +363,7 @@ class AdaptiveWindow(OnlineEstimator):
         flat = spans & ~sloping & (np.abs(drift) <= z_flat)
         # the most significant slope seen at the nominal level but short of the alarm limit:
         # named in an "uncertain" reason, not only the noise that keeps it from a call
-        below_limit = sloping & (size <= critical)
+        below_limit = sloping & (size <= critical) & (np.abs(trend_t) <= limits)
         seen = int(np.argmax(np.where(below_limit, size, -1.0))) if below_limit.any() else None
         if seen is not None and not flat.any() and (unconfirmed is None
                                                     or self.min_length >= int(grid[unconfirmed]) // 2):
@@ -383,8 +396,9 @@ class AdaptiveWindow(OnlineEstimator):
         if unconfirmed is not None and available < int(grid[unconfirmed]) // 2:
             # a trend beyond the alarm limit whose recent half did not confirm it, and too few
             # flat points to say it has levelled off: neither "stable" nor a trend is shown
-            status, reason = "uncertain", unconfirmed_reason(plan, slopes, slope_t, unconfirmed, critical,
-                                                               target, half_width, self._z)
+            status, reason = "uncertain", unconfirmed_reason(plan, slopes, trend_t, unconfirmed,
+                                                               limits[unconfirmed], target, half_width, self._z,
+                                                               by_steps=by_steps)
         elif target >= needed:
             status, reason = "stable", (f"no trend or change beyond the alarm limit; the mean of the last "
                                         f"{target} points is known to +-{fmt(half_width, 3)}")
@@ -463,6 +477,16 @@ class AdaptiveWindow(OnlineEstimator):
             plan = self._plans[length] = make(length, self.max_length, self.min_length)
         return plan
 
+    def _step_limits(self, plan: RecentPlan) -> np.ndarray:
+        """The alarm limits of the random-walk trend test (:meth:`RecentPlan.step_t`) for each
+        of the plan's lengths: Student's t on the step scale's degrees of freedom, at the same
+        per-test tail as every other test."""
+        key = ("steps", plan.n)
+        limits = self._criticals.get(key)
+        if limits is None:
+            limits = self._criticals[key] = np.array([t_isf(self._tail, int(dof)) for dof in plan.step_dof])
+        return limits
+
     def _critical(self, length: int, g: float) -> float:
         """The alarm limit for a window of ``length`` points with autocorrelation time ``g``:
         Student's t on the degrees of freedom of the noise scale itself (:func:`scale_dof`).
@@ -488,15 +512,15 @@ class AdaptiveWindow(OnlineEstimator):
             return "rising" if rising else "falling"
         return "improving" if rising == (self.direction == "higher") else "degrading"
 
-    def _current_trend(self, plan, slopes, slope_t, spans, critical, held=0):
-        """(span, unconfirmed, followed): the span whose slope is most significant (beyond the
-        critical value) and still going on - the slope over its recent half points the same
-        way at the nominal level, and does not differ from the span's own at that level.  A
-        rise that has levelled off is history, not a current trend; a rise that is slowing
-        (or speeding up) is judged on a shorter span, whose line ends where the curve is - the
-        line through a whole concave climb ends above it.  ``span`` is None if no span
-        qualifies; ``unconfirmed`` is then the most significant span beyond the critical value
-        whose half did not confirm it (None if there is none).
+    def _current_trend(self, plan, slopes, slope_t, spans, limits, held=0):
+        """(span, unconfirmed, followed): the span whose slope is most significant (furthest
+        beyond its alarm limit, ``limits``) and still going on - the slope over its recent
+        half points the same way at the nominal level, and does not differ from the span's
+        own at that level.  A rise that has levelled off is history, not a current trend; a
+        rise that is slowing (or speeding up) is judged on a shorter span, whose line ends
+        where the curve is - the line through a whole concave climb ends above it.  ``span``
+        is None if no span qualifies; ``unconfirmed`` is then the most significant span beyond
+        its limit whose half did not confirm it (None if there is none).
 
         Hysteresis, for a trend called at the last step (``held``, its sign): the half need
         only point the same way with t above ``HOLD_HALF_T``; and a climb whose pace changed is
@@ -505,8 +529,8 @@ class AdaptiveWindow(OnlineEstimator):
         followed onto its plateau).  ``followed`` is then the span it was called on."""
         grid, position = plan.lengths, plan.position
         unconfirmed = None
-        for i in np.argsort(-np.abs(np.where(spans, slope_t, 0.0))):
-            if not spans[i] or abs(slope_t[i]) <= critical:
+        for i in np.argsort(-np.where(spans, np.abs(slope_t) / limits, 0.0)):
+            if not spans[i] or abs(slope_t[i]) <= limits[i]:
                 return None, unconfirmed, None
             half = position.get(int(grid[i]) // 2)
             if half is None:
@@ -648,10 +672,19 @@ class AdaptiveWindow(OnlineEstimator):
                 level, level_half = line_end(recent, float(recent.mean()),
                                                    slope_and_t(recent, scale)[0], scale, z)
             if not low <= level <= high:
-                # ... unless it overshoots too: then the last quarter's mean says where it is now
+                # ... unless it overshoots too: then the last quarter says where it is now - its
+                # mean where it has levelled off, the end of its own line, held within the
+                # values, where it still climbs clearly (a smooth GAN loss climbing 0.43 ->
+                # 2.08 read "level now 1.99 [1.988, 1.995]", the last quarter's mean, 20 points
+                # behind the curve)
                 recent = window[-max(length // 4, 2):]
                 level = float(recent.mean())
                 level_half = z * scale / math.sqrt(len(recent))
+                if len(recent) >= 3:
+                    recent_slope, recent_t = slope_and_t(recent, scale)
+                    if abs(recent_t) > self._z_hold and recent_slope * slope[0] > 0:
+                        end, level_half = line_end(recent, level, recent_slope, scale, z)
+                        level = min(max(end, low), high)
         level_low, level_high = level - level_half, level + level_half
         if hedged and np.isfinite(slope[0]):
             end, end_half = line_end(window, mean, slope[0], scale, z)
