@@ -101,6 +101,10 @@ class RecentPlan:
                                          np.concatenate([np.full(k, n), self.first]))
             self.dof_last = np.maximum(m - 2.0, 0.0)
             self.dof_local = self.dof_last + np.maximum(self.first - self.local_start - 2.0, 0.0)
+            # the same, 1 where 0 (a segment too short for a line has no scatter: 0 / 1 = 0)
+            self.dof_last_safe = np.where(self.dof_last > 0, self.dof_last, 1.0)
+            self.dof_local_safe = np.where(self.dof_local > 0, self.dof_local, 1.0)
+            self.half_span = (m - 1.0) / 2.0
             self.trend_term = self.distance ** 2 * self.inv_sxx_before
             self.inv_recent = 1.0 / self.recent
             self.recent_start = self.first - self.recent
@@ -114,6 +118,7 @@ class RecentPlan:
             self.walk_per_bend = walk_slope_variance(m) / (2.0 * (m - 2.0))  # Var(slope) per unit of the bends' sum
             self.step_dof = np.maximum((2 * (lengths - 2)) // 3, 1)
             self.nowhere = np.zeros(len(lengths), dtype=bool)  # read-only: no span
+            self._step_limits: dict = {}  # per-test tail -> the step test's limits (step_limits)
         self.positions = np.arange(n, dtype=float)
 
     def sums(self, window: np.ndarray) -> WindowSums:
@@ -129,6 +134,15 @@ class RecentPlan:
             second = window[2:] - 2.0 * window[1:-1] + window[:-2]
             (second * second).cumsum(out=sums[3, 1:n - 1])
         return WindowSums(u, sums[0], sums[1], sums[2], sums[3])
+
+    def step_limits(self, tail: float, isf) -> np.ndarray:
+        """The limits of :meth:`step_t` at a per-test ``tail``: ``isf(tail, dof)``, Student's
+        quantile, on each length's step degrees of freedom - kept with the plan, which windows
+        of one length share, so a window growing through its lengths looks them up once."""
+        limits = self._step_limits.get(tail)
+        if limits is None:
+            limits = self._step_limits[tail] = np.array([isf(tail, int(dof)) for dof in self.step_dof])
+        return limits
 
     def step_t(self, sums: WindowSums, slopes: np.ndarray) -> np.ndarray:
         """For every length m, the slope over the last m points in units of its standard error
@@ -200,12 +214,13 @@ class RecentPlan:
         n, c1, cj = self.n, sums.c1, sums.cj
         first = self.first
         m = self.m
+        c1_first, cj_first = c1[first], cj[first]
         with np.errstate(divide="ignore", invalid="ignore"):
-            sum_last = c1[n] - c1[first]
+            sum_last = c1[n] - c1_first
             mean_last = sum_last / m
             # slope over positions first..n-1: sum (x - xbar) u with x = j - first
-            sum_xu = (cj[n] - cj[first]) - first * sum_last
-            slope = (sum_xu - (m - 1.0) / 2.0 * sum_last) / self.sxx
+            sum_xu = (cj[n] - cj_first) - first * sum_last
+            slope = (sum_xu - self.half_span * sum_last) / self.sxx
             spread, line_spread = 1.0, 1.0
             if sigma is not None and sigma > 0:
                 # the last m points' scatter about their line, on its own and pooled with that
@@ -216,22 +231,22 @@ class RecentPlan:
                 # one is scatter
                 scatter = self.scatter.about_line(sums)
                 last, before = scatter[:len(m)], scatter[len(m):]
-                own = np.where(self.dof_last > 0, last / self.dof_last, 0.0)
-                local = np.where(self.dof_local > 0, (last + before) / self.dof_local, 0.0)
-                spread = np.maximum(np.maximum(own, local) / (sigma * sigma), 1.0)
-                line_spread = np.maximum(own / (sigma * sigma), 1.0)
-            mean_before = c1[first] * self.inv_before
+                own = last / self.dof_last_safe
+                local = (last + before) / self.dof_local_safe
+                variance = sigma * sigma
+                spread = np.maximum(np.maximum(own, local) / variance, 1.0)
+                line_spread = np.maximum(own / variance, 1.0)
+            mean_before = c1_first * self.inv_before
             last_term = spread / m  # the variance of the last m points' mean, in scale^2
             against_mean = (mean_last - mean_before) / (scale * np.sqrt(last_term + self.inv_before))
             # the line fitted to the points before, evaluated at the centre of the last m points
-            slope_before = (cj[first] - self.centre_before * c1[first]) * self.inv_sxx_before
+            slope_before = (cj_first - self.centre_before * c1_first) * self.inv_sxx_before
             predicted = mean_before + slope_before * self.distance
             against_trend = (mean_last - predicted) / (scale * np.sqrt(
                 last_term + self.inv_before + self.trend_term))
-            recent_mean = (c1[first] - c1[self.recent_start]) / self.recent
+            recent_mean = (c1_first - c1[self.recent_start]) / self.recent
             against_recent = (mean_last - recent_mean) / (scale * np.sqrt(last_term + self.inv_recent))
-            split_z = np.where(self.usable, _stronger(_confirmed(against_trend, against_mean),
-                                                      _confirmed(against_trend, against_recent)), 0.0)
+            split_z = np.where(self.usable, _confirmed(against_trend, against_mean, against_recent), 0.0)
             slope_t = slope * self.sqrt_sxx / (scale * np.sqrt(line_spread))
         return split_z, slope, slope_t
 
@@ -245,11 +260,11 @@ class _LineSegments:
         self.start, self.stop = start, stop
         count = (stop - start).astype(float)
         self.count = count
+        self.count_safe = np.where(count > 0, count, 1.0)  # an empty segment's total is 0: 0 / 1
         self.centre = (start + stop - 1.0) / 2.0
-        self.has_points = count > 0
         self.fits_line = count >= 3  # a line fits two points or fewer exactly
-        with np.errstate(divide="ignore", invalid="ignore"):
-            self.sxx = count * (count * count - 1.0) / 12.0
+        self.sxx = count * (count * count - 1.0) / 12.0
+        self.sxx_safe = np.where(self.fits_line, self.sxx, 1.0)
 
     def about_line(self, sums: WindowSums) -> np.ndarray:
         """The residual sums of squares (0 for segments of two points or fewer).
@@ -261,10 +276,9 @@ class _LineSegments:
         """
         start, stop = self.start, self.stop
         total = sums.c1[stop] - sums.c1[start]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            about_mean = sums.c2[stop] - sums.c2[start] - np.where(self.has_points, total * total / self.count, 0.0)
-            cross = (sums.cj[stop] - sums.cj[start]) - self.centre * total
-            about = np.where(self.fits_line, about_mean - cross * cross / self.sxx, 0.0)
+        about_mean = sums.c2[stop] - sums.c2[start] - total * total / self.count_safe
+        cross = (sums.cj[stop] - sums.cj[start]) - self.centre * total
+        about = np.where(self.fits_line, about_mean - cross * cross / self.sxx_safe, 0.0)
         return np.maximum(about, 0.0)
 
 
@@ -285,16 +299,17 @@ def walk_slope_variance(m):
     return 6.0 * (m * m + 1.0) / (5.0 * m * (m * m - 1.0))
 
 
-def _confirmed(primary: np.ndarray, confirmation: np.ndarray) -> np.ndarray:
-    """``primary`` where ``confirmation`` points the same way, shrunk to the weaker of the two;
-    0 where they disagree."""
-    agree = np.sign(primary) == np.sign(confirmation)
-    return np.where(agree, np.sign(primary) * np.minimum(np.abs(primary), np.abs(confirmation)), 0.0)
+def _confirmed(primary: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """``primary`` confirmed by ``first`` or by ``second``, whichever confirms more: by one that
+    points the same way it is shrunk to the weaker of the two, by one that does not it is 0.
 
-
-def _stronger(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Elementwise the one of ``a`` and ``b`` with the larger magnitude."""
-    return np.where(np.abs(a) >= np.abs(b), a, b)
+    >>> _confirmed(np.array([3.0, -3.0, 2.0]), np.array([1.0, 5.0, -1.0]), np.array([2.0, -1.0, -4.0])).tolist()
+    [2.0, -1.0, 0.0]
+    """
+    direction, size = np.sign(primary), np.abs(primary)
+    by_first = np.where(np.sign(first) == direction, np.minimum(size, np.abs(first)), 0.0)
+    by_second = np.where(np.sign(second) == direction, np.minimum(size, np.abs(second)), 0.0)
+    return direction * np.maximum(by_first, by_second)
 
 
 def recent_statistics(window: np.ndarray, lengths: np.ndarray, scale: float):

@@ -305,7 +305,7 @@ class AdaptiveWindow(OnlineEstimator):
         # where that is stronger, against a random walk that steps as the span does (a smooth
         # curve's departure from the quadratic inflates the scale; its steps are not fooled)
         # (only when some span's steps pass their limit: otherwise every span keeps its t)
-        step_t, step_limits = plan.step_t(sums, slopes), self._step_limits(plan)
+        step_t, step_limits = plan.step_t(sums, slopes), plan.step_limits(self._tail, t_isf)
         step_strength = np.abs(step_t) / step_limits
         if step_strength.max() > 1.0:
             by_steps = step_strength * critical > np.abs(slope_t)
@@ -476,16 +476,6 @@ class AdaptiveWindow(OnlineEstimator):
             make = shared_plan if length <= SHARED_PLAN_LENGTH else recent_plan
             plan = self._plans[length] = make(length, self.max_length, self.min_length)
         return plan
-
-    def _step_limits(self, plan: RecentPlan) -> np.ndarray:
-        """The alarm limits of the random-walk trend test (:meth:`RecentPlan.step_t`) for each
-        of the plan's lengths: Student's t on the step scale's degrees of freedom, at the same
-        per-test tail as every other test."""
-        key = ("steps", plan.n)
-        limits = self._criticals.get(key)
-        if limits is None:
-            limits = self._criticals[key] = np.array([t_isf(self._tail, int(dof)) for dof in plan.step_dof])
-        return limits
 
     def _critical(self, length: int, g: float) -> float:
         """The alarm limit for a window of ``length`` points with autocorrelation time ``g``:
