@@ -149,11 +149,12 @@ class RecentPlan:
         were the series a random walk whose steps scatter as the last m points' steps do.
 
         The step scale is half the mean square of the second differences: exactly the step
-        variance of a random walk, and more than it for white or AR(1) noise, a moving average
-        or a smooth curve plus noise (a curve bends little from one point to the next).  The
-        increments of such noise are never positively correlated, so a random walk with the
-        same step scale moves a line's slope at least as far: this t is conservative for the
-        noise the window is calibrated on, and needs no autocorrelation time.  That is what
+        variance of a random walk, and more than the variance of the steps of white or AR(1)
+        noise or a moving average (a smooth curve under the noise adds its bends, which are
+        small from one point to the next).  The increments of such noise are never positively
+        correlated, so a random walk with the same step scale moves a line's slope at least as
+        far: this t is conservative for the noise the window is calibrated on, and needs no
+        autocorrelation time.  That is what
         it is for: on a smooth curve the window's own scale counts the curve's departure from
         a quadratic as persistent noise, while the steps see through it (a 1/t loss falling
         65 -> 28 under noise 0.05 read t = -6.6 against an alarm limit of 1,620).  0 where
