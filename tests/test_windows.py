@@ -245,13 +245,27 @@ def test_bad_values():
         window.fit([0.1, float("nan"), 0.3])
 
 
-def test_tiny_values_no_longer_break_the_window():
+def test_values_too_small_to_square_are_refused_not_read_as_noiseless():
     # 1e-300-sized values: the long-memory note's autocorrelation time was NaN and fit() raised
-    # "cannot convert float NaN to integer".  (The window itself is not yet scale-free below
-    # ~1e-150: its noise scale underflows, and its states read "no noise to judge".)
-    y = np.random.default_rng(44).normal(size=300)
-    unit, tiny = AdaptiveWindow().fit(y), AdaptiveWindow().fit(y * 1e-300)
-    assert tiny.final_status == unit.final_status == "stable" and tiny.notes == unit.notes
+    # "cannot convert float NaN to integer"; then every state read "the values lie exactly on a
+    # curve: no noise to judge" (the squares underflow, so the noise scale was 0) and a level
+    # shift of 3 SDs went unseen.  Every state now says why they cannot be judged (a report
+    # of such a run still gives its convergence verdict, which standardises first).
+    rng = np.random.default_rng(44)
+    y = np.r_[rng.normal(size=200), 3 + rng.normal(size=200)]
+    for scale in (1e-300, 1e-200, 1e-150):
+        result = AdaptiveWindow().fit(y * scale)
+        assert result.final_status == "uncertain" and not result.changes
+        assert "cannot be judged in float64: their squares underflow; rescale" in result.final_reason
+        assert not result.table["reason"].astype(str).str.contains("exactly on a curve").any()
+    window = AdaptiveWindow()
+    states = [window.update(v) for v in y * 1e-200]
+    assert all(s.status == "uncertain" for s in states)
+    assert "squares underflow" in states[-1].reason and "multiply it by 1e200" in states[-1].reason
+    assert len(window.result().table) == 400  # nothing lost
+    # a constant run of tiny values, and zeros, are still read as they are
+    assert AdaptiveWindow().fit(np.full(50, 1e-200)).final_status == "stable"
+    assert AdaptiveWindow().fit(np.zeros(50)).final_status == "stable"
 
 
 @pytest.mark.parametrize("scale", [1e-20, 1e-100, 1e-140, 1e20, 1e60])

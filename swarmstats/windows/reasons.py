@@ -3,6 +3,8 @@ a call, and why the call was not made."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .._kernels.precision import departure_share
@@ -66,6 +68,17 @@ def below_limit_clause(plan, slopes, slope_t, seen, critical, length, g) -> str:
         clause += (f" that {length} points with autocorrelation time {fmt(g, 3)} (~"
                    f"{max(int(length / g), 1)} independent values) set")
     return clause
+
+
+def tiny_reason(highest: float, lowest: float) -> str:
+    """Why values this small are not judged (``AdaptiveWindow``'s ``TINY_MAGNITUDE``).
+
+    >>> tiny_reason(3.1e-200, -2e-200)
+    'values as small as these (the largest 3.1e-200 in size) cannot be judged in float64: their squares underflow; rescale the series (multiply it by 1e200, say)'
+    """
+    largest = max(abs(highest), abs(lowest))
+    return (f"values as small as these (the largest {largest:.2g} in size) cannot be judged in float64: "
+            f"their squares underflow; rescale the series (multiply it by 1e{-math.floor(math.log10(largest))}, say)")
 
 
 def constant_reason(window: np.ndarray, low: float, high: float, ci: float) -> str:

@@ -36,6 +36,7 @@ from .reasons import (
     also_seen_clause,
     below_limit_clause,
     constant_reason,
+    tiny_reason,
     trend_evidence,
     unconfirmed_reason,
 )
@@ -53,6 +54,11 @@ HOLD_LEVEL = 0.99
 #: ... and a trend call is kept while the recent half of its span points the same way with t
 #: above this (one standard error), where a new call needs the nominal 1.96
 HOLD_HALF_T = 1.0
+#: Values no larger than this cannot be judged: squares of values below ~1.5e-154 underflow
+#: float64, and a window's deviations lie further below its values (a margin of ~1e9); the
+#: noise scale then reads 0 and the window "exactly on a curve" (check_convergence works on
+#: standardised values and has no such floor)
+TINY_MAGNITUDE = 1e-145
 
 
 def line_end(window, mean: float, slope: float, scale: float, z: float) -> tuple[float, float]:
@@ -281,6 +287,9 @@ class AdaptiveWindow(OnlineEstimator):
                                + ("the start" if not self.changes else f"the change at step {label(self._regime)}")
                                + f"; {self.min_length} are needed to judge", False)
         highest, lowest = float(window.max()), float(window.min())
+        if highest != lowest and max(abs(highest), abs(lowest)) <= TINY_MAGNITUDE:
+            return self._plain(window, step, label(start), "uncertain", tiny_reason(highest, lowest), False,
+                               scale=math.nan, slope=(math.nan, math.nan))
         if highest == lowest:
             # right after a change (a run that reached a cap) its call holds, as for any change
             status, reason = (self._hold[1:] if self._hold is not None and t <= self._hold[0]
