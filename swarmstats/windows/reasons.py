@@ -28,6 +28,14 @@ def unconfirmed_reason(plan, slopes, slope_t, span_index, critical, target, half
     """A trend beyond the alarm limit over grid span ``span_index`` whose recent half did not
     confirm it at the nominal quantile ``z``, and the mean that is read instead (``by_steps``:
     which spans' t is :func:`trend_evidence`'s random-walk one)."""
+    return (unconfirmed_clause(plan, slopes, slope_t, span_index, critical, z, by_steps=by_steps)
+            + f" - it may be levelling off; the mean of the last {target} points is known to "
+            f"+-{fmt(half_width, 3)}")
+
+
+def unconfirmed_clause(plan, slopes, slope_t, span_index, critical, z, *, by_steps) -> str:
+    """"rising by ... over the last m points (t = ..., limit ...), but not shown to go on: ..."
+    (or "but slowing: ..."): :func:`unconfirmed_reason`'s account of the trend itself."""
     span = int(plan.lengths[span_index])
     half = plan.position[span // 2]
     t_span, t_half = float(slope_t[span_index]), float(slope_t[half])
@@ -40,9 +48,7 @@ def unconfirmed_reason(plan, slopes, slope_t, span_index, critical, target, half
     else:
         recent = f"not shown to go on: the last {span // 2} give {trend_evidence(slope_t, by_steps, half)}"
     return (f"{moving} by {fmt(abs(slopes[span_index]), 3)} per point over the last {span} "
-            f"points ({trend_evidence(slope_t, by_steps, span_index)}, limit {fmt(critical, 3)}), but {recent} - it may "
-            f"be levelling off; the mean of the last {target} points is known to "
-            f"+-{fmt(half_width, 3)}")
+            f"points ({trend_evidence(slope_t, by_steps, span_index)}, limit {fmt(critical, 3)}), but {recent}")
 
 
 def also_seen_clause(plan, slopes, slope_t, seen, critical, length, g) -> str:

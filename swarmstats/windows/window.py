@@ -38,6 +38,7 @@ from .reasons import (
     constant_reason,
     tiny_reason,
     trend_evidence,
+    unconfirmed_clause,
     unconfirmed_reason,
 )
 from .result import WindowResult
@@ -382,7 +383,11 @@ class AdaptiveWindow(OnlineEstimator):
             # line through a climb that slows ends above the curve
             shortest = int(np.flatnonzero(below_limit)[0])
             span = int(grid[shortest])
-            reason = ("no call yet: " + below_limit_clause(plan, slopes, slope_t, seen, critical, length, g)
+            seen_text = below_limit_clause(plan, slopes, slope_t, seen, critical, length, g)
+            if unconfirmed is not None:  # a shorter span passed its limit, its half too short to confirm it
+                seen_text = (unconfirmed_clause(plan, slopes, trend_t, unconfirmed, limits[unconfirmed], self._z,
+                                                by_steps=by_steps) + "; " + seen_text)
+            reason = ("no call yet: " + seen_text
                       + "; no recent part is free of it, so the level now is the end of "
                       + ("that line" if shortest == seen else f"the line through the last {span} points"))
             return self._plain(window[-span:], step, label(t - span + 1), "uncertain", reason, False,
