@@ -311,18 +311,7 @@ class AdaptiveWindow(OnlineEstimator):
         sums = plan.sums(window)
         split_z, slopes, slope_t = plan.statistics(sums, scale, sigma)
         critical = self._critical(length, g)
-        # a trend's evidence on each span: its slope against the window's noise scale or,
-        # where that is stronger, against a random walk that steps as the span does (a smooth
-        # curve's departure from the quadratic inflates the scale; its steps are not fooled)
-        # (only when some span's steps pass their limit: otherwise every span keeps its t)
-        step_t, step_limits = plan.step_t(sums, slopes), plan.step_limits(self._tail, t_isf)
-        step_strength = np.abs(step_t) / step_limits
-        if step_strength.max() > 1.0:
-            by_steps = step_strength * critical > np.abs(slope_t)
-            trend_t = np.where(by_steps, step_t, slope_t)
-            limits = np.where(by_steps, step_limits, critical)
-        else:
-            by_steps, trend_t, limits = plan.nowhere, slope_t, np.full(len(slope_t), critical)
+        trend_t, limits, by_steps = self._trend_evidence(plan, sums, slopes, slope_t, critical)
         z_ci = self._interval_z(scale_dof(length, g))
         window_g = g  # the persistence the critical value was set for (g may be refined below)
 
@@ -481,6 +470,19 @@ class AdaptiveWindow(OnlineEstimator):
         limit = t_isf(self._tail, fit.blocks - 2)
         return (np.sign(fit.slope) == np.sign(direction) and abs(fit.t_scale) > critical
                 and abs(fit.t_batch) > limit)
+
+    def _trend_evidence(self, plan, sums, slopes, slope_t, critical):
+        """(trend_t, limits, by_steps): each span's slope as a t against the window's noise
+        scale (``slope_t``, limit ``critical``) or, where it is further beyond its own limit,
+        against a random walk that steps as the span does (:meth:`RecentPlan.step_t`): a smooth
+        curve's departure from the quadratic inflates the window's scale, and its steps are not
+        fooled.  Only when some span's steps pass their limit does any span leave ``slope_t``."""
+        step_t, step_limits = plan.step_t(sums, slopes), plan.step_limits(self._tail, t_isf)
+        step_strength = np.abs(step_t) / step_limits
+        if step_strength.max() <= 1.0:
+            return slope_t, np.full(len(slope_t), critical), plan.nowhere
+        by_steps = step_strength * critical > np.abs(slope_t)
+        return np.where(by_steps, step_t, slope_t), np.where(by_steps, step_limits, critical), by_steps
 
     def _plan(self, length: int) -> RecentPlan:
         """The test plan for a window of ``length`` points: the grid's lengths that fit, the
