@@ -20,8 +20,8 @@ def test_a_json_document_or_a_run_folder_is_followed_whole_not_line_by_line():
     '  "battle_won_mean": [' and its numbers for rows (a "metric" with mean 1e6)."""
     for path, metric, n in ((REAL / "pymarl/sacred/1/info.json", "test_battle_won_mean", 204),
                             (REAL / "hf/trainer_state.json", "loss", 30),
-                            (REAL / "pymarl/sacred", "test_battle_won_mean [3_3s5z]", 205),
-                            (REAL / "marl-eval", "mean_episode_return [ff_ippo/seed_0]", 98)):
+                            (REAL / "pymarl/sacred", "test_battle_won_mean [run=3_3s5z]", 205),
+                            (REAL / "marl-eval", "mean_episode_return [run=ff_ippo/seed_0]", 98)):
         assert is_document(str(path))
         done = run("watch", path, "--once", "--format", "json")
         assert done.returncode == 0, done.stderr
@@ -45,8 +45,23 @@ def test_a_wandb_chart_export_is_watched_run_by_run_without_its_bands():
     metrics = _report(done)["report"]["metrics"]
     assert len(metrics) == 8 and all(name.startswith("train/loss [") for name in metrics)
     assert not [name for name in metrics if "__MIN" in name or "__MAX" in name]
-    assert metrics["train/loss [gpt2]"]["n"] == 386
-    assert metrics["train/loss [gpt2]"]["reason"].startswith("still improving")
+    assert metrics["train/loss [run=gpt2]"]["n"] == 386
+    assert metrics["train/loss [run=gpt2]"]["reason"].startswith("still improving")
+
+
+def test_watch_names_each_run_as_check_convergence_does():
+    """The runs of one file under the same names in both commands: a W&B chart's runs were
+    "train/loss [gpt2]" in watch and "train/loss [run=gpt2]" in check-convergence's table."""
+    for path, metric in ((REAL / "wandb/nanogpt-chart.csv", "train/loss"),
+                         (REAL / "marl-eval", "mean_episode_return")):
+        checked = run("check-convergence", path, "-m", metric, "--format", "json")
+        results = json.loads(checked.stdout)["results"]
+        names = {r["name"] for r in results if not r.get("runs")}
+        names |= {each["name"] for r in results for each in r.get("runs", [])}
+        watched = run("watch", path, "--once", "-m", metric, "--format", "json")
+        assert watched.returncode == 0, watched.stderr
+        assert set(_report(watched)["report"]["metrics"]) == names, (path, names)
+        assert len(names) >= 6
 
 
 def test_what_nanogpt_prints_is_watched_as_read_log_reads_it():

@@ -182,8 +182,16 @@ def _step_number(step) -> float | None:
 
 
 def _with_run(run: str | None, metric: str) -> str:
-    """A metric's name with its run, as the other commands name it: "reward [seed=2]"."""
-    return f"{metric} [{run}]" if run is not None else metric
+    """A metric's name with its run, as the other commands name it: "reward [seed=2]", and
+    "loss [run=gpt2]" for the value of a ``run`` key (a W&B chart export's run names were
+    "loss [gpt2]" here and "loss [run=gpt2]" in check-convergence's table of the same file).
+
+    >>> _with_run("seed=2", "reward"), _with_run("gpt2", "loss"), _with_run("a #2", "r")
+    ('reward [seed=2]', 'loss [run=gpt2]', 'r [run=a #2]')
+    """
+    if run is None:
+        return metric
+    return f"{metric} [{run}]" if "=" in run else f"{metric} [run={run}]"
 
 
 def _numbers(record: dict, step_key: str | None, run_keys=()) -> tuple:
