@@ -137,15 +137,8 @@ def trend_test(
     series = as_series(y, nan_policy=nan_policy, min_length=3)
     values = series.values
     n = len(values)
-    positions = np.arange(n, dtype=np.float64)
-    steps = series.steps
-    if steps is None or np.any(np.diff(steps) <= 0):
-        steps = positions
-
-    tie_sizes = tie_group_sizes(values)
-    ties = tied_pairs(values, tie_sizes)
-    s = kendall_s(positions, values, ties)
-    var_s = mann_kendall_variance(values, tie_sizes)
+    steps = _trend_axis(series.steps, n)
+    s, var_s, ties, tie_sizes = _kendall_count(values)
     selector = SlopeSelector(steps, values, random_state=random_state)
     # Mann-Kendall's count is the slope count at 0 (the pairs with y_j <= y_i), a
     # free probe that sits next to the median of a flat series.
@@ -165,11 +158,7 @@ def trend_test(
     if factor > FEW_EFFECTIVE_FACTOR and n / factor < FEW_EFFECTIVE:
         note = " ".join(filter(None, [note, _few_effective_note(n, factor, correction)]))
     var_corrected = var_s * factor
-    if var_corrected > 0:
-        z = (s - np.sign(s)) / np.sqrt(var_corrected)
-        pvalue = float(2.0 * t_sf(abs(z), dof))
-    else:  # constant series: no pair differs
-        z, pvalue = 0.0, 1.0
+    z, pvalue = _corrected_z(s, var_corrected, dof)
 
     n_pairs = n * (n - 1) // 2
     sen_ci = (_sen_interval(selector, n_pairs, var_corrected, alpha, dof) if sen_interval
@@ -201,6 +190,51 @@ def trend_test(
         change=change, tolerance=tolerance, alpha=alpha, trend=trend, note=note,
         _values=values, _steps=steps,
     )
+
+
+def rank_trend(values: np.ndarray, steps: np.ndarray | None = None) -> tuple[float, float]:
+    """(p-value, effective samples) of :func:`trend_test`'s Mann-Kendall test with its default
+    correction, without Sen's slope: the trend test calibrated on short persistent series,
+    whose persistence it reads from the bias-corrected first lags of the ranks less a
+    quadratic (``steps``: their time axis, row order where it is not increasing).  The
+    convergence verdict asks it to confirm a slope its batch means show in a run too short
+    for Geyer's sum to see its persistence (:mod:`~swarmstats.convergence.movement`).
+
+    >>> p, effective = rank_trend(np.arange(30.0) + np.random.default_rng(0).normal(size=30))
+    >>> p < 1e-6, round(effective, 1)
+    (True, 30.0)
+    """
+    n = len(values)
+    if n < 3 or not np.ptp(values) > 0:
+        return 1.0, float(n)
+    s, var_s, _, _ = _kendall_count(values)
+    factor, _, estimated = _variance_factor(values, _trend_axis(steps, n), 0.0, "yue-wang", 0.05)
+    dof = max(n / factor - 2.0, 1.0) if estimated else np.inf
+    return _corrected_z(s, var_s * factor, dof)[1], n / factor
+
+
+def _trend_axis(steps: np.ndarray | None, n: int) -> np.ndarray:
+    """The time axis the ranks' quadratic is fitted on: ``steps``, or the row order where
+    there are none or they do not increase."""
+    if steps is None or np.any(np.diff(steps) <= 0):
+        return np.arange(n, dtype=np.float64)
+    return steps
+
+
+def _kendall_count(values: np.ndarray):
+    """(S, Var S, tied pairs, tie group sizes) of Mann-Kendall's test in row order."""
+    tie_sizes = tie_group_sizes(values)
+    ties = tied_pairs(values, tie_sizes)
+    s = kendall_s(np.arange(len(values), dtype=np.float64), values, ties)
+    return s, mann_kendall_variance(values, tie_sizes), ties, tie_sizes
+
+
+def _corrected_z(s: int, var_corrected: float, dof: float) -> tuple[float, float]:
+    """(z, two-sided p) of S with continuity correction, on Student's law with ``dof``."""
+    if var_corrected > 0:
+        z = (s - np.sign(s)) / np.sqrt(var_corrected)
+        return z, float(2.0 * t_sf(abs(z), dof))
+    return 0.0, 1.0  # constant series: no pair differs
 
 
 #: below this many effective samples (n over the variance factor, when the factor exceeds
