@@ -6,6 +6,7 @@ the numbers in docs/convergence.md come from this script.  Same generators as th
 
     PYTHONHASHSEED=0 python benchmarks/calibration.py [--reps 400] [--live-reps 200]
     python benchmarks/calibration.py --memory-only --reps 200   # the long-memory flag rates
+    python benchmarks/calibration.py --short-only --reps 300    # short persistent runs
 
 (the stationary cells seed from hash((kind, n)): fixing the hash seed repeats the docs' run)
 """
@@ -21,6 +22,7 @@ from scenarios import (
     arfima,
     late_drop,
     learning_curve,
+    running_mean,
     seeds_case,
     skewed,
     slow_plus_noise,
@@ -121,6 +123,33 @@ def fixed(reps):
               f"not_converged {share(res, 'not_converged') / reps:.1%}")
 
 
+def short(reps):
+    """Short persistent runs, where Geyer's sum reads the run's persistence too low."""
+    test = ss.ConvergenceTest()
+    print("## short persistent runs: not_converged of stationary series - target: <= alpha")
+    cases = [(f"AR({phi})", lambda n, rng, phi=phi: ar1(phi, n, rng, reps)) for phi in (0.9, 0.97, 0.99)]
+    cases += [(f"running mean of {rows} rows", lambda n, rng, rows=rows: running_mean(rows, n, rng, reps))
+              for rows in (10, 25)]
+    for name, make in cases:
+        cells = []
+        for n in (40, 60, 100, 150, 300):
+            found = [test.fit(row).verdict for row in make(n, np.random.default_rng(n + len(name)))]
+            cells.append(f"n={n}: {found.count('not_converged') / reps:5.1%}")
+        print(f"  {name:<24}" + "   ".join(cells))
+    print("a trend of D SD over the run under that noise: not_converged")
+    trends = [("white", lambda n, rng: rng.normal(size=(reps, n))),
+              ("AR(0.5)", lambda n, rng: ar1(0.5, n, rng, reps)),
+              ("AR(0.9)", lambda n, rng: ar1(0.9, n, rng, reps)),
+              ("running mean of 25 rows", lambda n, rng: running_mean(25, n, rng, reps))]
+    for name, make in trends:
+        cells = []
+        for n, d in ((40, 3), (60, 2.5), (100, 2), (100, 4), (300, 1), (300, 2)):
+            series = make(n, np.random.default_rng(7 * n + len(name))) + d * np.arange(n) / n
+            found = [test.fit(row).verdict for row in series]
+            cells.append(f"n={n}, D={d}: {found.count('not_converged') / reps:5.1%}")
+        print(f"  {name:<24}" + "   ".join(cells))
+
+
 def memory(reps):
     print("## long memory in the spectrum: share of series flagged (a fractionally integrated "
           "model beats every short-memory one by BIC > 6)")
@@ -185,13 +214,16 @@ def main():
     parser.add_argument("--live-reps", type=int, default=200)
     parser.add_argument("--live-only", action="store_true", help="skip the fixed-sample rows")
     parser.add_argument("--memory-only", action="store_true", help="only the long-memory flag rates")
+    parser.add_argument("--short-only", action="store_true", help="only the short persistent runs")
     args = parser.parse_args()
     start = time.perf_counter()
-    if args.memory_only:
-        memory(args.reps)
+    if args.memory_only or args.short_only:
+        (memory if args.memory_only else short)(args.reps)
+        print(f"({time.perf_counter() - start:.0f} s)")
         return
     if not args.live_only:
         fixed(args.reps)
+        short(args.reps)
         memory(args.reps)
     live(args.live_reps)
     print(f"({time.perf_counter() - start:.0f} s)")

@@ -41,6 +41,15 @@ def arfima(d, n, rng, reps, lags=4000):
     return x / np.sqrt(np.sum(weights ** 2))
 
 
+def running_mean(rows, n, rng, reps):
+    """A logged running mean: each row the mean of the last ``rows`` rows' worth of white
+    noise (SD 1), as SB3 logs ``rollout/ep_rew_mean`` - the mean of the last 100 episodes,
+    here 100 / ``rows`` episodes per row.  Its autocorrelation time is ``rows``."""
+    noise = rng.normal(size=(reps, n + rows))
+    sums = np.cumsum(noise, axis=1)
+    return (sums[:, rows:] - sums[:, :-rows]) / np.sqrt(rows)
+
+
 def slow_plus_noise(n, rng, reps):
     """A slow AR(0.99) component (SD 0.3) under unit white noise: a skill level that wanders
     under episode noise.  Short memory, but only ARMA(1,1) describes its spectrum."""

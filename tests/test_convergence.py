@@ -474,3 +474,41 @@ def test_a_constant_that_floats_cannot_average_exactly_is_still_constant(level):
     result = ss.check_convergence(np.full(300, level))
     assert result.verdict == "converged" and result.warmup == 0
     assert result.mean == level and result.ess == 300
+
+
+def test_a_slope_on_too_few_effective_samples_must_be_confirmed_by_the_rank_test():
+    """60 points of stationary AR(0.99) (g = 199) wander like a climb: where their batch means
+    show a slope that Mann-Kendall's test, reading the persistence from the first lags, does
+    not, the verdict does not call the run moving, and says why."""
+    rng = np.random.default_rng(99)
+    told = []
+    for _ in range(60):
+        result = ss.check_convergence(ar1(0.99, 60, rng))
+        notes = [r for r in result.reasons if "shows in batch means" in r]
+        if notes:
+            told.append(result)
+            assert not {"trend", "drift"} & set(result.failed_tests), result.reasons
+            assert "effective samples): with so few, a slow wander and a trend look alike" in notes[0]
+    assert told  # (some of the 60 are such runs: 4-8 of them)
+
+
+def test_the_rank_confirmation_keeps_a_slope_it_shows_and_asks_nothing_of_a_long_run():
+    from swarmstats._kernels.verdict_tests import TestOutcome
+    from swarmstats.convergence.movement import confirmed_slope
+
+    shown = TestOutcome("trend", 5.0, 1e-4, 0.1, 4.0, 0.02, 8)
+    climb = np.arange(40.0) / 10 + np.random.default_rng(0).normal(size=40)
+    wander = np.cumsum(np.random.default_rng(1).normal(size=40))
+    steps = np.arange(40.0)
+    unconfirmed = []
+    # a clear climb: both show it; the larger p-value stands
+    kept = confirmed_slope(shown, climb, steps, 0.0125, 10, unconfirmed)
+    assert 1e-4 <= kept.pvalue < 0.0125 and not unconfirmed
+    # a random walk's "slope": the ranks see its persistence, and nothing is shown
+    doubted = confirmed_slope(shown, wander, steps, 0.0125, 10, unconfirmed)
+    assert doubted.pvalue >= 0.0125 and unconfirmed and unconfirmed[0][:2] == ("trend", 1e-4)
+    # enough effective samples by the rank test's own count: the batch means stand alone
+    assert confirmed_slope(shown, wander, steps, 0.0125, 1, []) is shown
+    # nothing shown: nothing asked
+    quiet = TestOutcome("trend", 0.5, 0.6, 0.0, 0.0, 0.02, 8)
+    assert confirmed_slope(quiet, wander, steps, 0.0125, 10, []) is quiet

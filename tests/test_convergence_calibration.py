@@ -26,6 +26,7 @@ from scenarios import (  # noqa: E402
     arma11,
     late_drop,
     learning_curve,
+    running_mean,
     seeds_case,
     skewed,
     stationary,
@@ -58,6 +59,33 @@ def test_short_persistent_runs_keep_their_size_where_the_regime_search_looks():
     reps = 150
     found = verdicts(ar1(0.97, 300, np.random.default_rng(9700), reps))
     assert found.count("not_converged") <= binomial_upper(0.05, reps) * reps
+
+
+def test_short_runs_too_persistent_for_their_length_are_not_called_moving_more_than_alpha():
+    """A run of a few dozen points whose persistence Geyer's sum cannot see: stationary AR(0.97)
+    of 60 and 100 points (g = 66), and SB3's ep_rew_mean as logged, a running mean of 25 rows
+    (100 episodes, 4 per row), at 40 and 60 rows.  Their batch-means slopes alone called them
+    moving in 11%, 8%, 19% and 9% (300 runs each): a slope shown on fewer than min_ess effective
+    samples must now be confirmed by the rank trend test.  Pooled: 600 runs, alpha + 3 SE."""
+    reps, found = 150, []
+    for i, make in enumerate((lambda rng: ar1(0.97, 60, rng, reps), lambda rng: ar1(0.97, 100, rng, reps),
+                              lambda rng: running_mean(25, 40, rng, reps),
+                              lambda rng: running_mean(25, 60, rng, reps))):
+        found += verdicts(make(np.random.default_rng(9760 + i)))
+    assert found.count("not_converged") <= binomial_upper(0.05, len(found)) * len(found), found.count("not_converged")
+
+
+def test_a_clear_trend_in_a_short_run_is_still_shown_moving():
+    """The rank test's confirmation must not hide a trend the run shows: 3 noise SDs over 40
+    points of white noise, 2.5 SDs over 60 points of AR(0.5) - both called moving as often as
+    before it, within 3 binomial SEs (66% and 35% of 300 runs before; 67 and 30 of these 100,
+    67 and 33 before)."""
+    reps = 100
+    t = np.arange(40) / 40
+    white = verdicts(3 * t + np.random.default_rng(40).normal(size=(reps, 40)))
+    persistent = verdicts(2.5 * np.arange(60) / 60 + ar1(0.5, 60, np.random.default_rng(60), reps))
+    assert white.count("not_converged") >= binomial_lower(0.66, reps) * reps, white.count("not_converged")
+    assert persistent.count("not_converged") >= binomial_lower(0.35, reps) * reps, persistent.count("not_converged")
 
 
 def test_a_slow_wander_under_fast_noise_cut_into_regimes_keeps_the_tests_its_noise_time():

@@ -73,6 +73,7 @@ from .reasons import (
     slow_shrink,
     swings_note,
     trend_reason,
+    unconfirmed_note,
     variance_reason,
     warmup_reason,
 )
@@ -254,7 +255,7 @@ class ConvergenceTest(Estimator):
         equivalence = self.equivalence_alpha if self.equivalence_alpha is not None else self.alpha
         moves = movement_tests(z, steps, start, tau, checked, precision, horizon=horizon,
                                horizon_grows=to_budget is None, tolerance=tolerance, level=level,
-                               equivalence=equivalence)
+                               equivalence=equivalence, min_effective=self.min_ess)
         trend, drift, late, variance, flat, whole = (moves.trend, moves.drift, moves.late, moves.variance,
                                                      moves.flat, moves.whole)
         order = precision.memory_order
@@ -298,6 +299,7 @@ class ConvergenceTest(Estimator):
         if moves.test_tau < tau:
             notes.append(swings_note(tau, ess, moves.regimes_found, moves.test_tau))
         notes += memory_notes(precision, moves.widened, sloped=moved)
+        notes += [unconfirmed_note(*entry) for entry in moves.unconfirmed]
 
         steps_needed = self._steps_needed(units(reach), m, spacing, precision)
         imprecise = self.precision is not None and units(reach) > self.precision
