@@ -43,7 +43,7 @@ class Movement:
     test_tau: float          # the time the trend and late-change tests used (<= the kept part's)
     regimes: object          # the regimes that set test_tau (a RegimeResult), or None
     widened: bool            # the tests were widened for long memory still there around the regimes
-    #: (test, its batch-means p, the rank test's p, effective samples) of each slope shown by
+    #: (test, its batch-means p, the rank test's p, effective samples, level) of each slope shown by
     #: batch means that the rank test did not confirm (see :func:`confirmed_slope`)
     unconfirmed: tuple = ()
 
@@ -145,5 +145,5 @@ def confirmed_slope(outcome, x: np.ndarray, steps: np.ndarray, level: float, min
     if effective >= min_effective or pvalue <= outcome.pvalue:
         return outcome
     if pvalue >= level:
-        unconfirmed.append((outcome.name, outcome.pvalue, pvalue, effective))
+        unconfirmed.append((outcome.name, outcome.pvalue, pvalue, effective, level))
     return dataclasses.replace(outcome, pvalue=pvalue)

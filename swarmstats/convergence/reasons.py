@@ -378,18 +378,19 @@ def swings_note(tau: float, ess: float, regimes_found: int, test_tau: float) -> 
             "(detect_regimes): the trend and late-change tests use the latter")
 
 
-def unconfirmed_note(test: str, batch_p: float, rank_p: float, effective: float) -> str:
-    """A slope the batch means show that the rank trend test, reading a short run's
-    persistence from its first lags, does not (:func:`~swarmstats.convergence.movement.confirmed_slope`).
+def unconfirmed_note(test: str, batch_p: float, rank_p: float, effective: float, level: float) -> str:
+    """A slope the batch means show at the tests' ``level`` that the rank trend test, reading
+    a short run's persistence from its first lags, does not
+    (:func:`~swarmstats.convergence.movement.confirmed_slope`).
 
-    >>> unconfirmed_note("trend", 0.004, 0.21, 4.2)[:60]
-    'the slope after the warm-up shows in batch means (p = 0.004)'
+    >>> unconfirmed_note("drift", 0.0044, 0.026, 8.1, 0.0125)
+    "the slope over the whole run shows in batch means (p = 0.0044) but not in Mann-Kendall's test at the tests' level 0.0125, which reads this run's persistence from its first lags (p = 0.026, 8.1 effective samples): with so few, a slow wander and a trend look alike, so no move is claimed"
     """
     where = "after the warm-up" if test == "trend" else "over the whole run"
     return (f"the slope {where} shows in batch means (p = {fmt(batch_p, 2)}) but not in Mann-Kendall's "
-            f"test, which reads this run's persistence from its first lags (p = {fmt(rank_p, 2)}, "
-            f"{fmt(effective, 2)} effective samples): with so few, a slow wander and a trend look "
-            "alike, so no move is claimed")
+            f"test at the tests' level {fmt(level, 3)}, which reads this run's persistence from its first "
+            f"lags (p = {fmt(rank_p, 2)}, {fmt(effective, 2)} effective samples): with so few, a slow "
+            "wander and a trend look alike, so no move is claimed")
 
 
 def memory_notes(precision, movement_widened: bool, sloped: bool) -> list:
