@@ -932,6 +932,12 @@ def test_a_wandb_history_export_of_a_benchmarl_run_reads_its_reward_climbing_and
     reward = rows["collection/reward/episode_reward_mean"]
     assert reward["verdict"] == "not_converged" and reward["trend_slope"] > 0
     assert "still improving" in reward["reasons"][0]
+    # the ghas group's own reward climbs -2.1 -> -0.7 over the 26 rows; 5 effective samples
+    # after the warm-up are too few for the rank test to tell its slope from a wander, so it is
+    # not called improving - but not converged either, and the slope its batch means show is said
+    ghas = rows["collection/ghas/reward/episode_reward_mean"]
+    assert ghas["verdict"] == "insufficient_data" and not ghas["converged"]
+    assert any(r.startswith("the slope over the whole run shows in batch means") for r in ghas["reasons"])
     # the evaluation logged once is said to be too short, not judged
     assert "eval/reward/episode_reward_mean" not in rows and "eval/reward/episode_reward_mean (1)" in result.stderr
 
