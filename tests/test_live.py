@@ -253,3 +253,24 @@ def test_forget_from_keeps_the_values_before_a_resume_and_goes_on_from_them():
     monitor.log(200, reward=0.5, loss=1.0)
     assert monitor.status.metrics["reward"]["n"] == 201
     assert monitor.forget_from(10_000) == 0
+
+
+def test_a_stop_asked_during_a_wait_ends_it_without_taking_a_lock(monkeypatch):
+    """The watch's signal handler only sets a flag: it used to set a threading.Event, whose
+    wait holds the lock set takes, and a signal that came at that moment hung a CI run's watch
+    for good (Python runs a handler in the main thread, between two of its bytecodes)."""
+    import swarmstats.cli.watch as watch
+
+    stop = watch._StopOnSignal()
+    naps = []
+
+    def nap(seconds):  # a signal arrives during the second nap
+        naps.append(seconds)
+        if len(naps) == 2:
+            stop._ask(2, None)
+
+    monkeypatch.setattr(watch.time, "sleep", nap)
+    stop.wait(3600.0)
+    assert stop.requested and len(naps) == 2 and max(naps) <= watch._StopOnSignal.TICK
+    stop.wait(3600.0)  # once asked, no more waiting
+    assert len(naps) == 2

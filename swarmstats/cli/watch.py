@@ -342,22 +342,36 @@ class _StopOnSignal:
     main thread may install handlers; elsewhere the defaults stay."""
 
     SIGNALS = (signal.SIGINT, signal.SIGTERM)
+    #: how often a wait looks whether a stop was asked: a signal is seen within this
+    TICK = 0.05
 
     def __init__(self):
-        self._event = threading.Event()
+        self._requested = False
         self._previous = {}
 
     @property
     def requested(self) -> bool:
-        return self._event.is_set()
+        return self._requested
 
     def wait(self, seconds: float) -> None:
-        self._event.wait(seconds)  # a signal sets the event: no waiting out the interval
+        """Sleep ``seconds``, or until a stop is asked, in ticks: the handler only sets a flag.
+        (It set a ``threading.Event`` once; but a Python handler runs in the main thread between
+        two of its bytecodes, and an Event's wait holds the lock its set takes - a signal that
+        came at that moment hung the watch for good, once in a CI run.)"""
+        end = time.monotonic() + seconds
+        while not self._requested:
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            time.sleep(min(left, self.TICK))
+
+    def _ask(self, *_) -> None:
+        self._requested = True  # no lock taken: see wait()
 
     def __enter__(self):
         if threading.current_thread() is threading.main_thread():
             for number in self.SIGNALS:
-                self._previous[number] = signal.signal(number, lambda *_: self._event.set())
+                self._previous[number] = signal.signal(number, self._ask)
         return self
 
     def __exit__(self, *exc):
