@@ -154,7 +154,7 @@ def trend_test(
     # pyMannKendall computes them), and where nothing was estimated (no noise about the
     # curve: 0, 1, 2, 3, 4 is the original test's p = 0.027, not a t law's 0.11 on 3 df);
     # Student's on the effective samples for ours
-    dof = max(n / factor - 2.0, 1.0) if correction == "yue-wang" and estimated else np.inf
+    dof = _effective_dof(n, factor, correction == "yue-wang" and estimated)
     if factor > FEW_EFFECTIVE_FACTOR and n / factor < FEW_EFFECTIVE:
         note = " ".join(filter(None, [note, _few_effective_note(n, factor, correction)]))
     var_corrected = var_s * factor
@@ -208,9 +208,14 @@ def rank_trend(values: np.ndarray, steps: np.ndarray | None = None) -> tuple[flo
     if n < 3 or not np.ptp(values) > 0:
         return 1.0, float(n)
     s, var_s, _, _ = _kendall_count(values)
-    factor, _, estimated = _variance_factor(values, _trend_axis(steps, n), 0.0, "yue-wang", 0.05)
-    dof = max(n / factor - 2.0, 1.0) if estimated else np.inf
-    return _corrected_z(s, var_s * factor, dof)[1], n / factor
+    factor, estimated = _yue_wang_factor(values, _trend_axis(steps, n))
+    return _corrected_z(s, var_s * factor, _effective_dof(n, factor, estimated))[1], n / factor
+
+
+def _effective_dof(n: int, factor: float, estimated: bool) -> float:
+    """Student's degrees of freedom of the corrected test: the effective samples less two
+    (Santer et al. 2000), or the normal law where nothing was estimated."""
+    return max(n / factor - 2.0, 1.0) if estimated else np.inf
 
 
 def _trend_axis(steps: np.ndarray | None, n: int) -> np.ndarray:
@@ -275,22 +280,8 @@ def _variance_factor(values: np.ndarray, steps: np.ndarray, sen_slope: float, co
     estimated from the series' noise (False: too short, or no noise about the curve)."""
     n = len(values)
     if correction == "yue-wang":
-        # Read off the ranks, as S is, so that the whole test is unchanged by any increasing
-        # map of y (a loss and its logarithm get one answer), and about a quadratic in time
-        # rather than Sen's line: the test is for a monotone trend, and the hump a curve that
-        # falls fast and levels off leaves about a line reads as persistence.  A training
-        # loss falling 1.1 -> 0.055 over 30 evaluations, 28 of its 29 steps down, had g = 4.5
-        # from its values about the line, and ~1 from its ranks about a quadratic.
-        ranks = average_ranks(values)
-        residuals = quadratic_residuals(steps, ranks)
-        if n < 5 or not np.any(residuals):
-            return 1.0, "", False
-        rho = autocorrelation(residuals)
-        geyer = floor_tau(geyer_tau(rho), n)[0]
-        # the lag-2 reading sees a slow component under fast noise that the lag-1 one misses
-        # (ARMA(1,1) phi 0.9, theta -0.5 at 100 points: a trend in 22% of stationary series
-        # at 5% with the other two, 11% with it)
-        return max(geyer, rank_ar1_time(float(rho[1]), n), _slow_component_time(ranks, n)), "", True
+        factor, estimated = _yue_wang_factor(values, steps)
+        return factor, "", estimated
     ranks = average_ranks(values - sen_slope * steps)  # Hamed & Rao: the Sen-detrended ranks
     rho = autocorrelation(ranks)[1:]
     bound = norm_ppf(1 - alpha / 2) / np.sqrt(n)
@@ -301,6 +292,28 @@ def _variance_factor(values: np.ndarray, steps: np.ndarray, sen_slope: float, co
     if factor <= 0:
         return 1.0, "Hamed-Rao factor was not positive on this short series; no correction applied", False
     return factor, "", True
+
+
+def _yue_wang_factor(values: np.ndarray, steps: np.ndarray) -> tuple[float, bool]:
+    """g of the ranks less their quadratic in ``steps`` (the largest of three readings), and
+    whether it was estimated (False: under 5 points, or no noise about the curve)."""
+    n = len(values)
+    # Read off the ranks, as S is, so that the whole test is unchanged by any increasing
+    # map of y (a loss and its logarithm get one answer), and about a quadratic in time
+    # rather than Sen's line: the test is for a monotone trend, and the hump a curve that
+    # falls fast and levels off leaves about a line reads as persistence.  A training
+    # loss falling 1.1 -> 0.055 over 30 evaluations, 28 of its 29 steps down, had g = 4.5
+    # from its values about the line, and ~1 from its ranks about a quadratic.
+    ranks = average_ranks(values)
+    residuals = quadratic_residuals(steps, ranks)
+    if n < 5 or not np.any(residuals):
+        return 1.0, False
+    rho = autocorrelation(residuals)
+    geyer = floor_tau(geyer_tau(rho), n)[0]
+    # the lag-2 reading sees a slow component under fast noise that the lag-1 one misses
+    # (ARMA(1,1) phi 0.9, theta -0.5 at 100 points: a trend in 22% of stationary series
+    # at 5% with the other two, 11% with it)
+    return max(geyer, rank_ar1_time(float(rho[1]), n), _slow_component_time(ranks, n)), True
 
 
 def _inflated_ols_se(steps: np.ndarray, values: np.ndarray, slope: float, intercept: float,
