@@ -413,7 +413,7 @@ def test_a_run_that_rose_and_now_falls_is_moving_now_even_where_its_kept_part_sh
     # the same shape over 60 seeds: the kept part (from 150) rises and falls, its slope as a
     # whole is rarely shown, and its autocorrelation time is the tent's (g ~ 28).  That read
     # "only 5 effective samples: insufficient data" in 56 of 60 draws; the regime the verdict
-    # finds anyway, the fall since ~230, now fails the check on its own slope (41 of 60
+    # finds anyway, the fall since ~230, now fails the check on its own slope (39 of 60
     # measured; 3 binomial SEs below that: 30)
     shape = np.where(STEPS < 230, STEPS / 40, 230 / 40 - (STEPS - 230) / 60)
     noise = ar1(0.3, 300, np.random.default_rng(0), reps=60)

@@ -75,6 +75,27 @@ def test_short_runs_too_persistent_for_their_length_are_not_called_moving_more_t
     assert found.count("not_converged") <= binomial_upper(0.05, len(found)) * len(found), found.count("not_converged")
 
 
+def test_the_end_of_a_wander_in_a_short_persistent_run_is_not_called_moving_now():
+    """The "moving now" test (a last regime's slope where the kept part shows none) runs at a
+    sixteenth of alpha, but in a run of a few dozen autocorrelation times the regime search
+    cuts the wander where it turns, and the last piece's slope passed both its tests: 8 of
+    300 stationary AR(0.99) runs of 100 points, 5 at 60, and 7 of 300 running means of 25
+    rows at 100 rows failed on "recent_trend" alone.  The kept part's ranks read such a wander
+    as 1-1.4 effective samples, and below min_ess the slope is now only noted.  These 450
+    runs (150 per cell) must fail it at most at its own level, alpha / 16, + 3 binomial SEs:
+    4 (8 before this guard)."""
+    reps, moving_now, noted = 150, 0, 0
+    for i, make in enumerate((lambda rng: ar1(0.99, 100, rng, reps), lambda rng: ar1(0.99, 60, rng, reps),
+                              lambda rng: running_mean(25, 100, rng, reps))):
+        for row in make(np.random.default_rng(6800 + i)):
+            result = TEST.fit(row)
+            moving_now += "recent_trend" in result.failed_tests
+            noted += any("so no move is claimed" in r and "effective samples by its ranks" in r
+                         for r in result.reasons)
+    assert moving_now <= binomial_upper(0.05 / 16, 3 * reps) * 3 * reps, moving_now
+    assert noted >= 3, noted  # the slopes it no longer claims are said
+
+
 def test_a_clear_trend_in_a_short_run_is_still_shown_moving():
     """The rank test's confirmation must not hide a trend the run shows: 3 noise SDs over 40
     points of white noise, 2.5 SDs over 60 points of AR(0.5) - both called moving as often as

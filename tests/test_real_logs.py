@@ -746,6 +746,21 @@ def test_pymarl_smac_runs_are_judged_by_configuration_and_the_seeds_of_one_map_d
     assert 800_000 <= last["start_step"] <= 1_000_000 and 0.92 < last["mean"] < 0.96 and not last["sloped"]
 
 
+def test_a_fall_at_the_end_of_a_run_too_persistent_to_judge_is_noted_not_claimed():
+    """pymarl's return_std of run 1 on MMM2: the spread of returns rose 1.1 -> ~4 over the
+    first 70% of the run and has eased to ~3.4 since.  The part kept after the warm-up holds
+    ~9 effective samples (10 are needed to judge), and its ranks read 8.2: as few as a slow
+    wander's, whose last piece the regime search would also show moving.  The verdict says
+    it cannot judge yet and names the fall it saw, instead of claiming "falling now"."""
+    rows = verdicts(run("check-convergence", REAL / "pymarl/sacred", "-m", "return_std", "--format", "json"))
+    first = rows["return_std [env_args.map_name=MMM2]"]["runs"][0]
+    assert first["name"] == "return_std [run=1]" and first["verdict"] == "insufficient_data"
+    assert first["reasons"][0].startswith("only 9.17 effective samples after the warm-up")
+    fall = next(reason for reason in first["reasons"] if "effective samples by its ranks" in reason)
+    assert fall.startswith("since timestep 13669") and "the run is falling: Sen's slope -" in fall
+    assert "holds 8.2 effective samples by its ranks" in fall and fall.endswith("so no move is claimed")
+
+
 def test_what_pymarl_printed_is_the_mean_of_the_last_five_values_its_info_json_holds():
     """The same run's cout.txt beside its info.json: each of the 1,015 values printed for five
     statistics equals the mean of the last five logged by then (epsilon: the last), to four

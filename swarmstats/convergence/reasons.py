@@ -50,6 +50,17 @@ def moving_now_reason(pace, series: Series, units, unit: str, better: str | None
             f"the warm-up shows no slope as a whole (p = {fmt(kept_pvalue, 2)})")
 
 
+def wander_note(pace, series: Series, units, unit: str, better: str | None, min_effective: float) -> str:
+    """The last regime's slope that :func:`~swarmstats.convergence.pace.moving_now` found but
+    does not claim (``pace.kind`` "wander"): the part kept after the warm-up is too persistent
+    by its ranks for the end of a wander to be told from a move."""
+    return (f"{_since(pace, series, unit)} the run is {movement(pace.slope, better)}: "
+            f"{_sen_slope(pace, units, unit)} (p = {fmt(pace.pvalue, 2)}), but the part kept after the "
+            f"warm-up holds {fmt(pace.kept_effective, 2)} effective samples by its ranks (Mann-Kendall's "
+            f"reading of its persistence; {fmt(min_effective, 3)} are needed): with so few, the end of a "
+            "slow wander and a move look alike, so no move is claimed")
+
+
 def _since(pace, series: Series, unit: str) -> str:
     return (f"since {singular(unit)} {fmt_step(series.step_of(pace.first))} (the last regime "
             f"detect_regimes finds, {count_text(pace.count, 'points')})")

@@ -75,6 +75,7 @@ from .reasons import (
     trend_reason,
     unconfirmed_note,
     variance_reason,
+    wander_note,
     warmup_reason,
 )
 from .regime_check import kept_part
@@ -262,8 +263,11 @@ class ConvergenceTest(Estimator):
         moved = min(trend.pvalue, drift.pvalue) < level  # the pace is told only beside a slope
         pace = recent_pace(kept, kept_steps, start, moves.regimes, trend, self.ci) if moved else None
         # no slope over the kept part as a whole, but its last regime moves (a rise, then a fall)
-        now_moving = (None if moved else
-                      moving_now(kept, kept_steps, start, moves.regimes, moves.test_tau, level, self.ci))
+        last_moves = (None if moved else
+                      moving_now(kept, kept_steps, start, moves.regimes, moves.test_tau, level, self.ci,
+                                 self.min_ess))
+        # a last move in a kept part too persistent to tell it from a wander is noted, not claimed
+        now_moving = last_moves if last_moves is not None and last_moves.kind == "now" else None
         spacing = step_spacing(kept_steps)
         wait = level_wait(pace, n, self.max_warmup, spacing)
 
@@ -300,6 +304,8 @@ class ConvergenceTest(Estimator):
             notes.append(swings_note(tau, ess, moves.regimes_found, moves.test_tau))
         notes += memory_notes(precision, moves.widened, sloped=moved)
         notes += [unconfirmed_note(*entry) for entry in moves.unconfirmed]
+        if last_moves is not None and last_moves.kind == "wander":
+            notes.append(wander_note(last_moves, series, units, unit, better, self.min_ess))
 
         steps_needed = self._steps_needed(units(reach), m, spacing, precision)
         imprecise = self.precision is not None and units(reach) > self.precision
