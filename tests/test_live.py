@@ -198,7 +198,41 @@ def test_watch_judges_every_value_at_the_stop_and_says_when_a_verdict_was_made()
     assert result.returncode == 0, result.stderr
     assert "step 1010: r is insufficient data (checked at 761 of 1,011 values" in result.stdout
     assert "step 1010: r is converged at the stop, on all 1,011 values - flat within" in result.stdout
-    assert "  r: n 1011, mean -97.88, converged\n    flat within" in result.stdout
+    # the level is the verdict's, as check-convergence reports it: the running mean of every
+    # value (-97.88, the climb from -500 counted in) stood there before
+    assert "  r: n 1011, mean -85.11 [-86.46, -82.77] after 505 warm-up values, converged\n    flat within" in result.stdout
+
+
+def test_watch_tells_the_level_check_convergence_tells_and_the_running_mean_only_before_a_check(tmp_path):
+    """The status line of a metric is the latest verdict's mean after its warm-up, with its
+    interval - the same numbers ``check-convergence`` prints for the same file (a real pymarl
+    run whose return spread rose 0 -> ~4: its running mean 2.78 is no level it held).  Before
+    any check the running mean is all there is, and it is named so."""
+    from pathlib import Path
+    real = Path(__file__).resolve().parent / "fixtures" / "real" / "pymarl" / "sacred"
+    watched = _watch(real, "--once", "-m", "return_std", "--format", "json")
+    assert watched.returncode == 0, watched.stderr
+    report = json.loads(watched.stdout[watched.stdout.index("{\n"):])["report"]["metrics"]
+    checked = subprocess.run([sys.executable, "-m", "swarmstats.cli", "check-convergence", str(real), "-m",
+                              "return_std", "--format", "json"], capture_output=True, text=True)
+    runs = {run["name"]: run for result in json.loads(checked.stdout)["results"]
+            for run in result.get("runs", [result])}
+    # (check-convergence names the one run on 3s5z by its configuration)
+    for watched_name, checked_name in (("return_std [run=1]",) * 2, ("return_std [run=1_MMM2]",) * 2,
+                                       ("return_std [run=3_3s5z]", "return_std [env_args.map_name=3s5z]")):
+        entry, result = report[watched_name], runs[checked_name]
+        assert entry["level"] == pytest.approx(result["mean"], rel=1e-12), watched_name
+        assert entry["level_ci"] == pytest.approx(result["ci"], rel=1e-12), watched_name
+        assert entry["warmup"] == result["warmup"], watched_name
+    assert report["return_std [run=1]"]["mean"] == pytest.approx(2.779, abs=5e-4)  # the running mean, kept
+    text = _watch(real, "--once", "-m", "return_std").stdout
+    assert "  return_std [run=1]: n 205, mean 3.697 [3.451, 3.942] after 102 warm-up values, insufficient_data" in text
+    assert "is not converged (checked at 150 of 205 values, mean 3.286 [2.257, 4.47] after 75 warm-up values)" in text
+    # not checked yet (the first check comes at 100 values): the running mean, named
+    path = tmp_path / "short.csv"
+    path.write_text("step,reward\n" + "".join(f"{i},{0.5 + 0.01 * (i % 5)}\n" for i in range(30)))
+    assert "step 29: reward is insufficient data (not checked yet at 30 values, running mean 0.52)" in _watch(
+        path, "--once").stdout
 
 
 def test_watch_follows_each_run_a_log_names_on_its_own(tmp_path):

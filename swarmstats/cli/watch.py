@@ -20,7 +20,7 @@ from ..io.columns import step_names
 from ..io.follow import LATE, DocumentFollower, Follower, ServerFollower, is_document
 from ..io.resumed import is_resume
 from ..io.runs import record_run
-from ..streaming.monitor import Monitor, MonitorStatus
+from ..streaming.monitor import Monitor, MonitorStatus, level_text, verdict_level
 from ._loading import MIN_VALUES, too_few
 from ._notify import Notifier, check_url
 from ._notify import message as notification
@@ -301,7 +301,7 @@ def _checked_at_the_stop(args, monitors: RunMonitors, verdicts: dict, notifier: 
             metrics[name] = entry
             continue
         metrics[name] = {**entry, "verdict": result.verdict, "converged": result.converged,
-                         "checked_at": entry["n"], "reason": result.reasons[0]}
+                         "checked_at": entry["n"], "reason": result.reasons[0], **verdict_level(result)}
         _announce_change(args, name, metrics[name], verdicts, notifier,
                          f"at the stop, on all {entry['n']:,} values - {result.reasons[0]}")
     return dataclasses.replace(report, metrics=metrics)
@@ -388,7 +388,7 @@ def _report_changes(args, status: MonitorStatus, verdicts: dict, notifier: Notif
         checked = entry["checked_at"]
         values = (f"n {entry['n']}" if checked == entry["n"] else f"not checked yet at {entry['n']:,} values"
                   if not checked else f"checked at {checked:,} of {entry['n']:,} values")
-        _announce_change(args, name, entry, verdicts, notifier, f"({values}, mean {fmt(entry['mean'])})")
+        _announce_change(args, name, entry, verdicts, notifier, f"({values}, {level_text(entry)})")
 
 
 def _announce_change(args, name: str, entry: dict, verdicts: dict, notifier: Notifier | None, detail: str) -> None:
@@ -398,6 +398,7 @@ def _announce_change(args, name: str, entry: dict, verdicts: dict, notifier: Not
     verdicts[name] = entry["verdict"]
     event = {"event": "verdict", "metric": name, "step": entry["last_step"], "n": entry["n"],
              "checked_at": entry["checked_at"], "verdict": entry["verdict"], "mean": entry["mean"],
+             **{key: entry[key] for key in ("level", "level_ci", "warmup") if key in entry},
              "message": f"step {entry['last_step']}: {name} is {entry['verdict'].replace('_', ' ')} {detail}"}
     _say(args, event)
     if notifier is not None:

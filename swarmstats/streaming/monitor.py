@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._base import Estimator, renamed_names, same_value
-from .._result import Result, fmt, plain_number
+from .._result import Result, fmt, fmt_interval, plain_number
 from ..convergence.endings import with_divergence
 from ..convergence.reasons import diverged_text
 from ..convergence.step_axis import check_budget
@@ -38,6 +38,25 @@ CHECKS = ("convergence", "window")
 STOP_RULES = ("all", "any")
 #: why a metric whose values so far are a counter's is not in the status (see Monitor._counter_so_far)
 COUNTER_SO_FAR = "a counter: integers rising at nearly every step so far"
+
+
+def verdict_level(result) -> dict:
+    """What a verdict (a :class:`~swarmstats.convergence.result.ConvergenceResult`) says of
+    the level: its mean after the warm-up, that mean's interval and the values set aside -
+    the numbers ``check_convergence`` reports, beside the stream's running mean."""
+    return {"level": result.mean, "level_ci": tuple(result.ci), "warmup": result.warmup}
+
+
+def level_text(entry: dict) -> str:
+    """A status entry's level as the status lines tell it: the latest verdict's mean after
+    its warm-up with its interval, where a verdict gave one ("mean 3.697 [3.451, 3.942] after
+    102 warm-up values"), else the running mean of every value, named so.  A running mean
+    counts the warm-up: on a run that climbed 0 -> 4 and holds near 3.7 it read 2.78."""
+    level, (low, high) = entry.get("level", math.nan), entry.get("level_ci", (math.nan, math.nan))
+    if not all(map(math.isfinite, (level, low, high))):
+        return f"running mean {fmt(entry['mean'])}"
+    warmup = entry.get("warmup") or 0
+    return f"mean {fmt_interval(level, low, high)}" + (f" after {warmup:,} warm-up values" if warmup else "")
 
 
 @dataclass(frozen=True, repr=False)
@@ -69,8 +88,7 @@ class MonitorStatus(Result):
             at = ("" if entry.get("diverged") else  # the values say it, no check needed
                   f" (checked at {checked:,} values)" if checked and checked != entry["n"] else
                   " (not checked yet)" if checked == 0 else "")
-            lines.append(f"  {name}: n {entry['n']}, mean {fmt(entry['mean'])}, "
-                         f"{entry['verdict']}{at}{window}")
+            lines.append(f"  {name}: n {entry['n']}, {level_text(entry)}, {entry['verdict']}{at}{window}")
             if entry.get("reason"):
                 lines.append(f"    {entry['reason']}")
         for name, count in self.skipped.items():
@@ -375,7 +393,9 @@ class Monitor(Estimator):
 
     @property
     def status(self) -> MonitorStatus:
-        """Every tracked metric now: count, running mean and SD, verdict, window status."""
+        """Every tracked metric now: count, running mean and SD, verdict, window status, and
+        where a check ran, its mean after the warm-up (``level``), that mean's interval
+        (``level_ci``) and the values it set aside (``warmup``)."""
         entries, left_out = {}, dict(self._left_out)
         for name, stream in self._streams.items():
             if self._counter_so_far(name, stream):
@@ -386,7 +406,8 @@ class Monitor(Estimator):
             entry = {"n": state.n, "mean": state.mean, "sd": state.sd, "verdict": state.verdict,
                      "converged": state.converged, "last_step": self._steps[name][-1],
                      # the verdict is that of the latest scheduled check, made on this many values
-                     "checked_at": state.checked_at, "reason": verdict.reasons[0] if verdict is not None else None}
+                     "checked_at": state.checked_at, "reason": verdict.reasons[0] if verdict is not None else None,
+                     **(verdict_level(verdict) if verdict is not None else {})}
             last = self._window_states.get(name)
             if last is not None:
                 entry.update(window_status=last.status, window_length=last.length,
