@@ -201,6 +201,28 @@ def test_watch_judges_every_value_at_the_stop_and_says_when_a_verdict_was_made()
     # the level is the verdict's, as check-convergence reports it: the running mean of every
     # value (-97.88, the climb from -500 counted in) stood there before
     assert "  r: n 1011, mean -85.11 [-86.46, -82.77] after 505 warm-up values, converged\n    flat within" in result.stdout
+    # and the stop rule is judged on those verdicts: "stop on r: not yet" stood above "converged"
+    assert "1011 log call(s); stop on r: yes\n" in result.stdout
+
+
+def test_the_stop_rule_at_the_stop_holds_for_every_run_on_the_verdicts_judged_there():
+    from swarmstats.cli.watch import RunMonitors
+    monitors = RunMonitors(lambda: Monitor(metrics=["reward"], min_steps=100))
+    rng = np.random.default_rng(0)
+    for step in range(120):
+        for seed in (1, 2):
+            monitors.log(f"seed={seed}", step, {"reward": rng.normal()})
+    entries = {name: {"verdict": "converged", "n": 120} for name in ("reward [seed=1]", "reward [seed=2]")}
+    assert monitors.stop_rule_holds(entries)
+    assert not monitors.stop_rule_holds({**entries, "reward [seed=2]": {"verdict": "insufficient_data", "n": 120}})
+    assert not monitors.stop_rule_holds({**entries, "reward [seed=2]": {"verdict": "converged", "n": 99}})
+    assert not monitors.stop_rule_holds({"reward [seed=1]": entries["reward [seed=1]"]})  # a run not judged
+    diverged = {"verdict": "converged", "n": 120, "diverged": {}}
+    assert not monitors.stop_rule_holds({**entries, "reward [seed=1]": diverged})
+    single = RunMonitors(lambda: Monitor(metrics=["reward"], min_steps=100))
+    for step in range(120):
+        single.log(None, step, {"reward": rng.normal()})
+    assert single.stop_rule_holds({"reward": {"verdict": "converged", "n": 120}})
 
 
 def test_watch_tells_the_level_check_convergence_tells_and_the_running_mean_only_before_a_check(tmp_path):
@@ -247,6 +269,9 @@ def test_watch_follows_each_run_a_log_names_on_its_own(tmp_path):
     report = json.loads(result.stdout[result.stdout.index("{\n"):])["report"]
     assert list(report["metrics"]) == ["reward [seed=1]", "reward [seed=2]"]
     assert [round(entry["mean"], 1) for entry in report["metrics"].values()] == [0.3, 0.8]
+    # the stop rule at the stop is the rule on the verdicts judged there (here one seed shows
+    # a late change by chance, p = 0.0014: no stop)
+    assert report["should_stop"] == all(entry["verdict"] == "converged" for entry in report["metrics"].values())
     assert all(entry["n"] == 200 for entry in report["metrics"].values())
     assert report["stop_metrics"] == ["reward [seed=1]", "reward [seed=2]"]
     # one run with its seed on every line keeps the plain name, and the seed is no metric
