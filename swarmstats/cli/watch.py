@@ -162,7 +162,6 @@ class RunMonitors:
                           for name in status.stop_metrics],
             stop_metric=None, should_stop=all(status.should_stop for status in statuses.values()))
 
-
     def stop_rule_holds(self, entries: dict) -> bool:
         """The stop rule judged on ``entries`` (a status's metrics, judged again at the stop):
         each run's stop metrics converged with at least its ``min_steps`` values, all or any of

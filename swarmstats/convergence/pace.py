@@ -123,8 +123,9 @@ def moving_now(kept: np.ndarray, steps: np.ndarray, start: int, regimes, tau: fl
     still wrongly called moving for: it fired in 47 of 7,500 stationary AR(0.9-0.99) runs and
     running means of 40-300 points.  The kept part's ranks (less a quadratic and a step, as
     :func:`~.trend.rank_trend` reads them) held 1-17 effective samples in those (median ~4);
-    the climb-then-fall's 17-59 in every seed caught.  Below ``min_effective`` (the verdict's ``min_ess``) the end of a
-    wander and a move cannot be told apart, and the regime's slope is only noted."""
+    the climb-then-fall's 17-59 in every seed caught.  Below ``min_effective`` (the verdict's
+    ``min_ess``) the end of a wander and a move cannot be told apart, and the regime's slope is
+    only noted."""
     if start == 0:
         return None
     found = _last_regime_trend(kept, steps, regimes, ci)

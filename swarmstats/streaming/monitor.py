@@ -417,6 +417,8 @@ class Monitor(Estimator):
             divergence = self._divergence(name)
             entry = entries.setdefault(name, {"n": 0, "mean": float("nan"), "sd": float("nan"),
                                               "last_step": None, "checked_at": 0})
+            for key in ("level", "level_ci", "warmup"):  # a level from before the run diverged
+                entry.pop(key, None)
             entry.update(verdict="not_converged", converged=False, diverged=divergence,
                          last_step=self._diverged[name]["last"], reason=diverged_text(divergence, entry["n"]))
         return MonitorStatus(steps=self.calls, metrics=entries, stop_metric=self.stop_metric,
