@@ -5,6 +5,8 @@ import io
 import json
 import os
 import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -526,6 +528,29 @@ def test_commands_read_every_format_and_pick_runs():
     assert wrong.returncode == 2 and "ppo-s1" in wrong.stderr
     runs_table = run("check-convergence", FIXTURES / "wandb" / "runs.csv")
     assert runs_table.returncode == 2 and "runs table" in runs_table.stderr
+
+
+def test_a_table_with_no_step_named_takes_its_steps_counter_as_the_axis(tmp_path):
+    """DeepMind Acme's CSVLogger (keys sorted): no column is named as a step; actor_steps
+    counts and is the axis (Acme's plots' x-axis), not the row number - each row is an
+    evaluation episode, and slopes read "per 100 steps" of rows.  The other counters are left
+    out as counters, and a constant n_steps setting is no axis."""
+    path = FIXTURES / "acme/evaluator/logs.csv"
+    tidy = read_log(path)
+    assert tidy.attrs["format"] == "csv"
+    returns = tidy[tidy["metric"] == "episode_return"]
+    assert dict(zip(returns["step"], returns["value"])) == {10240: -412.5, 21504: -288.75, 31744: -150.25,
+                                                            43008: -61.5, 53248: 12.0, 64512: 55.25}
+    assert "actor_steps" not in set(tidy["metric"])
+    result = subprocess.run([sys.executable, "-m", "swarmstats.cli", "check-convergence", str(path)],
+                            capture_output=True, text=True)
+    assert "kept slope/100 actor_steps" in result.stdout, result.stdout
+    assert "left out actor_episodes, evaluator_episodes, evaluator_steps, learner_steps (a counter)" in result.stderr
+    # a setting logged in every row ends in "steps" too, but does not count: the row number stays
+    frame = pd.read_csv(path).drop(columns=["actor_steps", "evaluator_steps", "learner_steps"])
+    frame.insert(0, "n_steps", 2048)
+    frame.to_csv(tmp_path / "logs.csv", index=False)
+    assert read_log(tmp_path / "logs.csv")["step"].drop_duplicates().tolist() == list(range(6))
 
 
 def test_every_registered_format_has_a_case_and_reads_its_fixture_as_itself():

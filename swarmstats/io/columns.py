@@ -182,12 +182,33 @@ def _refuse_backward_steps(steps: pd.Series, name) -> None:
                          "a countdown?); sort the log by it, or choose another step column")
 
 
+#: the endings of a counter named for what it counts, read as the step axis where no column
+#: has a step's own name (Acme's ``actor_steps``, ``learner_steps``; a ``total_env_steps``)
+STEP_ENDINGS = ("timesteps", "steps", "frames")
+
+
 def find_step(frame: pd.DataFrame, exclude=()) -> str | None:
     """The step axis: the finest column named like one (``total timesteps``, ``global_step``,
     ``epoch``, ``episode`` ...), compared without case or separators, and shaped like one:
-    numbers that never go down except where a new run starts (a few drops)."""
-    named = step_names([c for c in frame.columns if c not in exclude])
-    return next((column for column in named if _is_axis(frame[column])), None)
+    numbers that never go down except where a new run starts (a few drops).  Where none is,
+    the first column whose name ends like one (:data:`STEP_ENDINGS`) and that counts
+    (:func:`counter_shaped`: a constant ``n_steps`` setting is no axis): DeepMind Acme's CSV
+    logs count with ``actor_steps`` (the x-axis of its plots), and were judged "per 100 steps"
+    on their row numbers, each row an episode.
+
+    >>> frame = pd.DataFrame({"actor_episodes": [1, 2, 3, 4, 5], "actor_steps": [210, 395, 612, 820, 1001],
+    ...                       "n_steps": [2048] * 5, "episode_return": [-120.0, -95.5, -80.2, -71.0, -64.3]})
+    >>> find_step(frame)
+    'actor_steps'
+    """
+    columns = [c for c in frame.columns if c not in exclude]
+    named = step_names(columns)
+    found = next((column for column in named if _is_axis(frame[column])), None)
+    if found is None:
+        found = next((column for column in columns if normalise(column).endswith(STEP_ENDINGS)
+                      and _is_numeric_column(frame[column])
+                      and counter_shaped(_present_numbers(frame[column]))), None)
+    return found
 
 
 def step_names(keys) -> list:
