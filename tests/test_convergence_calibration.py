@@ -80,8 +80,9 @@ def test_the_end_of_a_wander_in_a_short_persistent_run_is_not_called_moving_now(
     sixteenth of alpha, but in a run of a few dozen autocorrelation times the regime search
     cuts the wander where it turns, and the last piece's slope passed both its tests: 8 of
     300 stationary AR(0.99) runs of 100 points, 5 at 60, and 7 of 300 running means of 25
-    rows at 100 rows failed on "recent_trend" alone.  The kept part's ranks read such a wander
-    as 1-1.4 effective samples, and below min_ess the slope is now only noted.  These 450
+    rows at 100 rows failed on "recent_trend" alone.  The kept part's ranks read such wanders
+    as 1-17 effective samples (median ~4, 47 runs), a real climb-then-fall as 17-59, and below
+    min_ess the slope is now only noted.  These 450
     runs (150 per cell) must fail it at most at its own level, alpha / 16, + 3 binomial SEs:
     4 (8 before this guard)."""
     reps, moving_now, noted = 150, 0, 0
