@@ -163,19 +163,14 @@ class RunMonitors:
             stop_metric=None, should_stop=all(status.should_stop for status in statuses.values()))
 
     def stop_rule_holds(self, entries: dict) -> bool:
-        """The stop rule judged on ``entries`` (a status's metrics, judged again at the stop):
-        each run's stop metrics converged with at least its ``min_steps`` values, all or any of
-        them as its ``stop_when`` says, and that for every run, as :attr:`status` has it."""
+        """Each run's stop rule (:meth:`Monitor.stop_rule_holds`) on ``entries``, a status's
+        metrics judged again at the stop, named as :attr:`status` names them; every run's must
+        hold, as there."""
         several = len(self._monitors) > 1
-        holds = []
-        for run, monitor in self._monitors.items():
-            shown = []
-            for name in monitor.stop_metrics:
-                entry = entries.get(_with_run(run, name) if several else name, {})
-                shown.append(entry.get("verdict") == "converged" and "diverged" not in entry
-                             and entry.get("n", 0) >= monitor.min_steps)
-            holds.append(bool(shown) and (all(shown) if monitor.stop_when == "all" else any(shown)))
-        return bool(holds) and all(holds)
+        return bool(self._monitors) and all(
+            monitor.stop_rule_holds({name: entries.get(_with_run(run, name) if several else name, {})
+                                     for name in monitor.stop_metrics})
+            for run, monitor in self._monitors.items())
 
 
 def _numbered(run: str | None, number: int) -> str:

@@ -355,11 +355,19 @@ class Monitor(Estimator):
     def should_stop(self) -> bool:
         """True once all (or any, see ``stop_when``) stop metrics have converged at
         ``confirmations`` consecutive checks, each with at least ``min_steps`` values."""
-        names = self.stop_metrics
-        if not names:
-            return False
-        shown = [self._shown_converged(name) for name in names]
-        return all(shown) if self.stop_when == "all" else any(shown)
+        return self._rule([self._shown_converged(name) for name in self.stop_metrics])
+
+    def stop_rule_holds(self, entries: dict) -> bool:
+        """The stop rule judged on status ``entries`` (by metric name) made since the last
+        scheduled check - ``watch`` judges every metric once more at its stop: each stop metric
+        converged, with at least ``min_steps`` values and not diverged."""
+        return self._rule([entry.get("verdict") == "converged" and "diverged" not in entry
+                           and entry.get("n", 0) >= self.min_steps
+                           for entry in (entries.get(name, {}) for name in self.stop_metrics)])
+
+    def _rule(self, shown: list) -> bool:
+        """All (or any, see ``stop_when``) of the stop metrics shown converged; False with none."""
+        return bool(shown) and (all(shown) if self.stop_when == "all" else any(shown))
 
     def _shown_converged(self, name: str) -> bool:
         stream = self._streams.get(name)
