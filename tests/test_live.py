@@ -333,3 +333,23 @@ def test_a_stop_asked_during_a_wait_ends_it_without_taking_a_lock(monkeypatch):
     assert stop.requested and len(naps) == 2 and max(naps) <= watch._StopOnSignal.TICK
     stop.wait(3600.0)  # once asked, no more waiting
     assert len(naps) == 2
+
+
+def test_watch_judges_a_monitor_files_success_flag_as_check_convergence_does(tmp_path):
+    """SB3's Monitor writes ``is_success`` as True/False: watch judged the episodes' reward and
+    length but never the success rate.  It is 1/0 now, as in every other command; a flag that
+    names no outcome (``TimeLimit.truncated``) is not tracked by default."""
+    rng = np.random.default_rng(5)
+    path = tmp_path / "0.monitor.csv"
+    success = rng.random(300) < 0.8
+    path.write_text('#{"t_start": 1600000000.0, "env_id": "FetchReach-v1"}\nr,l,t,is_success,TimeLimit.truncated\n'
+                    + "".join(f"{-5.0 if s else -50.0},50,{i + 1.0},{s},{not s}\n" for i, s in enumerate(success)))
+    watched = _watch(path, "--once", "--format", "json")
+    assert watched.returncode == 0, watched.stderr
+    metrics = json.loads(watched.stdout[watched.stdout.index("{\n"):])["report"]["metrics"]
+    assert "TimeLimit.truncated" not in metrics and metrics["is_success"]["n"] == 300
+    checked = subprocess.run([sys.executable, "-m", "swarmstats.cli", "check-convergence", str(path), "-m",
+                              "is_success", "--format", "json"], capture_output=True, text=True)
+    result = json.loads(checked.stdout)["results"][0]
+    assert metrics["is_success"]["level"] == pytest.approx(result["mean"], rel=1e-12)
+    assert result["mean"] == pytest.approx(success[result["warmup"]:].mean(), rel=1e-12)

@@ -386,10 +386,53 @@ def test_a_monitor_file_with_a_header_and_no_row_has_no_finished_episode(tmp_pat
     assert read_log(tmp_path, wide=True)["r"].tolist() == [1.0]
 
 
-def test_a_monitor_files_column_of_booleans_is_not_a_metric(tmp_path):
+def test_a_monitor_files_success_flag_is_read_as_one_and_zero(tmp_path):
+    # SB3's Monitor(info_keywords=("is_success",)) writes True/False; it was left out without a
+    # word, and with it the success rate of a goal-conditioned run.  A flag that names no
+    # outcome (TimeLimit.truncated) stays out, as before.
     path = tmp_path / "0.monitor.csv"
-    path.write_text('#{"t_start": 1.0}\nr,l,t,is_success\n1.5,2,3,True\n2.5,3,4,False\n')
-    assert "is_success" not in read_log(path, wide=True).columns
+    path.write_text('#{"t_start": 1.0}\nr,l,t,is_success,TimeLimit.truncated\n'
+                    '1.5,2,3,True,False\n2.5,3,4,False,True\n3.5,3,5,,False\n')
+    wide = read_log(path, wide=True)
+    np.testing.assert_array_equal(wide["is_success"], [1.0, 0.0, np.nan])
+    assert "TimeLimit.truncated" not in wide.columns
+    tidy = read_log(path)
+    assert tidy.loc[tidy["metric"] == "is_success", "value"].tolist() == [1.0, 0.0]
+
+
+def test_check_convergence_judges_a_monitor_files_success_rate():
+    path = FIXTURES / "sb3-success" / "0.monitor.csv"  # made up, in the shape of a FetchReach run
+    flags = [line.endswith("True") for line in path.read_text().splitlines()[2:]]
+    result = subprocess.run([sys.executable, "-m", "swarmstats.cli", "check-convergence", str(path), "--format",
+                             "json"], capture_output=True, text=True)
+    assert result.returncode == 1, result.stderr  # r is still climbing
+    judged = {r["name"]: r for r in json.loads(result.stdout)["results"]}
+    assert judged["is_success"]["n"] == len(flags) == 60
+    assert judged["is_success"]["mean"] == pytest.approx(np.mean(flags[judged["is_success"]["warmup"]:]), rel=1e-12)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("flags.csv", "step,reward,solved,is_best\n" + "".join(
+        f"{i},{i % 7 * 0.1:.1f},{'' if i % 5 == 4 else i % 3 != 0},{i == 10}\n" for i in range(40))),
+    ("flags.jsonl", "".join(json.dumps({"step": i, "reward": i % 7 * 0.1, "is_best": i == 10,
+                                        **({} if i % 5 == 4 else {"solved": i % 3 != 0})}) + "\n"
+                            for i in range(40))),
+])
+def test_a_tables_outcome_flag_is_a_metric_and_other_flags_are_left_out_with_a_reason(tmp_path, name, text):
+    from swarmstats.io.columns import classify_columns
+    from swarmstats.io.metric import select_metric
+
+    path = tmp_path / name
+    path.write_text(text)
+    wide = read_log(path, wide=True)
+    columns = classify_columns(wide)
+    assert "solved" in columns.metrics and columns.bookkeeping["is_best"] == "a True/False flag"
+    solved = select_metric(wide, "solved", step="step")  # missing cells dropped, True/False as 1/0
+    expected = [float(i % 3 != 0) for i in range(40) if i % 5 != 4]
+    assert solved.tolist() == expected and len(solved) == 32
+    assert select_metric(wide, "is_best", step="step").sum() == 1.0  # named, a flag is judged
+    tidy = read_log(path)
+    assert tidy.loc[tidy["metric"] == "solved", "value"].tolist() == expected
 
 
 def test_trainer_state_skips_the_summary_and_accepts_none():

@@ -17,6 +17,7 @@ from .._result import fmt, fmt_step, plain_number
 from ..errors import InputError
 from ..io import mlflow_server
 from ..io.columns import step_names
+from ..io.flags import flag_value, is_outcome_flag
 from ..io.follow import LATE, DocumentFollower, Follower, ServerFollower, is_document
 from ..io.resumed import is_resume
 from ..io.runs import record_run
@@ -210,6 +211,11 @@ def _numbers(record: dict, step_key: str | None, run_keys=()) -> tuple:
     for key, raw in record.items():
         # bookkeeping is the Monitor's to leave out (by name, unless named with -m)
         if key == step_key or key in run_keys:
+            continue
+        flag = flag_value(raw)
+        if flag is not None:  # True/False: an outcome's flag is a 0/1 metric (see io.flags)
+            if is_outcome_flag(key):
+                values[key] = flag
             continue
         if isinstance(raw, str):
             try:

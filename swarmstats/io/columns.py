@@ -12,6 +12,7 @@ import pandas as pd
 
 from ..direction import split_camel
 from ..errors import InputError
+from .flags import FLAG_LEFT_OUT, flag_floats, is_outcome_flag
 from .runs import RunKey, find_runs, normalise
 from .written_nan import NAN_TOKENS, column_floats, is_written
 
@@ -107,7 +108,8 @@ def classify_columns(frame: pd.DataFrame, *, step: str | None = None,
     Step, time and run columns (by name, and ``runs``) are never metrics; nor are
     non-numeric columns or an unnamed saved index.  Counters (monotone integer columns),
     clocks, throughput and learning-rate or exploration schedules are ``bookkeeping``:
-    numeric, but not analysed unless named.
+    numeric, but not analysed unless named.  A True/False column is a 0/1 metric when named
+    for an outcome (``is_success``), else bookkeeping (see :mod:`.flags`).
 
     >>> frame = pd.DataFrame({"total timesteps": [0, 8, 16, 24, 32], "fps": [90, 88, 91, 87, 90],
     ...                       "ep_rew_mean": [0.1, 0.3, 0.2, 0.5, 0.4]})
@@ -127,7 +129,12 @@ def classify_columns(frame: pd.DataFrame, *, step: str | None = None,
         if column in reserved or name in RUN_COLUMNS or str(column).startswith("Unnamed:"):
             ignored.append(column)
         elif not _is_numeric_column(frame[column]):
-            if _only_written_nan(frame[column]):  # named with -m, it is judged (and said) as diverged
+            if flag_floats(frame[column]) is not None:
+                if is_outcome_flag(column):
+                    metrics.append(column)
+                else:
+                    bookkeeping[column] = FLAG_LEFT_OUT
+            elif _only_written_nan(frame[column]):  # named with -m, it is judged (and said) as diverged
                 bookkeeping[column] = "NaN in every row, as written: a run that diverged before logging a value"
             else:
                 ignored.append(column)

@@ -8,6 +8,7 @@ import pandas as pd
 
 from ..errors import DivergedAtStart, InputError, NoValues
 from .columns import MISSING_TOKENS, classify_columns, listing, refuse_boolean_steps
+from .flags import flag_floats
 from .written_nan import is_written, mark, nonfinite_kind, tokens_mask
 
 
@@ -36,9 +37,10 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, 
     if metric not in frame.columns:
         raise InputError(f"no metric {metric!r}; available: {listing(classify_columns(frame).metrics)}")
     column = frame[metric]
-    if pd.api.types.is_bool_dtype(column):
-        raise InputError(f"column {metric!r} holds booleans, not a metric")
-    if not pd.api.types.is_numeric_dtype(column):
+    flags = flag_floats(column)
+    if flags is not None:  # True/False: 1/0, its mean the share of rows where it held
+        column = pd.Series(flags, index=column.index)
+    elif not pd.api.types.is_numeric_dtype(column):
         text = column.astype(str).str.strip()
         missing = column.isna() | text.str.lower().isin(MISSING_TOKENS)
         converted = pd.to_numeric(text.where(~missing), errors="coerce")

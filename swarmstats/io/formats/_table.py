@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ...errors import InputError
+from ..flags import flag_floats, is_outcome_flag
 from ..written_nan import logged, scalar
 
 #: columns of a LogTable that are never metrics
@@ -66,7 +67,9 @@ class LogTable:
 
 def numeric_frame(frame: pd.DataFrame, name: str, keep=()) -> pd.DataFrame:
     """Numeric metric columns (None/null/NaN empty); non-numeric columns are dropped unless in
-    ``keep``; a column mixing numbers and words is an error naming the first bad cell."""
+    ``keep``; a column mixing numbers and words is an error naming the first bad cell.  A
+    True/False column is 1/0 when named for an outcome (``is_success``), else dropped as the
+    bookkeeping it is (a trial's ``done``; see :mod:`..flags`)."""
     return pd.DataFrame(numeric_columns(frame, name, keep), index=frame.index)
 
 
@@ -98,14 +101,15 @@ def numeric_columns(frame: pd.DataFrame, name: str, keep=()) -> dict:
         if column in keep:
             out[column] = series
             continue
-        if pd.api.types.is_bool_dtype(series):
+        flags = flag_floats(series)
+        if flags is not None:  # an outcome's flag is a 0/1 metric; others are bookkeeping's
+            if is_outcome_flag(column):
+                out[column] = flags
             continue
         present = series.dropna()
         present = present[~present.astype(str).str.strip().str.lower().isin(
             {"", "none", "null", "nan", "na", "n/a"})]
         if present.empty:
-            continue
-        if present.map(lambda v: isinstance(v, (bool, np.bool_))).all():
             continue
         converted = pd.to_numeric(present.astype(str).str.strip(), errors="coerce")
         if converted.notna().sum() == 0:
@@ -164,7 +168,8 @@ def melt_columns(frame, metrics: list, *, step, run=None, wall_time=None) -> pd.
     for i, column in enumerate(metrics):
         series = frame[column]
         if not pd.api.types.is_float_dtype(series.dtype):  # what the readers return is float already
-            series = pd.to_numeric(series, errors="coerce")
+            flags = flag_floats(pd.Series(series))  # a True/False flag: 1/0
+            series = flags if flags is not None else pd.to_numeric(series, errors="coerce")
         values[i * n:(i + 1) * n] = np.asarray(series, dtype=float)
     keep = ~np.isnan(values)
     dense = bool(keep.all())  # the common case: no gaps, so no gathers at all
