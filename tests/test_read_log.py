@@ -55,6 +55,13 @@ CASES = {
     "torchrl/csv_logs/mappo_balance_mlp__seed0": ("torchrl-csv", "eval/success",
                                                  {0: 0.0, 5: 0.0, 10: 0.2, 15: 0.4, 20: 0.6, 25: 0.8}, None),
     # marl-eval's JSON (BenchMARL, Mava): a run per (environment, task, algorithm, seed)
+    # TensorBoard's CSV download (run-<run>-tag-<tag>.csv, Wall time,Step,Value): the tag is the
+    # metric ("Value" before, its better side guessed from that word); a folder of them, each run a run
+    "tensorboard-csv/run-PPO_1-tag-train_value_loss.csv": (
+        "tensorboard-csv", "train_value_loss", {2048 * (k + 1): round(2.0 * 0.7 ** k, 4) for k in range(8)}, None),
+    "tensorboard-csv": ("tensorboard-csv", "rollout_ep_rew_mean", {2048: 6.3524, 4096: 25.6214, 6144: 48.1928,
+                                                                    8192: 61.586, 10240: 76.7405, 12288: 85.2657},
+                        "PPO_2"),
     "marl-eval/evaluation.json": ("marl-eval", "return", {6000 * (k + 1): -44.875 + 2 * k for k in range(25)},
                                   "ippo/seed_0"),
     "sacred/metrics/7/metrics.json": ("sacred-metrics", "validation.accuracy", {100: 0.61, 200: 0.68}, None),
@@ -828,3 +835,49 @@ def test_a_metrics_jsonl_whose_groups_share_a_step_folds_to_one_row_per_step(tmp
     assert resumed["step"].tolist() == list(range(12))
     assert resumed["reward"].tolist()[7:] == [10.0, 11.0, 12.0, 13.0, 14.0]  # the resumed run's
     assert any(n.startswith("resumed at step 7 after step 9") for n in resumed.attrs["notes"])
+
+
+def test_a_tensorboard_csv_download_is_judged_by_its_tag_not_as_a_metric_called_value(tmp_path):
+    """A falling value loss downloaded from TensorBoard read "still worsening": the metric was
+    'Value', and higher is better for a name that says nothing else."""
+    source = FIXTURES / "tensorboard-csv" / "run-PPO_1-tag-train_value_loss.csv"
+    rng = np.random.default_rng(3)
+    path = tmp_path / source.name
+    path.write_text("Wall time,Step,Value\n" + "".join(
+        f"{1.7e9 + 3 * k:.3f},{2048 * (k + 1)},{2 * np.exp(-k / 40) + rng.normal(0, 0.05):.4f}\n" for k in range(150)))
+    result = subprocess.run([sys.executable, "-m", "swarmstats.cli", "check-convergence", str(path)],
+                            capture_output=True, text=True)
+    assert result.returncode == 1, result.stderr
+    assert "train_value_loss" in result.stdout and "still improving" in result.stdout
+    assert "lower is better for train_value_loss" in result.stderr
+    assert "of the tag train_value_loss of run PPO_1" in result.stderr
+
+
+def test_tensorboard_csv_downloads_name_their_sample_and_their_doubles(tmp_path):
+    from swarmstats.io.formats.tensorboard_csv import run_and_tag
+
+    rows = "Wall time,Step,Value\n" + "".join(f"{1.7e9 + k},{k},{k % 7}\n" for k in range(1000))
+    (tmp_path / "run-a-tag-reward.csv").write_text(rows)
+    (tmp_path / "run-a-tag-reward (1).csv").write_text(rows)  # downloaded twice
+    (tmp_path / "notes.csv").write_text("x,y\n1,2\n")  # another table beside them: not read
+    tidy = read_log(tmp_path)
+    assert tidy.attrs["format"] == "tensorboard-csv" and len(tidy[tidy["metric"] == "reward"]) == 1000
+    notes = " ".join(tidy.attrs["notes"])
+    assert "1,000 rows, as many points as TensorBoard keeps of a scalar by default" in notes
+    assert "left out run-a-tag-reward (1).csv: the same run and tag as run-a-tag-reward.csv" in notes
+    assert run_and_tag("run-.-tag-Loss_total (2).csv") == (".", "Loss_total")
+    # the lower-case header of the scripts that export event files the same way; named by its file
+    (tmp_path / "val_loss.csv").write_text("wall_time,step,value\n1.7e9,1,0.9\n1.7e9,2,0.8\n")
+    assert read_log(tmp_path / "val_loss.csv", wide=True).columns.tolist() == ["step", "val_loss", "wall_time"]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("Wall time,Step,Value\n", "no data rows"),
+    ("Wall time,Step,Value\n1.7e9,1,0.5\n1.7e9,2,oops\n", "oops"),
+    ("Wall time,Step,Value\n1.7e9,1,0.5,7\n", "malformed"),
+])
+def test_a_broken_tensorboard_csv_download_is_one_clear_error(tmp_path, text, message):
+    path = tmp_path / "run-a-tag-r.csv"
+    path.write_text(text)
+    with pytest.raises(InputError, match=message):
+        read_log(path)

@@ -36,6 +36,7 @@ from .formats import (
     sb3,
     spinup,
     tensorboard,
+    tensorboard_csv,
     torchrl,
 )
 from .formats._table import (
@@ -397,6 +398,10 @@ def _directory(path: str, format: str | None) -> LogTable:
             return table
     if format in (None, "torchrl-csv"):  # an experiment's scalars/, or a log_dir of experiments
         table = torchrl.read_folder(path)
+        if table is not None:
+            return table
+    if format in (None, "tensorboard-csv"):  # a folder of run-<run>-tag-<tag>.csv downloads
+        table = tensorboard_csv.read_folder(path, _load)
         if table is not None:
             return table
     if format in (None, "marl-eval"):  # Mava's results/json/<algorithm>/<time>/metrics.json

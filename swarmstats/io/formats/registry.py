@@ -38,6 +38,7 @@ from . import (
     spinup,
     swarm_logs,
     tensorboard,
+    tensorboard_csv,
     torchrl,
     trainers,
     verl,
@@ -114,6 +115,8 @@ REGISTRY = (
               lambda frame, name: wandb.refuse_runs_table(name),  # one row per run: refused
               offered=False),
     LogFormat("wandb-chart", "table", lambda names, base: wandb.is_chart(names), wandb.read_chart),
+    LogFormat("tensorboard-csv", "table", lambda names, base: tensorboard_csv.is_export(names),
+              tensorboard_csv.read),
     LogFormat("wandb-history", "table", lambda names, base: "_step" in names, wandb.read_history),
     LogFormat("swarm-events", "table",
               lambda names, base: "event_type" in names and any(c.startswith("payload/") for c in names),
