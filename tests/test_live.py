@@ -353,3 +353,15 @@ def test_watch_judges_a_monitor_files_success_flag_as_check_convergence_does(tmp
     result = json.loads(checked.stdout)["results"][0]
     assert metrics["is_success"]["level"] == pytest.approx(result["mean"], rel=1e-12)
     assert result["mean"] == pytest.approx(success[result["warmup"]:].mean(), rel=1e-12)
+
+
+def test_watch_follows_a_long_log_as_one_metric_per_name(tmp_path):
+    """A log written a row per step and metric (``step,metric,value``) was followed as one
+    metric 'value', a loss and a reward pooled."""
+    path = tmp_path / "metrics.csv"
+    path.write_text("step,metric,value\n" + "".join(f"{k},loss,{1 / (k + 1):.5f}\n{k},reward,{k % 5 * 0.1:.1f}\n"
+                                                   for k in range(120)))
+    watched = _watch(path, "--once", "--format", "json")
+    assert watched.returncode == 0, watched.stderr
+    metrics = json.loads(watched.stdout[watched.stdout.index("{\n"):])["report"]["metrics"]
+    assert set(metrics) == {"loss", "reward"} and metrics["loss"]["n"] == metrics["reward"]["n"] == 120

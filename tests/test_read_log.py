@@ -881,3 +881,64 @@ def test_a_broken_tensorboard_csv_download_is_one_clear_error(tmp_path, text, me
     path.write_text(text)
     with pytest.raises(InputError, match=message):
         read_log(path)
+
+
+@pytest.mark.parametrize("path", ["tensorboard-csv", "monitor", "sb3/progress.csv", "lightning/version_0"])
+def test_read_logs_own_tidy_frame_saved_as_csv_reads_back_as_the_log_it_came_from(tmp_path, path):
+    """A long table - a row per step and metric - was read as one metric called 'value': a run's
+    rewards and losses pooled, split into "runs" where the step started again."""
+    original = read_log(FIXTURES / path, wide=True)
+    saved = tmp_path / "tidy.csv"
+    read_log(FIXTURES / path).to_csv(saved, index=False)
+    again = read_log(saved, wide=True)
+    assert "a long table ('metric' names each row's metric" in again.attrs["notes"][0]
+    metrics = [c for c in original.columns if c not in ("run", "step", "wall_time")]
+    assert sorted(c for c in again.columns if c not in ("run", "step", "wall_time")) == sorted(metrics)
+    for metric in metrics:
+        assert again[metric].to_numpy(dtype=float) == pytest.approx(original[metric].to_numpy(dtype=float),
+                                                                    nan_ok=True), metric
+    if "run" in original.columns:
+        assert again["run"].astype(str).tolist() == original["run"].astype(str).tolist()
+
+
+def test_long_tables_of_tensorboard_and_mlflow_are_one_metric_per_name(tmp_path):
+    rng = np.random.default_rng(2)
+    rows = [(run, tag, 2048 * (k + 1), (200 if "rew" in tag else 2) * np.exp(-k / 15) + rng.normal(0, 0.01))
+            for run in ("PPO_1", "PPO_2") for tag in ("rollout/ep_rew_mean", "train/value_loss") for k in range(40)]
+    scalars = tmp_path / "scalars.csv"  # ExperimentFromDev(...).get_scalars().to_csv(...)
+    pd.DataFrame(rows, columns=["run", "tag", "step", "value"]).to_csv(scalars, index=False)
+    result = subprocess.run([sys.executable, "-m", "swarmstats.cli", "check-convergence", str(scalars),
+                             "--format", "json"], capture_output=True, text=True)
+    names = [r["name"] for r in json.loads(result.stdout)["results"]]
+    assert names == ["rollout/ep_rew_mean", "train/value_loss"]  # not one metric 'value' of four "runs"
+    runs = json.loads(result.stdout)["results"][1]["runs"]
+    assert [r["n"] for r in runs] == [40, 40]
+    # MLflow's metric history: key, value, timestamp, step
+    history = tmp_path / "history.csv"
+    history.write_text("key,value,timestamp,step\n" + "".join(
+        f"{key},{v},{1700000000000 + k},{k}\n" for key, v in (("loss", 0.5), ("acc", 0.8)) for k in range(3)))
+    wide = read_log(history, wide=True)
+    assert wide[["step", "acc", "loss"]].to_dict("list") == {"step": [0, 1, 2], "acc": [0.8] * 3, "loss": [0.5] * 3}
+    assert "timestamp" in wide.columns  # a clock, kept beside the metrics
+    # no step column: each metric's rows are its steps 0, 1, 2 ... in the order written; a
+    # metric written twice at a step keeps its last value, and says so
+    plain = tmp_path / "plain.csv"
+    plain.write_text("metric,value\nloss,1.0\nacc,0.1\nloss,0.5\nacc,0.2\nloss,0.25\n")
+    wide = read_log(plain, wide=True)
+    assert wide["step"].tolist() == [0, 1, 2] and wide["loss"].tolist() == [1.0, 0.5, 0.25]
+    assert wide["acc"].tolist()[:2] == [0.1, 0.2] and np.isnan(wide["acc"].iloc[2])
+    repeated = tmp_path / "repeated.csv"
+    repeated.write_text("step,metric,value\n0,loss,1.0\n0,loss,0.9\n1,loss,0.8\n")
+    table = read_log(repeated, wide=True)
+    assert table["loss"].tolist() == [0.9, 0.8] and "1 row(s) repeat a metric at a step" in table.attrs["notes"][0]
+
+
+def test_a_label_column_beside_metrics_of_their_own_is_no_long_table(tmp_path):
+    path = tmp_path / "labelled.csv"  # 'value' and 'reward' are both metrics; 'tag' labels the run
+    path.write_text("step,tag,value,reward\n" + "".join(f"{k},base,{k * 0.1},{k * 0.2}\n" for k in range(5)))
+    wide = read_log(path, wide=True)
+    assert {"value", "reward", "tag"} <= set(wide.columns)
+    bad = tmp_path / "bad.csv"
+    bad.write_text("metric,value\nloss,1\nloss,0.5\nacc,0.1\nloss,oops\n")
+    with pytest.raises(InputError, match="column 'value' has a non-numeric value 'oops' \\(data row 4\\)"):
+        read_log(bad)

@@ -19,6 +19,7 @@ from ..io import mlflow_server
 from ..io.columns import step_names
 from ..io.flags import flag_value, is_outcome_flag
 from ..io.follow import LATE, DocumentFollower, Follower, ServerFollower, is_document
+from ..io.long_tables import long_record
 from ..io.resumed import is_resume
 from ..io.runs import record_run
 from ..streaming.monitor import Monitor, MonitorStatus, level_text, verdict_level
@@ -207,6 +208,10 @@ def _with_run(run: str | None, metric: str) -> str:
 
 def _numbers(record: dict, step_key: str | None, run_keys=()) -> tuple:
     step = record.get(step_key) if step_key else None
+    long = long_record(record)
+    if long is not None:  # a row per step and metric ("step,metric,value"): the metric it names
+        record = {key: raw for key, raw in record.items() if key == step_key or key in run_keys}
+        record[long[0]] = long[1]
     values = {}
     for key, raw in record.items():
         # bookkeeping is the Monitor's to leave out (by name, unless named with -m)

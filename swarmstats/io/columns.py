@@ -128,7 +128,7 @@ def classify_columns(frame: pd.DataFrame, *, step: str | None = None,
         name = normalise(column)
         if column in reserved or name in RUN_COLUMNS or str(column).startswith("Unnamed:"):
             ignored.append(column)
-        elif not _is_numeric_column(frame[column]):
+        elif not is_numeric_column(frame[column]):
             if flag_floats(frame[column]) is not None:
                 if is_outcome_flag(column):
                     metrics.append(column)
@@ -213,7 +213,7 @@ def find_step(frame: pd.DataFrame, exclude=()) -> str | None:
     found = next((column for column in named if _is_axis(frame[column])), None)
     if found is None:
         found = next((column for column in columns if normalise(column).endswith(STEP_ENDINGS)
-                      and _is_numeric_column(frame[column])
+                      and is_numeric_column(frame[column])
                       and counter_shaped(_present_numbers(frame[column]))), None)
     return found
 
@@ -334,7 +334,8 @@ def _only_written_nan(column: pd.Series) -> bool:
     return bool(words.isin(NAN_TOKENS).any())
 
 
-def _is_numeric_column(column: pd.Series) -> bool:
+def is_numeric_column(column: pd.Series) -> bool:
+    """Numbers in most of the cells that hold anything (not a flag: see :mod:`.flags`)."""
     if pd.api.types.is_bool_dtype(column):
         return False
     if pd.api.types.is_numeric_dtype(column):

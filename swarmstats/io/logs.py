@@ -47,6 +47,7 @@ from .formats._table import (
     melt_columns,
     runs_frame,
 )
+from .long_tables import long_columns, widen
 from .plain_csv import numeric_table
 from .resumed import drop_superseded
 from .tabular import FORMATS as TABLE_FORMATS
@@ -326,6 +327,10 @@ def _convert(frame: pd.DataFrame, name: str, base: str, format: str | None) -> L
     kind = frame.attrs.get("format", "csv")
     if kind in ("csv", "tsv"):
         _refuse_headless(frame, name)
+    long = long_columns(frame)
+    if long is not None:  # one row per step and metric (read_log's own tidy frame, saved)
+        wide, note = widen(frame, *long)
+        return LogTable(wide, kind, name, [note])
     return LogTable(frame, kind, name)
 
 
