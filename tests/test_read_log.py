@@ -942,3 +942,25 @@ def test_a_label_column_beside_metrics_of_their_own_is_no_long_table(tmp_path):
     bad.write_text("metric,value\nloss,1\nloss,0.5\nacc,0.1\nloss,oops\n")
     with pytest.raises(InputError, match="column 'value' has a non-numeric value 'oops' \\(data row 4\\)"):
         read_log(bad)
+
+
+def test_a_spreadsheets_percentages_and_decimal_commas_are_numbers_with_a_note(tmp_path):
+    """An accuracy saved as '70.3%' was left out without a word beside its loss, and a
+    European-locale export ('0,42' between ';') had 'no numeric metric column'."""
+    percent = tmp_path / "percent.csv"
+    percent.write_text("epoch,accuracy,loss\n0,61.5%,0.9\n1,70%,0.7\n2,,0.6\n3,72.25 %,0.5\n")
+    wide = read_log(percent, wide=True)
+    np.testing.assert_array_equal(wide["accuracy"], [61.5, 70.0, np.nan, 72.25])
+    assert "accuracy written as percentages ('61.5%'): read as the numbers printed, in percent" in wide.attrs["notes"]
+    european = tmp_path / "european.csv"
+    european.write_text("Schritt;Belohnung;loss\n1;0,5;1.234,5\n2;0,75;12,25\n3;1;2,0\n")
+    wide = read_log(european, wide=True)
+    assert wide["Belohnung"].tolist() == [0.5, 0.75, 1.0] and wide["loss"].tolist() == [1234.5, 12.25, 2.0]
+    assert "Belohnung written with a decimal comma ('0,5'): read as 0.5" in wide.attrs["notes"]
+    # between commas, a quoted "64,64" is a list, not 64.64; a column mixing percentages and
+    # words is no column of numbers
+    listed = tmp_path / "listed.csv"
+    listed.write_text('step,layers,score,reward\n0,"64,64",50%,0.5\n1,"64,64",high,0.6\n')
+    wide = read_log(listed, wide=True)
+    assert wide["layers"].tolist() == ["64,64"] * 2 and wide["score"].tolist() == ["50%", "high"]
+    assert not wide.attrs["notes"]

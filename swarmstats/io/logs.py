@@ -63,6 +63,7 @@ from .tabular import (
     refuse_binary_file,
     sniff_layout,
 )
+from .text_numbers import read_text_numbers
 from .unfinished import without_unfinished_row
 from .written_nan import column_floats, logged
 
@@ -327,11 +328,13 @@ def _convert(frame: pd.DataFrame, name: str, base: str, format: str | None) -> L
     kind = frame.attrs.get("format", "csv")
     if kind in ("csv", "tsv"):
         _refuse_headless(frame, name)
+    # "70.3%", and "0,42" where the cells are not parted by commas: a spreadsheet's numbers as text
+    frame, notes = read_text_numbers(frame, decimal_comma=frame.attrs.get("separator") in (";", "\t"))
     long = long_columns(frame)
     if long is not None:  # one row per step and metric (read_log's own tidy frame, saved)
-        wide, note = widen(frame, *long)
-        return LogTable(wide, kind, name, [note])
-    return LogTable(frame, kind, name)
+        frame, note = widen(frame, *long)
+        notes.append(note)
+    return LogTable(frame, kind, name, notes)
 
 
 def _refuse_headless(frame: pd.DataFrame, name: str) -> None:

@@ -286,9 +286,10 @@ def _read_delimited(name: str, data: bytes, sep: str) -> pd.DataFrame:
     stripped = [str(c).strip() for c in names]
     if stripped != names:  # setting the columns rebuilds pandas' index: ~35 us, only when needed
         frame.columns = stripped
-    if not mentions_nan(data, data.find(b"\n") + 1):  # the common log: a byte search, and nothing more
-        return frame
-    return _with_written_nan(frame, source, sep, lambda: True)
+    if mentions_nan(data, data.find(b"\n") + 1):  # (the common log: a byte search, and nothing more)
+        frame = _with_written_nan(frame, source, sep, lambda: True)
+    frame.attrs["separator"] = sep  # a ';' file's "0,42" is a decimal comma (see .text_numbers)
+    return frame
 
 
 def parse_delimited(name: str, source, sep: str = ",") -> pd.DataFrame:
