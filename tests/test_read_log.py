@@ -964,3 +964,18 @@ def test_a_spreadsheets_percentages_and_decimal_commas_are_numbers_with_a_note(t
     wide = read_log(listed, wide=True)
     assert wide["layers"].tolist() == ["64,64"] * 2 and wide["score"].tolist() == ["50%", "high"]
     assert not wide.attrs["notes"]
+
+
+def test_a_column_of_words_is_said_not_dropped_without_a_word(tmp_path):
+    path = tmp_path / "noted.csv"
+    path.write_text("step,reward,comment\n" + "".join(f"{k},{k % 3 * 0.1},{'ok' if k % 2 else 'retry'}\n"
+                                                      for k in range(30)))
+    result = subprocess.run([sys.executable, "-m", "swarmstats.cli", "check-convergence", str(path)],
+                            capture_output=True, text=True)
+    assert result.returncode in (0, 1), result.stderr
+    assert "not analysed: comment (words, not numbers)" in result.stderr
+    only_words = tmp_path / "words.csv"
+    only_words.write_text("step,grade\n0,high\n1,low\n2,high\n")
+    result = subprocess.run([sys.executable, "-m", "swarmstats.cli", "describe", str(only_words)],
+                            capture_output=True, text=True)
+    assert result.returncode == 2 and "not numbers: grade" in result.stderr

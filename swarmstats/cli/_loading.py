@@ -22,7 +22,7 @@ def load(args):
     ``args.group``, so every command analyses each run on its own; ``--run`` keeps one.
     """
     from ..io import read_log
-    from ..io.columns import left_out_text, table_roles
+    from ..io.columns import left_out_text, listing, table_roles
 
     frame = read_log(args.file, format=args.input_format, wide=True)
     if frame.attrs.get("format") == "verifiers" and getattr(args, "command", None) in TIME_ORDERED:
@@ -40,6 +40,7 @@ def load(args):
     metrics = list(dict.fromkeys(args.metric)) if args.metric else columns.metrics
     if not metrics:
         left = f"; left out: {left_out_text(columns.bookkeeping)}" if columns.bookkeeping else ""
+        left += f"; not numbers: {listing(columns.text)}" if columns.text else ""
         # an error drops the notes, and what the reader found may be the reason (a Lightning
         # run whose every logged value is NaN: it diverged)
         noted = "".join(f"; {note}" for note in frame.attrs.get("notes", []))
@@ -53,6 +54,8 @@ def load(args):
     metrics = _long_enough(frame, metrics, named=bool(args.metric))
     if not args.metric and columns.bookkeeping:
         say(f"left out {left_out_text(columns.bookkeeping)} (name one with -m to analyse it)")
+    if not args.metric and columns.text:
+        say(f"not analysed: {listing(columns.text)} (words, not numbers)")
     _say_if_steps_repeat(frame, metrics, columns.step, getattr(args, "group", None))
     return frame, columns, metrics
 

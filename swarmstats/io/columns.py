@@ -99,6 +99,9 @@ class Columns:
     metrics: list
     ignored: list
     bookkeeping: dict = field(default_factory=dict)
+    #: columns of words that name no run (a note, a date, a score printed as "high"): not
+    #: numbers, said so rather than dropped without a word
+    text: list = field(default_factory=list)
 
 
 def classify_columns(frame: pd.DataFrame, *, step: str | None = None,
@@ -123,7 +126,7 @@ def classify_columns(frame: pd.DataFrame, *, step: str | None = None,
     if step is None:
         step = find_step(frame, exclude={group, *runs})
     reserved = {step, group, *runs}
-    metrics, ignored, bookkeeping = [], [], {}
+    metrics, ignored, bookkeeping, text = [], [], {}, []
     for column in frame.columns:
         name = normalise(column)
         if column in reserved or name in RUN_COLUMNS or str(column).startswith("Unnamed:"):
@@ -138,6 +141,8 @@ def classify_columns(frame: pd.DataFrame, *, step: str | None = None,
                 bookkeeping[column] = "NaN in every row, as written: a run that diverged before logging a value"
             else:
                 ignored.append(column)
+                if frame[column].notna().any():
+                    text.append(column)
         elif name in _STEP_NAMES and _is_axis(frame[column]):
             bookkeeping[column] = "another step axis"
         elif name in _TIME_NAMES:
@@ -146,7 +151,7 @@ def classify_columns(frame: pd.DataFrame, *, step: str | None = None,
             bookkeeping[column] = why
         else:
             metrics.append(column)
-    return Columns(step=step, metrics=metrics, ignored=ignored, bookkeeping=bookkeeping)
+    return Columns(step=step, metrics=metrics, ignored=ignored, bookkeeping=bookkeeping, text=text)
 
 
 def table_roles(frame: pd.DataFrame, *, step: str | None = None,
