@@ -979,3 +979,44 @@ def test_a_column_of_words_is_said_not_dropped_without_a_word(tmp_path):
     result = subprocess.run([sys.executable, "-m", "swarmstats.cli", "describe", str(only_words)],
                             capture_output=True, text=True)
     assert result.returncode == 2 and "not numbers: grade" in result.stderr
+
+
+@pytest.mark.parametrize("compress", ["gzip", "bz2", "lzma"])
+def test_a_compressed_log_is_read_as_the_log_it_holds(tmp_path, compress):
+    """progress.csv.gz was refused as binary data ("a NUL byte at offset 8")."""
+    import importlib
+
+    module = importlib.import_module(compress)
+    suffix = {"gzip": ".gz", "bz2": ".bz2", "lzma": ".xz"}[compress]
+    for source in (FIXTURES / "sb3" / "progress.csv", REAL / "sb3" / "dqn-Acrobot-v1.monitor.csv"):
+        packed = tmp_path / (source.name + suffix)
+        packed.write_bytes(module.compress(source.read_bytes()))
+        plain, read = read_log(source, wide=True), read_log(packed, wide=True)
+        assert read.attrs["format"] == plain.attrs["format"]  # sniffed under its own name
+        pd.testing.assert_frame_equal(read, plain, check_exact=True)
+        assert read.attrs["notes"][0] == f"read from its {'bzip2' if compress == 'bz2' else 'xz' if compress == 'lzma' else 'gzip'}-compressed file"
+    result = subprocess.run([sys.executable, "-m", "swarmstats.cli", "describe", "-"],  # standard input
+                            input=packed.read_bytes(), capture_output=True)
+    assert result.returncode == 0 and result.stdout.startswith(b"r: n = 1011, mean -97.88"), result
+
+
+def test_an_archive_or_a_broken_compressed_file_is_one_clear_error(tmp_path):
+    import gzip
+    import tarfile
+    import zipfile
+
+    log = tmp_path / "progress.csv"
+    log.write_text("step,reward\n0,0.5\n1,0.6\n")
+    with tarfile.open(tmp_path / "logs.tgz", "w:gz") as archive:
+        archive.add(log, arcname="progress.csv")
+    with zipfile.ZipFile(tmp_path / "logs.zip", "w") as archive:
+        archive.write(log, "progress.csv")
+    (tmp_path / "cut.csv.gz").write_bytes(gzip.compress(log.read_bytes())[:15])
+    for name, message in (("logs.tgz", "is a tar archive: extract the log from it first"),
+                          ("logs.zip", "is a zip archive: extract the log from it first"),
+                          ("cut.csv.gz", "a gzip-compressed file that cannot be decompressed")):
+        with pytest.raises(InputError, match=message):
+            read_log(tmp_path / name)
+    text = tmp_path / "bzh.csv"  # a text log whose first letters are bzip2's magic is text
+    text.write_text("BZh_score,step\n0.5,0\n0.6,1\n")
+    assert read_log(text, wide=True)["BZh_score"].tolist() == [0.5, 0.6]

@@ -27,7 +27,8 @@ from ..errors import InputError
 from . import columnar, mlflow_server
 from .columnar import columnar_kind, read_columnar
 from .columns import find_step, table_roles
-from .decoding import check_readable
+from .compressed import compression_of, decompressed, refuse_archive
+from .decoding import check_readable, is_utf16, utf16_to_utf8
 from .formats import (
     marl_eval,
     mlflow,
@@ -213,6 +214,14 @@ def _load(source, format: str | None) -> LogTable:
     name, data = _read_head(source)
     if not data or data.isspace():
         raise InputError(f"{name} is empty")
+    refuse_archive(name, data)
+    packed = compression_of(data)
+    if packed is not None:  # progress.csv.gz: the log it holds, read under its own name
+        name, data = decompressed(name, data, source)
+        data = utf16_to_utf8(name, data) if is_utf16(data) else data
+        source = BytesSource(name, data)
+        if not data or data.isspace():
+            raise InputError(f"{name} is empty")
     kind = format if format in columnar.FORMATS else columnar_kind(data[:8])
     if kind is not None:  # Parquet / Arrow: a typed table, recognised by its header like a CSV's
         on_disk = isinstance(source, (str, os.PathLike)) and source != "-"
@@ -230,6 +239,8 @@ def _load(source, format: str | None) -> LogTable:
     table = _file(name, data, format, source)
     if unfinished is not None:
         table.notes.insert(0, unfinished)
+    if packed is not None:
+        table.notes.insert(0, f"read from its {packed}-compressed file")
     return table
 
 
