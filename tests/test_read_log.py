@@ -1020,3 +1020,13 @@ def test_an_archive_or_a_broken_compressed_file_is_one_clear_error(tmp_path):
     text = tmp_path / "bzh.csv"  # a text log whose first letters are bzip2's magic is text
     text.write_text("BZh_score,step\n0.5,0\n0.6,1\n")
     assert read_log(text, wide=True)["BZh_score"].tolist() == [0.5, 0.6]
+
+
+def test_a_repeated_column_name_is_said_and_a_date_written_as_text_is_no_lost_metric(tmp_path):
+    path = tmp_path / "twice.csv"
+    path.write_text("timestamp,step,loss,loss\n" + "".join(f"2024-01-01 12:{k:02d}:00,{k},{k * 0.1},{k * 0.2}\n"
+                                                          for k in range(30)))
+    result = subprocess.run([sys.executable, "-m", "swarmstats.cli", "check-convergence", str(path)],
+                            capture_output=True, text=True)
+    assert "the header names 'loss' more than once: the column after the first is read as 'loss.1'" in result.stderr
+    assert "not analysed" not in result.stderr  # the timestamp is a clock, not words lost

@@ -141,7 +141,8 @@ def classify_columns(frame: pd.DataFrame, *, step: str | None = None,
                 bookkeeping[column] = "NaN in every row, as written: a run that diverged before logging a value"
             else:
                 ignored.append(column)
-                if frame[column].notna().any():
+                # (a date written as text is a clock, not a metric lost)
+                if frame[column].notna().any() and name not in _TIME_NAMES and _named_kind(column, name) != "a clock":
                     text.append(column)
         elif name in _STEP_NAMES and _is_axis(frame[column]):
             bookkeeping[column] = "another step axis"

@@ -341,11 +341,24 @@ def _convert(frame: pd.DataFrame, name: str, base: str, format: str | None) -> L
         _refuse_headless(frame, name)
     # "70.3%", and "0,42" where the cells are not parted by commas: a spreadsheet's numbers as text
     frame, notes = read_text_numbers(frame, decimal_comma=frame.attrs.get("separator") in (";", "\t"))
+    notes += _repeated_names(frame)
     long = long_columns(frame)
     if long is not None:  # one row per step and metric (read_log's own tidy frame, saved)
         frame, note = widen(frame, *long)
         notes.append(note)
     return LogTable(frame, kind, name, notes)
+
+
+def _repeated_names(frame: pd.DataFrame) -> list:
+    """A note for each column name the header repeats: pandas reads the second ``loss`` as
+    ``loss.1``, and a log that wrote one metric twice (or two under one name) should say so."""
+    names = {str(column) for column in frame.columns}
+    notes = []
+    for column in map(str, frame.columns):
+        stem, dot, number = column.rpartition(".")
+        if dot and number.isdigit() and stem in names:
+            notes.append(f"the header names {stem!r} more than once: the column after the first is read as {column!r}")
+    return notes
 
 
 def _refuse_headless(frame: pd.DataFrame, name: str) -> None:
