@@ -365,3 +365,14 @@ def test_watch_follows_a_long_log_as_one_metric_per_name(tmp_path):
     assert watched.returncode == 0, watched.stderr
     metrics = json.loads(watched.stdout[watched.stdout.index("{\n"):])["report"]["metrics"]
     assert set(metrics) == {"loss", "reward"} and metrics["loss"]["n"] == metrics["reward"]["n"] == 120
+
+
+def test_watch_refuses_a_compressed_log_in_one_line(tmp_path):
+    import gzip
+
+    path = tmp_path / "progress.csv.gz"
+    path.write_bytes(gzip.compress(b"step,reward\n" + b"".join(b"%d,0.5\n" % k for k in range(50))))
+    result = _watch(path, "--once")
+    assert result.returncode == 2
+    assert "is gzip-compressed: a compressed log is not followed as it grows" in result.stderr
+    assert "not UTF-8" not in result.stderr + result.stdout  # (each line was refused so)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
 import signal
 import sys
 import threading
@@ -17,6 +18,7 @@ from .._result import fmt, fmt_step, plain_number
 from ..errors import InputError
 from ..io import mlflow_server
 from ..io.columns import step_names
+from ..io.compressed import compression_of
 from ..io.flags import flag_value, is_outcome_flag
 from ..io.follow import LATE, DocumentFollower, Follower, ServerFollower, is_document
 from ..io.long_tables import long_record
@@ -339,6 +341,12 @@ def _check_options(args) -> None:
         raise InputError(f"--max-idle must be a number of seconds >= 0, got {args.max_idle}")
     if args.check_every is not None and args.check_every < 1:
         raise InputError(f"--check-every must be at least 1, got {args.check_every}")
+    if isinstance(args.file, str) and os.path.isfile(args.file):
+        with open(args.file, "rb") as handle:
+            packed = compression_of(handle.read(8))
+        if packed is not None:  # its lines were "not UTF-8 text", one by one
+            raise InputError(f"{args.file} is {packed}-compressed: a compressed log is not followed as it "
+                             "grows; the other commands read it whole (check-convergence, report ...)")
 
 
 def _refuse_if_nothing_read(args, report, follower: Follower) -> None:
