@@ -48,6 +48,7 @@ NEITHER_NAMES = ("l", "target_mean")
 #: one's own side's losses in a multi-agent battle (SMAC's ``dead_allies_mean``): fewer is
 #: better, where the enemies' (``dead_enemies_mean``) are a score
 _OWN_LOSSES = {"allies", "ally"}
+_REWARD_WORDS = {"reward", "rewards"}
 
 
 #: the run or configuration a command appends to a metric's name: "reward [run=low_loss_lr]"
@@ -105,16 +106,26 @@ def guessed_direction(name) -> str | None:
     ('lower', 'lower', 'higher')
     >>> guessed_direction("StdEpRet"), guessed_direction("StdEpCost"), guessed_direction("AverageVVals"), guessed_direction("LogPi")
     (None, None, None, None)
+    >>> guessed_direction("rewards/rejected"), guessed_direction("rewards/chosen"), guessed_direction("logps/chosen")
+    ('lower', 'higher', None)
     """
     words = _words(name)
     if _SPREADS & set(words):  # how widely a cost or loss varies is watched, not minimised
         return None
     if (any(w in LOWER_IS_BETTER or w.endswith(_SUFFIXES) for w in words) or {"cross", "entropy"} <= set(words)
-            or ("dead" in words and bool(_OWN_LOSSES & set(words)))):
+            or ("dead" in words and bool(_OWN_LOSSES & set(words)))
+            # the implicit reward of the rejected completion, which TRL's DPO-style trainers
+            # (DPO, IPO, ORPO, CPO, KTO) log as rewards/rejected: training pushes it down (a
+            # falling one read "still worsening")
+            or ("rejected" in words and bool(_REWARD_WORDS & set(words)))):
         return "lower"
     clipping = "clip" in words and bool(_CLIP_SHARES & set(words))
-    # a policy's log-probability (Spinning Up SAC's LogPi): an entropy's other face
-    log_prob = {"log", "pi"} <= set(words) or "logp" in words or "logpi" in words
+    # a policy's log-probability (Spinning Up SAC's LogPi): an entropy's other face; the
+    # log-probabilities and logits of the chosen and rejected completions that TRL's
+    # preference trainers log (logps/chosen, logits/rejected) are watched for their drift
+    # (the chosen one falling too is the known "likelihood displacement"), not maximised
+    log_prob = ({"log", "pi"} <= set(words) or "logp" in words or "logpi" in words or "logps" in words
+                or "logits" in words)
     if (clipping or log_prob or any(w in NEITHER or w.endswith("norm") for w in words)
             or metric_part(name).strip().lower() in NEITHER_NAMES):
         return None

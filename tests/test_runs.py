@@ -156,7 +156,12 @@ def test_a_slope_is_quoted_per_100_units_of_the_step_axis_in_api_and_cli(tmp_pat
 @pytest.mark.parametrize("name,better", [("train/loss", "lower"), ("eval_wer", "lower"), ("kl_loss", "lower"),
                                          ("toxicity_rate", "lower"), ("val_perplexity", "lower"),
                                          ("regret", "lower"), ("reward", "higher"), ("ankle_angle", "higher"),
-                                         ("eval/accuracy", "higher"), ("ep_rew_mean", "higher")])
+                                         ("eval/accuracy", "higher"), ("ep_rew_mean", "higher"),
+                                         # TRL's preference trainers: the rejected completion's
+                                         # implicit reward is pushed down
+                                         ("rewards/rejected", "lower"), ("eval_rewards/rejected", "lower"),
+                                         ("rewards/chosen", "higher"), ("rewards/margins", "higher"),
+                                         ("rewards/accuracies", "higher")])
 def test_one_direction_rule(name, better):
     assert better_direction(name) == better
 
@@ -166,7 +171,9 @@ def test_one_direction_rule(name, better):
                                   "policy_entropy", "reward_std", "ent_coef", "temperature",
                                   "train/approx_kl", "kl", "objective/kl", "kld",
                                   # verl's batch balancing and centred advantage estimates
-                                  "global_seqlen/mean", "critic/advantages/mean", "critic/kl_coeff"])
+                                  "global_seqlen/mean", "critic/advantages/mean", "critic/kl_coeff",
+                                  # the completions' log-probabilities and logits (DPO): watched
+                                  "logps/chosen", "logps/rejected", "logits/chosen", "eval_logits/rejected"])
 def test_a_diagnostic_has_no_better_side_but_a_ranking_still_gets_one(name):
     assert guessed_direction(name) is None and sense("auto", name) is None
     assert better_direction(name) == "higher"  # what ranks runs needs a side
