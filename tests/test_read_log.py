@@ -927,6 +927,10 @@ def test_long_tables_of_tensorboard_and_mlflow_are_one_metric_per_name(tmp_path)
     wide = read_log(plain, wide=True)
     assert wide["step"].tolist() == [0, 1, 2] and wide["loss"].tolist() == [1.0, 0.5, 0.25]
     assert wide["acc"].tolist()[:2] == [0.1, 0.2] and np.isnan(wide["acc"].iloc[2])
+    clash = tmp_path / "clash.csv"  # a metric named as a column beside it does not overwrite it
+    clash.write_text("step,metric,value\n0,step,1\n0,loss,0.5\n1,step,2\n1,loss,0.4\n")
+    assert read_log(clash, wide=True).to_dict("list") == {"step": [0, 1], "step (metric)": [1.0, 2.0],
+                                                         "loss": [0.5, 0.4]}
     repeated = tmp_path / "repeated.csv"
     repeated.write_text("step,metric,value\n0,loss,1.0\n0,loss,0.9\n1,loss,0.8\n")
     table = read_log(repeated, wide=True)
@@ -1030,3 +1034,10 @@ def test_a_repeated_column_name_is_said_and_a_date_written_as_text_is_no_lost_me
                             capture_output=True, text=True)
     assert "the header names 'loss' more than once: the column after the first is read as 'loss.1'" in result.stderr
     assert "not analysed" not in result.stderr  # the timestamp is a clock, not words lost
+
+
+def test_a_tensorboard_tag_named_like_an_axis_keeps_the_axis(tmp_path):
+    path = tmp_path / "run-a-tag-step.csv"  # a run that logged its step as a scalar too
+    path.write_text("Wall time,Step,Value\n1.7e9,10,1\n1.7e9,20,2\n1.7e9,30,3\n")
+    wide = read_log(path, wide=True)
+    assert wide["step"].tolist() == [10, 20, 30] and wide["step (tag)"].tolist() == [1, 2, 3]

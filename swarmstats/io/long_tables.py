@@ -93,6 +93,10 @@ def widen(frame: pd.DataFrame, name: str, value: str) -> tuple[pd.DataFrame, str
         step = "step"
         frame = frame.assign(step=frame.groupby([*index, name], sort=False, dropna=False).cumcount())
         index = [*index, step]
+    taken = {str(column) for column in (*index, *times)}
+    clash = names.astype(str).isin(taken)
+    if clash.any():  # a metric named as a column beside it ("step") would overwrite that column
+        frame = frame.assign(**{name: names.astype(str).where(~clash, names.astype(str) + " (metric)")})
     grouped = frame.groupby([*index, name], sort=False, dropna=False)[value]
     repeated = len(frame) - grouped.ngroups
     wide = grouped.last().unstack(name)

@@ -62,10 +62,11 @@ def run_and_tag(base: str) -> tuple[str | None, str]:
     ((None, 'val_loss'), (None, 'value'))
     """
     found = _NAME.match(base)
-    if found:
-        return found["run"], found["tag"]
-    stem = os.path.splitext(base)[0]
-    return None, stem if stem and stem != "-" and not stem.startswith("<") else "value"
+    run, tag = (found["run"], found["tag"]) if found else (None, os.path.splitext(base)[0])
+    if not tag or tag == "-" or tag.startswith("<"):
+        tag = "value"
+    # a tag that is also an axis' name would overwrite the axis
+    return run, f"{tag} (tag)" if tag in ("run", "step", "wall_time") else tag
 
 
 def read(frame: pd.DataFrame, name: str) -> LogTable:
@@ -97,7 +98,7 @@ def read_folder(path: str, load) -> LogTable | None:
         seen[(run, tag)] = file
         table = load(os.path.join(path, file), "tensorboard-csv")
         steps, values, wall = (np.asarray(table.arrays[key], dtype=float) for key in ("step", tag, "wall_time"))
-        notes += [f"{file}: {note}" for note in table.notes[1:]]  # (the first names the file's run and tag)
+        notes += [f"{file}: {note}" for note in table.notes if not note.startswith(_PROVENANCE)]
         label = run if run is not None else ""
         parts.append(pd.DataFrame({"run": label, "step": np.concatenate([steps, steps]),
                                    "metric": [tag] * len(steps) + ["wall_time"] * len(steps),
@@ -130,10 +131,13 @@ def _columns(frame: pd.DataFrame, name: str) -> tuple[np.ndarray, np.ndarray, np
     return steps, values, wall
 
 
+_PROVENANCE = "TensorBoard's CSV download"
+
+
 def _provenance(run: str | None, tag: str) -> str:
     if run is None:
-        return f"TensorBoard's CSV download, its values named after the file: {tag}"
-    return f"TensorBoard's CSV download of the tag {tag} of run {run} (a '/' is written '_')"
+        return f"{_PROVENANCE}, its values named after the file: {tag}"
+    return f"{_PROVENANCE} of the tag {tag} of run {run} (a '/' is written '_')"
 
 
 def _sample_note(rows: int, tag: str) -> list:
