@@ -52,7 +52,9 @@ GARBAGE = {
     "nul_after_8k": lambda d: _write(d, "late_nul.csv", _csv("step,reward", _plain_rows(1200)).encode()
                                      + b"\x00\x01\x02garbage\n"),
     "latin1": lambda d: _write(d, "latin.csv", "step,r\xe9compense\n0,0.5\n1,0.6\n".encode("latin-1")),
-    "gzip": lambda d: _write(d, "log.csv", gzip.compress(_csv("step,reward", _plain_rows()).encode())),
+    # a compressed log is read (it may hold data: ODD); cut short, or an archive, it is garbage
+    "gzip_cut": lambda d: _write(d, "cut.csv.gz", gzip.compress(_csv("step,reward", _plain_rows()).encode())[:40]),
+    "zip_archive": lambda d: _write(d, "logs.zip", b"PK\x03\x04" + bytes(range(256))),
     "deep_json_list": lambda d: _write(d, "deep.json", _deep(100_000, "[", "]")),
     "deep_json_object": lambda d: _write(d, "deep_obj.json", '{"a":' * 50_000 + "1" + "}" * 50_000),
     "deep_jsonl": lambda d: _write(d, "deep.jsonl", '{"step": 0, "r": ' + _deep(50_000, "[", "]") + "}\n"),
@@ -155,6 +157,7 @@ def _with_name(name):
 
 ODD = {
     "plain": lambda d: _write(d, "plain.csv", _with_name("reward")),
+    "gzip": lambda d: _write(d, "log.csv", gzip.compress(_csv("step,reward", _plain_rows()).encode())),
     "crlf": lambda d: _write(d, "crlf.csv", _csv("step,reward", _plain_rows(), newline="\r\n")),
     "bom": lambda d: _write(d, "bom.csv", b"\xef\xbb\xbf" + _with_name("reward").encode()),
     "semicolons": lambda d: _write(d, "semi.csv", _with_name("reward").replace(",", ";")),
