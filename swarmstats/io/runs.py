@@ -208,7 +208,7 @@ def record_run(record: dict) -> tuple[str | None, tuple]:
 
 def _join(frame: pd.DataFrame, columns: list) -> np.ndarray:
     """Each row's run name: 'seed=3', 'label=a seed=3' - or the value alone in a 'run' column."""
-    texts = [frame[c].map(_text).to_numpy(dtype=object) for c in columns]
+    texts = [_texts(frame[c]) for c in columns]
     if len(texts) == 1 and normalise(columns[0]) == "run":
         return texts[0]
     parts = [np.array([f"{c}="], dtype=object) + t for c, t in zip(columns, texts)]
@@ -216,6 +216,14 @@ def _join(frame: pd.DataFrame, columns: list) -> np.ndarray:
     for part in parts[1:]:
         joined = joined + " " + part
     return joined
+
+
+def _texts(column: pd.Series) -> np.ndarray:
+    """:func:`_text` of every value of ``column``, each distinct value named once (a call a row
+    cost ~1 ms on a 1,200-row W&B export)."""
+    codes, uniques = pd.factorize(column, use_na_sentinel=True)
+    names = np.array([_text(value) for value in uniques] + [""], dtype=object)  # code -1: missing
+    return names[codes]
 
 
 def _text(value) -> str:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pandas as pd
 
 from ...errors import InputError
-from ._table import LogTable, numeric_frame
+from ._table import LogTable, numeric_columns, numeric_frame, sparse_to_wide
 
 RUNS_TABLE = {"Name", "State", "Created", "Runtime"}
 _SERIES = re.compile(r"^(?P<run>.+?) - (?P<metric>.+?)(?P<band>__MIN|__MAX)?$")
@@ -36,27 +37,30 @@ def read_history(frame: pd.DataFrame, name: str) -> LogTable:
 
 
 def read_chart(frame: pd.DataFrame, name: str) -> LogTable:
-    """Wide ``<run> - <metric>`` columns -> runs; the __MIN/__MAX bands are dropped (noted)."""
+    """Wide ``<run> - <metric>`` columns -> runs; the __MIN/__MAX bands are dropped (noted).
+
+    The series are stacked with numpy into one tidy frame (a DataFrame and a ``dropna`` per
+    column cost 10x ``read_csv`` of a real 93 KB export of 8 runs)."""
     x_axis = frame.columns[0]
-    numbers = numeric_frame(frame, name)
+    numbers = numeric_columns(frame, name)
     if x_axis not in numbers:
         raise InputError(f"{name}: the x-axis column {x_axis!r} is not numeric")
-    records = []
-    bands = 0
+    series, bands = [], 0
     for column in frame.columns[1:]:
         match = _SERIES.match(str(column))
         if match.group("band"):
             bands += 1
-            continue
-        if column not in numbers:
-            continue
-        part = pd.DataFrame({"run": match.group("run"), "step": numbers[x_axis],
-                             "metric": match.group("metric"), "value": numbers[column]}).dropna()
-        records.append(part)
-    if not records:
+        elif column in numbers:
+            series.append((np.asarray(numbers[column], dtype=float), match.group("run"), match.group("metric")))
+    step = np.asarray(numbers[x_axis], dtype=float)
+    values = np.concatenate([values for values, _, _ in series]) if series else np.empty(0)
+    steps = np.tile(step, len(series))
+    keep = ~np.isnan(values) & ~np.isnan(steps)
+    if not keep.any():
         raise InputError(f"{name}: the chart export has no values")
-    tidy = pd.concat(records, ignore_index=True)
-    from ._table import sparse_to_wide
-
+    labels = {key: np.repeat(np.array([part[i] for part in series], dtype=object), len(step))[keep]
+              for key, i in (("run", 1), ("metric", 2))}
+    tidy = pd.DataFrame({"run": labels["run"], "step": steps[keep], "metric": labels["metric"],
+                         "value": values[keep]})
     notes = [f"x-axis = {x_axis}"] + ([f"{bands} __MIN/__MAX band column(s) dropped"] if bands else [])
     return LogTable(sparse_to_wide(tidy), "wandb-chart", name, notes)
