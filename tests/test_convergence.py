@@ -512,3 +512,18 @@ def test_the_rank_confirmation_keeps_a_slope_it_shows_and_asks_nothing_of_a_long
     # nothing shown: nothing asked
     quiet = TestOutcome("trend", 0.5, 0.6, 0.0, 0.0, 0.02, 8)
     assert confirmed_slope(quiet, wander, steps, 0.0125, 10, []) is quiet
+
+
+def test_values_logged_at_one_step_are_judged_on_the_steps_not_the_rows():
+    """Repeated steps (several episodes ending at one step) made the axis "not increasing",
+    and the run was read on its row numbers while the slope was quoted per step: 256x too
+    steep here.  Spread over their step, the slope is the one-value-per-step run's."""
+    rng = np.random.default_rng(3)
+    steps = np.repeat(np.arange(150) * 512.0, 2)
+    y = 0.004 * steps + rng.normal(0, 1, len(steps))
+    both = ss.check_convergence(y, steps=steps)
+    one = ss.check_convergence(y[::2], steps=steps[::2])
+    assert both.trend_slope == pytest.approx(0.004, rel=0.1) and one.trend_slope == pytest.approx(0.004, rel=0.1)
+    assert any("150 value(s) were logged at a step already holding one" in r for r in both.reasons)
+    test = ss.trend_test(pd.Series(y, index=steps))
+    assert test.sen_slope == pytest.approx(0.004, rel=0.1) and test.ols_slope == pytest.approx(0.004, rel=0.1)

@@ -1041,3 +1041,45 @@ def test_a_tensorboard_tag_named_like_an_axis_keeps_the_axis(tmp_path):
     path.write_text("Wall time,Step,Value\n1.7e9,10,1\n1.7e9,20,2\n1.7e9,30,3\n")
     wide = read_log(path, wide=True)
     assert wide["step"].tolist() == [10, 20, 30] and wide["step (tag)"].tolist() == [1, 2, 3]
+
+
+def test_several_values_logged_at_one_tensorboard_step_are_each_kept(tmp_path):
+    """CleanRL logs charts/episodic_return once per finished episode at the global step, and
+    the episodes of several environments end at one step: folded to one row per step, all
+    but the last of them were dropped without a word.  A restart (the step going back) still
+    has its later records replace the earlier."""
+    pytest.importorskip("tensorboard")
+    from tensorboard.compat.proto import event_pb2, summary_pb2
+    from tensorboard.summary.writer.event_file_writer import EventFileWriter
+
+    rng = np.random.default_rng(0)
+    writer = EventFileWriter(str(tmp_path / "CartPole-v1__ppo__1"))
+    logged, clock = [], 1.7e9
+
+    def add(tag, value, step):
+        nonlocal clock
+        clock += 0.01
+        writer.add_event(event_pb2.Event(wall_time=clock, step=step, summary=summary_pb2.Summary(
+            value=[summary_pb2.Summary.Value(tag=tag, simple_value=value)])))
+
+    for iteration in range(1, 121):
+        step = 512 * iteration
+        for _ in range(rng.integers(1, 4)):  # 1-3 environments finish an episode at this step
+            value = float(np.float32(0.004 * step + rng.normal()))
+            logged.append((step, value))
+            add("charts/episodic_return", value, step)
+        add("losses/value_loss", 1.0 / iteration, step)
+    writer.close()
+    tidy = read_log(tmp_path)
+    returns = tidy[tidy["metric"] == "charts/episodic_return"]
+    assert list(zip(returns["step"], returns["value"])) == logged  # every episode, in order
+    assert len(tidy[tidy["metric"] == "losses/value_loss"]) == 120
+    assert any(note.startswith(f"charts/episodic_return: {len(logged)} values at 120 steps")
+               for note in tidy.attrs["notes"])
+    # judged on its steps: the slope per step, not per row (rows ~256 steps apart were read as
+    # "+101 per 100 steps" for a return rising 0.4)
+    result = subprocess.run([sys.executable, "-m", "swarmstats.cli", "check-convergence", str(tmp_path), "-m",
+                             "charts/episodic_return", "--format", "json"], capture_output=True, text=True)
+    judged = json.loads(result.stdout)["results"][0]
+    assert judged["n"] == len(logged) and 0.003 < judged["trend_slope"] < 0.005
+    assert any("logged at a step already holding one" in reason for reason in judged["reasons"])

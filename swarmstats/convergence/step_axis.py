@@ -13,17 +13,55 @@ from ..errors import InputError, is_real
 
 
 def step_axis(series: Series) -> np.ndarray:
-    """The run's steps, or its row numbers where the steps do not increase (a restart)."""
+    """The run's steps (values logged at one step spread over it: :func:`spread_ties`), or its
+    row numbers where the steps go down (a restart)."""
     steps = series.steps
-    if steps is None or len(steps) != len(series.values) or np.any(np.diff(steps) <= 0):
+    if steps is None or len(steps) != len(series.values):
         return np.arange(len(series.values), dtype=np.float64)
-    return steps
+    spread = spread_ties(steps)
+    return np.arange(len(series.values), dtype=np.float64) if spread is None else spread
+
+
+def spread_ties(steps: np.ndarray) -> np.ndarray | None:
+    """``steps`` that never go down, with the values logged at one step spread evenly over the
+    interval to the next step, in the order written; ``steps`` itself where none repeats, and
+    None where a step goes down or every value sits at one step.
+
+    CleanRL logs each finished episode's return at the global step, and the episodes of
+    several environments end at one step.  The slope kernels need a step axis that rises, and
+    such a run was read on its row numbers while its slope was still quoted "per 100 steps":
+    +101 per 100 steps for a return rising 0.4 per 100 steps (the rows were 256 steps apart).
+    Spreading moves no value by a whole step.
+
+    >>> spread_ties(np.array([0.0, 10.0, 10.0, 20.0, 30.0, 30.0]))
+    array([ 0., 10., 15., 20., 30., 35.])
+    >>> spread_ties(np.array([0.0, 10.0, 5.0])) is None
+    True
+    """
+    gaps = np.diff(steps)
+    if (gaps < 0).any():
+        return None
+    if not (gaps == 0).any():
+        return steps
+    starts = np.flatnonzero(np.concatenate([[True], gaps > 0]))
+    if len(starts) < 2:
+        return None
+    sizes = np.diff(np.append(starts, len(steps)))
+    widths = np.diff(steps[starts])
+    widths = np.append(widths, widths[-1])  # the last step's values spread as far as the step before
+    offsets = np.arange(len(steps)) - np.repeat(starts, sizes)
+    return steps + offsets * np.repeat(widths / sizes, sizes)
 
 
 def step_axis_note(series: Series, steps: np.ndarray, budget=None) -> list:
-    """The note said when row order stood in for the run's steps (and the budget was dropped)."""
+    """The note said when row order stood in for the run's steps (and the budget was dropped),
+    or when values logged at one step were spread over it."""
     if series.steps is None or steps is series.steps:
         return []
+    if spread_ties(series.steps) is not None:
+        repeated = int(np.count_nonzero(np.diff(series.steps) == 0))
+        return [f"{repeated:,} value(s) were logged at a step already holding one (several episodes ending "
+                "at one step?): each is kept, spread evenly over the interval to the next step"]
     unused = (f"; the budget (step {plain_number(budget):,}) has no place on row order and was not used"
               if budget is not None else "")
     return ["the step axis is not increasing (a restart, or several runs in one file?); "

@@ -29,6 +29,7 @@ from .._kernels.mann_kendall import (
 from .._kernels.shape_residuals import STEP_AFTER, STEP_BEFORE, shape_residuals
 from .._result import Result, fmt
 from ..errors import check_choice, check_level
+from .step_axis import spread_ties
 
 __all__ = ["trend_test", "TrendResult"]
 
@@ -219,11 +220,11 @@ def _effective_dof(n: int, factor: float, estimated: bool) -> float:
 
 
 def _trend_axis(steps: np.ndarray | None, n: int) -> np.ndarray:
-    """The time axis the ranks' quadratic is fitted on: ``steps``, or the row order where
-    there are none or they do not increase."""
-    if steps is None or np.any(np.diff(steps) <= 0):
-        return np.arange(n, dtype=np.float64)
-    return steps
+    """The time axis the ranks' quadratic is fitted on: ``steps`` (values at one step spread
+    over it: :func:`~swarmstats.convergence.step_axis.spread_ties`), or the row order where
+    there are none or they go down."""
+    spread = None if steps is None else spread_ties(steps)
+    return np.arange(n, dtype=np.float64) if spread is None else spread
 
 
 def _kendall_count(values: np.ndarray):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
 import pandas as pd
 
 from ...errors import InputError, require
@@ -77,7 +78,48 @@ def read(path: str) -> LogTable:
     if groups:
         notes.append(f"{len(groups)} add_scalars() curve(s), each written by a writer in a subfolder "
                      "of its own, read as metrics of the run they belong to (not as runs)")
-    return LogTable(sparse_to_wide(tidy), "tensorboard", path, notes)
+    wide, several = _fold(tidy)
+    notes += several
+    return LogTable(wide, "tensorboard", path, notes)
+
+
+def _fold(tidy: pd.DataFrame) -> tuple[pd.DataFrame, list]:
+    """The records (in the order written) as one row per step - and, for a tag that logged
+    several values at one step without its step ever going back, one row per value.
+
+    CleanRL logs ``charts/episodic_return`` once per finished episode at the global step, and
+    episodes of several environments end at one step: folded to one row per step, the last
+    of them was kept and the others dropped without a word (half the episodes of a real-shaped
+    run).  Where a tag's step goes back, the later records replace the earlier (a restart), as
+    before.  Returns the wide table and a note per tag read so."""
+    keys = ["run", "metric"] if "run" in tidy.columns else ["metric"]
+    step = tidy["step"].to_numpy(dtype=float)
+    position = tidy.groupby([*keys, "step"], sort=False).cumcount().to_numpy()
+    repeats = tidy.assign(_again=position > 0).groupby(keys, sort=False)["_again"].any()
+    if not repeats.any():
+        return sparse_to_wide(tidy), []  # the common case: a value per step
+    backward = tidy.assign(_s=step).groupby(keys, sort=False)["_s"].apply(
+        lambda s: bool((np.diff(s.to_numpy()) < 0).any()))
+    several = [key for key, again in repeats.items() if again and not backward[key]]
+    if not several:
+        return sparse_to_wide(tidy), []
+    chosen = pd.MultiIndex.from_tuples([k if isinstance(k, tuple) else (k,) for k in several])
+    in_several = pd.MultiIndex.from_frame(tidy[keys]).isin(chosen)
+    occurrence = np.where(in_several, position, 0)
+    # (step, occurrence) pairs ranked in order: the fold's step, mapped back after it
+    order = np.lexsort((occurrence, step))
+    new = np.ones(len(order), dtype=bool)
+    new[1:] = (step[order][1:] != step[order][:-1]) | (occurrence[order][1:] != occurrence[order][:-1])
+    rank = np.empty(len(order), dtype=float)
+    rank[order] = np.cumsum(new) - 1
+    steps_of_rank = step[order][new]
+    wide = sparse_to_wide(tidy.assign(step=rank))
+    wide["step"] = steps_of_rank[wide["step"].to_numpy(dtype=int)]
+    counts = tidy[in_several].groupby(keys, sort=False).agg(values=("step", "size"), steps=("step", "nunique"))
+    notes = [f"{key[-1] if isinstance(key, tuple) else key}: {row['values']:,} values at {row['steps']:,} steps "
+             "(several logged at one step, as CleanRL logs the episodes of several environments that end "
+             "at the same step): each kept, in the order written" for key, row in counts.iterrows()]
+    return wide, notes
 
 
 def _scalars_group(run: str, scalars: list, folders: set) -> tuple[str, str] | None:
