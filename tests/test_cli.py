@@ -442,3 +442,18 @@ def test_values_in_rows_without_a_step_are_said_and_a_metric_only_there_is_not_a
     named = run("check-convergence", path, "-m", "eval_score")
     assert named.returncode == 2 and "Traceback" not in named.stderr
     assert "metric 'eval_score' is logged only in rows whose 'step' is empty (4 values)" in named.stderr
+
+
+def test_the_text_table_is_followed_by_the_notes_beside_each_verdict():
+    """The table shows a verdict's first reason; the notes beside it (here the wander's slope
+    not claimed on 8 effective samples, on a real pymarl run) reached JSON readers only."""
+    from pathlib import Path
+
+    real = Path(__file__).resolve().parent / "fixtures" / "real" / "pymarl" / "sacred" / "1"
+    text = subprocess.run([sys.executable, "-m", "swarmstats.cli", "check-convergence", str(real), "-m", "return_std",
+                           "--no-color"], capture_output=True, text=True).stdout
+    table, notes = text.split("\nnotes:\n")
+    assert "return_std  insufficient_data" in table
+    lines = notes.split("\n\n")[0].splitlines()
+    assert any(line.startswith("  return_std: since timestep 1366903") and "no move is claimed" in line for line in lines)
+    assert not any("warm-up: the first" in line for line in lines)  # in the table already

@@ -147,6 +147,9 @@ def _text(args, frame, results, passed, metric_count: int) -> None:
             for reason in result.reasons[1:]:
                 print(f"  - {reason}", file=out)
     print(_text_table(table, color), file=out)
+    notes = _notes(results)
+    if notes:  # what the verdict says beside its reason (the JSON's reasons[1:]), or it went unread
+        print("\nnotes:\n" + "\n".join(notes), file=out)
     overall = "all metrics converged" if passed else "not every metric converged"
     checked = f"{len(results)} checked"
     config = getattr(args, "config", None)
@@ -156,6 +159,19 @@ def _text(args, frame, results, passed, metric_count: int) -> None:
         checked = (f"{metric_count} metric{'s' if metric_count > 1 else ''} in "
                    f"{configurations} configuration{'s' if configurations > 1 else ''}: {checked}")
     print(f"\n{overall} ({checked}, alpha = {args.alpha})", file=out)
+
+
+def _notes(results) -> list:
+    """Each verdict's reasons after its first - the notes beside it (long memory suspected, a
+    slope claimed on few effective samples, values logged at one step...) - one line each, under
+    the metric's name; the warm-up, which the table shows, is not repeated."""
+    lines = []
+    for result in results:
+        for run in getattr(result, "runs", None) or [result]:
+            for reason in run.reasons[1:]:
+                if not reason.startswith("warm-up: "):
+                    lines.append(f"  {run.name}: {reason}")
+    return lines
 
 
 def _github(args, frame, results) -> None:
