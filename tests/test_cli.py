@@ -447,8 +447,6 @@ def test_values_in_rows_without_a_step_are_said_and_a_metric_only_there_is_not_a
 def test_the_text_table_is_followed_by_the_notes_beside_each_verdict():
     """The table shows a verdict's first reason; the notes beside it (here the wander's slope
     not claimed on 8 effective samples, on a real pymarl run) reached JSON readers only."""
-    from pathlib import Path
-
     real = Path(__file__).resolve().parent / "fixtures" / "real" / "pymarl" / "sacred" / "1"
     text = subprocess.run([sys.executable, "-m", "swarmstats.cli", "check-convergence", str(real), "-m", "return_std",
                            "--no-color"], capture_output=True, text=True).stdout
