@@ -178,6 +178,11 @@ def test_monitor_workers_are_merged_in_time_order():
     assert "merged" in tidy.attrs["notes"][0]
 
 
+def _cli(*args) -> subprocess.CompletedProcess:
+    """A swarmstats command run as the shell runs it (its stdout, stderr and exit code)."""
+    return subprocess.run([sys.executable, "-m", "swarmstats.cli", *map(str, args)], capture_output=True, text=True)
+
+
 def _monitor(folder, name, start, env, times):
     rows = "".join(f"{i + 1},{10 + i},{t}\n" for i, t in enumerate(times))
     (folder / name).write_text(f'#{{"t_start": {start}, "env_id": "{env}"}}\nr,l,t\n{rows}')
@@ -410,8 +415,7 @@ def test_a_monitor_files_success_flag_is_read_as_one_and_zero(tmp_path):
 def test_check_convergence_judges_a_monitor_files_success_rate():
     path = FIXTURES / "sb3-success" / "0.monitor.csv"  # made up, in the shape of a FetchReach run
     flags = [line.endswith("True") for line in path.read_text().splitlines()[2:]]
-    result = subprocess.run([sys.executable, "-m", "swarmstats.cli", "check-convergence", str(path), "--format",
-                             "json"], capture_output=True, text=True)
+    result = _cli("check-convergence", path, "--format", "json")
     assert result.returncode == 1, result.stderr  # r is still climbing
     judged = {r["name"]: r for r in json.loads(result.stdout)["results"]}
     assert judged["is_success"]["n"] == len(flags) == 60
@@ -845,8 +849,7 @@ def test_a_tensorboard_csv_download_is_judged_by_its_tag_not_as_a_metric_called_
     path = tmp_path / source.name
     path.write_text("Wall time,Step,Value\n" + "".join(
         f"{1.7e9 + 3 * k:.3f},{2048 * (k + 1)},{2 * np.exp(-k / 40) + rng.normal(0, 0.05):.4f}\n" for k in range(150)))
-    result = subprocess.run([sys.executable, "-m", "swarmstats.cli", "check-convergence", str(path)],
-                            capture_output=True, text=True)
+    result = _cli("check-convergence", path)
     assert result.returncode == 1, result.stderr
     assert "train_value_loss" in result.stdout and "still improving" in result.stdout
     assert "lower is better for train_value_loss" in result.stderr
@@ -907,8 +910,7 @@ def test_long_tables_of_tensorboard_and_mlflow_are_one_metric_per_name(tmp_path)
             for run in ("PPO_1", "PPO_2") for tag in ("rollout/ep_rew_mean", "train/value_loss") for k in range(40)]
     scalars = tmp_path / "scalars.csv"  # ExperimentFromDev(...).get_scalars().to_csv(...)
     pd.DataFrame(rows, columns=["run", "tag", "step", "value"]).to_csv(scalars, index=False)
-    result = subprocess.run([sys.executable, "-m", "swarmstats.cli", "check-convergence", str(scalars),
-                             "--format", "json"], capture_output=True, text=True)
+    result = _cli("check-convergence", scalars, "--format", "json")
     names = [r["name"] for r in json.loads(result.stdout)["results"]]
     assert names == ["rollout/ep_rew_mean", "train/value_loss"]  # not one metric 'value' of four "runs"
     runs = json.loads(result.stdout)["results"][1]["runs"]
@@ -974,14 +976,12 @@ def test_a_column_of_words_is_said_not_dropped_without_a_word(tmp_path):
     path = tmp_path / "noted.csv"
     path.write_text("step,reward,comment\n" + "".join(f"{k},{k % 3 * 0.1},{'ok' if k % 2 else 'retry'}\n"
                                                       for k in range(30)))
-    result = subprocess.run([sys.executable, "-m", "swarmstats.cli", "check-convergence", str(path)],
-                            capture_output=True, text=True)
+    result = _cli("check-convergence", path)
     assert result.returncode in (0, 1), result.stderr
     assert "not analysed: comment (words, not numbers)" in result.stderr
     only_words = tmp_path / "words.csv"
     only_words.write_text("step,grade\n0,high\n1,low\n2,high\n")
-    result = subprocess.run([sys.executable, "-m", "swarmstats.cli", "describe", str(only_words)],
-                            capture_output=True, text=True)
+    result = _cli("describe", only_words)
     assert result.returncode == 2 and "not numbers: grade" in result.stderr
 
 
@@ -1030,8 +1030,7 @@ def test_a_repeated_column_name_is_said_and_a_date_written_as_text_is_no_lost_me
     path = tmp_path / "twice.csv"
     path.write_text("timestamp,step,loss,loss\n" + "".join(f"2024-01-01 12:{k:02d}:00,{k},{k * 0.1},{k * 0.2}\n"
                                                           for k in range(30)))
-    result = subprocess.run([sys.executable, "-m", "swarmstats.cli", "check-convergence", str(path)],
-                            capture_output=True, text=True)
+    result = _cli("check-convergence", path)
     assert "the header names 'loss' more than once: the column after the first is read as 'loss.1'" in result.stderr
     assert "not analysed" not in result.stderr  # the timestamp is a clock, not words lost
 
@@ -1078,8 +1077,7 @@ def test_several_values_logged_at_one_tensorboard_step_are_each_kept(tmp_path):
                for note in tidy.attrs["notes"])
     # judged on its steps: the slope per step, not per row (rows ~256 steps apart were read as
     # "+101 per 100 steps" for a return rising 0.4)
-    result = subprocess.run([sys.executable, "-m", "swarmstats.cli", "check-convergence", str(tmp_path), "-m",
-                             "charts/episodic_return", "--format", "json"], capture_output=True, text=True)
+    result = _cli("check-convergence", tmp_path, "-m", "charts/episodic_return", "--format", "json")
     judged = json.loads(result.stdout)["results"][0]
     assert judged["n"] == len(logged) and 0.003 < judged["trend_slope"] < 0.005
     assert any("logged at a step already holding one" in reason for reason in judged["reasons"])
