@@ -121,10 +121,19 @@ def test_the_cli_claims_flatness_to_the_budget(tmp_path):
 
 
 def test_a_budget_on_a_step_axis_read_as_row_order_is_not_used_and_said():
-    """Steps with ties (two values at each step) are read in row order; a budget in steps has
-    no row there.  It was taken as one: 5,000 - row 399 gave "the next 4,601 steps"."""
-    y = pd.Series(np.random.default_rng(0).normal(size=400), index=np.repeat(np.arange(200) * 10, 2))
+    """A step axis that goes back (two runs appended) is read in row order; a budget in steps
+    has no row there.  It was taken as one: 5,000 - row 399 gave "the next 4,601 steps"."""
+    y = pd.Series(np.random.default_rng(0).normal(size=400), index=np.r_[np.arange(200), np.arange(200)] * 10)
     result = ss.check_convergence(y, budget=5000)
     plain = ss.check_convergence(y)
     assert result.horizon == plain.horizon == 399
     assert "the budget (step 5,000) has no place on row order and was not used" in result.reasons[-1]
+
+
+def test_a_budget_holds_on_a_step_axis_with_two_values_at_each_step():
+    """Two values at each step are spread over it, on the steps: the budget is the rest of the
+    run up to step 5,000 from the last (spread) step, 1,995."""
+    y = pd.Series(np.random.default_rng(0).normal(size=400), index=np.repeat(np.arange(200) * 10, 2))
+    result = ss.check_convergence(y, budget=5000)
+    assert result.horizon == 5000 - 1995
+    assert "200 value(s) were logged at a step already holding one" in result.reasons[-1]

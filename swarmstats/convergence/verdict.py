@@ -85,7 +85,7 @@ from .result import (
     MultiRunConvergenceResult,
     overall_verdict,
 )
-from .step_axis import check_budget, step_axis, step_axis_note, step_spacing
+from .step_axis import check_budget, spread_ties, step_axis, step_axis_note, step_spacing
 from .warmup import WARMUP_METHODS, warmup_of_values
 
 __all__ = [
@@ -247,8 +247,9 @@ class ConvergenceTest(Estimator):
         tolerance = (self.tolerance / scale if self.tolerance is not None
                      else self.tolerance_sd * sd)
         span = float(kept_steps[-1] - kept_steps[0]) if m > 1 else 1.0
-        # on row order (a step axis that is not increasing) a budget's step has no row
-        budget = self.budget if series.steps is None or steps is series.steps else None
+        # on row order (a step axis that goes down) a budget's step has no row; values logged
+        # at one step, spread over it, keep the axis
+        budget = self.budget if series.steps is None or spread_ties(series.steps) is not None else None
         horizon, to_budget = self._horizon(span, float(steps[-1]), budget)
         ahead = ahead_text(horizon, to_budget, unit)
 
