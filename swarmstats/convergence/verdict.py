@@ -85,7 +85,13 @@ from .result import (
     MultiRunConvergenceResult,
     overall_verdict,
 )
-from .step_axis import check_budget, spread_ties, step_axis, step_axis_note, step_spacing
+from .step_axis import (
+    check_budget,
+    spread_ties,
+    step_axis,
+    step_axis_note,
+    step_spacing,
+)
 from .warmup import WARMUP_METHODS, warmup_of_values
 
 __all__ = [
