@@ -14,7 +14,7 @@ from ..direction import split_camel
 from ..errors import InputError
 from .flags import FLAG_LEFT_OUT, flag_floats, is_outcome_flag
 from .runs import RunKey, find_runs, normalise
-from .written_nan import NAN_TOKENS, column_floats, is_written
+from .written_nan import MISSING_TOKENS, NAN_TOKENS, column_floats, is_written
 
 #: step axes by name, finest first (compared with ``normalise``: no case, "_" for separators)
 STEP_COLUMNS = ("step", "_step", "global_step", "trainer/global_step", "total_timesteps",
@@ -84,7 +84,6 @@ _COUNTER_NAMESPACE = re.compile(r"^counters/", re.IGNORECASE)
 #: result.json followed line by line by ``watch`` judged forty of them "converged"
 CONFIG_SETTING = "a setting of the run: its configuration"
 _CONFIG_NAMESPACE = re.compile(r"^config/", re.IGNORECASE)
-MISSING_TOKENS = {"", "none", "null", "nan", "na", "n/a"}
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ import pandas as pd
 
 from ..direction import split_camel
 from .runs import normalise
+from .written_nan import MISSING_TOKENS
 
 #: why a flag that names no outcome is left out of the default metrics
 FLAG_LEFT_OUT = "a True/False flag"
@@ -29,7 +30,6 @@ FLAG_LEFT_OUT = "a True/False flag"
 _OUTCOME = re.compile(r"(^|_)(is_)?(success|successful|succeeded|solved|won|win|correct|passed|"
                       r"goal_reached|reached_goal|goal_achieved)$")
 _WORDS = {"true": 1.0, "false": 0.0}
-_MISSING = {"", "none", "null", "nan", "na", "n/a"}
 
 
 def is_outcome_flag(name) -> bool:
@@ -67,10 +67,10 @@ def flag_floats(column: pd.Series) -> np.ndarray | None:
         out = np.full(len(column), np.nan)
         out[column.notna().to_numpy()] = present.to_numpy(dtype=float)
         return out
-    if not isinstance(first, str) or first.strip().lower() not in _WORDS.keys() | _MISSING:
+    if not isinstance(first, str) or first.strip().lower() not in _WORDS.keys() | MISSING_TOKENS:
         return None  # a column of text (a completion, a run's name): no pass over it all
     words = column.astype(str).str.strip().str.lower().to_numpy()
-    missing = column.isna().to_numpy() | np.isin(words, list(_MISSING))
+    missing = column.isna().to_numpy() | np.isin(words, list(MISSING_TOKENS))
     if missing.all() or not np.isin(words[~missing], list(_WORDS)).all():
         return None
     out = np.full(len(column), np.nan)

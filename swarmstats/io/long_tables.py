@@ -22,6 +22,7 @@ import pandas as pd
 
 from ..errors import InputError
 from .columns import TIME_COLUMNS, is_numeric_column, listing, step_names
+from .metric import floats_of_text
 from .runs import RUN_NAMES, normalise
 
 #: names of the column that says which metric a row holds (no case or separators compared)
@@ -79,7 +80,8 @@ def widen(frame: pd.DataFrame, name: str, value: str) -> tuple[pd.DataFrame, str
     (``wall_time``, ``timestamp``) kept as columns of their own.  Without a step column, each
     metric's rows are its steps 0, 1, 2 ... in the order written.  Returns the table and a
     note saying how it was read."""
-    values = _numbers(frame, value)
+    values = (frame[value].astype(float) if pd.api.types.is_numeric_dtype(frame[value])
+              else floats_of_text(frame[value], value))
     times = [c for c in frame.columns if c not in (name, value) and normalise(c) in _TIME_NAMES]
     index = [c for c in frame.columns if c not in (name, value, *times)]
     steps = step_names(index)
@@ -112,15 +114,3 @@ def widen(frame: pd.DataFrame, name: str, value: str) -> tuple[pd.DataFrame, str
     if repeated:
         note += f"; {repeated:,} row(s) repeat a metric at a step already written: the last is kept"
     return wide, note
-
-
-def _numbers(frame: pd.DataFrame, column: str) -> pd.Series:
-    """The value column as floats; a word in it is an error naming its row."""
-    converted = pd.to_numeric(frame[column], errors="coerce")
-    words = converted.isna() & frame[column].notna() & ~frame[column].astype(str).str.strip().str.lower().isin(
-        {"", "nan", "none", "null", "na", "n/a"})
-    if words.any():
-        row = int(np.flatnonzero(words.to_numpy())[0])
-        raise InputError(f"column {column!r} has a non-numeric value {frame[column].iloc[row]!r} "
-                         f"(data row {row + 1})")
-    return converted.astype(float)

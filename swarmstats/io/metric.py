@@ -12,6 +12,25 @@ from .flags import flag_floats
 from .written_nan import is_written, mark, nonfinite_kind, tokens_mask
 
 
+def floats_of_text(column: pd.Series, name) -> np.ndarray:
+    """A column of numbers written as text, as floats: missing cells (:data:`MISSING_TOKENS`)
+    NaN, a "nan" the log wrote marked as written (:mod:`.written_nan`), any other word an error
+    naming its row.
+
+    >>> floats_of_text(pd.Series(["0.5", " 2.25", "", None]), "loss")
+    array([0.5 , 2.25,  nan,  nan])
+    """
+    text = column.astype(str).str.strip()
+    missing = column.isna() | text.str.lower().isin(MISSING_TOKENS)
+    converted = pd.to_numeric(text.where(~missing), errors="coerce")
+    bad = converted.isna() & ~missing
+    if bad.any():
+        row = int(np.flatnonzero(bad.to_numpy())[0])
+        raise InputError(f"column {name!r} has a non-numeric value {column.iloc[row]!r} (data row {row + 1})")
+    written = tokens_mask(text.to_numpy()) & missing.to_numpy()  # "nan" as text: written
+    return mark(converted.to_numpy(dtype=float), written)
+
+
 def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, rows: bool = False,
                   diverged: bool = False):
     """One metric as a float Series indexed by the step column (missing cells dropped).
@@ -41,16 +60,7 @@ def select_metric(frame: pd.DataFrame, metric: str, *, step: str | None = None, 
     if flags is not None:  # True/False: 1/0, its mean the share of rows where it held
         column = pd.Series(flags, index=column.index)
     elif not pd.api.types.is_numeric_dtype(column):
-        text = column.astype(str).str.strip()
-        missing = column.isna() | text.str.lower().isin(MISSING_TOKENS)
-        converted = pd.to_numeric(text.where(~missing), errors="coerce")
-        bad = converted.isna() & ~missing
-        if bad.any():
-            row = int(np.flatnonzero(bad.to_numpy())[0])
-            raise InputError(f"column {metric!r} has a non-numeric value {column.iloc[row]!r} "
-                             f"(data row {row + 1})")
-        written = tokens_mask(text.to_numpy()) & missing.to_numpy()  # "nan" as text: written
-        column = pd.Series(mark(converted.to_numpy(dtype=float), written), index=converted.index)
+        column = pd.Series(floats_of_text(column, metric), index=column.index)
     values = column.astype(float)
     numbers = values.to_numpy()
     divergence = None

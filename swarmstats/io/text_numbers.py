@@ -15,7 +15,8 @@ import re
 import numpy as np
 import pandas as pd
 
-_MISSING = {"", "nan", "none", "null", "na", "n/a"}
+from .written_nan import MISSING_TOKENS
+
 #: (no two parts may match the same digits: a 2 MB cell of digits took minutes to refuse)
 _PERCENT = re.compile(r"^[-+]?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?\s*%$", re.IGNORECASE)
 #: a decimal comma, with an optional point or narrow space between thousands ("1.234,5")
@@ -58,7 +59,7 @@ def _decoded(series: pd.Series, decimal_comma: bool) -> tuple[np.ndarray, str, s
     if present.empty or not isinstance(present.iloc[0], str):
         return None
     words = present.astype(str).str.strip()
-    words = words[~words.str.lower().isin(_MISSING)]
+    words = words[~words.str.lower().isin(MISSING_TOKENS)]
     if words.empty:
         return None
     first = words.iloc[0]

@@ -35,6 +35,9 @@ WRITTEN_NAN = float(np.array([WRITTEN_NAN_BITS]).view(np.float64)[0])
 #: how loggers write NaN in text (compared lower-cased, without spaces): Python, numpy,
 #: the csv module, R, C's printf of a negative NaN
 NAN_TOKENS = frozenset({"nan", "-nan", "+nan"})
+#: what a text cell holds where no value was logged (compared lower-cased, stripped): one set
+#: for every reader that decides between a number, a word and nothing
+MISSING_TOKENS = frozenset({"", "none", "null", "nan", "na", "n/a"})
 
 
 def is_written(values) -> np.ndarray:

@@ -9,7 +9,7 @@ import pandas as pd
 
 from ...errors import InputError
 from ..flags import flag_floats, is_outcome_flag
-from ..written_nan import logged, scalar
+from ..written_nan import MISSING_TOKENS, logged, scalar
 
 #: columns of a LogTable that are never metrics
 AXES = ("run", "step", "wall_time")
@@ -109,8 +109,7 @@ def numeric_columns(frame: pd.DataFrame, name: str, keep=()) -> dict:
         if not _holds_a_number(series):
             continue  # a text column (names, ids, a histogram as text): one C pass, not five str ones
         present = series.dropna()
-        present = present[~present.astype(str).str.strip().str.lower().isin(
-            {"", "none", "null", "nan", "na", "n/a"})]
+        present = present[~present.astype(str).str.strip().str.lower().isin(MISSING_TOKENS)]
         if present.empty:
             continue
         converted = pd.to_numeric(present.astype(str).str.strip(), errors="coerce")

@@ -30,7 +30,7 @@ import pandas as pd
 from ...errors import InputError
 from ..runs import normalise
 from ..tabular import read_path
-from ._table import LogTable, numeric_columns, runs_frame, sparse_to_wide
+from ._table import LogTable, numeric_columns, sparse_to_wide
 
 #: the header TensorBoard writes, in this order (also taken: the scripts that write its
 #: event files' scalars the same way with ``wall_time,step,value``)
@@ -99,7 +99,7 @@ def read_folder(path: str, load) -> LogTable | None:
         table = load(os.path.join(path, file), "tensorboard-csv")
         steps, values, wall = (np.asarray(table.arrays[key], dtype=float) for key in ("step", tag, "wall_time"))
         notes += [f"{file}: {note}" for note in table.notes if not note.startswith(_PROVENANCE)]
-        label = run if run is not None else ""
+        label = run if run is not None else "(unnamed)"
         parts.append(pd.DataFrame({"run": label, "step": np.concatenate([steps, steps]),
                                    "metric": [tag] * len(steps) + ["wall_time"] * len(steps),
                                    "value": np.concatenate([values, wall])}))
@@ -108,11 +108,7 @@ def read_folder(path: str, load) -> LogTable | None:
     tags = list(dict.fromkeys(tag for _, tag in seen))
     notes.insert(0, f"TensorBoard's CSV downloads of {len(tags)} tag(s) ({', '.join(tags[:8])}"
                     f"{' ...' if len(tags) > 8 else ''}) of {len(runs)} run(s): a '/' in a tag is written '_'")
-    if len(runs) == 1:
-        wide = sparse_to_wide(tidy.drop(columns="run"))
-    else:
-        wide = runs_frame([sparse_to_wide(tidy[tidy["run"] == run].drop(columns="run")).assign(run=run or "(unnamed)")
-                           for run in runs])
+    wide = sparse_to_wide(tidy if len(runs) > 1 else tidy.drop(columns="run"))
     return LogTable(wide, "tensorboard-csv", path, notes)
 
 
