@@ -696,6 +696,76 @@ def test_sparse_wide_rows_fold_like_the_melted_rows(seed, steps):
     assert list(empty) == ["step"] and len(empty["step"]) == 0
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_a_wandb_chart_folds_each_run_like_its_melted_rows(seed):
+    """The chart reader folds each run's series on the shared x-axis itself; the table is the
+    one sparse_to_wide gives of every (run, step, metric, value) row of the export: runs
+    sorted by name, missing and repeated x values, a series never logged, a run with a second
+    metric, infinities, the bands left out."""
+    from swarmstats.io.formats._table import sparse_to_wide
+    from swarmstats.io.formats.wandb import read_chart
+
+    rng = np.random.default_rng(seed)
+    n = 120
+    x = rng.integers(0, 50, n).astype(float) if seed % 2 else np.arange(n, dtype=float)
+    x[rng.random(n) < 0.05] = np.nan
+    columns = {"Step": x}
+    for series in ("zeta - train/loss", "alpha - train/loss", "mid - train/loss", "mid - eval/acc",
+                   "never - train/loss"):
+        values = rng.normal(size=n)
+        values[rng.random(n) < 0.4] = np.nan
+        columns[series] = values
+        columns[series + "__MIN"] = values - 1
+    columns["never - train/loss"][:] = np.nan
+    columns["alpha - train/loss"][rng.random(n) < 0.03] = np.inf
+    frame = pd.DataFrame(columns)
+    rows = [pd.DataFrame({"run": name.split(" - ")[0], "step": x, "metric": name.split(" - ")[1],
+                          "value": frame[name]}) for name in frame.columns[1:] if not name.endswith("__MIN")]
+    expected = sparse_to_wide(pd.concat(rows, ignore_index=True))
+    table = read_chart(frame, "chart.csv")
+    pd.testing.assert_frame_equal(table.frame, expected)
+    assert "never" not in set(table.frame["run"]) and table.notes[-1] == "5 __MIN/__MAX band column(s) dropped"
+
+
+def test_a_wandb_chart_metric_named_like_an_axis_keeps_the_axis():
+    from swarmstats.io.formats.wandb import read_chart
+
+    table = read_chart(pd.DataFrame({"Step": [0.0, 1.0], "a - step": [5.0, 6.0]}), "chart.csv")
+    assert table.frame["step"].tolist() == [0.0, 1.0] and table.frame["step (metric)"].tolist() == [5.0, 6.0]
+
+
+@pytest.mark.parametrize("name, text", [
+    ("progress.csv", "training_iteration,step,episode_reward_mean,timestamp,done\n1,10,0.5,1000,False\n"
+                     "2,20,0.6,1001,False\n3,30,0.7,1002,True\n"),
+    ("result.json", "".join(f'{{"training_iteration": {i}, "step": {10 * i}, "timestamp": {1000 + i}, '
+                            f'"episode_reward_mean": {0.4 + i / 10}}}\n' for i in (1, 2, 3))),
+])
+def test_a_ray_trainable_that_reports_its_own_step_keeps_training_iteration_as_the_axis(tmp_path, name, text):
+    # a function trainable's tune.report({"step": i, ...}): pandas refused to insert the axis
+    # beside it ("cannot insert step, already exists"), a traceback from every command
+    path = tmp_path / name
+    path.write_text(text)
+    wide = read_log(path, wide=True)
+    assert wide["step"].tolist() == [1, 2, 3]
+    assert wide["episode_reward_mean"].round(6).tolist() == [0.5, 0.6, 0.7]
+    assert wide["wall_time"].tolist() == ([1001, 1002, 1003] if name == "result.json" else [1000, 1001, 1002])
+    assert any("'step' left out: Ray's training_iteration is the step axis" in note for note in wide.attrs["notes"])
+
+
+def test_a_wandb_history_that_logged_its_own_step_keeps_wandbs_step_as_the_axis(tmp_path):
+    # wandb.log({"step": i, ...}) beside W&B's _step: the history had two "step" columns and
+    # every command stopped in a traceback
+    path = tmp_path / "history.csv"
+    path.write_text("_step,_runtime,_timestamp,step,reward\n0,1.0,1000.5,0,0.1\n1,2.0,1001.5,100,0.2\n"
+                    "2,3.0,1002.5,200,0.3\n3,4.0,1003.5,300,0.35\n")
+    wide = read_log(path, wide=True)
+    assert wide.attrs["format"] == "wandb-history"
+    assert wide.columns.tolist() == ["step", "wall_time", "reward"]
+    assert wide["step"].tolist() == [0, 1, 2, 3] and wide["wall_time"].tolist() == [1000.5, 1001.5, 1002.5, 1003.5]
+    assert wide.attrs["notes"] == ["'step' left out: W&B's _step is the step axis (a logged counter of that name "
+                                   "is not a metric)"]
+
+
 def test_a_baselines_step_column_of_words_gives_way_to_the_next_one_of_numbers(tmp_path):
     # the step is the first of BASELINES_STEPS that holds numbers (it was the first named, and
     # a column of words there made the row number the step)

@@ -57,11 +57,13 @@ def flag_floats(column: pd.Series) -> np.ndarray | None:
         return column.to_numpy(dtype=float, na_value=np.nan)
     if pd.api.types.is_numeric_dtype(column.dtype):
         return None
-    present = column.dropna()
-    if present.empty:
+    # the first cell present, found without pandas' dropna (~60 us a column, as much as the
+    # parse of a small log, and most object columns are text that the first cell tells)
+    first = next((cell for cell in column.to_numpy() if not _missing(cell)), None)
+    if first is None:
         return None
-    first = present.iloc[0]
     if isinstance(first, (bool, np.bool_)):
+        present = column.dropna()
         if not present.map(lambda v: isinstance(v, (bool, np.bool_))).all():
             return None
         out = np.full(len(column), np.nan)
@@ -90,3 +92,8 @@ def flag_value(raw) -> float | None:
     if isinstance(raw, str):
         return _WORDS.get(raw.strip().lower())
     return None
+
+
+def _missing(cell) -> bool:
+    """Is a cell of an object column missing (None, NaN, pandas' NA)?"""
+    return cell is None or cell is pd.NA or (isinstance(cell, float) and cell != cell)

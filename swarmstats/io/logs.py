@@ -144,7 +144,16 @@ def _without_superseded_rows(table: LogTable) -> LogTable:
     :mod:`.resumed`), and a note saying how many."""
     if table._frame is None and "step" in table.arrays:
         steps = np.asarray(table.arrays["step"], dtype=float)
-        if not (np.diff(steps[~np.isnan(steps)]) < 0).any():
+        present = ~np.isnan(steps)
+        back = np.diff(steps[present]) < 0
+        if "run" in table.arrays and back.any():
+            # runs one after another (a W&B chart's): only a step back within a run counts (the
+            # frame and its run key cost ~1.5 ms for 8 runs)
+            runs = np.asarray(table.arrays["run"])[present]
+            starts = np.r_[0, np.flatnonzero(runs[1:] != runs[:-1]) + 1]
+            if len(set(runs[starts].tolist())) == len(starts):  # each run's rows together
+                back &= runs[1:] == runs[:-1]
+        if not back.any():
             return table  # the common case, without building a frame
     frame = table.frame
     step = "step" if "step" in frame.columns else find_step(frame) if table.format in TABLE_FORMATS else None

@@ -175,7 +175,10 @@ def _read_delimited_path(name: str, path: str, head: bytes, sep: str):
     first = frame.iloc[:, 0] if frame.shape[1] else None
     if first is not None and first.dtype == object and first.astype(str).str.lstrip().str.startswith("#").any():
         return None
-    frame.columns = [str(c).strip() for c in frame.columns]
+    names = frame.columns.tolist()
+    stripped = [str(c).strip() for c in names]
+    if stripped != names:  # setting the columns rebuilds pandas' index: ~35 us, only when needed
+        frame.columns = stripped
     return _with_written_nan(frame, path, sep, lambda: _file_mentions_nan(path))
 
 
@@ -319,9 +322,9 @@ def _with_written_nan(frame: pd.DataFrame, source, sep: str, mentions) -> pd.Dat
     file it is a pass over its bytes); the cells are read again, as text, only then."""
     if frame.empty:
         return frame
-    last = frame.iloc[-1]
+    last = frame.iloc[-1].to_numpy()  # (a Series' iloc per column cost ~5 us: 0.3 ms on 70 columns)
     candidates = [i for i, dtype in enumerate(frame.dtypes.tolist())
-                  if isinstance(dtype, np.dtype) and dtype.kind == "f" and np.isnan(last.iloc[i])]
+                  if isinstance(dtype, np.dtype) and dtype.kind == "f" and np.isnan(last[i])]
     if not candidates or not mentions():
         return frame
     if hasattr(source, "seek"):

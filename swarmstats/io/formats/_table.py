@@ -73,10 +73,11 @@ def numeric_frame(frame: pd.DataFrame, name: str, keep=()) -> pd.DataFrame:
     return pd.DataFrame(numeric_columns(frame, name, keep), index=frame.index)
 
 
-def numeric_columns(frame: pd.DataFrame, name: str, keep=()) -> dict:
+def numeric_columns(frame: pd.DataFrame, name: str, keep=(), skip=()) -> dict:
     """:func:`numeric_frame` as a dict of column name -> array (or Series for ``keep``), in
     the frame's order, for readers that assemble their table with numpy: each pandas call on a
-    small log costs ~20-50 us, several times a 5 KB parse.
+    small log costs ~20-50 us, several times a 5 KB parse.  Columns in ``skip`` (a reader's
+    bookkeeping) are left out unread: selecting the others first copies the frame.
 
     >>> numeric_columns(pd.DataFrame({"r": [1, 2], "id": ["a", "b"], "x": ["3", None]}), "log")
     {'r': array([1., 2.]), 'x': 0    3.0
@@ -84,16 +85,18 @@ def numeric_columns(frame: pd.DataFrame, name: str, keep=()) -> dict:
     Name: x, dtype: float64}
     """
     out = {}
+    skip = set(skip)
     numeric = [c for c, dtype in zip(frame.columns.tolist(), frame.dtypes.tolist()) if c not in keep
-               and pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)]
+               and c not in skip and pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)]
     # the numeric columns converted in one block, not one pandas call each (a 25-column
     # progress.csv spent 2.5 ms here, five times pandas' own parse)
     if len(numeric) == len(frame.columns):  # the common case: no selection, one conversion
         block = frame.to_numpy(dtype=float)
         return {column: block[:, i] for i, column in enumerate(numeric)}
-    block = frame[numeric].to_numpy(dtype=float) if numeric else None
-    position = {c: i for i, c in enumerate(numeric)}
+    block, position = _numeric_block(frame, numeric)
     for column in frame.columns:
+        if column in skip:
+            continue
         if column in position:
             out[column] = block[:, position[column]]
             continue
@@ -124,15 +127,62 @@ def numeric_columns(frame: pd.DataFrame, name: str, keep=()) -> dict:
     return out
 
 
+def _numeric_block(frame: pd.DataFrame, numeric: list) -> tuple:
+    """(the ``numeric`` columns of ``frame`` as one float array, each name's column in it).
+    pandas' selection by dtype costs half its take by labels (0.24 against 0.5 ms on a real
+    54-column Ray progress.csv); it may hold columns not asked for, which are not looked up."""
+    if not numeric:
+        return None, {}
+    selected = frame.select_dtypes("number")
+    labels = selected.columns.tolist()
+    where = {c: i for i, c in enumerate(labels)}
+    if len(where) != len(labels) or any(c not in where for c in numeric):  # (a repeated name)
+        return frame[numeric].to_numpy(dtype=float), {c: i for i, c in enumerate(numeric)}
+    return selected.to_numpy(dtype=float), {c: where[c] for c in numeric}
+
+
+#: how a cell pandas can read as a number begins (after blanks): a digit, a sign or point, or
+#: the n / i of nan and inf
+_NUMBER_STARTS = frozenset("0123456789+-.nNiI")
+
+
 def _holds_a_number(series: pd.Series) -> bool:
     """Whether any cell of ``series`` reads as a number (pandas' parse, spaces allowed).  A
     text column is told so in one pass: five string operations a column cost a real 35-row Ray
-    progress.csv 3.8 ms, four times its parse.  Cells of other objects (a JSON list) are
-    left to the careful path."""
+    progress.csv 3.8 ms, four times its parse.  A column none of whose cells even begins like
+    a number (ids, hosts, a histogram printed as a list) is told without the parse (~0.2 ms
+    for a column of long lists).  Cells of other objects (a JSON list) are left to the careful
+    path."""
+    begins = False
+    for cell in series.to_numpy():
+        if isinstance(cell, str):
+            if cell.lstrip()[:1] in _NUMBER_STARTS:
+                begins = True
+                break
+        elif not (cell is None or (isinstance(cell, float) and cell != cell)):
+            begins = True  # not text: the parse below decides
+            break
+    if not begins:
+        return False
     try:
         return bool(pd.to_numeric(series, errors="coerce").notna().any())
     except (TypeError, ValueError):
         return True
+
+
+def shadowed_axes_note(shadowed: list, axes: dict, logger: str) -> list:
+    """The note for values a run logged under an axis' name (``step``), left out because the
+    logger's own column (``axes``: axis -> its column) is that axis; [] when there are none.
+
+    >>> shadowed_axes_note(["step"], {"step": "_step"}, "W&B")
+    ["'step' left out: W&B's _step is the step axis (a logged counter of that name is not a metric)"]
+    """
+    if not shadowed:
+        return []
+    one = len(shadowed) == 1
+    return [f"{', '.join(map(repr, shadowed))} left out: {logger}'s {' and '.join(axes[c] for c in shadowed)} "
+            f"{'is' if one else 'are'} the {' and '.join(shadowed)} ax{'is' if one else 'es'} (a logged "
+            f"counter of that name is not a metric)"]
 
 
 def numeric_axis(series: pd.Series, name: str, column: str) -> np.ndarray:

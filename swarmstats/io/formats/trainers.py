@@ -14,6 +14,7 @@ from ._table import (
     numeric_axis,
     numeric_columns,
     numeric_frame,
+    shadowed_axes_note,
 )
 
 #: keys of the final summary entry of a trainer_state.json log_history
@@ -141,16 +142,37 @@ def _nan_rows_note(metrics: dict, steps: np.ndarray) -> list:
 
 
 def read_ray(frame: pd.DataFrame, name: str, format: str) -> LogTable:
-    """result.json (nested, flattened with '/') or progress.csv; step = training_iteration."""
-    if "training_iteration" not in frame:
+    """result.json (nested, flattened with '/') or progress.csv; step = training_iteration,
+    wall_time = timestamp.  A reported value named like one of those axes (a trainable's own
+    ``step`` counter) is left out with a note: the axis is Ray's.
+
+    The table is assembled as numpy columns: selecting the kept columns, a DataFrame of them
+    and its copy cost a real 54-column progress.csv twice pandas' parse."""
+    names = frame.columns.tolist()
+    if "training_iteration" not in names:
         raise InputError(f"{name}: Ray results carry 'training_iteration'")
-    keep = [c for c in frame.columns if not str(c).startswith("config/") and c not in RAY_BOOKKEEPING]
-    numbers = numeric_frame(frame[keep], name)
-    table = numbers.copy()
-    table.insert(0, "step", pd.to_numeric(frame["training_iteration"], errors="coerce"))
-    if "timestamp" in frame:
-        table["wall_time"] = pd.to_numeric(frame["timestamp"], errors="coerce")
-    return LogTable(table, format, name)
+    skip = [c for c in names if str(c).startswith("config/") or c in RAY_BOOKKEEPING]
+    axes = {"step": _ray_axis(frame["training_iteration"])}
+    if "timestamp" in names:
+        axes["wall_time"] = _ray_axis(frame["timestamp"])
+    reported = [c for c in names if c in axes]
+    numbers = numeric_columns(frame, name, skip=skip + reported)
+    notes = shadowed_axes_note(reported, RAY_AXES, "Ray")
+    arrays = {"step": axes["step"], **{c: np.asarray(v, dtype=float) for c, v in numbers.items()}}
+    if "wall_time" in axes:
+        arrays["wall_time"] = axes["wall_time"]
+    return LogTable(None, format, name, notes, arrays=arrays)
+
+
+#: the Ray columns read as a LogTable's axes
+RAY_AXES = {"step": "training_iteration", "wall_time": "timestamp"}
+
+
+def _ray_axis(column: pd.Series) -> np.ndarray:
+    """An axis column as numbers (integers stay integers), a cell that is not a number missing."""
+    if pd.api.types.is_numeric_dtype(column.dtype) and not pd.api.types.is_bool_dtype(column.dtype):
+        return column.to_numpy()
+    return pd.to_numeric(column, errors="coerce").to_numpy()
 
 
 def read_prime_rl(frame: pd.DataFrame, name: str) -> LogTable:
