@@ -752,6 +752,44 @@ def test_a_ray_trainable_that_reports_its_own_step_keeps_training_iteration_as_t
     assert any("'step' left out: Ray's training_iteration is the step axis" in note for note in wide.attrs["notes"])
 
 
+def test_a_metric_named_like_an_axis_never_overwrites_it(tmp_path):
+    # MLflow keys "step" and "run": the step axis read the logged counter and each value of
+    # the "run" metric became a run of one value, in silence
+    run = tmp_path / "mlruns" / "0" / "abc"
+    (run / "metrics").mkdir(parents=True)
+    (run / "meta.yaml").write_text("run_id: abc\n")
+    for key, values in (("reward", [0.5, 0.6, 0.7, 0.75]), ("step", [10, 20, 30, 40]), ("run", [1, 1, 2, 2])):
+        (run / "metrics" / key).write_text("".join(f"{1700000000000 + 1000 * i} {v} {i}\n" for i, v in enumerate(values)))
+    wide = read_log(run, wide=True)
+    assert wide.columns.tolist() == ["step", "reward", "run (metric)", "step (metric)"]
+    assert wide["step"].tolist() == [0, 1, 2, 3] and wide["step (metric)"].tolist() == [10, 20, 30, 40]
+    # the same for a log folded column by column (Lightning's rows): a logged "run" stays a metric
+    lightning = tmp_path / "metrics.csv"
+    lightning.write_text("epoch,step,run,train_loss\n0,0,1,0.9\n0,1,1,0.8\n0,2,2,0.7\n")
+    wide = read_log(lightning, wide=True)
+    assert wide.columns.tolist() == ["step", "run (metric)", "train_loss"] and len(wide) == 3
+
+
+def test_a_prime_rl_line_with_its_own_wall_time_keeps_it(tmp_path):
+    # renaming "time" to "wall_time" beside a logged "wall_time" made two columns of one name
+    # (a traceback in every command)
+    path = tmp_path / "metrics.jsonl"
+    path.write_text("".join(f'{{"step": {i}, "time": {i + 1.0}, "wall_time": {i + 5.0}, "reward/mean": {0.2 + i / 10}}}\n'
+                            for i in range(4)))
+    wide = read_log(path, wide=True)
+    assert wide["wall_time"].tolist() == [5.0, 6.0, 7.0, 8.0] and wide["time"].tolist() == [1.0, 2.0, 3.0, 4.0]
+
+
+def test_a_verifiers_rollout_that_carries_a_step_field_keeps_the_rollout_axes(tmp_path):
+    path = tmp_path / "results.jsonl"
+    path.write_text("".join(f'{{"example_id": {i % 2}, "step": 500, "run": "x", "reward": {i / 10}}}\n'
+                            for i in range(8)))
+    wide = read_log(path, wide=True)
+    assert wide["step"].tolist() == [0, 0, 1, 1, 2, 2, 3, 3] and set(wide["run"]) == {"0", "1"}
+    assert "'step', 'run' left out: the example and the rollout's number within it are the run and step axes" \
+        in wide.attrs["notes"]
+
+
 def test_a_wandb_history_that_logged_its_own_step_keeps_wandbs_step_as_the_axis(tmp_path):
     # wandb.log({"step": i, ...}) beside W&B's _step: the history had two "step" columns and
     # every command stopped in a traceback

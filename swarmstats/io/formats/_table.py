@@ -297,6 +297,7 @@ def fold_columns(step: np.ndarray, columns: dict) -> dict:
     if not keep.any():  # then no metric was logged either
         return {"step": np.empty(0)}
     step, values, present = step[keep], values[keep], present[keep]
+    names = [metric_label(c) for c in names]
     if len(step) < 2 or bool((step[1:] > step[:-1]).all()):
         # the common case (one row per step, in order): each row is its step's last value
         return {"step": step, **{c: values[:, j] for j, c in enumerate(names)}}
@@ -361,8 +362,19 @@ def sparse_to_wide(tidy: pd.DataFrame) -> pd.DataFrame:
         columns["run"] = np.asarray(runs)[run_codes[new_row]]
     columns["step"] = step[new_row]
     for j, name in enumerate(names):
-        columns[name] = table[:, j]
+        columns[metric_label(name)] = table[:, j]
     return pd.DataFrame(columns)
+
+
+def metric_label(name) -> str:
+    """A metric's column name in a wide table: a metric logged as ``step`` or ``run`` (an MLflow
+    key, a Lightning log call) is renamed, or it would overwrite the step axis or become the
+    run key.
+
+    >>> metric_label("step"), metric_label("reward")
+    ('step (metric)', 'reward')
+    """
+    return f"{name} (metric)" if name in ("run", "step") else name
 
 
 def runs_frame(parts: list) -> pd.DataFrame:

@@ -184,7 +184,8 @@ def read_prime_rl(frame: pd.DataFrame, name: str) -> LogTable:
     if "step" not in frame:
         raise InputError(f"{name}: prime-rl metrics.jsonl lines carry 'step'")
     numbers = numeric_frame(frame, name)
-    numbers = numbers.rename(columns={"time": "wall_time"})
+    if "wall_time" not in numbers:  # (a line that logged both keeps its own wall_time)
+        numbers = numbers.rename(columns={"time": "wall_time"})
     notes = ["a key absent from a line is missing at that step (prime-rl leaves non-finite values out; "
              "Dreamer's loggers write each group of metrics on lines of their own)"]
     step = numbers["step"].to_numpy(dtype=float)
@@ -201,7 +202,9 @@ def read_verifiers(frame: pd.DataFrame, name: str) -> LogTable:
     if key is None:
         raise InputError(f"{name}: verifiers results rows carry 'example_id' (or 'id')")
     text_like = ("prompt", "completion", "answer", "task", "info", "error", "stop_condition")
-    frame = frame.drop(columns=[c for c in frame.columns if c in text_like or str(c).startswith(
+    # a field named like an axis (a training step the evaluation was run at) would collide with it
+    shadowed = [c for c in frame.columns if c in ("run", "step") and c != key]
+    frame = frame.drop(columns=[c for c in frame.columns if c in text_like or c in shadowed or str(c).startswith(
         ("prompt/", "info/", "timing/", "token_usage/"))])
     numbers = numeric_frame(frame.drop(columns=[key]), name)
     runs = frame[key].astype(str).to_numpy()
@@ -213,4 +216,6 @@ def read_verifiers(frame: pd.DataFrame, name: str) -> LogTable:
               and c[len("metrics/"):] not in table.columns}
     return LogTable(table.rename(columns=rename), "verifiers", name,
                     [f"an evaluation of {len(np.unique(runs))} examples, {len(runs)} rollouts (the "
-                     "run column names each rollout's example)"])
+                     "run column names each rollout's example)"]
+                    + ([f"{', '.join(map(repr, shadowed))} left out: the example and the rollout's number "
+                        "within it are the run and step axes"] if shadowed else []))
