@@ -770,6 +770,22 @@ def test_a_metric_named_like_an_axis_never_overwrites_it(tmp_path):
     assert wide.columns.tolist() == ["step", "run (metric)", "train_loss"] and len(wide) == 3
 
 
+@pytest.mark.parametrize("name, text, axis", [
+    ("progress.csv", "time/total_timesteps,rollout/ep_rew_mean,step\n100,0.1,1\n200,0.2,2\n300,0.3,3\n",
+     [100.0, 200.0, 300.0]),
+    ("progress.txt", "Epoch\tAverageEpRet\tstep\tTotalEnvInteracts\n0\t1.0\t5\t4000\n1\t2.0\t6\t8000\n"
+                     "2\t3.0\t7\t12000\n", [0.0, 1.0, 2.0]),
+])
+def test_a_progress_table_column_named_step_is_not_taken_for_the_step_it_names(tmp_path, name, text, axis):
+    # SB3's and Spinning Up's readers said "step = time/total_timesteps" (or Epoch) while the
+    # step axis held a logged column called "step"
+    path = tmp_path / name
+    path.write_text(text)
+    wide = read_log(path, wide=True)
+    assert wide["step"].tolist() == axis
+    assert wide["step (metric)"].tolist() == ([1.0, 2.0, 3.0] if name == "progress.csv" else [5.0, 6.0, 7.0])
+
+
 def test_a_prime_rl_line_with_its_own_wall_time_keeps_it(tmp_path):
     # renaming "time" to "wall_time" beside a logged "wall_time" made two columns of one name
     # (a traceback in every command)

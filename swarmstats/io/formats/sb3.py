@@ -14,7 +14,7 @@ from ...errors import InputError
 from ..plain_csv import numeric_table
 from ..tabular import decode_text, parse_delimited
 from ..unfinished import without_unfinished_row
-from ._table import LogTable, check_repeated_header, numeric_columns
+from ._table import LogTable, check_repeated_header, metric_label, numeric_columns
 
 SB3_STEP = "time/total_timesteps"
 #: how far apart the worker files of one run may start: a vectorised environment makes its
@@ -299,10 +299,10 @@ def progress_table(columns: dict, rows: int, name: str, format: str) -> LogTable
     """:func:`read_progress` of the numeric columns (name -> floats) of a table of ``rows`` rows."""
     step = progress_step(columns, format)
     if step is None:
-        columns = {"step": np.arange(rows), **columns}
+        columns = {"step": np.arange(rows), **{metric_label(c): v for c, v in columns.items()}}
         notes = ["no step column: the row number is the step"]
     else:
-        columns = {("step" if c == step else c): values for c, values in columns.items()}
+        columns = {("step" if c == step else metric_label(c)): values for c, values in columns.items()}
         notes = [f"step = {step}"]
     if format == "baselines-progress":
         notes.append("some baselines forks write 0 as an empty cell; such cells read as missing")

@@ -30,7 +30,7 @@ import re
 import pandas as pd
 
 from ...errors import InputError
-from ._table import LogTable, check_repeated_header, numeric_columns, runs_frame
+from ._table import LogTable, check_repeated_header, metric_label, numeric_columns, runs_frame
 
 PROGRESS = "progress.txt"
 STEP = "Epoch"
@@ -53,7 +53,7 @@ def read_progress(frame: pd.DataFrame, name: str) -> LogTable:
     if STEP not in columns:
         raise InputError(f"{name}: its '{STEP}' column holds no numbers; a Spinning Up "
                          "progress.txt numbers its epochs there")
-    arrays = {"step": columns.pop(STEP), **columns}
+    arrays = {"step": columns.pop(STEP), **{metric_label(c): v for c, v in columns.items()}}
     return LogTable(None, "spinup-progress", name, [f"step = {STEP}"], arrays=arrays)
 
 
