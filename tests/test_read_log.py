@@ -806,6 +806,48 @@ def test_a_verifiers_rollout_that_carries_a_step_field_keeps_the_rollout_axes(tm
         in wide.attrs["notes"]
 
 
+def test_rllibs_new_api_stack_judges_returns_and_losses_and_leaves_its_timers_and_counts_out():
+    """Ray 2.10+'s RLlib (the new API stack) writes its own work beside the returns, under
+    names the older stack did not use (the key names of ray.rllib.utils.metrics; the fixture
+    is made up from them): timers outside timers/ (env_runners/sample, ..._timer), the wall
+    time of an episode and between samples, lifetime counts, counts per agent below the
+    counter's name, the connectors' summed episode lengths, the weights' sequence number, the
+    model's size.  Judged as metrics they read "not converged" (a timer drifting with the
+    machine's load) and failed the gate, or "converged" (a constant parameter count)."""
+    from swarmstats.io.columns import table_roles
+    from tests.test_cli import run
+
+    path = FIXTURES / "ray-new-api-stack" / "progress.csv"
+    wide = read_log(path, wide=True)
+    columns, _ = table_roles(wide)
+    # followed live, where a column's shape is not known yet, the names alone tell the same
+    out = run("watch", path, "--once", "--format", "json").stdout
+    report = json.loads(out[out.index('{\n  "schema_version"'):])["report"]
+    assert sorted(report["metrics"]) == sorted(columns.metrics)
+    assert columns.metrics == ["env_runners/episode_return_mean", "env_runners/episode_len_mean",
+                               "learners/default_policy/total_loss", "learners/default_policy/vf_loss",
+                               "learners/default_policy/entropy"]
+    why = columns.bookkeeping
+    for name in ("env_runners/sample", "env_runners/env_reset_timer", "env_runners/rlmodule_inference_timer",
+                 "env_runners/env_to_module_connector/connector_pipeline_timer",
+                 "learners/__all_modules__/learner_connector_timer", "timers/training_iteration",
+                 "fault_tolerance/num_healthy_workers"):
+        assert why[name].startswith("a system measurement"), name
+    for name in ("env_runners/episode_duration_sec_mean", "env_runners/time_between_sampling"):
+        assert why[name] == "a clock", name
+    for name in ("env_runners/num_episodes_lifetime", "env_runners/num_env_steps_sampled",
+                 "env_runners/num_agent_steps_sampled/default_agent", "env_runners/weights_seq_no",
+                 "env_runners/env_to_module_sum_episodes_length_in",
+                 "learners/__all_modules__/learner_connector_sum_episodes_length_in",
+                 "learners/default_policy/num_module_steps_trained", "num_training_step_calls_per_iteration"):
+        assert why[name] == "a counter", name
+    for name in ("learners/default_policy/num_trainable_parameters",
+                 "learners/default_policy/module_train_batch_size_mean"):
+        assert why[name].startswith("a setting of the run"), name
+    assert why["env_runners/num_env_steps_sampled_lifetime_throughput"] == "throughput"
+    assert why["learners/default_policy/curr_kl_coeff"].startswith("a coefficient the algorithm sets")
+
+
 def test_a_wandb_history_that_logged_its_own_step_keeps_wandbs_step_as_the_axis(tmp_path):
     # wandb.log({"step": i, ...}) beside W&B's _step: the history had two "step" columns and
     # every command stopped in a traceback

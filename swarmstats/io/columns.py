@@ -26,6 +26,7 @@ RUN_COLUMNS = ("run", "seed", "run_id")
 _STEP_NAMES = tuple(dict.fromkeys(normalise(c) for c in STEP_COLUMNS))
 _TIME_NAMES = {normalise(c) for c in TIME_COLUMNS}
 SYSTEM_MEASUREMENT = "a system measurement: time, memory or hardware use"
+CONFIG_SETTING = "a setting of the run: its configuration"
 #: what is left out of the default metric selection, by name (normalised), and why
 _BOOKKEEPING = (
     # Ray/RLlib's work done per iteration and since a restore are counts, not outcomes (a real
@@ -46,13 +47,22 @@ _BOOKKEEPING = (
                              r"val|valid|validation|eval|evaluation|test)_(steps?|epochs?)$"
                              r"|(^|_)(episodes|timesteps|steps|samples)_this_iter$"
                              r"|(^|_)(episodes|timesteps|steps|samples|iterations)_total$"
-                             r"|(^|_)num_\w*_(sampled|trained)(_this_iter|_lifetime)?$"
-                             r"|(^|_)(timesteps|iterations|episodes|steps)_since_restore$")),
+                             r"|(^|_)num_\w*_(sampled|trained|added|evicted|stored)(_this_iter|_lifetime)?$"
+                             r"|(^|_)(timesteps|iterations|episodes|steps)_since_restore$"
+                             # RLlib's new API stack: counts of its own work (num_episodes_lifetime,
+                             # num_grad_updates_lifetime, weights_seq_no, the connectors' summed
+                             # episode lengths, training_step() calls and the learner results received)
+                             r"|(^|_)num_\w+_lifetime$|(^|_)weights_seq_no$|(^|_)num_(weight_broadcasts|target_updates)$"
+                             r"|(^|_)sum_episodes_length_(in|out)$|(^|_)num_training_step_calls\w*$"
+                             r"|(^|_)mean_num_\w+_(received|called)$")),
     # (dt: the seconds a step took, as build-nanogpt prints it)
     ("a clock", re.compile(r"(^|_)(time|times|runtime|timestamp|elapsed|duration|walltime|clock|"
                            r"datetime|date|ms|secs|seconds|dt)$"
                            r"|(^|_)time_(this_iter_s|total_s|since_restore)$"  # Ray Tune's clocks
                            r"|(^|_)time_per_(epoch|iter|iteration|step|update)$"
+                           # RLlib's new API stack: the wall time between two sample() calls and
+                           # an episode's wall-clock length (episode_duration_sec_mean)
+                           r"|(^|_)time_between_sampling$|(^|_)duration_(s|sec|secs|seconds|ms)(_mean|_min|_max)?$"
                            # a duration named with its unit, as rlkit logs them: "time/epoch (s)"
                            r"|_\((s|ms|sec|secs|seconds|min|mins|minutes|h|hours)\)$")),
     ("throughput", re.compile(r"(fps|per_second|per_sec|_per_s|throughput|(^|_)it_s|(^|_)(tok|toks|tokens)_(s|sec))$")),
@@ -68,8 +78,22 @@ _BOOKKEEPING = (
     # how many workers a distributed job had (RLlib's num_healthy_workers)
     # and nanoGPT's model FLOP utilisation (mfu, printed as a percentage)
     (SYSTEM_MEASUREMENT, re.compile(r"(^|_)num_(healthy|remote)_workers$|(^|_)num_remote_worker_restarts$|(^|_)mfu$"
-                                    r"|(^|_)num_in_flight_async_\w+$")),
+                                    r"|(^|_)num_in_flight_async_\w+$"
+                                    # RLlib's new API stack times each part of its work outside
+                                    # timers/: env_reset_timer, rlmodule_inference_timer,
+                                    # learner_connector_timer, connector_pipeline_timer ...
+                                    r"|(^|_)timers?$")),
+    # the model's size (RLlib's num_trainable_parameters) and the batch it trains on
+    (CONFIG_SETTING, re.compile(r"(^|_)num_(non_)?trainable_parameters$|(^|_)module_train_batch_size_mean$")),
 )
+#: RLlib's new API stack, by the names as written: its connector pipelines hold timers and
+#: episode-length sums (``env_runners/env_to_module_connector/timers/...``), ``env_runners/sample``
+#: is the time sample() took, and a counter is broken down by module or agent below its own
+#: name (``env_runners/num_agent_steps_sampled/agent_0``) - a real run's timers were judged
+#: "not converged" and failed the gate
+_RLLIB_SYSTEM = re.compile(r"(^|/)(env_to_module_connector|module_to_env_connector|learner_connector|connectors)/"
+                           r"|(^|/)env_runners/sample$")
+_RLLIB_COUNTER = re.compile(r"(^|/)num_\w+_(sampled|trained|added|evicted|stored)(_this_iter|_lifetime)?/")
 #: namespaces of how the machine ran, not what the model learned: verl's timing_s/,
 #: timing_per_token_ms/ and perf/ (FLOP utilisation, memory, tokens), RLlib's timers/ (a real
 #: verl log's timing_s/update_actor was called "not converged" and failed the gate); matched on
@@ -82,7 +106,6 @@ _COUNTER_NAMESPACE = re.compile(r"^counters/", re.IGNORECASE)
 #: Ray Tune's copy of the trial's configuration in every result (``config/gamma``,
 #: ``config/train_batch_size``): settings, never outcomes.  The Ray readers drop them; a
 #: result.json followed line by line by ``watch`` judged forty of them "converged"
-CONFIG_SETTING = "a setting of the run: its configuration"
 _CONFIG_NAMESPACE = re.compile(r"^config/", re.IGNORECASE)
 
 
@@ -269,9 +292,9 @@ def _named_kind(raw, key: str) -> str | None:
     """The bookkeeping kind a name says by its namespace (``raw``, as written) or by the
     patterns of :data:`_BOOKKEEPING` (``key``, normalised, and ``raw``'s CamelCase words:
     rllab's ``ItrTime`` is a clock); None for neither."""
-    if _SYSTEM_NAMESPACE.match(str(raw)):
+    if _SYSTEM_NAMESPACE.match(str(raw)) or _RLLIB_SYSTEM.search(str(raw)):
         return SYSTEM_MEASUREMENT
-    if _COUNTER_NAMESPACE.match(str(raw)):
+    if _COUNTER_NAMESPACE.match(str(raw)) or _RLLIB_COUNTER.search(str(raw)):
         return "a counter"
     if _CONFIG_NAMESPACE.match(str(raw)):
         return CONFIG_SETTING
