@@ -175,6 +175,8 @@ def test_a_flag_is_no_step_axis():
     ("config/gamma", "a setting of the run"), ("reward_config/x", None),
     # what nanoGPT-style scripts print beside the loss
     ("dt", "a clock"), ("tok/sec", "throughput"), ("mfu", "a system measurement"), ("norm", None),
+    # CleanRL's steps per second, in every one of its scripts' TensorBoard logs
+    ("charts/SPS", "throughput"), ("sps", "throughput"), ("gaps", None), ("charts/episodic_length", None),
 ])
 def test_work_counts_coefficients_and_worker_counts_are_bookkeeping_by_name(name, why):
     """RLlib's per-iteration counts, a KL or entropy weight the algorithm sets, a job's worker

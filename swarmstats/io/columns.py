@@ -65,7 +65,8 @@ _BOOKKEEPING = (
                            r"|(^|_)time_between_sampling$|(^|_)duration_(s|sec|secs|seconds|ms)(_mean|_min|_max)?$"
                            # a duration named with its unit, as rlkit logs them: "time/epoch (s)"
                            r"|_\((s|ms|sec|secs|seconds|min|mins|minutes|h|hours)\)$")),
-    ("throughput", re.compile(r"(fps|per_second|per_sec|_per_s|throughput|(^|_)it_s|(^|_)(tok|toks|tokens)_(s|sec))$")),
+    # (CleanRL writes its steps per second as charts/SPS)
+    ("throughput", re.compile(r"(fps|per_second|per_sec|_per_s|throughput|(^|_)it_s|(^|_)(tok|toks|tokens)_(s|sec)|(^|_)sps)$")),
     ("a schedule: learning rate or exploration",
      re.compile(r"(^|_)(lr|learning_rate|exploration_rate|epsilon|clip_range|clip_range_vf)$|(^|_)lr_")),
     # PPO's adaptive KL weight (RLlib's cur_kl_coeff, TRL's kl_coef), SAC's entropy temperature
