@@ -177,6 +177,16 @@ def test_a_flag_is_no_step_axis():
     ("dt", "a clock"), ("tok/sec", "throughput"), ("mfu", "a system measurement"), ("norm", None),
     # CleanRL's steps per second, in every one of its scripts' TensorBoard logs
     ("charts/SPS", "throughput"), ("sps", "throughput"), ("gaps", None), ("charts/episodic_length", None),
+    # memory and device use (torchtune, Lightning's DeviceStatsMonitor, W&B's system metrics,
+    # a script's own), and clocks named with their unit
+    ("peak_memory_alloc", "a system measurement"), ("gpu_memory_allocated", "a system measurement"),
+    ("max_memory_reserved_gb", "a system measurement"), ("mem_gb", "a system measurement"),
+    ("cpu_percent", "a system measurement"), ("gpu_util", "a system measurement"),
+    ("system/gpu.0.memory", "a system measurement"), ("system.cpu", "a system measurement"),
+    ("DeviceStatsMonitor.on_train_batch_start/cpu_vm_percent", "a system measurement"),
+    ("memory_accuracy", None), ("working_memory_score", None), ("system_reward", None),
+    ("system/welfare", None),
+    ("eval_time_s", "a clock"), ("wall_clock_s", "a clock"), ("time_to_goal", None),
 ])
 def test_work_counts_coefficients_and_worker_counts_are_bookkeeping_by_name(name, why):
     """RLlib's per-iteration counts, a KL or entropy weight the algorithm sets, a job's worker

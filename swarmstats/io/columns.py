@@ -63,6 +63,8 @@ _BOOKKEEPING = (
                            # RLlib's new API stack: the wall time between two sample() calls and
                            # an episode's wall-clock length (episode_duration_sec_mean)
                            r"|(^|_)time_between_sampling$|(^|_)duration_(s|sec|secs|seconds|ms)(_mean|_min|_max)?$"
+                           # a clock named with its unit after an underscore: eval_time_s, wall_clock_s
+                           r"|(^|_)(time|clock|runtime|elapsed)_(s|sec|secs|seconds|ms|min|mins|minutes|h|hours)$"
                            # a duration named with its unit, as rlkit logs them: "time/epoch (s)"
                            r"|_\((s|ms|sec|secs|seconds|min|mins|minutes|h|hours)\)$")),
     # (CleanRL writes its steps per second as charts/SPS)
@@ -83,7 +85,14 @@ _BOOKKEEPING = (
                                     # RLlib's new API stack times each part of its work outside
                                     # timers/: env_reset_timer, rlmodule_inference_timer,
                                     # learner_connector_timer, connector_pipeline_timer ...
-                                    r"|(^|_)timers?$")),
+                                    r"|(^|_)timers?$"
+                                    # memory and device use: torchtune's peak_memory_alloc, a
+                                    # script's gpu_memory_allocated or max_memory_reserved_gb,
+                                    # Lightning's cpu_percent, gpu_util; never a metric of the model
+                                    r"|(^|_)(max_|peak_)?memory_(allocated|reserved|active|alloc|used|usage)(_\w+)?$"
+                                    r"|(^|_)peak_memory(_\w+)?$|(^|_)vram(_\w+)?$"
+                                    r"|(^|_)(gpu|cuda|cpu|ram|device)_(mem|memory|util|utilization|percent|usage|load)(_\w+)?$"
+                                    r"|(^|_)(mem|memory)_(gb|mb|kb|bytes|gib|mib|percent)$")),
     # the model's size (RLlib's num_trainable_parameters) and the batch it trains on
     (CONFIG_SETTING, re.compile(r"(^|_)num_(non_)?trainable_parameters$|(^|_)module_train_batch_size_mean$")),
 )
@@ -93,7 +102,10 @@ _BOOKKEEPING = (
 #: name (``env_runners/num_agent_steps_sampled/agent_0``) - a real run's timers were judged
 #: "not converged" and failed the gate
 _RLLIB_SYSTEM = re.compile(r"(^|/)(env_to_module_connector|module_to_env_connector|learner_connector|connectors)/"
-                           r"|(^|/)env_runners/sample$")
+                           r"|(^|/)env_runners/sample$"
+                           # W&B's system metrics (system.gpu.0.memory, system/cpu) and what
+                           # Lightning's DeviceStatsMonitor logs, by the names as written
+                           r"|^system[./](gpu|cpu|memory|disk|network|proc|tpu|ipu)|DeviceStatsMonitor\.")
 _RLLIB_COUNTER = re.compile(r"(^|/)num_\w+_(sampled|trained|added|evicted|stored)(_this_iter|_lifetime)?/")
 #: namespaces of how the machine ran, not what the model learned: verl's timing_s/,
 #: timing_per_token_ms/ and perf/ (FLOP utilisation, memory, tokens), RLlib's timers/ (a real
