@@ -186,6 +186,9 @@ def test_a_flag_is_no_step_axis():
     ("DeviceStatsMonitor.on_train_batch_start/cpu_vm_percent", "a system measurement"),
     ("memory_accuracy", None), ("working_memory_score", None), ("system_reward", None),
     ("system/welfare", None),
+    # SAC's entropy temperature as CleanRL, Tianshou and rlkit log it; its loss is a loss
+    ("losses/alpha", "a coefficient"), ("loss/alpha", "a coefficient"), ("Alpha", "a coefficient"),
+    ("losses/alpha_loss", None), ("alpha_rank", None),
     ("eval_time_s", "a clock"), ("wall_clock_s", "a clock"), ("time_to_goal", None),
 ])
 def test_work_counts_coefficients_and_worker_counts_are_bookkeeping_by_name(name, why):

@@ -74,8 +74,11 @@ _BOOKKEEPING = (
     # PPO's adaptive KL weight (RLlib's cur_kl_coeff, TRL's kl_coef), SAC's entropy temperature
     # (SB3's ent_coef), fixed loss weights: set by the algorithm to steer the loss, so a KL
     # weight that doubled twice read "not converged" and failed the gate
+    # (SAC's temperature is also logged as alpha: CleanRL's losses/alpha, Tianshou's loss/alpha,
+    # rlkit's Alpha; its alpha_loss, like SB3's ent_coef_loss, is a loss and stays a metric)
     ("a coefficient the algorithm sets: a KL, entropy or value-loss weight",
-     re.compile(r"(^|_)(cur_)?(kl|kl_loss|entropy|ent|vf|vf_loss|value_loss)_coeff?$")),
+     re.compile(r"(^|_)(cur_)?(kl|kl_loss|entropy|ent|vf|vf_loss|value_loss)_coeff?$"
+                r"|^((loss|losses|train)_)?(log_)?alpha$")),
     # which process wrote the row (Ray's pid): a number, never a measurement
     ("an identifier", re.compile(r"^(pid|ppid|node_ip|hostname|trial_id|experiment_id)$")),
     # how many workers a distributed job had (RLlib's num_healthy_workers)
