@@ -1247,3 +1247,60 @@ def test_several_values_logged_at_one_tensorboard_step_are_each_kept(tmp_path):
     judged = json.loads(result.stdout)["results"][0]
     assert judged["n"] == len(logged) and 0.003 < judged["trend_slope"] < 0.005
     assert any("logged at a step already holding one" in reason for reason in judged["reasons"])
+
+
+def test_rl_games_and_rsl_rl_copies_of_a_metric_on_other_x_axes_are_left_out(tmp_path):
+    """rl_games (IsaacGymEnvs) logs each reward as rewards/step, rewards/iter and rewards/time -
+    one value against frames, iterations and seconds - and rsl_rl (IsaacLab, legged_gym)
+    Train/mean_reward against iterations and Train/mean_reward/time against int(seconds): each
+    reward was judged two or three times ("per 100 steps" of seconds among them) and the table's
+    step axis mixed frames, iterations and seconds.  A copy is left out only when its values
+    are the kept tag's; a lone X/time stays what its name says (a clock)."""
+    pytest.importorskip("tensorboard")
+    from tensorboard.compat.proto import event_pb2, summary_pb2
+    from tensorboard.summary.writer.event_file_writer import EventFileWriter
+
+    rng = np.random.default_rng(1)
+    for run, layout in (("rl_games", "rl_games"), ("rsl_rl", "rsl_rl")):
+        writer = EventFileWriter(str(tmp_path / run))
+        clock = 1.7e9
+
+        def add(tag, value, step):
+            writer.add_event(event_pb2.Event(wall_time=clock, step=int(step), summary=summary_pb2.Summary(
+                value=[summary_pb2.Summary.Value(tag=tag, simple_value=float(np.float32(value)))])))
+
+        for iteration in range(1, 61):
+            clock += 0.6
+            seconds = iteration * 0.6
+            reward, length = 10 * (1 - np.exp(-iteration / 15)) + rng.normal(0, 0.3), 200 + rng.normal(0, 5)
+            if layout == "rl_games":
+                frame = 16384 * iteration
+                for name, value in (("rewards", reward), ("episode_lengths", length)):
+                    add(f"{name}/step", value, frame)
+                    add(f"{name}/iter", value, iteration)
+                    add(f"{name}/time", value, seconds)
+                add("losses/a_loss", rng.normal(0, 0.01), frame)
+                score = rng.normal()
+                add("scores/mean", score, frame)
+                add("scores/time", score, seconds)  # a copy of its sibling scores/mean
+                add("performance/rl_update_time", 0.1, frame)  # a clock, copy of nothing: left to its name
+            else:
+                add("Train/mean_reward", reward, iteration)
+                add("Train/mean_reward/time", reward, int(seconds))  # several values at one second
+                add("Train/mean_episode_length", length, iteration)
+                add("Train/mean_episode_length/time", length + 1.0, int(seconds))  # not a copy: kept
+        writer.close()
+    games = read_log(tmp_path / "rl_games", wide=True)
+    assert {"rewards/step", "episode_lengths/step", "losses/a_loss", "scores/mean",
+            "performance/rl_update_time"} == set(games.columns) - {"step", "wall_time"}
+    assert games["step"].min() == 16384 and games["step"].max() == 60 * 16384  # frames only
+    assert ("rewards/iter, rewards/time, episode_lengths/iter, episode_lengths/time, scores/time left out: the "
+            "values of rewards/step, episode_lengths/step, scores/mean again, against iterations and seconds of "
+            "training") in " ".join(games.attrs["notes"])
+    rsl = read_log(tmp_path / "rsl_rl", wide=True)
+    assert "Train/mean_reward/time" not in rsl.columns and "Train/mean_episode_length/time" in rsl.columns
+    assert rsl.dropna(subset=["Train/mean_reward"])["step"].tolist() == list(range(1, 61))
+    assert not any(note.startswith("Train/mean_reward/time:") for note in rsl.attrs["notes"])  # no "values at one step"
+    judged = json.loads(_cli("check-convergence", tmp_path / "rl_games", "--format", "json").stdout)["results"]
+    assert sorted(row["name"] for row in judged) == ["episode_lengths/step", "losses/a_loss", "rewards/step",
+                                                        "scores/mean"]

@@ -30,7 +30,13 @@ import re
 import pandas as pd
 
 from ...errors import InputError
-from ._table import LogTable, check_repeated_header, metric_label, numeric_columns, runs_frame
+from ._table import (
+    LogTable,
+    check_repeated_header,
+    metric_label,
+    numeric_columns,
+    runs_frame,
+)
 
 PROGRESS = "progress.txt"
 STEP = "Epoch"

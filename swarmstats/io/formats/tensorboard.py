@@ -75,12 +75,77 @@ def read(path: str) -> LogTable:
     # a restart can write overlapping steps: the later record of a (run, step, tag) wins
     tidy = tidy.sort_values("wall_time", kind="stable")
     notes = [f"{len(files)} event file(s)"]
+    tidy, copies = _without_axis_copies(tidy)
+    notes += copies
     if groups:
         notes.append(f"{len(groups)} add_scalars() curve(s), each written by a writer in a subfolder "
                      "of its own, read as metrics of the run they belong to (not as runs)")
     wide, several = _fold(tidy)
     notes += several
     return LogTable(wide, "tensorboard", path, notes)
+
+
+#: the last parts of a tag that name the x-axis rl_games and rsl_rl (IsaacGym, IsaacLab,
+#: legged_gym) logged a copy of a metric against, and what they count
+COPY_AXES = {"/iter": "iterations", "/time": "seconds of training"}
+#: the copies kept before any other sibling, in this order: against frames, or the bare tag
+KEPT_FIRST = ("/step", "/frame", "")
+
+
+def _without_axis_copies(tidy: pd.DataFrame) -> tuple[pd.DataFrame, list]:
+    """``tidy`` without the copies of a metric logged again against another x-axis, and a note
+    naming them.  rl_games logs ``rewards/step``, ``rewards/iter`` and ``rewards/time`` - one
+    value each time, against frames, iterations and seconds - and ``scores/mean`` beside
+    ``scores/time``; rsl_rl logs ``Train/mean_reward`` and ``Train/mean_reward/time``: read as
+    metrics of one table, each reward was judged two or three times, "per 100 steps" of seconds
+    or iterations among them, and the table's step axis mixed frames, iterations and seconds.
+    A tag ending in ``/iter`` or ``/time`` is left out only when it holds, in the same order, the
+    values of a sibling: ``X/step``, ``X/frame`` or ``X`` itself first, then any other ``X/...``.
+
+    >>> tidy = pd.DataFrame({"step": [4096, 1, 12, 8192, 2, 25], "metric": ["rewards/step", "rewards/iter",
+    ...     "rewards/time"] * 2, "value": [1.0, 1.0, 1.0, 2.0, 2.0, 2.0]})
+    >>> kept, notes = _without_axis_copies(tidy)
+    >>> kept["metric"].unique().tolist()
+    ['rewards/step']
+    >>> print(notes[0])
+    rewards/iter, rewards/time left out: the values of rewards/step again, against iterations and seconds of training (rl_games and rsl_rl log a metric against several x-axes)
+    """
+    keys = ["run", "metric"] if "run" in tidy.columns else ["metric"]
+    rows = {(key if isinstance(key, tuple) else (None, key)): where
+            for key, where in tidy.groupby(keys, sort=False).indices.items()}
+    copies = [(run, str(tag)) for run, tag in rows if str(tag).endswith(tuple(COPY_AXES)) and len(str(tag)) > 5]
+    if not copies:
+        return tidy, []
+    values = tidy["value"].to_numpy(dtype=float)
+    children = {}  # (run, parent) -> its tags
+    for run, tag in rows:
+        parent, slash, _ = str(tag).rpartition("/")
+        if slash:
+            children.setdefault((run, parent), []).append(str(tag))
+    out = np.ones(len(tidy), dtype=bool)
+    dropped, sources, axes = [], [], []
+    for run, tag in copies:
+        base, suffix = tag[:-5], tag[-5:]
+        first = [base + end for end in KEPT_FIRST]
+        others = sorted(t for t in children.get((run, base), []) if not t.endswith(tuple(COPY_AXES)))
+        later = [base + "/iter"] if suffix == "/time" else []
+        mine = values[rows[(run, tag)]]
+        for candidate in dict.fromkeys(first + others + later):
+            where = rows.get((run, candidate))
+            if where is not None and len(where) == len(mine) and np.array_equal(values[where], mine, equal_nan=True):
+                out[rows[(run, tag)]] = False
+                dropped.append(tag)
+                sources.append(candidate)
+                axes.append(COPY_AXES[suffix])
+                break
+    if not dropped:
+        return tidy, []
+    names = list(dict.fromkeys(dropped))
+    shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+    kept = list(dict.fromkeys(sources))
+    return tidy[out], [f"{shown} left out: the values of {', '.join(kept[:6])}{' ...' if len(kept) > 6 else ''} "
+                       f"again, against {' and '.join(dict.fromkeys(axes))} (rl_games and rsl_rl log a "
+                       "metric against several x-axes)"]
 
 
 def _fold(tidy: pd.DataFrame) -> tuple[pd.DataFrame, list]:
