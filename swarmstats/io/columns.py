@@ -70,7 +70,8 @@ _BOOKKEEPING = (
     # (CleanRL writes its steps per second as charts/SPS)
     ("throughput", re.compile(r"(fps|per_second|per_sec|_per_s|throughput|(^|_)it_s|(^|_)(tok|toks|tokens)_(s|sec)|(^|_)sps)$")),
     ("a schedule: learning rate or exploration",
-     re.compile(r"(^|_)(lr|learning_rate|exploration_rate|epsilon|clip_range|clip_range_vf)$|(^|_)lr_")),
+     # (rl_games logs its PPO clip range, scaled with the learning rate, as info/e_clip)
+     re.compile(r"(^|_)(lr|learning_rate|exploration_rate|epsilon|clip_range|clip_range_vf|e_clip)$|(^|_)lr_")),
     # PPO's adaptive KL weight (RLlib's cur_kl_coeff, TRL's kl_coef), SAC's entropy temperature
     # (SB3's ent_coef), fixed loss weights: set by the algorithm to steer the loss, so a KL
     # weight that doubled twice read "not converged" and failed the gate
