@@ -38,8 +38,13 @@ _SUFFIXES = ("loss", "error")
 NEITHER = ("norm", "entropy", "len", "length", "lengths", "seqlen", "clipped", "clipfrac", "std",
            "temperature", "coef", "coeff", "kl", "kld", "divergence", "advantage", "advantages",
            "q", "qvalue", "qvalues", "vals", "diff", "difference", "mismatch", "discrepancy", "stop")
-#: a spread: no better side even of a cost or a loss (Spinning Up's ``StdEpCost``)
-_SPREADS = {"std", "stddev"}
+#: a spread: no better side even of a cost or a loss (Spinning Up's ``StdEpCost``; skrl's
+#: ``Policy / Standard deviation``, the exploration noise)
+_SPREADS = {"std", "stddev", "deviation"}
+#: an episode's length counted in steps (skrl's ``Episode / Total timesteps (mean)``): a
+#: diagnostic like SB3's ``ep_len_mean``
+_EPISODE_WORDS = {"episode", "ep"}
+_STEP_WORDS = {"timesteps", "steps"}
 #: a clipping share (``clip_fraction``, ``clip_ratio``); ``clip_score`` (an image model's CLIP
 #: score) is a score
 _CLIP_SHARES = {"fraction", "frac", "ratio"}
@@ -108,6 +113,8 @@ def guessed_direction(name) -> str | None:
     (None, None, None, None)
     >>> guessed_direction("rewards/rejected"), guessed_direction("rewards/chosen"), guessed_direction("logps/chosen")
     ('lower', 'higher', None)
+    >>> guessed_direction("Episode / Total timesteps (mean)"), guessed_direction("Policy / Standard deviation")
+    (None, None)
     """
     words = _words(name)
     if _SPREADS & set(words):  # how widely a cost or loss varies is watched, not minimised
@@ -126,7 +133,8 @@ def guessed_direction(name) -> str | None:
     # (the chosen one falling too is the known "likelihood displacement"), not maximised
     log_prob = ({"log", "pi"} <= set(words) or "logp" in words or "logpi" in words or "logps" in words
                 or "logits" in words)
-    if (clipping or log_prob or any(w in NEITHER or w.endswith("norm") for w in words)
+    episode_length = bool(_EPISODE_WORDS & set(words)) and bool(_STEP_WORDS & set(words))
+    if (clipping or log_prob or episode_length or any(w in NEITHER or w.endswith("norm") for w in words)
             or metric_part(name).strip().lower() in NEITHER_NAMES):
         return None
     return "higher"

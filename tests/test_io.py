@@ -189,6 +189,7 @@ def test_a_flag_is_no_step_axis():
     # SAC's entropy temperature as CleanRL, Tianshou and rlkit log it; its loss is a loss
     ("losses/alpha", "a coefficient"), ("loss/alpha", "a coefficient"), ("Alpha", "a coefficient"),
     ("losses/alpha_loss", None), ("alpha_rank", None), ("info/e_clip", "a schedule"),
+    ("Coefficient / Entropy coefficient", "a coefficient"),  # skrl's SAC temperature
     ("eval_time_s", "a clock"), ("wall_clock_s", "a clock"), ("time_to_goal", None),
 ])
 def test_work_counts_coefficients_and_worker_counts_are_bookkeeping_by_name(name, why):

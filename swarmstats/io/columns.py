@@ -78,7 +78,7 @@ _BOOKKEEPING = (
     # (SAC's temperature is also logged as alpha: CleanRL's losses/alpha, Tianshou's loss/alpha,
     # rlkit's Alpha; its alpha_loss, like SB3's ent_coef_loss, is a loss and stays a metric)
     ("a coefficient the algorithm sets: a KL, entropy or value-loss weight",
-     re.compile(r"(^|_)(cur_)?(kl|kl_loss|entropy|ent|vf|vf_loss|value_loss)_coeff?$"
+     re.compile(r"(^|_)(cur_)?(kl|kl_loss|entropy|ent|vf|vf_loss|value_loss)_(coeff?|coefficient)$"
                 r"|^((loss|losses|train)_)?(log_)?alpha$")),
     # which process wrote the row (Ray's pid): a number, never a measurement
     ("an identifier", re.compile(r"^(pid|ppid|node_ip|hostname|trial_id|experiment_id)$")),
