@@ -605,6 +605,15 @@ def test_a_table_with_no_step_named_takes_its_steps_counter_as_the_axis(tmp_path
     frame.insert(0, "n_steps", 2048)
     frame.to_csv(tmp_path / "logs.csv", index=False)
     assert read_log(tmp_path / "logs.csv")["step"].drop_duplicates().tolist() == list(range(6))
+    # followed live, the same axis (watch read it on its row numbers: "step 5"), and the axis
+    # is not listed among the counters left out
+    from tests.test_cli import run
+
+    watched = run("watch", path, "--once")
+    assert "step 64512: episode_return" in watched.stdout and "step 5:" not in watched.stdout
+    assert "actor_steps" not in watched.stdout.split("not tracked")[-1]
+    constant = run("watch", tmp_path / "logs.csv", "--once")
+    assert "step 5: episode_return" in constant.stdout  # n_steps, a setting by name: rows again
 
 
 def test_every_registered_format_has_a_case_and_reads_its_fixture_as_itself():

@@ -17,7 +17,7 @@ import numpy as np
 from .._result import fmt, fmt_step, plain_number
 from ..errors import InputError
 from ..io import mlflow_server
-from ..io.columns import step_names
+from ..io.columns import stream_step
 from ..io.compressed import compression_of
 from ..io.flags import flag_value, is_outcome_flag
 from ..io.follow import LATE, DocumentFollower, Follower, ServerFollower, is_document
@@ -262,7 +262,7 @@ def run(args) -> int:
             _say(args, {"event": "restart", "message": "the file was rewritten; reading it again"})
         nonlocal unit
         for record in records:
-            step_key = args.step or next(iter(step_names(record)), None)
+            step_key = args.step or stream_step(record)
             if unit is None:
                 unit = follower.step_unit(step_key)
             late = bool(record.pop(LATE, False))

@@ -275,6 +275,28 @@ def step_names(keys) -> list:
     return [by_name[name] for name in _STEP_NAMES if name in by_name]
 
 
+def stream_step(record: dict) -> str | None:
+    """The step key of a record of a growing log, where a column's shape is not known yet:
+    the finest key named like a step axis, else (as :func:`find_step` reads a whole table) the
+    first key ending like one (:data:`STEP_ENDINGS`) that holds a number and is no counter by
+    its name - Acme's ``actor_steps`` (a ``n_steps`` setting is one by name).  ``watch`` read
+    an Acme CSV on its row numbers where ``check-convergence`` read it per 100 actor_steps.
+
+    >>> stream_step({"actor_episodes": "12", "actor_steps": "10240", "episode_return": "-412.5"})
+    'actor_steps'
+    >>> stream_step({"n_steps": 2048, "reward": 1.0}), stream_step({"epoch": 1, "global_step": 7})
+    (None, 'global_step')
+    """
+    from .formats._table import printed_number
+
+    named = step_names(record)
+    if named:
+        return named[0]
+    return next((key for key, value in record.items() if normalise(key).endswith(STEP_ENDINGS)
+                 and printed_number(value) is not None  # (a CSV line's cells are text)
+                 and _named_kind(key, normalise(key)) is None), None)
+
+
 def is_bookkeeping_name(name) -> bool:
     """Named like a step axis, a clock, a counter, throughput or a schedule: for streams,
     where a column's shape is not known yet (the table rule adds the counter shape)."""
