@@ -190,6 +190,9 @@ def test_a_flag_is_no_step_axis():
     ("losses/alpha", "a coefficient"), ("loss/alpha", "a coefficient"), ("Alpha", "a coefficient"),
     ("losses/alpha_loss", None), ("alpha_rank", None), ("info/e_clip", "a schedule"),
     ("Coefficient / Entropy coefficient", "a coefficient"),  # skrl's SAC temperature
+    # hyperparameters a sweep's export copies into every row, by their whole name
+    ("gamma", "a setting of the run"), ("train/batch_size", "a setting of the run"), ("tau", None),
+    ("kendall_tau", None), ("gamma_error", None),
     ("eval_time_s", "a clock"), ("wall_clock_s", "a clock"), ("time_to_goal", None),
 ])
 def test_work_counts_coefficients_and_worker_counts_are_bookkeeping_by_name(name, why):

@@ -322,3 +322,41 @@ def test_a_metric_only_some_runs_logged_is_judged_where_it_was_logged(tmp_path):
         assert run(command, tmp_path / "runs.csv").returncode == 0
     # a metric no run logged is still an error, named
     assert run("check-convergence", tmp_path / "runs.csv", "-m", "missing").returncode == 2
+
+
+def test_a_sweeps_runs_in_one_export_are_told_apart_by_their_setting(tmp_path):
+    """W&B users export a sweep as one table ([{**run.config, **row} for run in runs for row in
+    run.scan_history()], saved with its index): every row carries its run's lr and seed.  Read
+    by the seed and the step starting again, runs of two learning rates were pooled as seeds of
+    one setting - "the runs disagree: R-hat 1.95" - and gamma, copied into every row, was judged
+    "converged".  A hyperparameter logged once per run now names the run, before its seed, and
+    a metric that happens to be constant within each run never does."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for lr, seed in ((3e-4, 0), (3e-4, 1), (1e-3, 0), (1e-3, 1)):
+        for step in range(60):
+            rows.append({"lr": lr, "seed": seed, "gamma": 0.99, "env": "CartPole-v1", "_step": step,
+                         "_runtime": step * 2.0, "solved": float(lr > 5e-4),  # a metric, constant per run
+                         "train/episode_return": 200 * (1 - np.exp(-step / (15 if lr > 5e-4 else 30)))
+                         + rng.normal(0, 10)})
+    path = tmp_path / "runs.csv"
+    pd.DataFrame(rows).to_csv(path)
+    frame = ss.read_log(path, wide=True)
+    assert frame.attrs["format"] == "wandb-history"
+    key = find_runs(frame, step="step")
+    assert key.columns == ("lr", "seed") and key.restarts == 0
+    assert key.names == ["lr=0.0003 seed=0", "lr=0.0003 seed=1", "lr=0.001 seed=0", "lr=0.001 seed=1"]
+    assert key.configs == ["lr=0.0003", "lr=0.001"]
+    columns = classify_columns(frame, runs=key.columns)
+    assert columns.bookkeeping["gamma"].startswith("a setting of the run")
+    assert "solved" in columns.metrics and "train/episode_return" in columns.metrics
+    result = run("check-convergence", path, "--format", "json")
+    names = {row["name"] for row in json.loads(result.stdout)["results"]}
+    # one verdict per setting, over its seeds (R-hat across seeds of one learning rate)
+    assert {"train/episode_return [lr=0.0003]", "train/episode_return [lr=0.001]"} <= names
+    assert not any(name.startswith("gamma") for name in names)
+    assert "columns 'lr' x 'seed'" in result.stderr
+    # a learning rate that follows a schedule within each run is no run's setting
+    decaying = pd.DataFrame(rows)
+    decaying["lr"] = decaying["lr"] * 0.99 ** decaying["_step"]
+    assert find_runs(decaying, step="_step").columns == ("seed",)

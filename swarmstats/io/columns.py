@@ -13,7 +13,7 @@ import pandas as pd
 from ..direction import split_camel
 from ..errors import InputError
 from .flags import FLAG_LEFT_OUT, flag_floats, is_outcome_flag
-from .runs import RunKey, find_runs, normalise
+from .runs import SETTING_COLUMNS, RunKey, find_runs, normalise
 from .written_nan import MISSING_TOKENS, NAN_TOKENS, column_floats, is_written
 
 #: step axes by name, finest first (compared with ``normalise``: no case, "_" for separators)
@@ -335,8 +335,8 @@ def _named_kind(raw, key: str) -> str | None:
         return SYSTEM_MEASUREMENT
     if _COUNTER_NAMESPACE.match(str(raw)) or _RLLIB_COUNTER.search(str(raw)):
         return "a counter"
-    if _CONFIG_NAMESPACE.match(str(raw)):
-        return CONFIG_SETTING
+    if _CONFIG_NAMESPACE.match(str(raw)) or normalise(str(raw).rpartition("/")[2]) in SETTING_COLUMNS:
+        return CONFIG_SETTING  # (a hyperparameter by its whole name: "tau", never "kendall_tau")
     keys = dict.fromkeys((key, normalise(split_camel(raw))))
     return next((why for why, pattern in _BOOKKEEPING for name in keys if pattern.search(name)), None)
 

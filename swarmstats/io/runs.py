@@ -82,6 +82,15 @@ def find_runs(frame: pd.DataFrame, *, step: str | None = None, exclude=()) -> Ru
     names = list(dict.fromkeys(labels.tolist()))
     if len(names) < 2:
         return SINGLE
+    settings = _run_settings(frame, labels, [c for c in frame.columns
+                                             if c not in exclude and c != step and c not in columns])
+    if settings:  # a sweep's runs in one file: each run's setting names it, before its seed
+        columns = settings + columns
+        labels = _join(frame, columns)
+        restarts = 0
+        if step is not None and step in frame.columns:
+            labels, restarts = _split_restarts(frame[step], labels)
+        names = list(dict.fromkeys(labels.tolist()))
     replicate = [c for c in columns if normalise(c) in REPLICATE_NAMES]
     config_columns = [c for c in columns if c not in replicate]
     config_labels = _join(frame, config_columns) if replicate and config_columns else None
@@ -230,6 +239,50 @@ def _text(value) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return "" if value is None or (isinstance(value, float) and np.isnan(value)) else str(value)
+
+
+#: hyperparameters by their whole name (or a key's last part: ``train/gamma``): settings of the
+#: run, never metrics (:func:`swarmstats.io.columns.bookkeeping_by_name`), and where one value is
+#: logged for each run, what tells the runs of a sweep apart (:func:`_run_settings`)
+#: (not tau, lambda, discount or momentum: SWARM's interactions carry a transfer tau, and a
+#: simulation's prices a discount; a Lagrange multiplier is the algorithm's coefficient)
+SETTING_COLUMNS = ("gamma", "gae_lambda", "batch_size", "minibatch_size", "num_envs", "n_envs",
+                   "hidden_size", "hidden_dim", "num_layers", "n_layers", "weight_decay", "dropout",
+                   "buffer_size", "target_update_interval", "train_freq", "update_epochs", "n_epochs",
+                   "num_minibatches")
+#: the kinds of bookkeeping that are a run's settings when one value is logged for each run
+_SETTING_KINDS = ("a schedule", "a coefficient", "a setting")
+
+
+def _run_settings(frame: pd.DataFrame, labels: np.ndarray, candidates: list) -> list:
+    """The columns of ``candidates`` that are a setting of each run: named as a hyperparameter
+    (a learning rate, gamma, a batch size ...), one value in every row of each run (``labels``),
+    and more than one across them.  A W&B export of a sweep (``[{**run.config, **row} for run
+    in runs for row in run.scan_history()]``) holds every run's ``lr`` beside its seed: read by
+    the seed and the step starting again, runs of two learning rates were pooled as seeds of one
+    setting ("the runs disagree: R-hat 1.95").  A metric is never taken, however constant:
+    only names that say a setting.
+
+    >>> frame = pd.DataFrame({"lr": [1e-3] * 4 + [3e-4] * 4, "seed": [0, 0, 1, 1] * 2, "r": range(8)})
+    >>> _run_settings(frame, _join(frame, ["seed"]) + np.array(["#1"] * 4 + ["#2"] * 4, dtype=object), ["lr", "r"])
+    ['lr']
+    """
+    from .columns import bookkeeping_by_name
+
+    found = []
+    codes, uniques = pd.factorize(pd.Series(labels))
+    if len(uniques) < 2:
+        return found
+    for column in candidates:
+        if not (bookkeeping_by_name(column) or "").startswith(_SETTING_KINDS):
+            continue
+        values = pd.to_numeric(frame[column], errors="coerce").to_numpy(dtype=float)
+        if np.isnan(values).any():
+            continue  # a setting is logged in every row of its run
+        per_run = pd.Series(values).groupby(codes).agg(["min", "max"])
+        if (per_run["min"] == per_run["max"]).all() and per_run["min"].nunique() > 1:
+            found.append(column)
+    return found
 
 
 def _is_block_label(column: pd.Series) -> bool:
