@@ -100,17 +100,17 @@ _BOOKKEEPING = (
     # the model's size (RLlib's num_trainable_parameters) and the batch it trains on
     (CONFIG_SETTING, re.compile(r"(^|_)num_(non_)?trainable_parameters$|(^|_)module_train_batch_size_mean$")),
 )
-#: RLlib's new API stack, by the names as written: its connector pipelines hold timers and
-#: episode-length sums (``env_runners/env_to_module_connector/timers/...``), ``env_runners/sample``
-#: is the time sample() took, and a counter is broken down by module or agent below its own
-#: name (``env_runners/num_agent_steps_sampled/agent_0``) - a real run's timers were judged
-#: "not converged" and failed the gate
-_RLLIB_SYSTEM = re.compile(r"(^|/)(env_to_module_connector|module_to_env_connector|learner_connector|connectors)/"
+#: system measurements by the names as written: RLlib's new API stack's connector pipelines
+#: (timers and episode-length sums: ``env_runners/env_to_module_connector/timers/...``) and
+#: ``env_runners/sample`` (the time sample() took) - a run's timers were judged "not converged"
+#: and failed the gate - W&B's system metrics and Lightning's DeviceStatsMonitor
+_SYSTEM_AS_WRITTEN = re.compile(r"(^|/)(env_to_module_connector|module_to_env_connector|learner_connector|connectors)/"
                            r"|(^|/)env_runners/sample$"
-                           # W&B's system metrics (system.gpu.0.memory, system/cpu) and what
-                           # Lightning's DeviceStatsMonitor logs, by the names as written
+                           # (system.gpu.0.memory, system/cpu; DeviceStatsMonitor.on_train_batch_start/cpu_percent)
                            r"|^system[./](gpu|cpu|memory|disk|network|proc|tpu|ipu)|DeviceStatsMonitor\.")
-_RLLIB_COUNTER = re.compile(r"(^|/)num_\w+_(sampled|trained|added|evicted|stored)(_this_iter|_lifetime)?/")
+#: a counter RLlib's new API stack breaks down by module or agent below its own name
+#: (``env_runners/num_agent_steps_sampled/agent_0``)
+_COUNTER_AS_WRITTEN = re.compile(r"(^|/)num_\w+_(sampled|trained|added|evicted|stored)(_this_iter|_lifetime)?/")
 #: namespaces of how the machine ran, not what the model learned: verl's timing_s/,
 #: timing_per_token_ms/ and perf/ (FLOP utilisation, memory, tokens), RLlib's timers/ (a real
 #: verl log's timing_s/update_actor was called "not converged" and failed the gate); matched on
@@ -331,9 +331,9 @@ def _named_kind(raw, key: str) -> str | None:
     """The bookkeeping kind a name says by its namespace (``raw``, as written) or by the
     patterns of :data:`_BOOKKEEPING` (``key``, normalised, and ``raw``'s CamelCase words:
     rllab's ``ItrTime`` is a clock); None for neither."""
-    if _SYSTEM_NAMESPACE.match(str(raw)) or _RLLIB_SYSTEM.search(str(raw)):
+    if _SYSTEM_NAMESPACE.match(str(raw)) or _SYSTEM_AS_WRITTEN.search(str(raw)):
         return SYSTEM_MEASUREMENT
-    if _COUNTER_NAMESPACE.match(str(raw)) or _RLLIB_COUNTER.search(str(raw)):
+    if _COUNTER_NAMESPACE.match(str(raw)) or _COUNTER_AS_WRITTEN.search(str(raw)):
         return "a counter"
     if _CONFIG_NAMESPACE.match(str(raw)) or normalise(str(raw).rpartition("/")[2]) in SETTING_COLUMNS:
         return CONFIG_SETTING  # (a hyperparameter by its whole name: "tau", never "kendall_tau")

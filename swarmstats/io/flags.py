@@ -21,7 +21,7 @@ import pandas as pd
 
 from ..direction import split_camel
 from .runs import normalise
-from .written_nan import MISSING_TOKENS
+from .written_nan import MISSING_TOKENS, is_missing_cell
 
 #: why a flag that names no outcome is left out of the default metrics
 FLAG_LEFT_OUT = "a True/False flag"
@@ -59,7 +59,7 @@ def flag_floats(column: pd.Series) -> np.ndarray | None:
         return None
     # the first cell present, found without pandas' dropna (~60 us a column, as much as the
     # parse of a small log, and most object columns are text that the first cell tells)
-    first = next((cell for cell in column.to_numpy() if not _missing(cell)), None)
+    first = next((cell for cell in column.to_numpy() if not is_missing_cell(cell)), None)
     if first is None:
         return None
     if isinstance(first, (bool, np.bool_)):
@@ -93,7 +93,3 @@ def flag_value(raw) -> float | None:
         return _WORDS.get(raw.strip().lower())
     return None
 
-
-def _missing(cell) -> bool:
-    """Is a cell of an object column missing (None, NaN, pandas' NA)?"""
-    return cell is None or cell is pd.NA or (isinstance(cell, float) and cell != cell)

@@ -27,6 +27,7 @@ skip-NaN aggregation) only makes a written NaN read as a missing cell again, as 
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 #: the bits of a written NaN: a quiet NaN whose payload spells 0x5EED, never produced by arithmetic
 WRITTEN_NAN_BITS = np.uint64(0x7FF8_0000_0000_5EED)
@@ -38,6 +39,15 @@ NAN_TOKENS = frozenset({"nan", "-nan", "+nan"})
 #: what a text cell holds where no value was logged (compared lower-cased, stripped): one set
 #: for every reader that decides between a number, a word and nothing
 MISSING_TOKENS = frozenset({"", "none", "null", "nan", "na", "n/a"})
+
+
+def is_missing_cell(cell) -> bool:
+    """Is a cell of an object column missing (None, NaN, pandas' NA)?
+
+    >>> [is_missing_cell(c) for c in (None, float("nan"), pd.NA, "", 0.0)]
+    [True, True, True, False, False]
+    """
+    return cell is None or cell is pd.NA or (isinstance(cell, float) and cell != cell)
 
 
 def is_written(values) -> np.ndarray:

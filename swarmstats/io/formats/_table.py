@@ -9,7 +9,7 @@ import pandas as pd
 
 from ...errors import InputError
 from ..flags import flag_floats, is_outcome_flag
-from ..written_nan import MISSING_TOKENS, logged, scalar
+from ..written_nan import MISSING_TOKENS, is_missing_cell, logged, scalar
 
 #: columns of a LogTable that are never metrics
 AXES = ("run", "step", "wall_time")
@@ -159,7 +159,7 @@ def _holds_a_number(series: pd.Series) -> bool:
             if cell.lstrip()[:1] in _NUMBER_STARTS:
                 begins = True
                 break
-        elif not (cell is None or (isinstance(cell, float) and cell != cell)):
+        elif not is_missing_cell(cell):
             begins = True  # not text: the parse below decides
             break
     if not begins:
