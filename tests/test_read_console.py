@@ -281,3 +281,29 @@ def test_watch_still_reads_a_csv_whose_header_has_no_delimiter(tmp_path, text, r
 
     (tmp_path / "log.csv").write_text(text)
     assert Follower(str(tmp_path / "log.csv")).records() == rows
+
+
+def test_a_scripts_own_prints_between_the_tables_are_said_not_read(tmp_path):
+    """A FrozenLake script printed its own reward before each of SB3's tables ("Output 2:
+    Average over 100 episodes - Reward: 0.02") and no rollout/ in them (no Monitor wrapper):
+    the tables' train/ losses were judged and the reward vanished without a word.  The note
+    names such recurring prints; SB3's own (EvalCallback's results, which its tables hold),
+    progress bars and a logging prefix's time are not counted."""
+    boxes = []
+    for i in range(1, 6):
+        boxes.append(f"Output {i}: Average over 100 episodes - Reward: {i / 50}\n"
+                     "-----------------------------\n| time/              |      |\n"
+                     f"|    fps             | 1089 |\n|    total_timesteps | {2048 * i} |\n"
+                     f"| train/             |      |\n|    loss            | {0.1 / i:.3g} |\n"
+                     "-----------------------------\n")
+    path = tmp_path / "4x4_ppo_on.txt"
+    path.write_text("Using cpu device\n" + "".join(boxes))
+    notes = read_log(path).attrs["notes"]
+    assert ("5 printed line(s) outside the logger's tables hold numbers that are not read, e.g. "
+            "'Output 1: Average over 100 episodes - Reward: 0.02'") in " ".join(notes)
+    # SB3's EvalCallback lines under a logging prefix, and a progress bar: nothing to say
+    own = "".join(f"2026-11-29 10:00:0{i} INFO Eval num_timesteps={2048 * i}, episode_reward=1.00 +/- 0.00\n"
+                  f" {i * 10}%|##   | {i}/10 [00:0{i}<00:10, 1.00it/s]\n" + box.split("\n", 1)[1]
+                  for i, box in enumerate(boxes, start=1))
+    (tmp_path / "own.txt").write_text(own)
+    assert not any("printed line" in note for note in read_log(tmp_path / "own.txt").attrs["notes"])

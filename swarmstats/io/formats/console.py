@@ -86,7 +86,7 @@ def read_console(name: str, text: str) -> LogTable:
     """The boxes printed in ``text`` (the decoded file) as a progress table (module docstring)."""
     if name.lower().endswith(".ipynb"):
         text = printed_text(name, text)
-    records, unfinished, cut_keys = _boxes(text)
+    records, unfinished, cut_keys, outside = _boxes(text)
     if not records and unfinished:
         raise InputError(f"{name}: the only logger table is not closed by its line of dashes yet "
                          "(is the run still printing it?)")
@@ -112,6 +112,7 @@ def read_console(name: str, text: str) -> LogTable:
     if cut_keys:
         notes.append(f"{len(cut_keys)} key(s) cut short by the logger, kept as printed: "
                      f"{', '.join(cut_keys[:3])}{' ...' if len(cut_keys) > 3 else ''}")
+    notes += _unread_prints(outside)
     table.notes = notes + table.notes
     return table
 
@@ -177,15 +178,55 @@ class BoxReader:
         return done
 
 
-def _boxes(text: str) -> tuple[list, int, list]:
+def _boxes(text: str) -> tuple[list, int, list, list]:
     """The boxes as dicts of key -> printed value, in order; how many rows an unclosed last box
-    held (0: none); the keys the logger cut short."""
+    held (0: none); the keys the logger cut short; the lines outside the boxes that hold a digit."""
     reader = BoxReader()
-    records = [box for box in map(reader.feed, text.splitlines()) if box is not None]
+    records, outside = [], []
+    for line in text.splitlines():
+        box = reader.feed(line)
+        if box is not None:
+            records.append(box)
+        elif _NUMBER.search(line) and _ROW.search(visible(line)) is None and not is_rule(line):
+            outside.append(visible(line).strip())
     last, unfinished = reader.finish()
     if last is not None:
         records.append(last)
-    return records, unfinished, list(reader.cut)
+    return records, unfinished, list(reader.cut), outside
+
+
+#: a printed number, for a line's template
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+#: what SB3 itself prints between the tables, whose numbers the tables hold (EvalCallback's
+#: results, as eval/mean_reward and eval/mean_ep_length), and progress bars
+_SB3_OWN_PRINTS = ("Eval num_timesteps=", "Episode length:", "New best mean reward", "Logging to ")
+#: a logging prefix's date and time (``2026-11-29 10:00:00,123 INFO``, ``[10:00:00]``)
+_TIME_PREFIX = re.compile(r"^\s*\[?(?:\d{4}-\d{2}-\d{2}[ T])?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\]?\s*")
+
+
+def _unread_prints(lines: list) -> list:
+    """A note on the numbers a script printed again and again between the tables (its own
+    reward line: "Output 12: Average over 100 episodes - Reward: 0.31"), which only the tables
+    are read from: [] when there are none.  A line counts when three or more lines share its
+    wording with the numbers set aside.
+
+    >>> print(_unread_prints([f"Output {i}: Average over 100 episodes - Reward: 0.{i}" for i in range(1, 5)]
+    ...                      + ["Using cpu device", "Eval num_timesteps=2048, episode_reward=1.00 +/- 0.00"] * 3)[0])
+    4 printed line(s) outside the logger's tables hold numbers that are not read, e.g. 'Output 1: Average over 100 episodes - Reward: 0.1' (the script's own prints; record them with the logger, logger.record(key, value), to have them read)
+    """
+    templates: dict = {}
+    for line in lines:
+        line = _TIME_PREFIX.sub("", line)  # (a logging prefix's time is not a printed value)
+        if any(own in line for own in _SB3_OWN_PRINTS) or "it/s" in line or "%|" in line or not _NUMBER.search(line):
+            continue
+        templates.setdefault(_NUMBER.sub("#", line), []).append(line)
+    recurring = [found for found in templates.values() if len(found) >= 3]
+    if not recurring:
+        return []
+    count = sum(len(found) for found in recurring)
+    return [f"{count} printed line(s) outside the logger's tables hold numbers that are not read, e.g. "
+            f"{recurring[0][0]!r} (the script's own prints; record them with the logger, "
+            "logger.record(key, value), to have them read)"]
 
 
 def _columns(records: list) -> dict:
