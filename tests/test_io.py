@@ -193,6 +193,9 @@ def test_a_flag_is_no_step_axis():
     # hyperparameters a sweep's export copies into every row, by their whole name
     ("gamma", "a setting of the run"), ("train/batch_size", "a setting of the run"), ("tau", None),
     ("kendall_tau", None), ("gamma_error", None),
+    # mmdetection's JSON log: the iteration within the epoch, the GPU's memory in MB
+    ("iter", "a counter"), ("memory", "a system measurement"), ("memory_recall", None), ("iteration_loss", None),
+    ("StopIter", None),
     ("eval_time_s", "a clock"), ("wall_clock_s", "a clock"), ("time_to_goal", None),
 ])
 def test_work_counts_coefficients_and_worker_counts_are_bookkeeping_by_name(name, why):

@@ -360,3 +360,28 @@ def test_a_sweeps_runs_in_one_export_are_told_apart_by_their_setting(tmp_path):
     decaying = pd.DataFrame(rows)
     decaying["lr"] = decaying["lr"] * 0.99 ** decaying["_step"]
     assert find_runs(decaying, step="_step").columns == ("seed",)
+
+
+def test_an_mmdetection_json_log_leaves_its_iteration_and_memory_out(tmp_path):
+    """mmdetection 2's ``*.log.json``: a line per logged iteration (``mode`` train, its ``epoch``
+    and ``iter`` within it, ``memory`` the GPU's MB) and one per validation.  ``iter``, which
+    starts again at every epoch, was judged "not converged" (it rises within each epoch) and
+    ``memory`` "higher is better"; ten values at each epoch were said to be perhaps ten runs."""
+    rng = np.random.default_rng(0)
+    lines = [json.dumps({"env_info": "sys.platform: linux", "config": "model = dict(...)"})]
+    for epoch in range(1, 13):
+        for it in range(50, 501, 50):
+            done = (epoch - 1) * 500 + it
+            lines.append(json.dumps({"mode": "train", "epoch": epoch, "iter": it, "lr": 0.02,
+                                     "memory": 3456 + int(rng.integers(0, 50)), "data_time": 0.01, "time": 0.4,
+                                     "loss": 0.5 * np.exp(-done / 3000) + 0.3 + rng.normal(0, 0.02)}))
+        lines.append(json.dumps({"mode": "val", "epoch": epoch, "iter": 500, "lr": 0.02,
+                                 "bbox_mAP": 0.3 * (1 - np.exp(-epoch / 4)) + rng.normal(0, 0.005)}))
+    path = tmp_path / "20240101_120000.log.json"
+    path.write_text("\n".join(lines) + "\n")
+    result = run("check-convergence", path, "--format", "json")
+    names = {row["name"] for row in json.loads(result.stdout)["results"]}
+    assert names == {"loss", "bbox_mAP"}
+    assert "iter (a counter)" in result.stderr and "memory (a system measurement" in result.stderr
+    assert "loss: each step of 'epoch' holds 10 values, one per 'iter' within it" in result.stderr
+    assert "runs or agents" not in result.stderr

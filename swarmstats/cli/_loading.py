@@ -56,14 +56,17 @@ def load(args):
         say(f"left out {left_out_text(columns.bookkeeping)} (name one with -m to analyse it)")
     if not args.metric and columns.text:
         say(f"not analysed: {listing(columns.text)} (words, not numbers)")
-    _say_if_steps_repeat(frame, metrics, columns.step, getattr(args, "group", None))
+    _say_if_steps_repeat(frame, metrics, columns.step, getattr(args, "group", None),
+                         [c for c, why in columns.bookkeeping.items() if why in ("a counter", "another step axis")])
     return frame, columns, metrics
 
 
-def _say_if_steps_repeat(frame, metrics: list, step: str | None, group: str | None) -> None:
+def _say_if_steps_repeat(frame, metrics: list, step: str | None, group: str | None, counters=()) -> None:
     """Warn when every step of a metric holds the same number (2 or more) of values: two runs
     or agents appended to one file without a column naming them read as one series that
-    alternates between them (two runs at 0.5 and 0.8: "converged" at 0.65, nobody's level)."""
+    alternates between them (two runs at 0.5 and 0.8: "converged" at 0.65, nobody's level).
+    Where one of ``counters`` rises within every step (mmdetection's ``iter`` within its
+    ``epoch``), the values are the step's parts in order, and the note says so instead."""
     import numpy as np
 
     if step is None or step not in frame.columns:
@@ -80,11 +83,28 @@ def _say_if_steps_repeat(frame, metrics: list, step: str | None, group: str | No
             repeats = int(counts.mode().iloc[0])
             if repeats >= 2 and (counts == repeats).mean() >= 0.9:
                 where = f"{metric} [{name}]" if name is not None else metric
+                within = next((c for c in counters if _rises_within(rows, step, c)), None)
+                if within is not None:
+                    say(f"{where}: each step of '{step}' holds {repeats} values, one per '{within}' within it "
+                        f"({len(rows):,} values at {len(counts):,} steps): read in that order, spread over each step")
+                    break
                 say(f"{where}: each step of '{step}' holds {repeats} values ({len(rows):,} values at "
                     f"{len(counts):,} steps), read in row order as one series: if they are {repeats} runs or "
                     "agents written into one file, add a column naming them (a run, seed or agent column "
                     "splits them)")
                 break
+
+
+def _rises_within(rows, step: str, counter) -> bool:
+    """Does ``counter`` rise at every row within each value of ``step`` (an iteration counted
+    within each epoch), in the rows' order?"""
+    import numpy as np
+    import pandas as pd
+
+    values = pd.to_numeric(rows[counter], errors="coerce").to_numpy(dtype=float)
+    steps = rows[step].to_numpy()
+    same = steps[1:] == steps[:-1]
+    return bool(same.any() and not np.isnan(values).any() and (np.diff(values)[same] > 0).all())
 
 
 #: fewer values than this and no command has a spread, a trend or a test to offer

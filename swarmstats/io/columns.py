@@ -54,7 +54,10 @@ _BOOKKEEPING = (
                              # episode lengths, training_step() calls and the learner results received)
                              r"|(^|_)num_\w+_lifetime$|(^|_)weights_seq_no$|(^|_)num_(weight_broadcasts|target_updates)$"
                              r"|(^|_)sum_episodes_length_(in|out)$|(^|_)num_training_step_calls\w*$"
-                             r"|(^|_)mean_num_\w+_(received|called)$")),
+                             r"|(^|_)mean_num_\w+_(received|called)$"
+                             # mmdetection's iteration within the epoch (it starts again at each);
+                             # the whole name only: Spinning Up's StopIter is a diagnostic
+                             r"|^iters?$")),
     # (dt: the seconds a step took, as build-nanogpt prints it)
     ("a clock", re.compile(r"(^|_)(time|times|runtime|timestamp|elapsed|duration|walltime|clock|"
                            r"datetime|date|ms|secs|seconds|dt)$"
@@ -96,7 +99,9 @@ _BOOKKEEPING = (
                                     r"|(^|_)(max_|peak_)?memory_(allocated|reserved|active|alloc|used|usage)(_\w+)?$"
                                     r"|(^|_)peak_memory(_\w+)?$|(^|_)vram(_\w+)?$"
                                     r"|(^|_)(gpu|cuda|cpu|ram|device)_(mem|memory|util|utilization|percent|usage|load)(_\w+)?$"
-                                    r"|(^|_)(mem|memory)_(gb|mb|kb|bytes|gib|mib|percent)$")),
+                                    r"|(^|_)(mem|memory)_(gb|mb|kb|bytes|gib|mib|percent)$"
+                                    # mmdetection's and mmengine's "memory": the GPU's, in MB
+                                    r"|^(memory|mem|gpu_mem|max_mem|max_memory)$")),
     # the model's size (RLlib's num_trainable_parameters) and the batch it trains on
     (CONFIG_SETTING, re.compile(r"(^|_)num_(non_)?trainable_parameters$|(^|_)module_train_batch_size_mean$")),
 )
