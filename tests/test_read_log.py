@@ -1313,3 +1313,28 @@ def test_rl_games_and_rsl_rl_copies_of_a_metric_on_other_x_axes_are_left_out(tmp
     judged = json.loads(_cli("check-convergence", tmp_path / "rl_games", "--format", "json").stdout)["results"]
     assert sorted(row["name"] for row in judged) == ["episode_lengths/step", "losses/a_loss", "rewards/step",
                                                         "scores/mean"]
+
+
+def test_a_folder_of_monitor_files_says_the_tensorboard_runs_beside_them_were_not_read(tmp_path):
+    """SB3 with Monitor and tensorboard_log writes 0.monitor.csv and PPO_1/events.out.tfevents.*
+    into one folder (a real Breakout project's logs/ held DQN_1 ... DQN_4 beside its monitor
+    file): the folder read as its monitor files, the losses and rollout/ means of the event
+    files unsaid."""
+    pytest.importorskip("tensorboard")
+    from tensorboard.compat.proto import event_pb2, summary_pb2
+    from tensorboard.summary.writer.event_file_writer import EventFileWriter
+
+    shutil.copy(FIXTURES / "monitor" / "0.monitor.csv", tmp_path / "0.monitor.csv")
+    for run in ("PPO_1", "PPO_2"):
+        writer = EventFileWriter(str(tmp_path / run))
+        for step in range(1, 6):
+            writer.add_event(event_pb2.Event(wall_time=1.7e9 + step, step=step * 2048, summary=summary_pb2.Summary(
+                value=[summary_pb2.Summary.Value(tag="train/loss", simple_value=1.0 / step)])))
+        writer.close()
+    wide = read_log(tmp_path, wide=True)
+    assert wide.attrs["format"] == "monitor"
+    assert ("the monitor files were read; the TensorBoard event files beside them (PPO_1, PPO_2) were not: "
+            "pass --input-format tensorboard") in " ".join(wide.attrs["notes"])
+    events = read_log(tmp_path, format="tensorboard", wide=True)
+    assert set(events["run"]) == {"PPO_1", "PPO_2"} and "train/loss" in events.columns
+    assert not any("TensorBoard" in note for note in read_log(tmp_path, format="monitor", wide=True).attrs["notes"])

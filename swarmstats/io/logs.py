@@ -381,6 +381,22 @@ def _refuse_headless(frame: pd.DataFrame, name: str) -> None:
                          "without a header; add a header line naming the columns (step, reward, ...)")
 
 
+def _with_events_said(table: LogTable, path: str, format: str | None) -> LogTable:
+    """``table`` (a folder's monitor files, read first) with a note naming the TensorBoard runs
+    beside them, which hold the training's own metrics (SB3's ``tensorboard_log``: losses,
+    ``rollout/ep_rew_mean``) and were not read.  A folder of both was read as its monitor files
+    without a word about the rest."""
+    if format is not None:
+        return table
+    events = tensorboard.event_files(path)
+    if events:
+        runs = sorted({os.path.relpath(os.path.dirname(file), path).replace(os.sep, "/") for file in events})
+        shown = ", ".join(runs[:4]) + (f" and {len(runs) - 4} more" if len(runs) > 4 else "")
+        table.notes.append(f"the monitor files were read; the TensorBoard event files beside them ({shown}) "
+                           "were not: pass --input-format tensorboard (format='tensorboard') to read those")
+    return table
+
+
 def _lightning_versions(path: str) -> list:
     """The version_<n> folders of a Lightning log directory that hold a metrics.csv."""
     found = [d for d in os.listdir(path) if re.fullmatch(r"version_\d+", d)
@@ -423,14 +439,14 @@ def _directory(path: str, format: str | None) -> LogTable:
                                    and tensorboard.event_files(path)):
         return tensorboard.read(path)
     if monitors and not folders and format in (None, "monitor"):
-        return sb3.read_monitor([read_path(file) for file in monitors], path)
+        return _with_events_said(sb3.read_monitor([read_path(file) for file in monitors], path), path, format)
     if folders:  # one run per subfolder (rl-baselines3-zoo's logs/ppo/CartPole-v1_1/0.monitor.csv)
         # monitor files beside those folders are runs too, told apart by time and environment
         # as in any folder: read alone, the folder's own files hid the subfolders' runs
         files = [("", file) for file in monitors] if format in (None, "monitor") else []
         files += [(folder, file) for folder, inside in folders.items() for file in inside]
-        return sb3.read_monitor([read_path(file) for _, file in files], path,
-                                folders=[folder for folder, _ in files])
+        return _with_events_said(sb3.read_monitor([read_path(file) for _, file in files], path,
+                                                  folders=[folder for folder, _ in files]), path, format)
     if format in (None, "mlflow") and mlflow.is_run_folder(path):
         return mlflow.read_run_folder(path)
     if format in (None, "pymarl-info", "sacred-metrics"):
