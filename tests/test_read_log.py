@@ -1338,3 +1338,17 @@ def test_a_folder_of_monitor_files_says_the_tensorboard_runs_beside_them_were_no
     events = read_log(tmp_path, format="tensorboard", wide=True)
     assert set(events["run"]) == {"PPO_1", "PPO_2"} and "train/loss" in events.columns
     assert not any("TensorBoard" in note for note in read_log(tmp_path, format="monitor", wide=True).attrs["notes"])
+
+
+def test_a_wandb_run_summary_is_refused_with_where_the_series_is(tmp_path):
+    # wandb/run-*/files/wandb-summary.json holds each metric's last value: "expected a JSON
+    # list of records" said nothing of what the file is or where the series is
+    path = tmp_path / "wandb-summary.json"
+    path.write_text('{"_step": 999, "_runtime": 3600.5, "_timestamp": 1700003600.1, "train/loss": 0.31, '
+                    '"_wandb": {"runtime": 3600}}')
+    with pytest.raises(InputError, match=r"a W&B run summary: each metric's last value \(at _step 999\), "
+                                         r"not the series\. Export the run's history"):
+        read_log(path)
+    (tmp_path / "other.json").write_text('{"a": 1, "b": 2}')  # any other lone object: as before
+    with pytest.raises(InputError, match="expected a JSON list of records"):
+        read_log(tmp_path / "other.json")

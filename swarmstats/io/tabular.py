@@ -373,12 +373,23 @@ def read_json_file(path: str):
     return parse_json(name, decode_text(name, data))
 
 
+def refuse_summary(name: str, payload: dict) -> None:
+    """A W&B run summary (``wandb-summary.json``: each metric's last value, ``_step``,
+    ``_runtime``, ``_wandb``) is no series: say so, and where the series is."""
+    if "_wandb" in payload or (os.path.basename(name) == "wandb-summary.json") or {"_step", "_runtime"} <= set(payload):
+        raise InputError(f"{name} is a W&B run summary: each metric's last value (at _step "
+                         f"{payload.get('_step', '?')}), not the series. Export the run's history instead - "
+                         "run.history() or run.scan_history() with W&B's API, or the CSV of a chart on "
+                         "the run's page - and read that")
+
+
 def _read_json(name: str, text: str) -> pd.DataFrame:
     payload = parse_json(name, text)
     if isinstance(payload, dict):
         # A dict holding one list of records (e.g. {"log_history": [...]}) is accepted.
         lists = [v for v in payload.values() if isinstance(v, list) and v and isinstance(v[0], dict)]
         if len(lists) != 1:
+            refuse_summary(name, payload)
             raise InputError(f"{name}: expected a JSON list of records")
         payload = lists[0]
     if not isinstance(payload, list) or not all(isinstance(r, dict) for r in payload):
