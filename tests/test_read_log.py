@@ -1352,3 +1352,22 @@ def test_a_wandb_run_summary_is_refused_with_where_the_series_is(tmp_path):
     (tmp_path / "other.json").write_text('{"a": 1, "b": 2}')  # any other lone object: as before
     with pytest.raises(InputError, match="expected a JSON list of records"):
         read_log(tmp_path / "other.json")
+
+
+def test_a_wandb_run_folder_is_read_from_the_console_output_it_saved(tmp_path):
+    """wandb/run-<time>-<id>/files/ holds output.log (the run's console output: here SB3's
+    printed tables), wandb-summary.json (last values) and wandb-metadata.json: the folder was
+    "a directory with no log swarmstats recognises".  Without output.log, the folder says it
+    holds a summary, not the series."""
+    files = tmp_path / "run-20241130_101500-abc123" / "files"
+    files.mkdir(parents=True)
+    shutil.copy(Path(__file__).resolve().parent.parent / "examples" / "data" / "sb3-stdout.txt", files / "output.log")
+    (files / "wandb-summary.json").write_text('{"_step": 109, "_runtime": 60.0, "_wandb": {"runtime": 60}}')
+    (files / "wandb-metadata.json").write_text('{"os": "Linux"}')
+    for folder in (files, files.parent):
+        wide = read_log(folder, wide=True)
+        assert wide.attrs["format"] == "sb3-console" and len(wide) == 110
+        assert "the run's console output that W&B saved" in wide.attrs["notes"][0]
+    (files / "output.log").unlink()
+    with pytest.raises(InputError, match="is a W&B run summary"):
+        read_log(files)

@@ -57,11 +57,13 @@ from .tabular import (
     BytesSource,
     decode_text,
     parse_json,
+    read_json_file,
     read_path,
     read_searched_table,
     read_source,
     refuse_binary,
     refuse_binary_file,
+    refuse_summary,
     sniff_layout,
 )
 from .text_numbers import read_text_numbers
@@ -381,6 +383,22 @@ def _refuse_headless(frame: pd.DataFrame, name: str) -> None:
                          "without a header; add a header line naming the columns (step, reward, ...)")
 
 
+#: what W&B keeps in a run's files/ folder beside the console output: metadata and a summary of
+#: last values, never the series (that is in the binary run-<id>.wandb)
+WANDB_RUN_FILES = ("wandb-summary.json", "wandb-metadata.json")
+
+
+def _wandb_console(path: str) -> str | None:
+    """The console output W&B saved for a run (``files/output.log``), when ``path`` is such a
+    run's folder (``wandb/run-<time>-<id>``) or its ``files/``: the only text there that holds
+    the printed training log (SB3's tables, a Trainer's dicts, verl's step lines)."""
+    for folder in (path, os.path.join(path, "files")):
+        output = os.path.join(folder, "output.log")
+        if os.path.isfile(output) and any(os.path.isfile(os.path.join(folder, f)) for f in WANDB_RUN_FILES):
+            return output
+    return None
+
+
 def _with_events_said(table: LogTable, path: str, format: str | None) -> LogTable:
     """``table`` (a folder's monitor files, read first) with a note naming the TensorBoard runs
     beside them, which hold the training's own metrics (SB3's ``tensorboard_log``: losses,
@@ -482,10 +500,20 @@ def _directory(path: str, format: str | None) -> LogTable:
         table.notes.insert(0, f"read {latest[0]}/trainer_state.json, the latest of {latest[1]} checkpoint "
                               "folder(s): each holds the whole log history up to its step")
         return table
+    console = _wandb_console(path) if format is None else None
+    if console is not None:
+        table = _load(console, None)
+        table.notes.insert(0, f"read {os.path.relpath(console, path)}, the run's console output that W&B "
+                              "saved (its wandb-summary.json holds each metric's last value only)")
+        return table
     logs = [f for f in sorted(os.listdir(path)) if f.lower().endswith((".csv", ".tsv", ".jsonl", ".json"))
-            and os.path.isfile(os.path.join(path, f)) and f not in ("params.json",)]
+            and os.path.isfile(os.path.join(path, f)) and f not in ("params.json",) + WANDB_RUN_FILES]
     if len(logs) == 1:
         return _load(os.path.join(path, logs[0]), format)  # a run folder holding one log
+    summary = os.path.join(path, "wandb-summary.json")
+    if os.path.isfile(summary):  # a W&B run's files/ without its console output
+        payload = read_json_file(summary)
+        refuse_summary(summary, payload if isinstance(payload, dict) else {"_wandb": None})
     listing = ", ".join(sorted(os.listdir(path))[:12]) or "(empty)"
     raise InputError(f"{path} is a directory with no log swarmstats recognises (contents: {listing}); "
                      "pass a log file, or --input-format")
