@@ -61,7 +61,7 @@ def step_axis_note(series: Series, steps: np.ndarray, budget=None) -> list:
     if spread_ties(series.steps) is not None:
         repeated = int(np.count_nonzero(np.diff(series.steps) == 0))
         return [f"{repeated:,} value(s) were logged at a step already holding one (several episodes ending "
-                "at one step?): each is kept, spread evenly over the interval to the next step"]
+                "at one step, or iterations logged within an epoch?): each is kept, spread evenly over the interval to the next step"]
     unused = (f"; the budget (step {plain_number(budget):,}) has no place on row order and was not used"
               if budget is not None else "")
     return ["the step axis is not increasing (a restart, or several runs in one file?); "
