@@ -54,6 +54,7 @@ from .resumed import drop_superseded
 from .tabular import FORMATS as TABLE_FORMATS
 from .tabular import (
     HEAD_BYTES,
+    WANDB_RUN_FILES,
     BytesSource,
     decode_text,
     parse_json,
@@ -383,11 +384,6 @@ def _refuse_headless(frame: pd.DataFrame, name: str) -> None:
                          "without a header; add a header line naming the columns (step, reward, ...)")
 
 
-#: what W&B keeps in a run's files/ folder beside the console output: metadata and a summary of
-#: last values, never the series (that is in the binary run-<id>.wandb)
-WANDB_RUN_FILES = ("wandb-summary.json", "wandb-metadata.json")
-
-
 def _wandb_console(path: str) -> str | None:
     """The console output W&B saved for a run (``files/output.log``), when ``path`` is such a
     run's folder (``wandb/run-<time>-<id>``) or its ``files/``: the only text there that holds
@@ -510,7 +506,7 @@ def _directory(path: str, format: str | None) -> LogTable:
             and os.path.isfile(os.path.join(path, f)) and f not in ("params.json",) + WANDB_RUN_FILES]
     if len(logs) == 1:
         return _load(os.path.join(path, logs[0]), format)  # a run folder holding one log
-    summary = os.path.join(path, "wandb-summary.json")
+    summary = os.path.join(path, WANDB_RUN_FILES[0])
     if os.path.isfile(summary):  # a W&B run's files/ without its console output
         payload = read_json_file(summary)
         refuse_summary(summary, payload if isinstance(payload, dict) else {"_wandb": None})

@@ -373,10 +373,15 @@ def read_json_file(path: str):
     return parse_json(name, decode_text(name, data))
 
 
+#: what W&B keeps in a run's files/ folder beside the console output (output.log): a summary of
+#: each metric's last value and metadata, never the series (that is in the binary run-<id>.wandb)
+WANDB_RUN_FILES = ("wandb-summary.json", "wandb-metadata.json")
+
+
 def refuse_summary(name: str, payload: dict) -> None:
     """A W&B run summary (``wandb-summary.json``: each metric's last value, ``_step``,
     ``_runtime``, ``_wandb``) is no series: say so, and where the series is."""
-    if "_wandb" in payload or (os.path.basename(name) == "wandb-summary.json") or {"_step", "_runtime"} <= set(payload):
+    if "_wandb" in payload or os.path.basename(name) == WANDB_RUN_FILES[0] or {"_step", "_runtime"} <= set(payload):
         raise InputError(f"{name} is a W&B run summary: each metric's last value (at _step "
                          f"{payload.get('_step', '?')}), not the series. Export the run's history instead - "
                          "run.history() or run.scan_history() with W&B's API, or the CSV of a chart on "
