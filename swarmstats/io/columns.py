@@ -13,6 +13,7 @@ import pandas as pd
 from ..direction import split_camel
 from ..errors import InputError
 from .flags import FLAG_LEFT_OUT, flag_floats, is_outcome_flag
+from .formats._table import printed_number
 from .runs import SETTING_COLUMNS, RunKey, find_runs, normalise
 from .written_nan import MISSING_TOKENS, NAN_TOKENS, column_floats, is_written
 
@@ -292,8 +293,6 @@ def stream_step(record: dict) -> str | None:
     >>> stream_step({"n_steps": 2048, "reward": 1.0}), stream_step({"epoch": 1, "global_step": 7})
     (None, 'global_step')
     """
-    from .formats._table import printed_number
-
     named = step_names(record)
     if named:
         return named[0]

@@ -113,7 +113,8 @@ def _without_axis_copies(tidy: pd.DataFrame) -> tuple[pd.DataFrame, list]:
     keys = ["run", "metric"] if "run" in tidy.columns else ["metric"]
     rows = {(key if isinstance(key, tuple) else (None, key)): where
             for key, where in tidy.groupby(keys, sort=False).indices.items()}
-    copies = [(run, str(tag)) for run, tag in rows if str(tag).endswith(tuple(COPY_AXES)) and len(str(tag)) > 5]
+    copies = [(run, str(tag), suffix) for run, tag in rows for suffix in COPY_AXES
+              if str(tag).endswith(suffix) and len(str(tag)) > len(suffix)]
     if not copies:
         return tidy, []
     values = tidy["value"].to_numpy(dtype=float)
@@ -124,8 +125,8 @@ def _without_axis_copies(tidy: pd.DataFrame) -> tuple[pd.DataFrame, list]:
             children.setdefault((run, parent), []).append(str(tag))
     out = np.ones(len(tidy), dtype=bool)
     dropped, sources, axes = [], [], []
-    for run, tag in copies:
-        base, suffix = tag[:-5], tag[-5:]
+    for run, tag, suffix in copies:
+        base = tag[:-len(suffix)]
         first = [base + end for end in KEPT_FIRST]
         others = sorted(t for t in children.get((run, base), []) if not t.endswith(tuple(COPY_AXES)))
         later = [base + "/iter"] if suffix == "/time" else []

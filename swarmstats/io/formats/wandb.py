@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ...errors import InputError
-from ._table import AXES, LogTable, fold_columns, numeric_columns, shadowed_axes_note
+from ._table import LogTable, fold_columns, numeric_columns, shadowed_axes_note
 
 RUNS_TABLE = {"Name", "State", "Created", "Runtime"}
 _SERIES = re.compile(r"^(?P<run>.+?) - (?P<metric>.+?)(?P<band>__MIN|__MAX)?$")
@@ -64,9 +64,8 @@ def read_chart(frame: pd.DataFrame, name: str) -> LogTable:
         if match.group("band"):
             bands += 1
         elif column in numbers:
-            metric = match.group("metric")
-            metric = f"{metric} (metric)" if metric in AXES else metric  # would overwrite the axis
-            runs.setdefault(match.group("run"), {})[metric] = np.asarray(numbers[column], dtype=float)
+            # (a metric named like an axis is renamed by fold_columns, as in every reader)
+            runs.setdefault(match.group("run"), {})[match.group("metric")] = np.asarray(numbers[column], dtype=float)
     step = np.asarray(numbers[x_axis], dtype=float)
     folded = {run: fold_columns(step, runs[run]) for run in sorted(runs)}
     folded = {run: table for run, table in folded.items() if len(table["step"])}
