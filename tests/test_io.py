@@ -208,3 +208,28 @@ def test_work_counts_coefficients_and_worker_counts_are_bookkeeping_by_name(name
     found = classify_columns(frame).bookkeeping.get(name)
     assert found is None if why is None else found.startswith(why)
     assert is_bookkeeping_name(name) is (why is not None)
+
+
+def test_the_layout_sniff_reads_the_first_lines_as_splitlines_gives_them():
+    """sniff_layout finds a text's first lines one at a time (splitting a 64 KiB head whole cost
+    more than the sniff): on texts of every line break ``str.splitlines`` knows, blank and
+    comment lines, tabs and the JSON openers, it decides as the lines splitlines gives decide."""
+    from swarmstats.io.tabular import _EXTENSIONS, sniff_layout
+
+    def by_splitlines(name, text):
+        lines = (line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#"))
+        if name.endswith(".json"):
+            head = [line for _, line in zip(range(2), lines)]
+            return "jsonl" if len(head) == 2 and all(s.startswith("{") and s.endswith("}") for s in head) else "json"
+        if name.endswith(tuple(_EXTENSIONS)):
+            return _EXTENSIONS[name[name.rindex("."):]]
+        first = next(lines, "")
+        return ("json" if first.startswith("[") else "jsonl" if first.startswith("{")
+                else "tsv" if "\t" in first and "," not in first else "csv")
+
+    pieces = ["\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x85", "\u2028", " ", "\t", "#", "{", "}", "[", "a", ",", "\x1f"]
+    rng = np.random.default_rng(0)
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces, size=rng.integers(0, 14)))
+        for name in ("log", "log.json", "log.csv"):
+            assert sniff_layout(name, text) == by_splitlines(name, text), (name, text)

@@ -29,6 +29,7 @@ def parser(request, monkeypatch):
     "mean 100 episode reward,steps\n-3.1,1874\n",   # a header name with spaces (baselines)
     "a,b\n0.1,2.000000000000001\n-0.0,12345678901234\n",
     "a,b\n1,2\n\n",                                 # blank lines at the end
+    "a,b\n1,inf\n-inf,2\n",                         # a word that is a number: missing-value tokens of our own
 ])
 def test_what_each_parser_reads_equals_pandas(text, parser):
     names, rows = numeric_table(text.encode())

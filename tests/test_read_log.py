@@ -705,6 +705,39 @@ def test_sparse_wide_rows_fold_like_the_melted_rows(seed, steps):
     assert list(empty) == ["step"] and len(empty["step"]) == 0
 
 
+def test_a_fold_of_rows_one_per_step_in_order_keeps_them_all_and_shares_nothing():
+    """Every row kept, each step once and in order (the common case, taken without copies of
+    the values): the same table as the general fold, and never the caller's arrays."""
+    from swarmstats.io.formats._table import fold_columns, sparse_to_wide
+
+    step = np.arange(5, dtype=float)
+    columns = {"b": np.array([1.0, 2.0, np.nan, 4.0, 5.0]), "a": np.array([0.5, np.nan, 0.7, 0.8, 0.9])}
+    got = fold_columns(step, columns)
+    assert list(got) == ["step", "a", "b"]
+    tidy = pd.DataFrame({"step": np.repeat(step, 2), "metric": ["b", "a"] * 5,
+                         "value": np.column_stack([columns["b"], columns["a"]]).ravel()})
+    pd.testing.assert_frame_equal(pd.DataFrame(got), sparse_to_wide(tidy.dropna(subset=["value"])))
+    assert not any(np.shares_memory(out, given) for out in got.values()
+                   for given in [step, *columns.values()])
+
+
+@pytest.mark.parametrize("arrays", [
+    {"step": np.arange(3.0), "loss": np.array([0.5, np.nan, 0.3])},           # all floats: one block
+    {"step": np.arange(3), "loss": np.array([0.5, 0.4, 0.3])},                  # an integer column
+    {"run": np.array(["a", "a", "b"], dtype=object), "step": np.arange(3.0)},  # text
+    {"step": np.arange(0.0)},                                                   # no rows
+    {},
+])
+def test_a_readers_columns_make_the_frame_pandas_makes_of_them(arrays):
+    """LogTable's frame of numpy columns is the DataFrame pandas builds of the dict, its
+    labels typed as pandas types them, built faster when the columns are all floats."""
+    from swarmstats.io.formats._table import wide_frame
+
+    got, expected = wide_frame(arrays), pd.DataFrame(arrays)
+    pd.testing.assert_frame_equal(got, expected)
+    assert got.columns.dtype == expected.columns.dtype
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_a_wandb_chart_folds_each_run_like_its_melted_rows(seed):
     """The chart reader folds each run's series on the shared x-axis itself; the table is the

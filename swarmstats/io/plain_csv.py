@@ -111,14 +111,20 @@ def _numpy_rows(body: bytes) -> np.ndarray | None:
 
 #: the cells read as NaN here: empty, and the NaN tokens (marked as written after the parse)
 _MISSING = ["", "nan", "NaN", "NAN", "-nan", "-NaN", "-NAN", "+nan", "+NaN", "+NAN"]
+#: the bytes of a table of numbers without a word: every missing-value token pandas knows but
+#: the empty cell has a letter other than e/E, so such a table reads the same under pandas'
+#: default tokens, which it sets up ~35 us faster than a list of our own
+_NUMBER_BYTES = b"0123456789.,-+eE\r\n"
 
 
 def _pandas_rows(body: bytes) -> np.ndarray | None:
     """The rows parsed by pandas with no header: its columns are then numbered, and it never
     builds the index of names (see the module docstring).  Only an empty cell is missing, as
     for numpy: a word is a word, and the ordinary read decides what it means."""
+    tokens = {} if not body.translate(None, _NUMBER_BYTES) else {"keep_default_na": False, "na_values": _MISSING}
     try:
-        frame = pd.read_csv(io.BytesIO(body), header=None, keep_default_na=False, na_values=_MISSING)
+        # in one pass (its chunks joined cost ~30 us; the table is at most PLAIN_TABLE_BYTES)
+        frame = pd.read_csv(io.BytesIO(body), header=None, low_memory=False, **tokens)
     except (pd.errors.ParserError, pd.errors.EmptyDataError):
         return None  # the ordinary read gives the message
     rows = frame.to_numpy()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import codecs
 import io
 import os
+import re
 import sys
 
 import numpy as np
@@ -34,6 +35,8 @@ from .written_nan import (
 )
 
 FORMATS = ("csv", "tsv", "jsonl", "json", "parquet", "arrow")
+#: a line's text: a run of characters that are no line break (the breaks of ``str.splitlines``)
+_LINE_TEXT = re.compile("[^\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]+")
 _EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl",
                ".ndjson": "jsonl", ".json": "json", ".ipynb": "json"}
 
@@ -227,7 +230,10 @@ def sniff_layout(name: str, text: str) -> str:
     'json'
     """
     extension = os.path.splitext(name)[1].lower()
-    lines = (line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#"))
+    # the lines are found one at a time: at most two are read, and splitting a 64 KiB head whole
+    # cost ~15 us, the most of any sniff of a small CSV (a blank line has no run of non-breaks)
+    lines = (line for found in _LINE_TEXT.finditer(text)
+             if (line := found.group().strip()) and not line.startswith("#"))
     if extension == ".json":
         # JSON Lines named .json (detectron2's metrics.json, mmdetection's .log.json): two lines
         # that are each an object; a document spreads its first object over lines, or has one

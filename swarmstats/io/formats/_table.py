@@ -48,7 +48,7 @@ class LogTable:
     @property
     def frame(self) -> pd.DataFrame:
         if self._frame is None:
-            self._frame = pd.DataFrame(self.arrays, copy=False)
+            self._frame = wide_frame(self.arrays)
         return self._frame
 
     @property
@@ -63,6 +63,28 @@ class LogTable:
     def _replace_format(self, format: str) -> "LogTable":
         self.format = format
         return self
+
+
+#: the type pandas gives column labels that are text (Arrow strings under pandas 3, object before)
+_LABEL_DTYPE = pd.Index(["step"]).dtype
+
+
+def wide_frame(arrays: dict) -> pd.DataFrame:
+    """The DataFrame of a reader's numpy columns.  Columns that are all floats of one length
+    (every numeric reader's) are stacked into the one block pandas would consolidate them into,
+    under labels typed as pandas types them: from a dict pandas 3 infers the labels' type and
+    consolidates the columns, ~60-100 us on a small log, against ~25.  The same frame either way.
+
+    >>> wide_frame({"step": np.array([0.0, 1.0]), "loss": np.array([0.5, 0.4])}).to_dict("list")
+    {'step': [0.0, 1.0], 'loss': [0.5, 0.4]}
+    """
+    columns = list(arrays.values())
+    if (columns and all(isinstance(name, str) for name in arrays)
+            and all(isinstance(c, np.ndarray) and c.ndim == 1 and c.dtype == np.float64 for c in columns)
+            and len({len(c) for c in columns}) == 1):
+        # stacked as rows, handed over transposed: each column stays contiguous, as consolidated
+        return pd.DataFrame(np.vstack(columns).T, columns=pd.Index(list(arrays), dtype=_LABEL_DTYPE), copy=False)
+    return pd.DataFrame(arrays, copy=False)
 
 
 def numeric_frame(frame: pd.DataFrame, name: str, keep=()) -> pd.DataFrame:
@@ -287,16 +309,22 @@ def fold_columns(step: np.ndarray, columns: dict) -> dict:
     ...                                                  "a": np.array([np.nan, 1.0, 2.0, 0.0])})
     {'step': array([1., 2.]), 'a': array([ 2., nan]), 'b': array([3., 5.])}
     """
-    arrays = {c: np.asarray(v, dtype=float) for c, v in columns.items()}
+    names = sorted(columns)
     stepped = ~np.isnan(step)
-    # (a NaN the log wrote is a value logged: see ..written_nan)
-    names = sorted(c for c, v in arrays.items() if logged(v[stepped]).any())  # a metric never logged
-    values = np.column_stack([arrays[c] for c in names]) if names else np.empty((len(step), 0))
-    present = logged(values)
+    values = (np.column_stack([np.asarray(columns[c], dtype=float) for c in names]) if names
+              else np.empty((len(step), 0)))
+    present = logged(values)  # (a NaN the log wrote is a value logged: see ..written_nan)
+    used = present[stepped].any(axis=0)
+    if not used.all():  # a metric never logged at a step
+        names = [c for c, kept in zip(names, used.tolist()) if kept]
+        values, present = values[:, used], present[:, used]
     keep = stepped & present.any(axis=1)
     if not keep.any():  # then no metric was logged either
         return {"step": np.empty(0)}
-    step, values, present = step[keep], values[keep], present[keep]
+    if keep.all():  # the common case: only the steps copied (the table never shares the caller's)
+        step = step.copy()
+    else:
+        step, values, present = step[keep], values[keep], present[keep]
     names = [metric_label(c) for c in names]
     if len(step) < 2 or bool((step[1:] > step[:-1]).all()):
         # the common case (one row per step, in order): each row is its step's last value

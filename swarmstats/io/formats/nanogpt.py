@@ -71,7 +71,10 @@ def parse_line(line: str) -> tuple[int, dict] | None:
 def is_printed_head(head: str, base: str) -> bool:
     """Does the start of a file show nanoGPT's printed lines (two of them, or one in a short
     head)?"""
-    if "iter " not in head.lower() and "step " not in head.lower():
+    if " " not in head:  # one byte search (~0.1 us on 14 KB) before two of ~7 us: a CSV has no space
+        return False
+    lowered = head.lower()
+    if "iter " not in lowered and "step " not in lowered:
         return False
     lines = [line for line in head.splitlines() if line.strip()]
     found = sum(parse_line(line) is not None for line in lines[:400])

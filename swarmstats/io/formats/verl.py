@@ -118,11 +118,14 @@ def printed_value(value: str) -> float | None:
 def is_console_head(head: str, base: str) -> bool:
     """Does the start of a file show verl's console log: a step line, or (the first step line
     being further in) what only a verl job prints as it starts?"""
-    # every text log pays this sniff: substring tests first, the line scan and regex only after
-    if "step:" in head and any(parse_step_line(line) for line in head.splitlines() if "step:" in line):
+    # every text log pays this sniff: substring tests first, the line scan and regex only after;
+    # a one-character test before each short word (~0.1 against ~7 us on 14 KB: the characters
+    # ':', '=' and 'v' are rare in a table of numbers)
+    if ":" in head and "step:" in head and any(parse_step_line(line) for line in head.splitlines()
+                                                if "step:" in line):
         return True
-    return ("pid=" in head or "verl." in head or "actor_rollout_ref" in head) and (
-        _VERL_START.search(head) is not None)
+    return (("=" in head and "pid=" in head) or ("v" in head and "verl." in head)
+            or "actor_rollout_ref" in head) and _VERL_START.search(head) is not None
 
 
 def is_late(step: float, first: float, last: float, process: str | None, printer: str | None) -> bool:
