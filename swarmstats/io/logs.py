@@ -17,6 +17,7 @@ from __future__ import annotations
 import codecs
 import os
 import re
+import stat
 
 import numpy as np
 import pandas as pd
@@ -215,8 +216,7 @@ def _load(source, format: str | None) -> LogTable:
         return mlflow_server.read(source)
     if isinstance(source, (str, os.PathLike)) and source != "-":
         path = os.fspath(source)
-        check_readable(path)
-        if os.path.isdir(path):
+        if stat.S_ISDIR(check_readable(path).st_mode):
             return _directory(path, format)
         for fmt in registry.of_layout("path"):
             if format == fmt.name or (format is None and fmt.sniff(path)):

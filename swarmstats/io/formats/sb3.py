@@ -332,7 +332,7 @@ EVALUATION_ARRAYS = {"results": "eval/mean_reward", "ep_lengths": "eval/mean_ep_
 
 
 def is_evaluations(path: str) -> bool:
-    return os.path.isfile(path) and path.lower().endswith(".npz")
+    return path.lower().endswith(".npz") and os.path.isfile(path)  # (the name first: no stat for a CSV)
 
 
 def read_evaluations(path: str) -> LogTable:

@@ -49,7 +49,8 @@ def is_export(names) -> bool:
     >>> is_export(["Wall time", "Step", "Value"]), is_export(["wall_time", "step", "value"]), is_export(["step", "value"])
     (True, True, False)
     """
-    return [normalise(name) for name in names] == _HEADER_KEYS
+    names = list(names)  # (a wide log's header is not normalised name by name: ~1 us each)
+    return len(names) == len(_HEADER_KEYS) and [normalise(name) for name in names] == _HEADER_KEYS
 
 
 def run_and_tag(base: str) -> tuple[str | None, str]:

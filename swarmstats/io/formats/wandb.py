@@ -24,8 +24,8 @@ def refuse_runs_table(name: str):
 
 
 def is_chart(columns) -> bool:
-    series = [c for c in columns[1:] if _SERIES.match(str(c))]
-    return len(series) >= 1 and len(series) == len(columns) - 1
+    # every column after the x-axis a series, the first that is not ending the test
+    return len(columns) >= 2 and all(_SERIES.match(str(c)) for c in list(columns)[1:])
 
 
 #: the history's own columns read as a LogTable's axes
