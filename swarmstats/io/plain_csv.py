@@ -9,8 +9,8 @@ costs 0.38-1.63 ms where the ordinary call costs 0.55-1.81 ms).  So the header l
 here, and the rows are parsed
 
 * by numpy's ``loadtxt`` up to ``NUMPY_TABLE_BYTES``: almost no setup but ~25-35 ns a byte,
-  against pandas' ~5 (the two cross at ~9.5 KB on the real fixtures, 2026-12-01: pandas
-  parsing in one pass, with its own missing-value tokens when no cell holds a letter);
+  against pandas' ~5 (the two cross at 10-14 KB, measured on the real fixtures; 9.5-12 KB
+  since pandas parses in one pass, 2026-12-01, where neither is ahead on every file);
 * by pandas, told there is no header, above it, up to ``PLAIN_TABLE_BYTES`` (past which the
   fixed costs no longer matter and the checks below would cost more than they save).
 
@@ -33,7 +33,7 @@ import pandas as pd
 from .written_nan import WRITTEN_NAN_BITS, mentions_nan
 
 #: the most bytes of a table parsed by numpy rather than pandas (see the module docstring)
-NUMPY_TABLE_BYTES = 9_500
+NUMPY_TABLE_BYTES = 12_000
 #: the most bytes of a table read here at all
 PLAIN_TABLE_BYTES = 1_000_000
 

@@ -60,7 +60,9 @@ _NOTEBOOK_BOX = re.compile(r'-{8,}\\n(?:",\s*")?[^"\n]*\|')
 def is_console_head(head: str, base: str) -> bool:
     """Does the start of a file look like the logger's printed boxes: a rule line directly
     followed by a ``| key | value |`` row (in a notebook, as JSON strings)?"""
-    if "--------" not in head or "|" not in head:  # every table, csv and log pays this sniff: ~2 us
+    # every table, csv and log pays this sniff: the one-character search first (~0.1 us on 14 KB, a
+    # rule's ~4; a table of numbers has no '|')
+    if "|" not in head or "--------" not in head:
         return False
     if base.lower().endswith(".ipynb"):
         return _NOTEBOOK_BOX.search(head) is not None

@@ -89,7 +89,8 @@ def printed_text(name: str, text: str) -> str:
 def is_trainer_table_head(head: str, base: str) -> bool:
     """Does the start of a file hold a Trainer's notebook table (in a notebook's JSON, or in an
     HTML or Markdown export of one)?"""
-    return "Training Loss" in head and _TRAINER_HEAD.search(head) is not None
+    # a one-character search before the phrase's (~0.1 against ~4 us on 14 KB of a table of numbers)
+    return " " in head and "Training Loss" in head and _TRAINER_HEAD.search(head) is not None
 
 
 def trainer_tables(html: str) -> list[tuple[list, list]]:

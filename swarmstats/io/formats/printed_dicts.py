@@ -45,7 +45,9 @@ _BARE_NONFINITE = re.compile(r"(?<=: )(-?(?:nan|inf))(?=\s*[,}])")
 
 def is_printed_dicts_head(head: str, base: str) -> bool:
     """Does the start of a file hold a trainer's printed log dicts?"""
-    if "'epoch':" not in head:  # every table and log pays this sniff: a substring search first
+    # every table and log pays this sniff: substring searches first, the quote's one character
+    # before the key's (~0.1 against ~4 us on 14 KB of a table of numbers)
+    if "'" not in head or "'epoch':" not in head:
         return False
     if base.lower().endswith(".ipynb"):
         return _NOTEBOOK_LOG_LINE.search(head) is not None
