@@ -29,6 +29,9 @@ class Sentinel:
     pattern: re.Pattern
     value: float  # NaN: a NaN the log wrote
     why: str
+    #: how every name the pattern matches ends: tested first, since every metric of every log is
+    #: looked up (a regular expression ~1 us a name, 0.2 ms on a 70-column W&B export)
+    ending: str = ""
 
     def matches(self, values: np.ndarray) -> np.ndarray:
         if math.isnan(self.value):
@@ -40,9 +43,11 @@ class Sentinel:
 
 SENTINELS = (
     Sentinel(re.compile(r"(^|[/_.])(mean|min|max)_terminated_length$"), 0.0,
-             "what TRL logs when no completion ended before the length limit (clipped_ratio 1)"),
+             "what TRL logs when no completion ended before the length limit (clipped_ratio 1)",
+             "_terminated_length"),
     Sentinel(re.compile(r"(^|[/_.])explained_variance$"), math.nan,
-             "what SB3 and CleanRL log when the returns did not vary (explained variance 0/0)"),
+             "what SB3 and CleanRL log when the returns did not vary (explained variance 0/0)",
+             "explained_variance"),
 )
 
 
@@ -50,7 +55,7 @@ def sentinel_of(name) -> Sentinel | None:
     """The rule for metric ``name``, or None."""
     if not isinstance(name, str):
         return None
-    return next((rule for rule in SENTINELS if rule.pattern.search(name)), None)
+    return next((rule for rule in SENTINELS if name.endswith(rule.ending) and rule.pattern.search(name)), None)
 
 
 def has_sentinel(name) -> bool:

@@ -358,3 +358,23 @@ def test_commands_without_a_verdict_analyse_the_values_before_a_divergence_and_s
         result = run(*command, infinite)
         assert result.returncode == 0, result.stderr
         assert "reward: from step 60 on every value is infinite (2 of them)" in result.stderr
+
+
+@pytest.mark.parametrize("name, undefined", [
+    ("completions/mean_terminated_length", True), ("min_terminated_length", True),
+    ("train/explained_variance", True), ("explained_variance", True),
+    ("completions/mean_length", False), ("terminated_length", False), ("unexplained_variance", False),
+    ("train/explained_variance_ratio", False), ("reward", False),
+])
+def test_each_undefined_value_rule_is_found_by_its_names_ending_first(name, undefined):
+    """The rules of values meaning "undefined" are looked up for every metric of every log, so
+    each is tested on its names' ending first: the ending is the pattern's own, and what the
+    pattern matches is what the lookup finds."""
+    import re
+
+    from swarmstats.sentinels import SENTINELS, has_sentinel
+
+    for rule in SENTINELS:
+        assert rule.ending and rule.pattern.pattern.endswith(re.escape(rule.ending) + "$")
+    assert has_sentinel(name) is undefined
+    assert undefined is any(rule.pattern.search(name) for rule in SENTINELS)
