@@ -51,9 +51,13 @@ SENTINELS = (
 )
 
 
+#: every rule's ending, for one test of a name that none can match (the common case)
+_ENDINGS = tuple(rule.ending for rule in SENTINELS)
+
+
 def sentinel_of(name) -> Sentinel | None:
     """The rule for metric ``name``, or None."""
-    if not isinstance(name, str):
+    if not isinstance(name, str) or not name.endswith(_ENDINGS):
         return None
     return next((rule for rule in SENTINELS if name.endswith(rule.ending) and rule.pattern.search(name)), None)
 
