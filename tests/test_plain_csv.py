@@ -88,3 +88,27 @@ def test_the_size_decides_the_parser(monkeypatch):
 def test_a_byte_that_is_not_utf8_is_left_to_the_caller_to_name(parser):
     with pytest.raises(UnicodeDecodeError):
         numeric_table(b"a,b\n1,2\n\xe9,3\n" + b"1,2\n" * 10)
+
+
+def test_the_nan_cells_marked_written_are_the_cells_written_as_a_token(parser):
+    """Each NaN the log wrote (``nan`` in any case, a sign allowed) is marked as written and
+    an empty cell is not: on random tables with and without empty cells (without them, numpy's
+    parse is read off directly; with them, the cells are found in the bytes)."""
+    from swarmstats.io.written_nan import is_written
+
+    rng = np.random.default_rng(3)
+    tokens = ["nan", "NaN", "NAN", "-nan", "+NAN", "-NaN"]
+    for _ in range(200):
+        shape = rng.integers(1, 6, size=2)
+        cells = rng.choice(["0.5", "-2", "1e3", "nan", ""], size=shape, p=[0.4, 0.2, 0.1, 0.2, 0.1])
+        cells = np.where(cells == "nan", rng.choice(tokens, size=shape), cells)
+        if rng.random() < 0.5:
+            cells[cells == ""] = "7"  # tables without an empty cell
+        if shape[1] == 1:
+            cells[cells == ""] = "7"  # (a one-column empty cell is a blank line: another test's)
+        text = "\n".join([",".join(f"c{j}" for j in range(shape[1]))] + [",".join(row) for row in cells])
+        got = numeric_table(text.encode())
+        assert got is not None, text
+        expected = np.isin(np.char.lower(np.char.lstrip(cells.astype(str), "+-")), ["nan"])
+        np.testing.assert_array_equal(is_written(got[1]), expected, err_msg=text)
+        np.testing.assert_array_equal(np.isnan(got[1]), expected | (cells == ""), err_msg=text)
