@@ -493,6 +493,32 @@ def test_wandb_runs_table_is_refused_clearly():
         read_log(FIXTURES / "wandb" / "runs.csv")
 
 
+#: what ``mlflow.search_runs(...).to_csv(index=False)`` writes: one row per run, each metric's last value
+SEARCH_RUNS = ("run_id,experiment_id,status,artifact_uri,start_time,end_time,metrics.loss,metrics.accuracy,"
+               "params.lr,params.batch_size,tags.mlflow.runName\n"
+               + "".join(f"{i:032x},1,FINISHED,file:///mlruns/1/{i:032x}/artifacts,2024-05-01 10:0{i}:00+00:00,"
+                         f"2024-05-01 10:3{i}:00+00:00,0.{30 + i},0.{80 + i},{0.001 * (1 + i % 2)},64,run-{i}\n"
+                         for i in range(6)))
+
+
+def test_an_mlflow_runs_table_is_refused_by_every_reader(tmp_path):
+    """``mlflow.search_runs()`` saved as a CSV holds each run's last values: read as a log it was
+    six runs of one point each ("insufficient data" for every metric, and params.batch_size judged
+    "higher is better"); now refused like W&B's runs table, by read_log and by watch, saying where
+    the series are.  A history that carries its runs' ids beside a step is read."""
+    from swarmstats.cli import main
+
+    path = tmp_path / "runs.csv"
+    path.write_text(SEARCH_RUNS)
+    with pytest.raises(InputError, match="MLflow runs table .*get_metric_history"):
+        read_log(path)
+    for table in (path, FIXTURES / "wandb" / "runs.csv"):
+        assert main(["watch", str(table), "--once"]) == 2
+    history = tmp_path / "history.csv"
+    history.write_text("run_id,step,metrics.loss\n" + "".join(f"a1,{s},{1 / (s + 1)}\n" for s in range(30)))
+    assert read_log(history, wide=True)["metrics.loss"].notna().sum() == 30
+
+
 def test_tensorboard_scalars_and_tf2_tensors_every_point(tmp_path):
     pytest.importorskip("tensorboard")
     from tensorboard.compat.proto import event_pb2, summary_pb2
@@ -625,7 +651,7 @@ def test_every_registered_format_has_a_case_and_reads_its_fixture_as_itself():
     offered = set(registry.names())
     assert offered - cased <= {"tensorboard"}
     assert cased <= offered
-    assert [fmt.name for fmt in registry.REGISTRY if not fmt.offered] == ["notebook", "wandb-runs"]
+    assert [fmt.name for fmt in registry.REGISTRY if not fmt.offered] == ["notebook", "wandb-runs", "mlflow-runs"]
     # the header tests are tried in the registry's order; a table none recognises is generic
     assert registry.sniff_table(["step", "reward"], "log.csv") is None
     assert registry.sniff_table(["Step", "ppo-s1 - train/reward"], "chart.csv").name == "wandb-chart"

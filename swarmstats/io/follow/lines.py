@@ -11,7 +11,7 @@ import stat
 
 from ..._result import plain_number
 from ..decoding import BadJSON, check_readable, loads
-from ..formats import spinup
+from ..formats import registry, spinup
 from ..formats._table import headless
 from ..formats.console import BoxReader, is_rule, visible
 from ..formats.printed_dicts import StepCounter, parse_line
@@ -353,6 +353,7 @@ class Follower:
                 self._header_lost = number
                 self._skip(number, "numbers, not column names: a CSV without a header")
                 return None
+            registry.refuse_one_row_per_run(cells, self.path)
             self.header = cells
             return None
         if cells == self.header:

@@ -1,4 +1,5 @@
-"""MLflow file store: metric files (``<ts_ms> <value> <step>`` per line) and run folders."""
+"""MLflow file store: metric files (``<ts_ms> <value> <step>`` per line) and run folders; and
+the runs table ``mlflow.search_runs()`` gives, refused (one row per run is no series)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,31 @@ import pandas as pd
 from ...errors import InputError
 from ..written_nan import scalar
 from ._table import LogTable, sparse_to_wide
+
+#: the columns ``mlflow.search_runs()`` gives each run besides its ``metrics.``, ``params.`` and
+#: ``tags.`` ones
+RUNS_TABLE_COLUMNS = frozenset({"experiment_id", "status", "artifact_uri", "start_time", "end_time"})
+
+
+def is_runs_table(columns) -> bool:
+    """Is this header ``mlflow.search_runs()``'s, saved with ``to_csv``: one row per run, its
+    ``run_id``, each metric's last value as ``metrics.<key>``, and the run's status and times?
+
+    >>> is_runs_table(["run_id", "experiment_id", "status", "start_time", "metrics.loss", "params.lr"])
+    True
+    >>> is_runs_table(["run_id", "step", "metrics.loss"])   # a history with its runs' ids
+    False
+    """
+    names = [str(column) for column in columns]
+    return ("run_id" in names and any(name.startswith("metrics.") for name in names)
+            and len(RUNS_TABLE_COLUMNS.intersection(names)) >= 2)
+
+
+def refuse_runs_table(name: str):
+    raise InputError(f"{name} is an MLflow runs table (mlflow.search_runs(): one row per run, each metric's "
+                     "last value), not a time series; read the runs' metric histories instead: the tracking "
+                     "server (mlflow://HOST:PORT/experiments/NAME), a run's folder under mlruns/, or "
+                     "MlflowClient().get_metric_history(run_id, key) saved as a table")
 
 
 def parse_metric_file(name: str, text: str, metric: str) -> pd.DataFrame:

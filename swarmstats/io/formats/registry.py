@@ -114,6 +114,9 @@ REGISTRY = (
     LogFormat("wandb-runs", "table", lambda names, base: wandb.is_runs_table(names),
               lambda frame, name: wandb.refuse_runs_table(name),  # one row per run: refused
               offered=False),
+    LogFormat("mlflow-runs", "table", lambda names, base: mlflow.is_runs_table(names),
+              lambda frame, name: mlflow.refuse_runs_table(name),  # search_runs(): refused too
+              offered=False),
     LogFormat("wandb-chart", "table", lambda names, base: wandb.is_chart(names), wandb.read_chart),
     LogFormat("tensorboard-csv", "table", lambda names, base: tensorboard_csv.is_export(names),
               tensorboard_csv.read),
@@ -178,6 +181,19 @@ def of_layout(layout: str) -> tuple:
 def names() -> tuple:
     """The formats ``--input-format`` offers (besides the generic tables)."""
     return tuple(fmt.name for fmt in REGISTRY if fmt.offered)
+
+
+#: the tables recognised only to be refused: one row per run, each metric's last value
+ONE_ROW_PER_RUN = ("wandb-runs", "mlflow-runs")
+
+
+def refuse_one_row_per_run(columns, name: str) -> None:
+    """The InputError ``read_log`` gives a runs table (W&B's, ``mlflow.search_runs()``'s), for a
+    reader that sees the header alone (``watch``, which followed such a table as runs of one
+    point each); nothing for any other header."""
+    found = sniff_table(columns, os.path.basename(name))
+    if found is not None and found.name in ONE_ROW_PER_RUN:
+        found.read(None, name)  # (their reader is their refusal)
 
 
 def sniff_table(columns, base: str) -> LogFormat | None:
