@@ -68,6 +68,10 @@ CASES = {
     "baselines/progress.csv": ("baselines-progress", "mean 100 episode reward", {1874: -3.1, 5212: -1.6}, None),
     "wandb/history.csv": ("wandb-history", "eval/reward", {1: 0.15}, None),
     "wandb/chart.csv": ("wandb-chart", "train/reward", {0: 0.11, 50: 0.34, 100: 0.41, 150: 0.45}, "ppo-s1"),
+    # Optuna's study.trials_dataframe(): the trial number the step; a failed, a pruned and a
+    # running trial have no value
+    "optuna/trials.csv": ("optuna-trials", "value",
+                          {0: 0.912, 1: 0.734, 3: 0.688, 4: 0.651, 7: 0.604, 8: 0.577, 9: 0.563}, None),
     "hf/checkpoint-30": ("trainer-state", "loss", {10: 1.92, 20: 1.64}, None),
     "hf/checkpoint-30/trainer_state.json": ("trainer-state", "eval_loss", {15: 1.71}, None),
     "lightning/version_0": ("lightning-csv", "val/reward", {99: -12.4}, None),
@@ -499,6 +503,35 @@ SEARCH_RUNS = ("run_id,experiment_id,status,artifact_uri,start_time,end_time,met
                + "".join(f"{i:032x},1,FINISHED,file:///mlruns/1/{i:032x}/artifacts,2024-05-01 10:0{i}:00+00:00,"
                          f"2024-05-01 10:3{i}:00+00:00,0.{30 + i},0.{80 + i},{0.001 * (1 + i % 2)},64,run-{i}\n"
                          for i in range(6)))
+
+
+def test_optuna_trials_leave_out_the_sampled_hyperparameters_and_unfinished_trials(capsys):
+    """A trials table read as a generic one judged the hyperparameters each trial sampled
+    (params_n_layers) as metrics, "higher is better", and pooled a pruned trial's intermediate
+    value with the finished trials' objective.  Only what a trial measured is a metric, only
+    finished trials have values, each note says why, and trials are the step's unit."""
+    from swarmstats.cli import main
+
+    path = FIXTURES / "optuna" / "trials.csv"
+    wide = read_log(path, wide=True)
+    assert wide.columns.tolist() == ["step", "value", "user_attrs_accuracy", "wall_time"]
+    assert wide.attrs["step_unit"] == "trials"
+    assert np.isnan(wide["value"].iloc[[2, 5, 6]]).all() and wide["value"].iloc[7] == 0.604
+    notes = " | ".join(wide.attrs["notes"])
+    assert "left out: params_lr, params_n_layers (the hyperparameters each trial sampled" in notes
+    assert "3 of 10 trials did not complete (FAIL 1, PRUNED 1, RUNNING 1)" in notes
+    assert "direction='maximize'" in notes and "--better" in notes
+    assert wide["wall_time"].iloc[0] == pd.Timestamp("2024-05-01 10:02:30", tz="UTC").timestamp()
+    assert main(["check-convergence", str(path), "--better", "lower"]) == 1  # 7 finished trials: too few
+    out = capsys.readouterr().out
+    assert "slope/100 trials" in out and "params_n_layers" not in out and "insufficient_data" in out
+
+
+def test_an_optuna_table_without_a_numeric_objective_is_refused(tmp_path):
+    path = tmp_path / "trials.csv"
+    path.write_text("number,value,datetime_start,state\n0,oops,2024-05-01 10:00:00,COMPLETE\n")
+    with pytest.raises(InputError, match="Optuna trials table without a number"):
+        read_log(path)
 
 
 def test_an_mlflow_runs_table_is_refused_by_every_reader(tmp_path):

@@ -31,6 +31,7 @@ from . import (
     mlflow,
     nanogpt,
     notebooks,
+    optuna,
     printed_dicts,
     pymarl,
     sacred,
@@ -117,6 +118,8 @@ REGISTRY = (
     LogFormat("mlflow-runs", "table", lambda names, base: mlflow.is_runs_table(names),
               lambda frame, name: mlflow.refuse_runs_table(name),  # search_runs(): refused too
               offered=False),
+    LogFormat("optuna-trials", "table", lambda names, base: optuna.is_trials_table(names), optuna.read_trials,
+              step_unit="trials"),
     LogFormat("wandb-chart", "table", lambda names, base: wandb.is_chart(names), wandb.read_chart),
     LogFormat("tensorboard-csv", "table", lambda names, base: tensorboard_csv.is_export(names),
               tensorboard_csv.read),
