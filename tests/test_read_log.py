@@ -534,6 +534,25 @@ def test_an_optuna_table_without_a_numeric_objective_is_refused(tmp_path):
         read_log(path)
 
 
+@pytest.mark.parametrize("file, payload, said", [
+    ("all_results.json", {"epoch": 3.0, "eval_loss": 0.27, "train_runtime": 1234.5},
+     "a Hugging Face Trainer's results summary, each metric's final value (epoch=3.0, eval_loss=0.27, "
+     "train_runtime=1234.5), not a series; read the trainer_state.json"),
+    ("metrics.json", {"eval_loss": 0.27, "eval_runtime": 12.3}, "Hugging Face Trainer's results summary"),
+    ("final.json", {"reward": 0.9, "seed": 1}, "holds one value per key (reward=0.9, seed=1), not a series"),
+    ("odd.json", {"reward": [0.1, 0.2], "seed": 1}, "expected a JSON list of records"),
+])
+def test_a_json_object_of_final_values_is_said_to_be_a_summary(tmp_path, file, payload, said):
+    """trainer.save_metrics() writes all_results.json, one final value per key, beside the
+    Trainer's output; it read "expected a JSON list of records".  Such a file is now said to be a
+    summary, with the file that holds every logged step."""
+    path = tmp_path / file
+    path.write_text(json.dumps(payload))
+    with pytest.raises(InputError) as raised:
+        read_log(path)
+    assert said in str(raised.value)
+
+
 def test_an_mlflow_runs_table_is_refused_by_every_reader(tmp_path):
     """``mlflow.search_runs()`` saved as a CSV holds each run's last values: read as a log it was
     six runs of one point each ("insufficient data" for every metric, and params.batch_size judged
@@ -1441,8 +1460,8 @@ def test_a_wandb_run_summary_is_refused_with_where_the_series_is(tmp_path):
     with pytest.raises(InputError, match=r"a W&B run summary: each metric's last value \(at _step 999\), "
                                          r"not the series\. Export the run's history"):
         read_log(path)
-    (tmp_path / "other.json").write_text('{"a": 1, "b": 2}')  # any other lone object: as before
-    with pytest.raises(InputError, match="expected a JSON list of records"):
+    (tmp_path / "other.json").write_text('{"a": 1, "b": 2}')  # any other lone object: a summary, said so
+    with pytest.raises(InputError, match="holds one value per key"):
         read_log(tmp_path / "other.json")
 
 

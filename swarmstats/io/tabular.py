@@ -413,6 +413,28 @@ def refuse_summary(name: str, payload: dict) -> None:
                          "the run's page - and read that")
 
 
+#: the summaries a Hugging Face Trainer's example scripts save beside its output (trainer.save_metrics)
+TRAINER_RESULTS_FILES = ("all_results.json", "train_results.json", "eval_results.json",
+                         "test_results.json", "predict_results.json")
+
+
+def refuse_results_summary(name: str, payload: dict) -> None:
+    """A JSON object of one number per key is a run's final values, no series: a Hugging Face
+    Trainer's ``all_results.json`` (``trainer.save_metrics``) said so, with the file that holds
+    every logged step; any other such object said to be a summary (it read "expected a JSON list
+    of records")."""
+    if not payload or any(isinstance(value, (list, dict)) for value in payload.values()):
+        return
+    shown = ", ".join(f"{key}={value}" for key, value in list(payload.items())[:4])
+    shown += ", ..." if len(payload) > 4 else ""
+    if os.path.basename(name) in TRAINER_RESULTS_FILES or {"train_runtime", "eval_runtime"} & set(payload):
+        raise InputError(f"{name} is a Hugging Face Trainer's results summary, each metric's final value "
+                         f"({shown}), not a series; read the trainer_state.json in its output_dir (or in the "
+                         "latest checkpoint-N folder): its log_history holds every logged step")
+    raise InputError(f"{name} holds one value per key ({shown}), not a series of records (a run's summary "
+                     "or configuration?); read the log its values were taken from")
+
+
 def _read_json(name: str, text: str) -> pd.DataFrame:
     payload = parse_json(name, text)
     if isinstance(payload, dict):
@@ -420,6 +442,7 @@ def _read_json(name: str, text: str) -> pd.DataFrame:
         lists = [v for v in payload.values() if isinstance(v, list) and v and isinstance(v[0], dict)]
         if len(lists) != 1:
             refuse_summary(name, payload)
+            refuse_results_summary(name, payload)
             raise InputError(f"{name}: expected a JSON list of records")
         payload = lists[0]
     if not isinstance(payload, list) or not all(isinstance(r, dict) for r in payload):
