@@ -419,13 +419,13 @@ TRAINER_RESULTS_FILES = ("all_results.json", "train_results.json", "eval_results
 
 
 def refuse_results_summary(name: str, payload: dict) -> None:
-    """A JSON object of one number per key is a run's final values, no series: a Hugging Face
+    """A JSON object of one value per key is a run's final values, no series: a Hugging Face
     Trainer's ``all_results.json`` (``trainer.save_metrics``) said so, with the file that holds
     every logged step; any other such object said to be a summary (it read "expected a JSON list
     of records")."""
     if not payload or any(isinstance(value, (list, dict)) for value in payload.values()):
         return
-    shown = ", ".join(f"{key}={value}" for key, value in list(payload.items())[:4])
+    shown = ", ".join(f"{key}={str(value)[:24]}" for key, value in list(payload.items())[:4])
     shown += ", ..." if len(payload) > 4 else ""
     if os.path.basename(name) in TRAINER_RESULTS_FILES or {"train_runtime", "eval_runtime"} & set(payload):
         raise InputError(f"{name} is a Hugging Face Trainer's results summary, each metric's final value "
