@@ -866,6 +866,39 @@ def test_an_rllib_trial_leaves_its_work_counts_workers_and_coefficients_out_and_
     assert np.allclose(folder["episode_reward_mean"], progress["episode_reward_mean"])
 
 
+def test_a_ray_tune_experiment_folder_reads_each_trial_as_a_run_of_its_configuration(tmp_path):
+    """~/ray_results/<experiment>/ holds a folder per trial (params.json and its results) beside
+    the experiment's state files; given the experiment, read_log took its one JSON file, the
+    experiment's state, and stopped at "expected a JSON list of records".  Each trial is now a
+    run, its params.json its configuration: two seeds of one learning rate are replicates, a
+    third trial's other learning rate is never pooled with them, and a trial whose results are
+    broken is left out with a note."""
+    source = REAL / "ray/ppo-deepcomp"
+    experiment = tmp_path / "PPO_experiment"
+    params = json.loads((source / "params.json").read_text())
+    trials = {"PPO_env_00000_0_lr=0.001,seed=1": (1e-3, 1), "PPO_env_00001_1_lr=0.001,seed=2": (1e-3, 2),
+              "PPO_env_00002_2_lr=0.0001,seed=1": (1e-4, 1), "PPO_env_00003_3_lr=0.01,seed=1": (1e-2, 1)}
+    for trial, (lr, seed) in trials.items():
+        folder = experiment / trial
+        folder.mkdir(parents=True)
+        (folder / "params.json").write_text(json.dumps({**params, "lr": lr, "seed": seed}))
+        (folder / "progress.csv").write_bytes((source / "progress.csv").read_bytes())
+    (experiment / "PPO_env_00003_3_lr=0.01,seed=1" / "progress.csv").write_text("training_iteration\n")
+    (experiment / "experiment_state-2024-05-01_10-00-00.json").write_text('{"checkpoints": [], "runner_data": {}}')
+    (experiment / "tuner.pkl").write_bytes(b"\x80\x04")
+    wide = ss.read_log(experiment, wide=True)
+    assert sorted(set(wide["run"])) == sorted(trials)[:3]
+    notes = wide.attrs["notes"]
+    assert notes[0].startswith("a Ray Tune experiment: 3 trial folder(s), one run each")
+    assert any(note.startswith("PPO_env_00003_3_lr=0.01,seed=1: ") and "left out" in note for note in notes)
+    configs = wide.attrs["run_configs"]
+    assert configs["PPO_env_00000_0_lr=0.001,seed=1"] == configs["PPO_env_00001_1_lr=0.001,seed=2"] == "lr=0.001"
+    assert configs["PPO_env_00002_2_lr=0.0001,seed=1"] == "lr=0.0001"
+    done = run("check-convergence", experiment, "-m", "episode_reward_mean")
+    assert done.returncode in (0, 1), done.stderr
+    assert "2 configuration(s)" in done.stderr and "expected a JSON list" not in done.stderr
+
+
 def test_watch_follows_a_bookkeeping_metric_named_with_m_and_lists_the_rest():
     """`watch -m learning_rate` on a Trainer's state stopped with "no numeric metric values
     were read": bookkeeping was dropped before -m was honoured.  Unnamed, it is left out and

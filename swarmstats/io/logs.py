@@ -33,6 +33,7 @@ from .decoding import check_readable, is_utf16, utf16_to_utf8
 from .formats import (
     marl_eval,
     mlflow,
+    ray_tune,
     registry,
     sacred,
     sb3,
@@ -481,6 +482,10 @@ def _directory(path: str, format: str | None) -> LogTable:
             return marl_eval.read_documents(documents, path)
     if format in (None, "spinup-progress"):  # a Spinning Up run folder, or a data folder of runs
         table = spinup.read_folder(path, format, _load)
+        if table is not None:
+            return table
+    if format in (None, "ray-result", "ray-progress"):  # a Tune experiment: a folder per trial
+        table = ray_tune.read_experiment(path, _load)
         if table is not None:
             return table
     versions = _lightning_versions(path)

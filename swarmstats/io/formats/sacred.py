@@ -273,13 +273,14 @@ def _flat(config, prefix: str = "") -> dict:
     return out
 
 
-def config_labels(root: str, folders: list) -> dict:
+def config_labels(root: str, folders: list, file: str = CONFIG) -> dict:
     """Each run's configuration as the settings that differ between the runs (seeds left out):
     ``{"1": "env_args.map_name=MMM2", ...}``, or :data:`ONE_CONFIGURATION` for every run when
-    only seeds differ (the runs are replicates); {} when a run has no readable config.json."""
+    only seeds differ (the runs are replicates); {} when a run has no readable ``file`` (sacred's
+    config.json; a Ray Tune trial's params.json)."""
     configs = {}
     for folder in folders:
-        path = os.path.join(root, folder, CONFIG)
+        path = os.path.join(root, folder, file)
         try:
             config = read_json_file(path) if os.path.isfile(path) else None
         except InputError:
