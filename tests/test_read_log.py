@@ -68,6 +68,9 @@ CASES = {
     "baselines/progress.csv": ("baselines-progress", "mean 100 episode reward", {1874: -3.1, 5212: -1.6}, None),
     "wandb/history.csv": ("wandb-history", "eval/reward", {1: 0.15}, None),
     "wandb/chart.csv": ("wandb-chart", "train/reward", {0: 0.11, 50: 0.34, 100: 0.41, 150: 0.45}, "ppo-s1"),
+    # a hand-written loop's logging lines of name=value pairs: episode the step, an evaluation
+    # line at an episode joining that episode's row
+    "printed-pairs/train.log": ("printed-pairs", "eval_return", {10: -72.5, 20: -33.0, 30: -18.5}, None),
     # Optuna's study.trials_dataframe(): the trial number the step; a failed, a pruned and a
     # running trial have no value
     "optuna/trials.csv": ("optuna-trials", "value",
@@ -551,6 +554,33 @@ def test_a_json_object_of_final_values_is_said_to_be_a_summary(tmp_path, file, p
     with pytest.raises(InputError) as raised:
         read_log(path)
     assert said in str(raised.value)
+
+
+def test_printed_name_value_records_are_read_by_read_log_and_watch_alike(capsys):
+    """``logging.info(f"episode={ep}, return={ret:.1f}, ...")`` saved with tee: read as a table,
+    the comma of logging's time made the first line a CSV header ("the x-axis column
+    '2024-05-01 10:00:00' is not numeric"), and watch followed garbage.  Each line holding a step
+    key and another pair is a record; the configuration line (pairs, no step) and the rest are
+    skipped; watch follows the same rows and judges them as check-convergence does."""
+    from swarmstats.cli import main
+    from swarmstats.io.formats.printed_pairs import parse_line
+
+    path = FIXTURES / "printed-pairs" / "train.log"
+    wide = read_log(path, wide=True)
+    assert wide.columns.tolist() == ["step", "return", "length", "epsilon", "time", "eval_return"]
+    assert wide.attrs["step_unit"] == "episodes" and len(wide) == 30
+    assert wide.attrs["notes"] == ["30 printed record(s) of name=value pairs, step = episode; 4 other line(s) skipped"]
+    parsed = parse_line("step=3 loss=nan acc=97.5% dt=0.2s")
+    assert list(parsed) == ["step", "loss", "acc", "dt"] and np.isnan(parsed["loss"]) and parsed["acc"] == 97.5
+    assert parse_line("global_step=10 step=4 loss=0.1") == {"global_step": 10.0, "step": 4.0, "loss": 0.1}
+    assert read_log(path.parent / "train.log", wide=True).equals(wide)
+    assert main(["check-convergence", str(path), "-m", "return", "--format", "json"]) in (0, 1)
+    checked = json.loads(capsys.readouterr().out)
+    assert main(["watch", str(path), "-m", "return", "--once", "--format", "json"]) in (0, 1)
+    out = capsys.readouterr().out
+    watched = json.loads(out[out.index('{\n  "schema_version"'):])["report"]["metrics"]["return"]
+    assert checked["input"]["format"] == "printed-pairs"
+    assert watched["verdict"] == checked["results"][0]["verdict"] and watched["n"] == checked["results"][0]["n"] == 30
 
 
 def test_an_mlflow_runs_table_is_refused_by_every_reader(tmp_path):

@@ -11,7 +11,7 @@ import stat
 
 from ..._result import plain_number
 from ..decoding import BadJSON, check_readable, loads
-from ..formats import registry, spinup
+from ..formats import printed_pairs, registry, spinup
 from ..formats._table import headless
 from ..formats.console import BoxReader, is_rule, visible
 from ..formats.printed_dicts import StepCounter, parse_line
@@ -127,6 +127,7 @@ class Follower:
         self._pymarl: BlockReader | None = None  # pymarl's printed statistics, once a block is seen
         self._json_seen = False  # a JSON record read: a line that is not one is then a bad line
         self._verl_steps: tuple | None = None  # (process, first step, last step) of verl's lines
+        self._pairs_axis: str | None = None  # printed key=value records seen: their step key
 
     def close(self) -> None:
         self._close()
@@ -220,6 +221,8 @@ class Follower:
             return "logs"
         if self._pymarl is not None:
             return "timesteps"  # pymarl's t_env, as read_log's pymarl-console
+        if self._pairs_axis is not None:
+            return printed_pairs.unit(self._pairs_axis)  # as read_log's printed-pairs
         if step_key is not None and step_key.rsplit("/", 1)[-1].endswith("timesteps"):
             return "timesteps"  # SB3's progress.csv, read_log's sb3-progress
         if step_key is None and self.header is not None and {"r", "l", "t"} <= set(self.header):
@@ -260,6 +263,16 @@ class Follower:
                 continue
             if self.verl:
                 continue  # (between verl's step lines: the job's configuration, warnings, samples)
+            if self._pairs_axis is None and self.header is None and "=" in line and not stripped.startswith("{"):
+                pairs = printed_pairs.parse_line(line)
+                if pairs is not None:  # what came before was the script's other output
+                    self._pairs_axis, self._held = printed_pairs.step_key(pairs), []
+            if self._pairs_axis is not None:  # read_log's rows: the other lines skipped
+                pairs = printed_pairs.parse_line(line)
+                if pairs is not None and self._pairs_axis in pairs:
+                    step, values = printed_pairs.as_row(pairs, self._pairs_axis)
+                    out.append({**values, "step": plain_number(step)})
+                continue
             if stripped.startswith("#") or (self._printed and not stripped.startswith("{")):
                 continue  # (between a Trainer's printed dicts: its progress bar, warnings)
             if self.header is None and self._header_lost is None and not stripped.startswith("{"):

@@ -33,6 +33,7 @@ from . import (
     notebooks,
     optuna,
     printed_dicts,
+    printed_pairs,
     pymarl,
     sacred,
     sb3,
@@ -95,6 +96,7 @@ REGISTRY = (
     LogFormat("pymarl-console", "text", pymarl.is_console_head, _text(pymarl.read_console),
               step_unit="timesteps"),
     LogFormat("torchrl-csv", "text", torchrl.is_scalar_head, _text(torchrl.read_scalar_file)),
+    LogFormat("printed-pairs", "text", printed_pairs.is_printed_head, _text(printed_pairs.read_printed)),
     # -- one JSON document -----------------------------------------------------------------------
     LogFormat("trainer-state", "json",
               lambda payload, base: base == "trainer_state.json" or (

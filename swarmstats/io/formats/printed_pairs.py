@@ -1,0 +1,133 @@
+"""Printed ``key=value`` lines: what a hand-written training loop logs with ``print`` or
+``logging`` and a user saves with ``python train.py 2>&1 | tee train.log``::
+
+    2024-05-01 10:00:00,123 INFO train.py:88 - step=100 loss=0.532 reward=1.23 lr=0.0003
+    episode=12, return=-130.5, length=200, epsilon=0.42
+
+A line is a record when it holds a step key (``step``, ``global_step``, ``iter``, ``episode``,
+``epoch`` …: :data:`STEP_KEYS`) and at least one other ``name=number`` pair; pairs are parted by
+spaces, commas, semicolons or bars, a number may carry a unit (``ms``, ``s``, ``%``).  Every other
+line (the configuration, a progress bar, a warning) is skipped and counted.  The step is the first
+record's most precise step key (``step`` before ``epoch``), the others kept as columns (counters
+by name); lines at one step in a row share a row (an evaluation line after a training line), and
+a step that goes back is left to the loader's own rules (a new run, or a run resumed).  Read as a
+table, such a log stopped at "the x-axis column '2024-05-01 10:00:00' is not numeric": the
+comma of ``logging``'s time made its first line a CSV header.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pandas as pd
+
+from ...errors import InputError
+from ._table import LogTable, metric_label
+
+#: the keys that count steps, the most precise first: the first of them a record holds is the axis
+STEP_KEYS = ("global_step", "step", "total_timesteps", "timesteps", "timestep", "env_steps", "frames",
+             "frame", "iteration", "iter", "it", "update", "updates", "episode", "ep", "epoch")
+#: what one step of each axis is, for "per 100 <unit>"
+_UNITS = {"global_step": "steps", "step": "steps", "total_timesteps": "timesteps", "timesteps": "timesteps",
+          "timestep": "timesteps", "env_steps": "steps", "frames": "frames", "frame": "frames",
+          "iteration": "iterations", "iter": "iterations", "it": "iterations", "update": "updates",
+          "updates": "updates", "episode": "episodes", "ep": "episodes", "epoch": "epochs"}
+_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?nan|[-+]?inf"
+#: one pair: a name (letters, digits, ``_ . / -``), ``=``, a number, an optional unit, then a
+#: separator or the end of the line
+_PAIR = re.compile(rf"(?<![\w./-])([A-Za-z_][\w./-]*)\s*=\s*({_NUMBER})(?:ms|s|%)?(?=[\s,;|)\]]|$)",
+                   re.IGNORECASE)
+
+
+def parse_line(line: str) -> dict | None:
+    """The ``name=number`` pairs of a printed line when it is a record (a step key and another
+    pair), else None.
+
+    >>> parse_line("2024-05-01 10:00:00,123 INFO train.py:88 - step=100 loss=0.532 lr=3e-4")
+    {'step': 100.0, 'loss': 0.532, 'lr': 0.0003}
+    >>> parse_line("episode=12, return=-130.5, time=20ms")
+    {'episode': 12.0, 'return': -130.5, 'time': 20.0}
+    >>> parse_line("lr=0.0003 batch_size=64") is None   # no step: a configuration line
+    True
+    """
+    if "=" not in line:
+        return None
+    pairs = {name: float(value) for name, value in _PAIR.findall(line)}
+    if len(pairs) < 2 or not any(key.lower() in STEP_KEYS for key in pairs):
+        return None
+    return pairs
+
+
+def step_key(pairs: dict) -> str:
+    """The step key of a record: the most precise of :data:`STEP_KEYS` it holds, as written.
+
+    >>> step_key({"epoch": 1.0, "Step": 120.0, "loss": 0.5})
+    'Step'
+    """
+    lowered = {key.lower(): key for key in pairs}
+    return lowered[next(key for key in STEP_KEYS if key in lowered)]
+
+
+def as_row(pairs: dict, axis: str) -> tuple[float, dict]:
+    """(the step, the other pairs) of a record whose steps are counted by ``axis``; a pair named
+    like an axis (a ``step`` beside ``global_step``) renamed so that it overwrites no axis."""
+    return pairs.get(axis, math.nan), {metric_label(key): value for key, value in pairs.items() if key != axis}
+
+
+def is_printed_head(head: str, base: str) -> bool:
+    """Does the start of a file hold printed ``key=value`` records (two of them, or one in a
+    head of at most two lines)?"""
+    if "=" not in head:  # one byte search: a table of numbers has no '='
+        return False
+    lines = [line for line in head.splitlines() if line.strip()]
+    found = 0
+    for line in lines[:400]:
+        if "=" in line and parse_line(line) is not None:
+            found += 1
+            if found == 2:
+                return True
+    return found == 1 and len(lines) <= 2
+
+
+def read_printed(name: str, text: str) -> LogTable:
+    """The records of ``text`` as rows (module docstring)."""
+    records, skipped = [], 0
+    for line in text.splitlines():
+        pairs = parse_line(line)
+        if pairs is None:
+            skipped += bool(line.strip())
+        else:
+            records.append(pairs)
+    if not records:
+        raise InputError(f"{name}: no printed line holds a step key ({', '.join(STEP_KEYS[:6])} ...) and "
+                         "another name=number pair")
+    axis = step_key(records[0])
+    steps, rows = [], []
+    for pairs in records:
+        step, values = as_row(pairs, axis)
+        if rows and steps[-1] == step:
+            rows[-1].update(values)  # a line at the step of the line before: one row
+        else:
+            steps.append(step)
+            rows.append(values)
+    keys = list(dict.fromkeys(key for row in rows for key in row))
+    without = sum(math.isnan(step) for step in steps)
+    frame = pd.DataFrame({"step": np.array(steps, dtype=float),
+                          **{key: [row.get(key, math.nan) for row in rows] for key in keys}})
+    frame = frame[frame["step"].notna()].reset_index(drop=True)
+    notes = [f"{len(frame)} printed record(s) of name=value pairs, step = {axis}"
+             + (f"; {skipped} other line(s) skipped" if skipped else "")]
+    if without:
+        notes.append(f"{without} record(s) without {axis!r} left out (the step of the first record)")
+    return LogTable(frame, "printed-pairs", name, notes, step_unit=unit(axis))
+
+
+def unit(axis: str) -> str:
+    """What one step of the step key ``axis`` is ("per 100 episodes").
+
+    >>> unit("Episode"), unit("global_step")
+    ('episodes', 'steps')
+    """
+    return _UNITS[axis.lower()]
