@@ -2,6 +2,7 @@
 and critical-value rules, the logistic transition's coverage, and the command line."""
 
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -285,8 +286,18 @@ def test_ray_trials_are_grouped_by_their_parameters_not_their_unique_names(tmp_p
                    progress=False)
     assert result.by == ["setting"]
     assert sorted(result.table["setting"]) == ["lr=0.001", "lr=0.01"] and set(result.table["n"]) == {2}
-    assert any(note.startswith("the runs' parameters say they are of 2 settings (lr=0.001, lr=0.01)")
+    # the experiment folder is read whole (each trial a run of the configuration its params.json
+    # holds), and each trial keeps its parameters, as when its folder is given alone
+    assert any(note.startswith("the runs' recorded configurations say they are of 2 settings (lr=0.001, lr=0.01)")
                for note in result.notes)
+    # ... also when only params.json knows the learning rate (trials named trial_0, trial_1 ...):
+    # a grouping by it read one group of lr None before
+    plain = tmp_path / "plain"
+    for i, trial in enumerate(sorted(p for p in tmp_path.iterdir() if p.name.startswith("PPO"))):
+        shutil.copytree(trial, plain / f"trial_{i}")
+    by_lr = ss.sweep(str(plain), metrics=["episode_reward_mean"], checks=("convergence",), by=["lr"],
+                     workers=1, progress=False)
+    assert sorted(by_lr.table["lr"]) == [0.001, 0.01] and set(by_lr.table["n"]) == {2}
 
 
 def test_a_setting_whose_every_run_failed_is_summarised_as_unknown(tmp_path):

@@ -133,13 +133,22 @@ def discover(paths, *, group: str | None = None, format: str | None = None) -> l
             # a folder read whole may still hold several runs (SB3 monitor files of other
             # runs beside each other): each is a run of the sweep, never one merged run
             split = _split_runs(whole, format) if whole is not None else []
+            # a run read from a subfolder of its own (a Ray Tune trial) keeps that folder's
+            # parameters (its params.json, its key=value name), as when it is given alone
             runs += [RunSpec(name=os.path.join(path, spec.name), frame=spec.frame,
-                             params={**params, **spec.params}, format=format) for spec in split]
+                             params={**params, **_own_folder_params(path, spec.name), **spec.params}, format=format)
+                     for spec in split]
             if not split:
                 runs.append(RunSpec(name=path, path=path, params=params, format=format))
     if not runs:
         raise InputError("the sweep has no runs")
     return runs
+
+
+def _own_folder_params(path: str, run: str) -> dict:
+    """The parameters of the subfolder of ``path`` a run is named after; {} when there is none."""
+    folder = os.path.join(path, run)
+    return _params(folder) if os.path.isdir(path) and os.path.isdir(folder) else {}
 
 
 def _params(path: str) -> dict:
