@@ -564,6 +564,7 @@ def test_printed_name_value_records_are_read_by_read_log_and_watch_alike(capsys)
     skipped; watch follows the same rows and judges them as check-convergence does."""
     from swarmstats.cli import main
     from swarmstats.io.formats.printed_pairs import parse_line
+    from swarmstats.io.written_nan import is_written
 
     path = FIXTURES / "printed-pairs" / "train.log"
     wide = read_log(path, wide=True)
@@ -571,7 +572,8 @@ def test_printed_name_value_records_are_read_by_read_log_and_watch_alike(capsys)
     assert wide.attrs["step_unit"] == "episodes" and len(wide) == 30
     assert wide.attrs["notes"] == ["30 printed record(s) of name=value pairs, step = episode; 4 other line(s) skipped"]
     parsed = parse_line("step=3 loss=nan acc=97.5% dt=0.2s")
-    assert list(parsed) == ["step", "loss", "acc", "dt"] and np.isnan(parsed["loss"]) and parsed["acc"] == 97.5
+    assert list(parsed) == ["step", "loss", "acc", "dt"] and parsed["acc"] == 97.5
+    assert is_written(np.array([parsed["loss"]]))[0]  # a printed nan: the run diverged, as in any log
     assert parse_line("global_step=10 step=4 loss=0.1") == {"global_step": 10.0, "step": 4.0, "loss": 0.1}
     assert read_log(path.parent / "train.log", wide=True).equals(wide)
     assert main(["check-convergence", str(path), "-m", "return", "--format", "json"]) in (0, 1)

@@ -24,16 +24,16 @@ import numpy as np
 import pandas as pd
 
 from ...errors import InputError
+from ..written_nan import scalar
 from ._table import LogTable, metric_label
 
-#: the keys that count steps, the most precise first: the first of them a record holds is the axis
-STEP_KEYS = ("global_step", "step", "total_timesteps", "timesteps", "timestep", "env_steps", "frames",
-             "frame", "iteration", "iter", "it", "update", "updates", "episode", "ep", "epoch")
-#: what one step of each axis is, for "per 100 <unit>"
+#: the keys that count steps, the most precise first, and what one step of each is ("per 100
+#: episodes"): the first of them a record holds is the axis
 _UNITS = {"global_step": "steps", "step": "steps", "total_timesteps": "timesteps", "timesteps": "timesteps",
           "timestep": "timesteps", "env_steps": "steps", "frames": "frames", "frame": "frames",
           "iteration": "iterations", "iter": "iterations", "it": "iterations", "update": "updates",
           "updates": "updates", "episode": "episodes", "ep": "episodes", "epoch": "epochs"}
+STEP_KEYS = tuple(_UNITS)
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?nan|[-+]?inf"
 #: one pair: a name (letters, digits, ``_ . / -``), ``=``, a number, an optional unit, then a
 #: separator or the end of the line
@@ -54,7 +54,7 @@ def parse_line(line: str) -> dict | None:
     """
     if "=" not in line:
         return None
-    pairs = {name: float(value) for name, value in _PAIR.findall(line)}
+    pairs = {name: scalar(float(value)) for name, value in _PAIR.findall(line)}  # (a NaN printed: logged)
     if len(pairs) < 2 or not any(key.lower() in STEP_KEYS for key in pairs):
         return None
     return pairs
