@@ -420,6 +420,24 @@ def metric_label(name) -> str:
     return f"{name} (metric)" if name in ("run", "step") else name
 
 
+def load_runs(files: list, load, said=lambda note: True) -> tuple[list, list, list, set]:
+    """Each ``(run, file, format)`` of ``files`` read with ``load(file, format)`` (the loader of
+    :mod:`..logs`) as one run of a folder of runs: (each run's wide frame with its ``run``
+    column, the notes ``said`` keeps prefixed by their run, a note for each run whose file could
+    not be read - left out, the other runs read -, the formats read)."""
+    parts, notes, failed, formats = [], [], [], set()
+    for run, file, format in files:
+        try:
+            table = load(file, format)
+        except InputError as exc:  # one run's broken file: said, and the other runs read
+            failed.append(f"{run}: {exc}: left out")
+            continue
+        formats.add(table.format)
+        notes += [f"{run}: {note}" for note in table.notes if said(note)]
+        parts.append(table.frame.assign(run=run))
+    return parts, notes, failed, formats
+
+
 def runs_frame(parts: list) -> pd.DataFrame:
     """The wide frames of several runs (each with its ``run`` column) one after another, the
     ``run`` column first: a reader's folder of runs read as one log.

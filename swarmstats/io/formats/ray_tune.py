@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 
 from ...errors import InputError
-from ._table import LogTable, runs_frame
+from ._table import LogTable, load_runs, runs_frame
 from .sacred import config_labels
 
 #: a trial's configuration, written when it starts
@@ -42,18 +42,9 @@ def read_experiment(path: str, load) -> LogTable | None:
     folders = trial_folders(path)
     if not folders:
         return None
-    parts, notes, failed, formats = [], [], [], set()
-    for folder in folders:
-        results = next(os.path.join(path, folder, file) for file in RESULTS
-                       if os.path.isfile(os.path.join(path, folder, file)))
-        try:
-            table = load(results, None)
-        except InputError as exc:  # one trial's broken results: said, and the other trials read
-            failed.append(f"{folder}: {exc}: left out")
-            continue
-        formats.add(table.format)
-        notes += [f"{folder}: {note}" for note in table.notes]
-        parts.append(table.frame.assign(run=folder))
+    results = [(folder, next(os.path.join(path, folder, file) for file in RESULTS
+                              if os.path.isfile(os.path.join(path, folder, file))), None) for folder in folders]
+    parts, notes, failed, formats = load_runs(results, load)
     if not parts:
         raise InputError(f"{path}: a Ray Tune experiment, but no trial's results could be read ({failed[0]})")
     read = [str(part["run"].iloc[0]) for part in parts]

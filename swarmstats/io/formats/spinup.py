@@ -33,6 +33,7 @@ from ...errors import InputError
 from ._table import (
     LogTable,
     check_repeated_header,
+    load_runs,
     metric_label,
     numeric_columns,
     runs_frame,
@@ -110,16 +111,9 @@ def read_folder(path: str, format: str | None, load) -> LogTable | None:
     # its path (ppo/run_s0 beside sac/run_s0)
     leaves = [os.path.basename(folder) for folder in folders]
     names = leaves if len(set(leaves)) == len(leaves) else [f.replace(os.sep, "/") for f in folders]
-    parts, notes, failed, formats = [], [], [], set()
-    for folder, name in zip(folders, names):
-        try:
-            table = load(os.path.join(path, folder, PROGRESS), format)
-        except InputError as exc:  # one run's broken file: said, and the other runs read
-            failed.append(f"{name}: {exc}: left out")
-            continue
-        formats.add(table.format)
-        notes += [f"{name}: {note}" for note in table.notes if not note.startswith("step = ")]
-        parts.append(table.frame.assign(run=name))
+    parts, notes, failed, formats = load_runs(
+        [(name, os.path.join(path, folder, PROGRESS), format) for folder, name in zip(folders, names)],
+        load, said=lambda note: not note.startswith("step = "))
     if not parts:
         raise InputError(f"{path}: no {PROGRESS} below it could be read ({failed[0]})")
     read = [str(part["run"].iloc[0]) for part in parts]
