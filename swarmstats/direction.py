@@ -27,7 +27,8 @@ LOWER_IS_BETTER = ("loss", "error", "err", "errors", "perplexity", "ppl", "toxic
 _SUFFIXES = ("loss", "error")
 #: words of a diagnostic with no better side (unless a lower-is-better word is there too:
 #: ``entropy_loss``): gradient norms, entropies, episode and completion lengths, clipping
-#: shares, spreads, temperatures and coefficients, KL divergences (PPO's ``approx_kl``,
+#: shares, spreads, temperatures (d3rlpy's ``temp``) and coefficients, scales (d3rlpy's
+#: ``value_scale``: how large the Q-values are), KL divergences (PPO's ``approx_kl``,
 #: GRPO's ``kl``: how far an update or the policy moved, watched, not minimised), advantage
 #: estimates (centred on 0 by construction: verl's ``critic/advantages/mean``), value
 #: estimates (pymarl's ``q_taken_mean``, Spinning Up's ``AverageVVals`` and ``Q1Vals``: they
@@ -37,7 +38,8 @@ _SUFFIXES = ("loss", "error")
 #: the trainer's, watched; a falling one read "worsened")
 NEITHER = ("norm", "entropy", "len", "length", "lengths", "seqlen", "clipped", "clipfrac", "std",
            "temperature", "coef", "coeff", "kl", "kld", "divergence", "advantage", "advantages",
-           "q", "qvalue", "qvalues", "vals", "diff", "difference", "mismatch", "discrepancy", "stop")
+           "q", "qvalue", "qvalues", "vals", "diff", "difference", "mismatch", "discrepancy", "stop",
+           "temp", "scale")
 #: a spread: no better side even of a cost or a loss (Spinning Up's ``StdEpCost``; skrl's
 #: ``Policy / Standard deviation``, the exploration noise)
 _SPREADS = {"std", "stddev", "deviation"}

@@ -54,6 +54,12 @@ CASES = {
         "torchrl-csv", "success", {0: 0.0, 5: 0.0, 10: 0.2, 15: 0.4, 20: 0.6, 25: 0.8}, None),
     "torchrl/csv_logs/mappo_balance_mlp__seed0": ("torchrl-csv", "eval/success",
                                                  {0: 0.0, 5: 0.0, 10: 0.2, 15: 0.4, 20: 0.6, 25: 0.8}, None),
+    # d3rlpy's logs: a headerless epoch,step,value file per metric; d3rlpy_logs/ a run per folder
+    "d3rlpy/d3rlpy_logs/CQL_20240301120000/environment.csv": (
+        "d3rlpy-csv", "environment", {1000 * (k + 1): v for k, v in enumerate(
+            [112.5, 240.25, 398.0, 512.75, 601.5, 640.0, 655.25, 648.5])}, None),
+    "d3rlpy/d3rlpy_logs": ("d3rlpy-csv", "critic_loss", {1000 * (k + 1): v for k, v in enumerate(
+        [9.90012, 6.71145, 5.01273, 3.92201, 3.18874, 2.76542, 2.55128, 2.43307])}, "CQL_20240302093012"),
     # marl-eval's JSON (BenchMARL, Mava): a run per (environment, task, algorithm, seed)
     # TensorBoard's CSV download (run-<run>-tag-<tag>.csv, Wall time,Step,Value): the tag is the
     # metric ("Value" before, its better side guessed from that word); a folder of them, each run a run

@@ -1007,3 +1007,36 @@ def test_a_wandb_chart_export_pools_the_runs_nanogpt_named_after_their_start_tim
     assert rows["train/loss [run=gpt2]"]["reasons"][0].startswith("still improving")
     rising = rows["train/loss [run=gpt2_last_char_token_to_char1729587337.8266432]"]
     assert rising["verdict"] == "not_converged" and rising["reasons"][0].startswith("still worsening")
+
+
+def test_d3rlpy_logs_read_each_fit_as_a_run_and_see_offline_rls_rise_and_fall():
+    """A ``d3rlpy_logs`` folder of three fits from d3rlpy's benchmarks: two seeds of CQL on D4RL
+    hopper-medium (500 epochs of 1,000 gradient steps) and DiscreteBCQ on Atari Breakout (100
+    epochs of 125,000).  Each metric is a headerless ``epoch,step,value`` file: the files were
+    refused as "a table without a header" and the folder as "no log swarmstats recognises"."""
+    path = REAL / "d3rlpy/d3rlpy_logs"
+    wide = ss.read_log(path, wide=True)
+    assert wide.attrs["format"] == "d3rlpy-csv" and wide["run"].nunique() == 3
+    result = run("check-convergence", path, "--format", "json")
+    rows = verdicts(result)
+    # the seeds of one setting by the folders' names, the timers and SAC's temperature left out
+    assert "configurations CQL_hopper-medium-v0, DiscreteBCQ_breakout" in result.stderr
+    assert "time_step, time_algorithm_update, time_sample_batch (a clock)" in result.stderr
+    assert "temp (a coefficient the algorithm sets" in result.stderr
+    assert not [name for name in rows if name.startswith(("time_", "temp ", "epoch"))]
+    # Breakout's return peaked at 61.9 in epoch 5 and fell to ~13 by the end: still worsening
+    breakout = rows["environment [run=DiscreteBCQ_breakout_5_20220509062757]"]
+    assert breakout["verdict"] == "not_converged" and breakout["reasons"][0].startswith("still worsening")
+    # its loss fell 3.12 -> 0.75 by epoch 60 and has risen to ~1.0 since: not converged
+    assert rows["loss [run=DiscreteBCQ_breakout_5_20220509062757]"]["verdict"] != "converged"
+    # hopper's evaluation climbs to the ~3,000 level in ~100 epochs, then every evaluation is
+    # either a fall (~1,000) or a full episode (~3,200) to the end: one change where the climb
+    # ends, no staircase of "regimes" on the two modes, and never "still improving"
+    regimes = {r["name"]: r for r in json.loads(run("regimes", path, "-m", "environment",
+                                                    "--format", "json").stdout)["results"]}
+    for seed in ("1_20210617091227", "2_20210617132440"):
+        name = f"environment [run=CQL_hopper-medium-v0_{seed}]"
+        assert len(regimes[name]["changepoints"]) == 1
+        assert 90_000 <= regimes[name]["changepoint_steps"][0] <= 115_000
+    pooled = rows["environment [CQL_hopper-medium-v0]"]
+    assert pooled["verdict"] != "not_converged" and len(pooled["runs"]) == 2

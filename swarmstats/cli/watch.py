@@ -17,7 +17,7 @@ import numpy as np
 from .._result import fmt, fmt_step, plain_number
 from ..errors import InputError
 from ..io import mlflow_server
-from ..io.columns import stream_step
+from ..io.columns import left_out_text, stream_step
 from ..io.compressed import compression_of
 from ..io.flags import flag_value, is_outcome_flag
 from ..io.follow import LATE, DocumentFollower, Follower, ServerFollower, is_document
@@ -362,6 +362,9 @@ def _refuse_if_nothing_read(args, report, follower: Follower) -> None:
                          "diverged before logging a finite value, so there is nothing to judge")
     if not report.metrics:
         why = f"; {follower.skipped} bad line(s), the first: {follower.first_skip}" if follower.skipped else ""
+        if report.left_out:  # (a TorchRL or d3rlpy file of a learning rate or a clock alone)
+            why += (f"; left out as bookkeeping: {left_out_text(report.left_out)} (name one with -m to "
+                    "follow it)")
         raise InputError(f"{args.file}: no numeric metric values were read{why}")
     counts = capped_list([f"{name} ({entry['n']})" for name, entry in report.metrics.items()])
     raise too_few(args.file, f"too few values to analyse: {counts}", "is the run just starting?")

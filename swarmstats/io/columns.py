@@ -64,6 +64,8 @@ _BOOKKEEPING = (
                            r"datetime|date|ms|secs|seconds|dt)$"
                            r"|(^|_)time_(this_iter_s|total_s|since_restore)$"  # Ray Tune's clocks
                            r"|(^|_)time_per_(epoch|iter|iteration|step|update)$"
+                           # the seconds each part of a step took, as d3rlpy logs them
+                           r"|(^|_)time_(sample_batch|algorithm_update|inference|environment_step|env_step)$"
                            # RLlib's new API stack: the wall time between two sample() calls and
                            # an episode's wall-clock length (episode_duration_sec_mean)
                            r"|(^|_)time_between_sampling$|(^|_)duration_(s|sec|secs|seconds|ms)(_mean|_min|_max)?$"
@@ -80,10 +82,11 @@ _BOOKKEEPING = (
     # (SB3's ent_coef), fixed loss weights: set by the algorithm to steer the loss, so a KL
     # weight that doubled twice read "not converged" and failed the gate
     # (SAC's temperature is also logged as alpha: CleanRL's losses/alpha, Tianshou's loss/alpha,
-    # rlkit's Alpha; its alpha_loss, like SB3's ent_coef_loss, is a loss and stays a metric)
+    # rlkit's Alpha - and as temp by d3rlpy; its alpha_loss, like SB3's ent_coef_loss, is a
+    # loss and stays a metric)
     ("a coefficient the algorithm sets: a KL, entropy or value-loss weight",
      re.compile(r"(^|_)(cur_)?(kl|kl_loss|entropy|ent|vf|vf_loss|value_loss)_(coeff?|coefficient)$"
-                r"|^((loss|losses|train)_)?(log_)?alpha$")),
+                r"|^((loss|losses|train)_)?(log_)?(alpha|temp)$")),
     # which process wrote the row (Ray's pid): a number, never a measurement
     ("an identifier", re.compile(r"^(pid|ppid|node_ip|hostname|trial_id|experiment_id)$")),
     # how many workers a distributed job had (RLlib's num_healthy_workers)
@@ -371,6 +374,8 @@ def _bookkeeping(name: str, column: pd.Series, raw) -> str | None:
     """The bookkeeping kind of a table's column: by its name (``name`` normalised, ``raw`` as
     written), else a counter by its shape; None for a metric."""
     why = _named_kind(raw, name)
+    if why == "a counter" and name.startswith("time_") and not _is_counter(column):
+        return "a clock"  # d3rlpy's time_step: the seconds a step took, not a count of steps
     if why is not None:
         return why
     return "a counter" if _is_counter(column) else None

@@ -31,6 +31,7 @@ from .columns import find_step, table_roles
 from .compressed import compression_of, decompressed, refuse_archive
 from .decoding import check_readable, is_utf16, utf16_to_utf8
 from .formats import (
+    d3rlpy,
     marl_eval,
     mlflow,
     ray_tune,
@@ -470,6 +471,10 @@ def _directory(path: str, format: str | None) -> LogTable:
             return table
     if format in (None, "torchrl-csv"):  # an experiment's scalars/, or a log_dir of experiments
         table = torchrl.read_folder(path)
+        if table is not None:
+            return table
+    if format in (None, "d3rlpy-csv"):  # a run folder of epoch,step,value files, or d3rlpy_logs/
+        table = d3rlpy.read_folder(path)
         if table is not None:
             return table
     if format in (None, "tensorboard-csv"):  # a folder of run-<run>-tag-<tag>.csv downloads

@@ -14,6 +14,7 @@ from ..decoding import BadJSON, check_readable, loads
 from ..formats import printed_pairs, registry, spinup
 from ..formats._table import headless
 from ..formats.console import BoxReader, is_rule, visible
+from ..formats.d3rlpy import is_metric_line
 from ..formats.printed_dicts import StepCounter, parse_line
 from ..formats.pymarl import BlockReader
 from ..formats.torchrl import is_scalar_line, metric_name
@@ -362,6 +363,9 @@ class Follower:
             if headless(cells):
                 if len(cells) == 2 and is_scalar_line(line):  # TorchRL's step,value file: no header
                     self.header = ["step", metric_name(self.path)]
+                    return dict(zip(self.header, row))
+                if len(cells) == 3 and is_metric_line(line):  # d3rlpy's epoch,step,value file
+                    self.header = ["epoch", "step", metric_name(self.path)]
                     return dict(zip(self.header, row))
                 self._header_lost = number
                 self._skip(number, "numbers, not column names: a CSV without a header")

@@ -27,6 +27,7 @@ from typing import Callable
 from ...errors import InputError
 from . import (
     console,
+    d3rlpy,
     marl_eval,
     mlflow,
     nanogpt,
@@ -96,6 +97,7 @@ REGISTRY = (
     LogFormat("pymarl-console", "text", pymarl.is_console_head, _text(pymarl.read_console),
               step_unit="timesteps"),
     LogFormat("torchrl-csv", "text", torchrl.is_scalar_head, _text(torchrl.read_scalar_file)),
+    LogFormat("d3rlpy-csv", "text", d3rlpy.is_metric_head, _text(d3rlpy.read_metric_file)),
     LogFormat("printed-pairs", "text", printed_pairs.is_printed_head, _text(printed_pairs.read_printed)),
     # -- one JSON document -----------------------------------------------------------------------
     LogFormat("trainer-state", "json",
