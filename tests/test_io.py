@@ -171,7 +171,9 @@ def test_a_flag_is_no_step_axis():
     # Lightning's on_step / on_epoch names are metrics; a count of steps or epochs is not
     ("train_loss_step", None), ("train_loss_epoch", None), ("val_acc_epoch", None), ("loss_step", None),
     ("n_steps", "a counter"), ("current_epoch", "a counter"), ("gradient_steps", "a counter"),
-    ("time_step", "a counter"),
+    # (these values hold fractions: a time_step of them is d3rlpy's seconds per step, a clock;
+    # one of whole numbers stays a counter - tests/test_read_d3rlpy.py)
+    ("time_step", "a clock"),
     ("config/gamma", "a setting of the run"), ("reward_config/x", None),
     # what nanoGPT-style scripts print beside the loss
     ("dt", "a clock"), ("tok/sec", "throughput"), ("mfu", "a system measurement"), ("norm", None),
