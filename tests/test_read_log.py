@@ -54,6 +54,10 @@ CASES = {
         "torchrl-csv", "success", {0: 0.0, 5: 0.0, 10: 0.2, 15: 0.4, 20: 0.6, 25: 0.8}, None),
     "torchrl/csv_logs/mappo_balance_mlp__seed0": ("torchrl-csv", "eval/success",
                                                  {0: 0.0, 5: 0.0, 10: 0.2, 15: 0.4, 20: 0.6, 25: 0.8}, None),
+    # what ML-Agents' mlagents-learn prints: a summary line per behaviour, each behaviour a run
+    "mlagents/soccer.log": ("mlagents-console", "ELO", {10000 * (k + 1): 1200 - 3.5 * k for k in range(8)}, "Goalie"),
+    "mlagents/3dball-0.x.txt": ("mlagents-console", "Mean Reward", {1000: 1.242, 2000: 1.319, 3000: 1.804,
+                                                                    4000: 2.151, 5000: 3.175, 6000: 4.898}, None),
     # d3rlpy's logs: a headerless epoch,step,value file per metric; d3rlpy_logs/ a run per folder
     "d3rlpy/d3rlpy_logs/CQL_20240301120000/environment.csv": (
         "d3rlpy-csv", "environment", {1000 * (k + 1): v for k, v in enumerate(

@@ -11,7 +11,7 @@ import stat
 
 from ..._result import plain_number
 from ..decoding import BadJSON, check_readable, loads
-from ..formats import printed_pairs, registry, spinup
+from ..formats import mlagents, printed_pairs, registry, spinup
 from ..formats._table import headless
 from ..formats.console import BoxReader, is_rule, visible
 from ..formats.d3rlpy import is_metric_line
@@ -123,6 +123,7 @@ class Follower:
         self._boxes: BoxReader | None = None  # a log of printed tables, once a rule line is seen
         self._held: list = []  # (number, line) before the file showed what it is
         self._printed = False  # a Trainer's printed dicts seen: the other lines are its terminal text
+        self._mlagents = False  # ML-Agents' summary lines seen: each behaviour a run, the rest text
         self._printed_steps = StepCounter()  # ... and their steps
         self.verl = False  # verl's printed step lines seen: likewise
         self._pymarl: BlockReader | None = None  # pymarl's printed statistics, once a block is seen
@@ -264,6 +265,14 @@ class Follower:
                 continue
             if self.verl:
                 continue  # (between verl's step lines: the job's configuration, warnings, samples)
+            if self._mlagents or (self.header is None and " Step: " in line):
+                summary = mlagents.parse_line(line)
+                if summary is not None:  # what came before was the job's other output
+                    self._mlagents, self._held = True, []
+                    behavior, step, statistics = summary
+                    out.append({**statistics, "step": plain_number(step), "run": behavior})
+                if self._mlagents:
+                    continue  # (between the summaries: Unity's messages, the ONNX exports)
             if self._pairs_axis is None and self.header is None and "=" in line and not stripped.startswith("{"):
                 pairs = printed_pairs.parse_line(line)
                 if pairs is not None:  # what came before was the script's other output

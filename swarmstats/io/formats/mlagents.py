@@ -1,0 +1,90 @@
+"""What Unity ML-Agents' ``mlagents-learn`` prints, saved from a terminal (``tee``)::
+
+    [INFO] 3DBall. Step: 12000. Time Elapsed: 15.893 s. Mean Reward: 1.137. Std of Reward: 0.725. Training.
+    [INFO] SoccerTwos. Step: 20000. Time Elapsed: 60.1 s. Mean Reward: 0.000. Std of Reward: 0.000. Training. ELO: 1201.5.
+    [INFO] Pyramids. Step: 30000. Time Elapsed: 75.4 s. No episode was completed since last summary. Training.
+
+One summary line per behaviour every ``summary_freq`` steps, among the hyperparameters, the
+Unity and ONNX messages; releases before 1.0 printed it after the logger's name
+(``2021-01-19 13:18:53 INFO [stats.py:139] 3DBall. Step: ...``, and in 0.x
+``INFO:mlagents.trainers: first-run-0: 3DBallLearning: Step: 1000. Mean Reward: ...``).
+Read as a log it stopped at "not valid JSON".
+
+Each behaviour is a run (as ML-Agents' TensorBoard writes a folder per behaviour): a behaviour
+is an agent of its own - the striker and the goalie of a soccer game - with its own step count,
+never pooled with another.  The metrics are named as printed (``Mean Reward``, ``Std of
+Reward``, ``Mean Group Reward``, ``ELO``; ``Time Elapsed`` is a clock); a summary at which no
+episode had ended holds no reward (counted in a note).  A run resumed (``--resume``) continues
+its steps; a step that goes back is left to the loader's rules, as for any log.
+
+>>> parse_line("[INFO] 3DBall. Step: 12000. Time Elapsed: 15.893 s. Mean Reward: 1.137. Std of Reward: 0.725. Training.")
+('3DBall', 12000.0, {'Time Elapsed': 15.893, 'Mean Reward': 1.137, 'Std of Reward': 0.725})
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pandas as pd
+
+from ...errors import InputError
+from ..written_nan import scalar
+from ._table import LogTable
+
+#: the behaviour (the word before ". Step:", or ": Step:" before 1.0) and the step
+_SUMMARY = re.compile(r"(?:^|[\s\]:])(?P<behavior>[^\s\]:]+)[.:] Step: (?P<step>\d+)\.(?P<rest>.*)$")
+#: a printed statistic: ``Mean Reward: 1.137``, ``Time Elapsed: 15.893 s``, ``ELO: 1201.5``
+_STATISTIC = re.compile(r"(?:^|\.\s|\s)(?P<name>[A-Z][A-Za-z ]*?): (?P<value>[-+]?(?:\d+(?:\.\d*)?|\.\d+)"
+                        r"(?:[eE][-+]?\d+)?|[-+]?nan|[-+]?inf)(?= s\.|\.(?:\s|$)|\s|$)")
+#: what a summary says when no episode ended since the last one: no reward to report
+_NO_EPISODE = "No episode was completed since last summary"
+
+
+def parse_line(line: str) -> tuple[str, float, dict] | None:
+    """(behaviour, step, the statistics printed) of a summary line, else None."""
+    if " Step: " not in line:  # (one substring search for every other line of the job)
+        return None
+    found = _SUMMARY.search(line)
+    # (ML-Agents' own words: a script's "Episode: 3. Step: 100. Reward: 5." is no summary)
+    if found is None or ("Mean Reward: " not in found["rest"] and _NO_EPISODE not in found["rest"]):
+        return None
+    statistics = {m["name"]: scalar(float(m["value"])) for m in _STATISTIC.finditer(found["rest"])}
+    return found["behavior"], float(found["step"]), statistics
+
+
+def is_printed_head(head: str, base: str) -> bool:
+    """Does the start of a file hold an ML-Agents summary line?"""
+    if ":" not in head or " Step: " not in head:  # (a rare character first: ~0.2 us, the phrase ~7 us)
+        return False
+    return any(parse_line(line) is not None for line in head.splitlines() if " Step: " in line)
+
+
+def read_printed(name: str, text: str) -> LogTable:
+    """The summary lines of ``text`` as rows, a run per behaviour (module docstring)."""
+    rows, empty = [], 0
+    for line in text.splitlines():
+        parsed = parse_line(line)
+        if parsed is None:
+            continue
+        behavior, step, statistics = parsed
+        if "Mean Reward" not in statistics:
+            empty += 1  # (no episode ended: its step holds no reward)
+        rows.append((behavior, step, statistics))
+    if not rows:
+        raise InputError(f"{name}: no ML-Agents summary line ('<behaviour>. Step: N. ... Mean Reward: ...')")
+    behaviors = list(dict.fromkeys(behavior for behavior, _, _ in rows))
+    keys = list(dict.fromkeys(key for _, _, statistics in rows for key in statistics))
+    columns = {"step": np.array([step for _, step, _ in rows], dtype=float)}
+    columns.update({key: np.array([statistics.get(key, math.nan) for _, _, statistics in rows], dtype=float)
+                    for key in keys})
+    frame = pd.DataFrame(columns)
+    notes = [f"{len(rows)} ML-Agents summary line(s)"
+             + (f" of {len(behaviors)} behaviours, one run each: {', '.join(behaviors)}" if len(behaviors) > 1
+                else f" of the behaviour {behaviors[0]}")]
+    if len(behaviors) > 1:
+        frame.insert(0, "run", [behavior for behavior, _, _ in rows])
+    if empty:
+        notes.append(f"{empty} summary line(s) where no episode had ended since the one before: no reward there")
+    return LogTable(frame, "mlagents-console", name, notes)
