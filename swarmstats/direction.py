@@ -28,7 +28,8 @@ _SUFFIXES = ("loss", "error")
 #: words of a diagnostic with no better side (unless a lower-is-better word is there too:
 #: ``entropy_loss``): gradient norms, entropies, episode and completion lengths, clipping
 #: shares, spreads, temperatures (d3rlpy's ``temp``) and coefficients, scales (d3rlpy's
-#: ``value_scale``: how large the Q-values are), KL divergences (PPO's ``approx_kl``,
+#: ``value_scale``: how large the Q-values are), the share of episodes a termination ended
+#: (Isaac Lab's ``Episode_Termination/base_contact``, a fall, beside ``.../time_out``), KL divergences (PPO's ``approx_kl``,
 #: GRPO's ``kl``: how far an update or the policy moved, watched, not minimised), advantage
 #: estimates (centred on 0 by construction: verl's ``critic/advantages/mean``), value
 #: estimates (pymarl's ``q_taken_mean``, Spinning Up's ``AverageVVals`` and ``Q1Vals``: they
@@ -39,7 +40,7 @@ _SUFFIXES = ("loss", "error")
 NEITHER = ("norm", "entropy", "len", "length", "lengths", "seqlen", "clipped", "clipfrac", "std",
            "temperature", "coef", "coeff", "kl", "kld", "divergence", "advantage", "advantages",
            "q", "qvalue", "qvalues", "vals", "diff", "difference", "mismatch", "discrepancy", "stop",
-           "temp", "scale")
+           "temp", "scale", "termination")
 #: a spread: no better side even of a cost or a loss (Spinning Up's ``StdEpCost``; skrl's
 #: ``Policy / Standard deviation``, the exploration noise)
 _SPREADS = {"std", "stddev", "deviation"}

@@ -3,6 +3,7 @@ view, malformed files, and the command line on them."""
 
 import io
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -58,6 +59,9 @@ CASES = {
     "mlagents/soccer.log": ("mlagents-console", "ELO", {10000 * (k + 1): 1200 - 3.5 * k for k in range(8)}, "Goalie"),
     "mlagents/3dball-0.x.txt": ("mlagents-console", "Mean Reward", {1000: 1.242, 2000: 1.319, 3000: 1.804,
                                                                     4000: 2.151, 5000: 3.175, 6000: 4.898}, None),
+    # what rsl_rl's runner prints (legged_gym, Isaac Lab): a block per learning iteration
+    "rsl-rl/train.log": ("rsl-rl-console", "Mean value_function loss",
+                         {it: round(0.08 * math.exp(-it / 8) + 0.005, 4) for it in range(24)}, None),
     # d3rlpy's logs: a headerless epoch,step,value file per metric; d3rlpy_logs/ a run per folder
     "d3rlpy/d3rlpy_logs/CQL_20240301120000/environment.csv": (
         "d3rlpy-csv", "environment", {1000 * (k + 1): v for k, v in enumerate(

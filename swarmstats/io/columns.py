@@ -64,6 +64,8 @@ _BOOKKEEPING = (
                            r"datetime|date|ms|secs|seconds|dt)$"
                            r"|(^|_)time_(this_iter_s|total_s|since_restore)$"  # Ray Tune's clocks
                            r"|(^|_)time_per_(epoch|iter|iteration|step|update)$"
+                           # the time left, as rsl_rl prints it (ETA: 00:46:40)
+                           r"|^eta$"
                            # the seconds each part of a step took, as d3rlpy logs them
                            r"|(^|_)time_(sample_batch|algorithm_update|inference|environment_step|env_step)$"
                            # RLlib's new API stack: the wall time between two sample() calls and

@@ -11,7 +11,7 @@ import stat
 
 from ..._result import plain_number
 from ..decoding import BadJSON, check_readable, loads
-from ..formats import mlagents, printed_pairs, registry, spinup
+from ..formats import mlagents, printed_pairs, registry, rsl_rl, spinup
 from ..formats._table import headless
 from ..formats.console import BoxReader, is_rule, visible
 from ..formats.d3rlpy import is_metric_line
@@ -127,6 +127,7 @@ class Follower:
         self._printed_steps = StepCounter()  # ... and their steps
         self.verl = False  # verl's printed step lines seen: likewise
         self._pymarl: BlockReader | None = None  # pymarl's printed statistics, once a block is seen
+        self._rsl: rsl_rl.BlockReader | None = None  # rsl_rl's printed iterations, likewise
         self._json_seen = False  # a JSON record read: a line that is not one is then a bad line
         self._verl_steps: tuple | None = None  # (process, first step, last step) of verl's lines
         self._pairs_axis: str | None = None  # printed key=value records seen: their step key
@@ -223,6 +224,8 @@ class Follower:
             return "logs"
         if self._pymarl is not None:
             return "timesteps"  # pymarl's t_env, as read_log's pymarl-console
+        if self._rsl is not None:
+            return "iterations"  # as read_log's rsl-rl-console
         if self._pairs_axis is not None:
             return printed_pairs.unit(self._pairs_axis)  # as read_log's printed-pairs
         if step_key is not None and step_key.rsplit("/", 1)[-1].endswith("timesteps"):
@@ -252,6 +255,13 @@ class Follower:
                 if self._pymarl is None:  # what came before was the job's terminal text
                     self._pymarl, self._held = BlockReader(), []
                 block = self._pymarl.feed(line)
+                if block is not None:
+                    out.append(block)
+                continue
+            if self._rsl is not None or (self.header is None and "Learning iteration " in line):
+                if self._rsl is None:  # what came before was the job's terminal text
+                    self._rsl, self._held = rsl_rl.BlockReader(), []
+                block = self._rsl.feed(line)
                 if block is not None:
                     out.append(block)
                 continue
