@@ -115,7 +115,7 @@ def _losses_named_as_later(block: dict | None) -> dict | None:
 
 def is_printed_head(head: str, base: str) -> bool:
     """Does the start of a file hold an rsl_rl iteration block?"""
-    if "/" not in head or "Learning iteration " not in head:  # (a rare character first)
+    if "/" not in head or "L" not in head or "Learning iteration " not in head:  # (rare characters first)
         return False
     return any(_BANNER.match(visible(line) if "\x1b" in line else line)
                for line in head.splitlines() if "Learning iteration " in line)
