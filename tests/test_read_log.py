@@ -19,6 +19,7 @@ from swarmstats import InputError
 from swarmstats.io import LOG_FORMATS, read_log
 from swarmstats.io.columns import table_roles
 from swarmstats.io.runs import find_runs
+from tests.test_cli import run as cli
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "logs"
 
@@ -597,6 +598,46 @@ def test_printed_name_value_records_are_read_by_read_log_and_watch_alike(capsys)
     watched = json.loads(out[out.index('{\n  "schema_version"'):])["report"]["metrics"]["return"]
     assert checked["input"]["format"] == "printed-pairs"
     assert watched["verdict"] == checked["results"][0]["verdict"] and watched["n"] == checked["results"][0]["n"] == 30
+
+
+@pytest.mark.parametrize("lines, axis, unit, columns", [
+    # torchtitan-style, after a rank tag
+    ([f"[rank0] Step {s} | Loss: {3.0 - 0.05 * s:.2f} | LR: 6.00e-06 | Tokens/s: {8000 + s}" for s in range(1, 31)],
+     "Step", "steps", ["step", "Loss", "LR", "Tokens/s"]),
+    # torchtune's disk log: name:value fields apart by spaces after the step's "|"
+    ([f"Step {s} | loss:{3.0 - 0.05 * s:.4f} lr:2e-05 tokens_per_second_per_gpu:{1200 + s}.5" for s in range(1, 31)],
+     "Step", "steps", ["step", "loss", "lr", "tokens_per_second_per_gpu"]),
+    # a tutorial's epochs, out of a total, named in words
+    ([f"2024-05-01 10:00:{s:02d} INFO Epoch {s}/30 | Train Loss: {3.0 - 0.05 * s:.4f} | Val Acc: {0.5 + s / 100:.3f}"
+      for s in range(1, 31)], "Epoch", "epochs", ["step", "Train Loss", "Val Acc"]),
+])
+def test_records_printed_with_a_pipe_after_their_step_are_read_by_read_log_and_watch(tmp_path, lines, axis, unit,
+                                                                                    columns):
+    """``print(f"Step {s} | loss: {loss:.4f} | lr: {lr:.2e}")`` and its kin (torchtitan behind a
+    ``[rank0]`` tag, torchtune's ``loss:1.23 lr:2e-05`` fields, ``Epoch 3/10 | Train Loss: ...``)
+    were "no numeric metric column (columns: Step 1 | loss:...)" or "not valid JSON"."""
+    path = tmp_path / "train.log"
+    path.write_text("starting\n" + "\n".join(lines) + "\n")
+    wide = read_log(path, wide=True)
+    assert wide.attrs["format"] == "printed-pairs" and wide.columns.tolist() == columns
+    assert wide["step"].tolist() == list(range(1, 31)) and wide.attrs["step_unit"] == unit
+    assert wide[columns[1]].tolist() == [pytest.approx(3.0 - 0.05 * s) for s in range(1, 31)]
+    assert wide.attrs["notes"] == [f"30 printed record(s) of '{axis} N | name: value | ...' fields, step = {axis}; "
+                                   "1 other line(s) skipped"]
+    done = cli("check-convergence", path, "--format", "json")
+    assert [row["name"] for row in json.loads(done.stdout)["results"]] == [c for c in columns[1:] if c not in (
+        "LR", "lr", "Tokens/s", "tokens_per_second_per_gpu")]  # a schedule and a throughput left out
+    out = cli("watch", path, "--once", "--format", "json").stdout
+    watched = json.loads(out[out.index('{\n  "schema_version"'):])["report"]["metrics"]
+    assert watched[columns[1]]["n"] == 30
+
+
+@pytest.mark.parametrize("line", ["| rollout/ep_rew_mean | 21.3 |", "|    total_timesteps      | 2048     |",
+                                  "Step 5 of 10 | loss: 0.3", "step | loss | acc", "2024-05-01 10:00:00 | ok: 1"])
+def test_a_line_with_a_pipe_but_no_step_first_is_no_record(line):
+    from swarmstats.io.formats.printed_pairs import parse_line
+
+    assert parse_line(line) is None
 
 
 def test_an_mlflow_runs_table_is_refused_by_every_reader(tmp_path):

@@ -76,7 +76,9 @@ _BOOKKEEPING = (
                            # a duration named with its unit, as rlkit logs them: "time/epoch (s)"
                            r"|_\((s|ms|sec|secs|seconds|min|mins|minutes|h|hours)\)$")),
     # (CleanRL writes its steps per second as charts/SPS)
-    ("throughput", re.compile(r"(fps|per_second|per_sec|_per_s|throughput|(^|_)it_s|(^|_)(tok|toks|tokens)_(s|sec)|(^|_)sps)$")),
+    # (torchtune's tokens_per_second_per_gpu: a rate per device is a rate too)
+    ("throughput", re.compile(r"(fps|per_second|per_sec|_per_s|throughput|(^|_)it_s|(^|_)(tok|toks|tokens)_(s|sec)|(^|_)sps)"
+                              r"(_per_(gpu|device|rank|worker|node))?$")),
     ("a schedule: learning rate or exploration",
      # (rl_games logs its PPO clip range, scaled with the learning rate, as info/e_clip)
      re.compile(r"(^|_)(lr|learning_rate|exploration_rate|epsilon|clip_range|clip_range_vf|e_clip)$|(^|_)lr_")),

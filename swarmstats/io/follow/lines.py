@@ -283,7 +283,8 @@ class Follower:
                     out.append({**statistics, "step": plain_number(step), "run": behavior})
                 if self._mlagents:
                     continue  # (between the summaries: Unity's messages, the ONNX exports)
-            if self._pairs_axis is None and self.header is None and "=" in line and not stripped.startswith("{"):
+            if (self._pairs_axis is None and self.header is None and ("=" in line or "|" in line)
+                    and not stripped.startswith("{")):
                 pairs = printed_pairs.parse_line(line)
                 if pairs is not None:  # what came before was the script's other output
                     self._pairs_axis, self._held = printed_pairs.step_key(pairs), []

@@ -39,6 +39,15 @@ _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?nan|[-+]?inf"
 #: separator or the end of the line
 _PAIR = re.compile(rf"(?<![\w./-])([A-Za-z_][\w./-]*)\s*=\s*({_NUMBER})(?:ms|s|%)?(?=[\s,;|)\]]|$)",
                    re.IGNORECASE)
+#: a record printed with ``|`` between its fields, its step first: ``Step 12 | loss: 0.53 | lr: 3e-4``,
+#: ``Epoch 3/10 | Train Loss: 0.52 | Val Acc: 0.81``, torchtune's ``Step 5 | loss:1.23 lr:2e-05``
+#: (after any prefix: ``[rank0]``, a logger's time and level); the total after a ``/`` is no value
+_PIPED_LEAD = re.compile(r"(?<![\w./-])(global_step|step|iteration|iter|epoch|episode|update)"
+                         r"(?:\s*[:=]\s*|\s+)(\d+)(?:\s*/\s*\d+)?\s*\|", re.IGNORECASE)
+#: one field of a piped record: a name (words allowed: ``Train Loss``), ``:`` or ``=``, a number
+_FIELD = re.compile(rf"^\s*([A-Za-z_][\w./ -]*?)\s*[:=]\s*({_NUMBER})(?:ms|s|%)?\s*$", re.IGNORECASE)
+#: ... or several ``name:number`` in one field, apart by spaces (torchtune's disk log)
+_FIELDS = re.compile(rf"(?<![\w./-])([A-Za-z_][\w./-]*):\s*({_NUMBER})(?:ms|s|%)?(?=\s|$)", re.IGNORECASE)
 
 
 def parse_line(line: str) -> dict | None:
@@ -52,11 +61,36 @@ def parse_line(line: str) -> dict | None:
     >>> parse_line("lr=0.0003 batch_size=64") is None   # no step: a configuration line
     True
     """
-    if "=" not in line:
+    pairs = None
+    if "=" in line:
+        pairs = {name: scalar(float(value)) for name, value in _PAIR.findall(line)}  # (a NaN printed: logged)
+    if (pairs is None or len(pairs) < 2) and "|" in line:
+        pairs = _piped_record(line)
+    if pairs is None or len(pairs) < 2 or not any(key.lower() in STEP_KEYS for key in pairs):
         return None
-    pairs = {name: scalar(float(value)) for name, value in _PAIR.findall(line)}  # (a NaN printed: logged)
-    if len(pairs) < 2 or not any(key.lower() in STEP_KEYS for key in pairs):
+    return pairs
+
+
+def _piped_record(line: str) -> dict | None:
+    """The step and the fields of a record printed with ``|`` between its fields (the step
+    first), else None.
+
+    >>> _piped_record("[rank0] Step 12 | Loss: 0.53 | LR: 3.00e-04 | Tokens/s: 8192")
+    {'Step': 12.0, 'Loss': 0.53, 'LR': 0.0003, 'Tokens/s': 8192.0}
+    >>> _piped_record("Step 5 | loss:1.2301 lr:2e-05 tokens_per_second_per_gpu:1238.2")
+    {'Step': 5.0, 'loss': 1.2301, 'lr': 2e-05, 'tokens_per_second_per_gpu': 1238.2}
+    >>> _piped_record("Epoch 3/10 | Train Loss: 0.5200 | Val Acc: 0.810")
+    {'Epoch': 3.0, 'Train Loss': 0.52, 'Val Acc': 0.81}
+    """
+    lead = _PIPED_LEAD.search(line)
+    if lead is None:
         return None
+    pairs = {lead.group(1): float(lead.group(2))}
+    for field in line[lead.end():].split("|"):
+        whole = _FIELD.match(field)
+        found = [whole.groups()] if whole is not None else _FIELDS.findall(field)
+        for name, value in found:
+            pairs.setdefault(name.strip(), scalar(float(value)))  # (a NaN printed: logged)
     return pairs
 
 
@@ -79,12 +113,13 @@ def as_row(pairs: dict, axis: str) -> tuple[float, dict]:
 def is_printed_head(head: str, base: str) -> bool:
     """Does the start of a file hold printed ``key=value`` records (two of them, or one in a
     head of at most two lines)?"""
-    if "=" not in head:  # one byte search: a table of numbers has no '='
+    # (one byte search each: a table of numbers has no '=', nor a '|' with a ':' or '=')
+    if "=" not in head and ("|" not in head or ":" not in head):
         return False
     lines = [line for line in head.splitlines() if line.strip()]
     found = 0
     for line in lines[:400]:
-        if "=" in line and parse_line(line) is not None:
+        if ("=" in line or "|" in line) and parse_line(line) is not None:
             found += 1
             if found == 2:
                 return True
@@ -93,16 +128,18 @@ def is_printed_head(head: str, base: str) -> bool:
 
 def read_printed(name: str, text: str) -> LogTable:
     """The records of ``text`` as rows (module docstring)."""
-    records, skipped = [], 0
+    records, skipped, first = [], 0, None
     for line in text.splitlines():
         pairs = parse_line(line)
         if pairs is None:
             skipped += bool(line.strip())
         else:
             records.append(pairs)
+            first = line if first is None else first
     if not records:
         raise InputError(f"{name}: no printed line holds a step key ({', '.join(STEP_KEYS[:6])} ...) and "
-                         "another name=number pair")
+                         "another name=number pair (or, after '<step key> N |', name: number fields)")
+    piped = len(_PAIR.findall(first)) < 2  # (the first record's form names the log's in the note)
     axis = step_key(records[0])
     steps, rows = [], []
     for pairs in records:
@@ -117,7 +154,8 @@ def read_printed(name: str, text: str) -> LogTable:
     frame = pd.DataFrame({"step": np.array(steps, dtype=float),
                           **{key: [row.get(key, math.nan) for row in rows] for key in keys}})
     frame = frame[frame["step"].notna()].reset_index(drop=True)
-    notes = [f"{len(frame)} printed record(s) of name=value pairs, step = {axis}"
+    form = f"'{axis} N | name: value | ...' fields" if piped else "name=value pairs"
+    notes = [f"{len(frame)} printed record(s) of {form}, step = {axis}"
              + (f"; {skipped} other line(s) skipped" if skipped else "")]
     if without:
         notes.append(f"{without} record(s) without {axis!r} left out (the step of the first record)")
