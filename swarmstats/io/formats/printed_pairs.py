@@ -5,7 +5,9 @@
     episode=12, return=-130.5, length=200, epsilon=0.42
 
 A line is a record when it holds a step key (``step``, ``global_step``, ``iter``, ``episode``,
-``epoch`` …: :data:`STEP_KEYS`) and at least one other ``name=number`` pair; pairs are parted by
+``epoch`` …: :data:`STEP_KEYS`) and at least one other ``name=number`` pair - or when its step
+comes first and ``|`` parts its fields (``[rank0] Step 12 | loss: 0.53 | lr: 3e-4``,
+``Epoch 3/10 | Train Loss: 0.52``, torchtune's ``Step 5 | loss:1.23 lr:2e-05``); pairs are parted by
 spaces, commas, semicolons or bars, a number may carry a unit (``ms``, ``s``, ``%``).  Every other
 line (the configuration, a progress bar, a warning) is skipped and counted.  The step is the first
 record's most precise step key (``step`` before ``epoch``), the others kept as columns (counters
