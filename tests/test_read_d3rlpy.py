@@ -123,4 +123,13 @@ def test_watch_follows_a_metric_file_and_names_what_a_clock_alone_leaves_out(tmp
     done = run("watch", FIRST / "time_step.csv", "--once")
     assert done.returncode == 2
     assert "no numeric metric values were read; left out as bookkeeping: " in done.stderr
-    assert "time_step" in done.stderr and "name one with -m to follow it" in done.stderr
+    assert "time_step (a clock)" in done.stderr and "name one with -m to follow it" in done.stderr
+
+
+def test_a_monitor_tells_a_time_step_of_seconds_from_one_of_steps_by_its_first_value():
+    from swarmstats import Monitor
+
+    for first, kind in ((0.0124, "a clock"), (10, "a counter")):
+        monitor = Monitor()
+        monitor.log(1, reward=1.0, time_step=first)
+        assert monitor.status.left_out == {"time_step": kind}

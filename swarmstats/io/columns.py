@@ -377,12 +377,21 @@ def _few_drops(values: np.ndarray) -> bool:
 def _bookkeeping(name: str, column: pd.Series, raw) -> str | None:
     """The bookkeeping kind of a table's column: by its name (``name`` normalised, ``raw`` as
     written), else a counter by its shape; None for a metric."""
-    why = _named_kind(raw, name)
-    if why == "a counter" and name.startswith("time_") and not _is_counter(column):
-        return "a clock"  # d3rlpy's time_step: the seconds a step took, not a count of steps
+    why = timed_or_counted(_named_kind(raw, name), name, lambda: _is_counter(column))
     if why is not None:
         return why
     return "a counter" if _is_counter(column) else None
+
+
+def timed_or_counted(why: str | None, key: str, counts) -> str | None:
+    """``why``, the kind a name says, unless it says "a counter" with a time's word first and
+    ``counts()`` (asked only then) says its values count nothing: d3rlpy's ``time_step`` holds
+    the seconds a step took, a clock.
+
+    >>> timed_or_counted("a counter", "time_step", lambda: False), timed_or_counted("a counter", "time_step", lambda: True)
+    ('a clock', 'a counter')
+    """
+    return "a clock" if why == "a counter" and key.startswith("time_") and not counts() else why
 
 
 def _is_counter(column: pd.Series) -> bool:

@@ -28,7 +28,13 @@ from ..convergence.endings import with_divergence
 from ..convergence.reasons import diverged_text
 from ..convergence.step_axis import check_budget
 from ..errors import InputError, check_choice, check_count, is_real
-from ..io.columns import bookkeeping_by_name, counter_shaped, left_out_text
+from ..io.columns import (
+    bookkeeping_by_name,
+    counter_shaped,
+    left_out_text,
+    timed_or_counted,
+)
+from ..io.runs import normalise
 from ..io.written_nan import nonfinite_kind
 from ..sentinels import is_undefined
 from ..windows import AdaptiveWindow
@@ -228,7 +234,7 @@ class Monitor(Estimator):
         for name, raw in metrics.items():
             if self.metrics is not None and name not in self.metrics:
                 continue
-            if self.metrics is None and name not in self._streams and self._bookkeeping(name):
+            if self.metrics is None and name not in self._streams and self._bookkeeping(name, raw):
                 continue
             value = _number(raw)
             if value is None or is_undefined(name, value):
@@ -245,13 +251,15 @@ class Monitor(Estimator):
                 self._longest_skip[name] = max(self._longest_skip.get(name, 0), skipped["values"])
             self._add(name, step, value)
 
-    def _bookkeeping(self, name: str) -> bool:
+    def _bookkeeping(self, name: str, raw) -> bool:
         """Whether ``name``, logged while every metric is tracked, is bookkeeping by its name
-        (a Trainer's epoch and learning_rate read "not converged" beside the loss); noted in
-        the status.  A stop metric is tracked whatever its name."""
+        (a Trainer's epoch and learning_rate read "not converged" beside the loss) - a
+        counter's name holding seconds (``raw``, its first value, a fraction) a clock, as in a
+        table; noted in the status.  A stop metric is tracked whatever its name."""
         if name in self._left_out:
             return True
-        why = None if name in self.stop_metrics else bookkeeping_by_name(name)
+        why = None if name in self.stop_metrics else timed_or_counted(
+            bookkeeping_by_name(name), normalise(name), lambda: (value := _number(raw)) is None or value == round(value))
         if why is not None:
             self._left_out[name] = why
         return why is not None
