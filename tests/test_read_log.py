@@ -63,6 +63,9 @@ CASES = {
     # what rsl_rl's runner prints (legged_gym, Isaac Lab): a block per learning iteration
     "rsl-rl/train.log": ("rsl-rl-console", "Mean value_function loss",
                          {it: round(0.08 * math.exp(-it / 8) + 0.005, 4) for it in range(24)}, None),
+    # tensorboardX's export_scalars_to_json, as MAPPO saves it (logs/summary.json)
+    "tensorboardx/summary.json": ("tensorboardx-json", "dist_entropy",
+                                  {16000 * i: round(1.6 - 0.02 * i, 4) for i in range(25)}, None),
     # d3rlpy's logs: a headerless epoch,step,value file per metric; d3rlpy_logs/ a run per folder
     "d3rlpy/d3rlpy_logs/CQL_20240301120000/environment.csv": (
         "d3rlpy-csv", "environment", {1000 * (k + 1): v for k, v in enumerate(

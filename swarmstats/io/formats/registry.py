@@ -44,6 +44,7 @@ from . import (
     swarm_logs,
     tensorboard,
     tensorboard_csv,
+    tensorboardx_json,
     torchrl,
     trainers,
     verl,
@@ -118,6 +119,8 @@ REGISTRY = (
     LogFormat("pymarl-info", "json", lambda payload, base: sacred.is_info(payload), sacred.read_info,
               step_unit="timesteps"),
     LogFormat("sacred-metrics", "json", lambda payload, base: sacred.is_metrics(payload), sacred.read_metrics),
+    LogFormat("tensorboardx-json", "json", lambda payload, base: tensorboardx_json.is_export(payload),
+              tensorboardx_json.read_export),
     LogFormat("marl-eval", "json", lambda payload, base: marl_eval.is_marl_eval(payload), marl_eval.read,
               step_unit="timesteps"),
     # -- tables: recognised from their header ----------------------------------------------------

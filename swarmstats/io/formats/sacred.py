@@ -90,8 +90,9 @@ def _listed(names: list) -> str:
     return shown if len(names) <= _LISTED else f"{shown} and {len(names) - _LISTED} more"
 
 
-class _Metrics:
-    """The metrics of one file gathered as tidy pieces, and what could not be read."""
+class MetricLists:
+    """The metrics of one file, each a list of values beside a list of steps, gathered as tidy
+    pieces, and what could not be read (sacred's, pymarl's, tensorboardX's JSON export)."""
 
     def __init__(self, name: str):
         self.name = name
@@ -139,7 +140,7 @@ def read_info(payload, name: str) -> LogTable:
     """A pymarl ``info.json``: each list ``K`` with its steps ``K_T`` is a metric."""
     if not isinstance(payload, dict):
         raise InputError(f"{name}: a pymarl info.json is a JSON object of lists")
-    found = _Metrics(name)
+    found = MetricLists(name)
     for key, values in payload.items():
         steps = payload.get(f"{key}{STEP_SUFFIX}")
         if isinstance(values, list) and isinstance(steps, list):
@@ -151,7 +152,7 @@ def read_metrics(payload, name: str) -> LogTable:
     """A sacred ``metrics.json``: ``{name: {"steps": [...], "values": [...], ...}}``."""
     if not is_metrics(payload):
         raise InputError(f"{name}: a sacred metrics.json maps each metric to its 'steps' and 'values'")
-    found = _Metrics(name)
+    found = MetricLists(name)
     for key, entry in payload.items():
         found.add(str(key), entry["values"], entry["steps"])
     return found.table("sacred-metrics", "metric")
