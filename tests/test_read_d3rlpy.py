@@ -129,7 +129,9 @@ def test_watch_follows_a_metric_file_and_names_what_a_clock_alone_leaves_out(tmp
 def test_a_monitor_tells_a_time_step_of_seconds_from_one_of_steps_by_its_first_value():
     from swarmstats import Monitor
 
-    for first, kind in ((0.0124, "a clock"), (10, "a counter")):
+    # (a first value that is NaN or infinite tells nothing: the name's kind stands)
+    for first, kind in ((0.0124, "a clock"), (10, "a counter"), (float("nan"), "a counter"),
+                        (float("inf"), "a counter"), (None, "a counter")):
         monitor = Monitor()
         monitor.log(1, reward=1.0, time_step=first)
         assert monitor.status.left_out == {"time_step": kind}

@@ -259,7 +259,7 @@ class Monitor(Estimator):
         if name in self._left_out:
             return True
         why = None if name in self.stop_metrics else timed_or_counted(
-            bookkeeping_by_name(name), normalise(name), lambda: (value := _number(raw)) is None or value == round(value))
+            bookkeeping_by_name(name), normalise(name), lambda: _counts(_number(raw)))
         if why is not None:
             self._left_out[name] = why
         return why is not None
@@ -467,6 +467,12 @@ def _budget_in_values(steps: list, budget: float) -> float | None:
         return None
     spacing = (float(last) - float(first)) / (len(steps) - 1)
     return (len(steps) - 1) + (budget - float(last)) / spacing
+
+
+def _counts(value: float | None) -> bool:
+    """Whether a first value could be a counter's: a whole number (None, NaN or infinite: not
+    known, so the name's kind stands)."""
+    return value is None or not math.isfinite(value) or float(value).is_integer()
 
 
 def _number(raw) -> float | None:
