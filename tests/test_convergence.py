@@ -527,3 +527,46 @@ def test_values_logged_at_one_step_are_judged_on_the_steps_not_the_rows():
     assert any("150 value(s) were logged at a step already holding one" in r for r in both.reasons)
     test = ss.trend_test(pd.Series(y, index=steps))
     assert test.sen_slope == pytest.approx(0.004, rel=0.1) and test.ols_slope == pytest.approx(0.004, rel=0.1)
+
+
+def test_a_level_held_from_the_first_point_says_no_improvement_was_shown():
+    """A score flat from its first logged point passes as converged (a level), but the reasons
+    say the log shows no approach to it: a run that never learned must not read like one that
+    learned and settled.  Only for a metric with a better side, and only without a warm-up."""
+    noise = np.random.default_rng(3).normal(0.5, 0.05, 400)
+    held = ss.check_convergence(noise, name="reward")
+    # (the warm-up rule sets the first two points aside, one high, one low: not a start that was worse)
+    assert held.verdict == "converged" and held.warmup == 2
+    assert held.reasons[1].startswith("no improvement shown: the first 40 of 400 points (mean 0.4979) are not worse than the rest (mean 0.5021) beyond noise")
+    # a side given for an unnamed metric counts as well; a constant series too
+    assert ss.check_convergence(noise, better="lower").reasons[1].startswith("no improvement shown")
+    flat = ss.check_convergence(np.zeros(50), name="win_rate")
+    assert flat.verdict == "converged" and flat.reasons[1].startswith("no improvement shown")
+    # a metric with no better side (an episode length) has nothing to improve
+    assert not any(r.startswith("no improvement") for r in ss.check_convergence(noise, name="ep_len").reasons)
+    # a climb set aside as a warm-up is an improvement shown: no such note
+    climbed = np.concatenate([np.linspace(0.0, 0.5, 60), noise])
+    learned = ss.check_convergence(climbed, name="reward")
+    assert learned.verdict == "converged" and learned.warmup > 0
+    assert not any(r.startswith("no improvement") for r in learned.reasons)
+
+
+def test_a_start_worse_than_the_rest_is_told_from_noise_at_the_level_asked():
+    """compare_start's one-sided test: on white noise and on AR(0.6) noise (its
+    autocorrelation time given) the start reads "improved" in alpha of the runs; a climb of two
+    noise SDs over the first tenth (a start one SD worse on average) is seen almost always."""
+    from swarmstats.convergence.improvement import compare_start
+
+    rng = np.random.default_rng(11)
+    reps, n = 4000, 300
+    white = rng.normal(size=(reps, n))
+    persistent = np.array([ar1(0.6, n, rng) for _ in range(reps // 4)])
+    climb = np.concatenate([np.linspace(-2.0, 0.0, 30), np.zeros(n - 30)]) + rng.normal(size=(400, n))
+    def share(rows, tau, better="higher"):
+        return np.mean([compare_start(row, tau, better, 0.05).improved for row in rows])
+
+    for rows, tau in ((white, 1.0), (persistent, 1.6 / 0.4)):
+        se = np.sqrt(0.05 * 0.95 / len(rows))
+        assert abs(share(rows, tau) - 0.05) < 3.5 * se
+        assert abs(share(rows, tau, "lower") - 0.05) < 3.5 * se
+    assert share(climb, 1.0) > 0.99 and share(climb, 1.0, "lower") == 0

@@ -60,6 +60,8 @@ def test_a_trained_agent_with_discrete_rewards_is_quiet_everywhere(name, mean):
     reward = table.loc[table["metric"] == "r", "value"].to_numpy()
     verdict = ss.check_convergence(reward, name="r")
     assert verdict.verdict == "converged" and verdict.ci[0] < mean < verdict.ci[1]
+    # an evaluation of a trained agent holds its level from the first episode: no learning shown
+    assert verdict.reasons[1].startswith("no improvement shown: the first ")
     assert ss.detect_regimes(reward, name="r").changepoints == []
     window = ss.AdaptiveWindow().fit(reward, name="r")
     assert window.changes == [] and not window.table["status"].isin(["improving", "degrading"]).any()
@@ -363,6 +365,8 @@ def test_a_task_learned_in_sixty_episodes_is_converged_near_its_plateau():
     assert result.returncode == 0, result.stdout
     reward = verdicts(result)["r"]
     assert reward["verdict"] == "converged" and -90 < reward["ci"][0] < -86 < reward["ci"][1] < -80
+    # it learned and settled, which a level held from the start would not say
+    assert not any(reason.startswith("no improvement shown") for reason in reward["reasons"])
 
 
 def test_a_folder_of_several_algorithms_judges_each_alone_and_never_calls_them_disagreeing_seeds():
@@ -730,6 +734,9 @@ def test_pymarl_smac_runs_are_judged_by_configuration_and_the_seeds_of_one_map_d
     learned, never = mmm2["runs"]
     assert learned["verdict"] == "not_converged" and "still improving" in learned["reasons"][0]
     assert never["verdict"] == "converged" and "constant at 0" in never["reasons"][0]
+    # "converged" at a win rate of 0 passes a gate; the reasons say nothing was learned
+    assert never["reasons"][1].startswith("no improvement shown: the first 21 of 204 points (mean 0)")
+    assert not any(reason.startswith("no improvement") for reason in learned["reasons"])
     won = rows["test_battle_won_mean [env_args.map_name=3s5z]"]
     assert won["verdict"] != "not_converged" and 0.9 < won["mean"] < 0.96
     # fewer of one's own units dying is better: a falling dead_allies_mean is improving (it fell

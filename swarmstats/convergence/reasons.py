@@ -425,6 +425,21 @@ def memory_notes(precision, movement_widened: bool, sloped: bool) -> list:
     return []
 
 
+def held_from_start_note(start, n: int) -> str:
+    """The note on a converged run whose start was no worse than the level it holds
+    (``start``: a :class:`~swarmstats.convergence.improvement.Start`, of a run of ``n``
+    points): a level, and no approach to it.
+
+    >>> from swarmstats.convergence.improvement import Start
+    >>> held_from_start_note(Start(21, 0.0, 0.0, 1.0, False), 204)[:71]
+    'no improvement shown: the first 21 of 204 points (mean 0) are not worse'
+    """
+    return (f"no improvement shown: the first {start.length:,} of {n:,} points (mean "
+            f"{fmt(start.mean)}) are not worse than the rest (mean {fmt(start.level)}) beyond "
+            f"noise (one-sided p = {fmt(start.pvalue, 2)}): a run that never learned reads so, as "
+            "does one logged only after it had learned")
+
+
 def warmup_reason(cut, start: int, first: int, apart_p: float) -> str:
     """What was set aside and why; ``first`` is the rule's cut once checked for a transient."""
     if first != cut.index:

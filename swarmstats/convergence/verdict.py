@@ -53,6 +53,7 @@ from .._result import fmt
 from ..direction import DIRECTIONS, sense
 from ..errors import InputError, check_choice, check_level, is_real
 from .endings import with_divergence
+from .improvement import compare_start
 from .movement import movement_tests
 from .pace import moving_now, recent_pace
 from .reasons import (
@@ -61,6 +62,7 @@ from .reasons import (
     count_text,
     few_effective_reason,
     flat_reason,
+    held_from_start_note,
     late_reason,
     level_wait,
     long_memory_reason,
@@ -217,6 +219,18 @@ class ConvergenceTest(Estimator):
 
     # -- one run --------------------------------------------------------------
     def fit_series(self, series: Series) -> ConvergenceResult:
+        result = self._judge(series)
+        better = sense(self.better, series.name)
+        if result.converged and better is not None:
+            # a level is not an approach to one: a win rate at 0 for two million timesteps
+            # passes as "converged", and a CI gate lets it through; the reasons say whether
+            # the log showed the run getting there
+            start = compare_start(series.values, result.autocorr_time, better, self.alpha)
+            if start is not None and not start.improved:
+                result.reasons.insert(1, held_from_start_note(start, result.n))
+        return result
+
+    def _judge(self, series: Series) -> ConvergenceResult:
         values = series.values
         n = len(values)
         steps = step_axis(series)
