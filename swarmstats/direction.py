@@ -90,6 +90,10 @@ def split_camel(name) -> str:
     return _CAMEL_BREAK.sub("_", str(name))
 
 
+#: the last part of a name that is an entropy alone (``Loss/entropy``, ``mean_entropy``)
+_ENTROPY_LEAF = re.compile(r"(?i)(mean[ _]?)?entropy")
+
+
 def _words(name) -> list:
     return [w for w in re.split(r"[^a-z]+", split_camel(metric_part(name)).lower()) if w]
 
@@ -118,9 +122,15 @@ def guessed_direction(name) -> str | None:
     ('lower', 'higher', None)
     >>> guessed_direction("Episode / Total timesteps (mean)"), guessed_direction("Policy / Standard deviation")
     (None, None)
+    >>> guessed_direction("Loss/entropy"), guessed_direction("Loss/value_function"), guessed_direction("entropy_loss")
+    (None, 'lower', 'lower')
     """
     words = _words(name)
     if _SPREADS & set(words):  # how widely a cost or loss varies is watched, not minimised
+        return None
+    if _ENTROPY_LEAF.fullmatch(str(metric_part(name)).rsplit("/", 1)[-1].strip()):
+        # an entropy filed among the losses (rsl_rl's Loss/entropy, the entropy its PPO
+        # returns under the losses' key) is the entropy, not a loss: as "losses/entropy"
         return None
     if (any(w in LOWER_IS_BETTER or w.endswith(_SUFFIXES) for w in words) or {"cross", "entropy"} <= set(words)
             or ("dead" in words and bool(_OWN_LOSSES & set(words)))

@@ -29,7 +29,9 @@ def test_each_iteration_block_is_a_row_at_its_iteration():
     # the first block, before any episode ended, names its losses by their keys: one column
     assert wide["Mean value_function loss"][0] == 0.085 and "value_function" not in wide.columns
     assert wide.attrs["notes"] == ["24 iteration block(s) printed by rsl_rl's runner, step = the learning iteration",
-                                   "1 block(s) before the first episode ended: no reward there"]
+                                   "1 block(s) before the first episode ended: no reward there",
+                                   "'Mean entropy loss' read as 'Mean entropy': rsl_rl prints the policy's "
+                                   "entropy under that name, not a loss (no better side)"]
 
 
 def test_the_reward_is_judged_per_iteration_and_the_clocks_and_counter_left_out():
@@ -49,6 +51,24 @@ def test_a_termination_share_and_the_action_noise_have_no_better_side():
     assert guessed_direction("Episode_Termination/time_out") is None
     assert guessed_direction("Mean action noise std") is None
     assert guessed_direction("Episode_Reward/track_lin_vel_xy_exp") == "higher"
+
+
+def test_the_entropy_printed_as_a_loss_is_read_as_the_entropy_it_is():
+    # rsl_rl's PPO returns the policy's mean entropy under its losses' "entropy" key, printed
+    # "Mean entropy loss: 11.25" (and written to TensorBoard as Loss/entropy): lower-is-better
+    # by its name, a falling entropy read "improving"
+    wide = read_log(LOG, wide=True)
+    printed = [float(line.split(":")[1]) for line in LOG.read_text().splitlines() if "Mean entropy loss:" in line]
+    assert "Mean entropy loss" not in wide.columns and wide["Mean entropy"].dropna().tolist() == printed
+    assert guessed_direction("Mean entropy") is None and guessed_direction("Loss/entropy") is None
+    done = run("check-convergence", LOG, "-m", "Mean entropy", "--format", "json")
+    reason = json.loads(done.stdout)["results"][0]["reasons"][0]
+    assert "falling" in reason and "improving" not in reason
+    # a first block before any episode ended, its entropy printed by key, joins the same column
+    reader = BlockReader()
+    for line in ["Learning iteration 0/10", "  entropy: 11.3", "Learning iteration 1/10"]:
+        first = reader.feed(line)
+    assert first == {"Mean entropy": 11.3, "step": 0.0}
 
 
 def test_releases_before_2_print_their_losses_and_total_time_without_mean():

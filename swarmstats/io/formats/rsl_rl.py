@@ -86,7 +86,7 @@ class BlockReader:
         banner = _BANNER.search(line) if "Learning iteration" in line else None
         if banner is not None:
             done, self._block = self._block, {"step": float(banner.group(1))}
-            return _losses_named_as_later(done)
+            return _named_as_read(done)
         if self._block is None:
             return None
         item = _item(line)
@@ -99,18 +99,29 @@ class BlockReader:
     def finish(self) -> dict | None:
         """The block in progress (at the end of a whole text, complete), if any."""
         done, self._block = self._block, None
-        return _losses_named_as_later(done)
+        return _named_as_read(done)
 
 
-def _losses_named_as_later(block: dict | None) -> dict | None:
+#: what rsl_rl prints as ``Mean entropy loss`` is the policy's mean entropy (its PPO returns
+#: the entropy under the loss dictionary's ``entropy`` key), not a loss to minimise: read under
+#: the name of what it is, a diagnostic with no better side
+ENTROPY_PRINTED, ENTROPY = "Mean entropy loss", "Mean entropy"
+
+
+def _named_as_read(block: dict | None) -> dict | None:
     """A block printed before the first episode ended names its losses by their keys alone
     (``value_function: 0.0850``, where the blocks after print ``Mean value_function loss``):
     named as later, one column, not two.  (rsl_rl's episode terms hold a ``/`` or a capital,
-    releases before 2.0 print ``Value function loss`` in every block.)"""
-    if block is None or "Mean reward" in block:
+    releases before 2.0 print ``Value function loss`` in every block.)  The entropy printed as
+    a loss is named :data:`ENTROPY`."""
+    if block is None:
         return block
-    return {(f"Mean {key} loss" if re.fullmatch(r"[a-z][a-z0-9_]*", key) else key): value
-            for key, value in block.items() if key != "step"} | {"step": block["step"]}
+    if "Mean reward" not in block:
+        block = {(f"Mean {key} loss" if re.fullmatch(r"[a-z][a-z0-9_]*", key) else key): value
+                 for key, value in block.items() if key != "step"} | {"step": block["step"]}
+    if ENTROPY_PRINTED in block:
+        block = {(ENTROPY if key == ENTROPY_PRINTED else key): value for key, value in block.items()}
+    return block
 
 
 def is_printed_head(head: str, base: str) -> bool:
@@ -139,4 +150,7 @@ def read_printed(name: str, text: str) -> LogTable:
     notes = [f"{len(blocks)} iteration block(s) printed by rsl_rl's runner, step = the learning iteration"]
     if without and without < len(blocks):
         notes.append(f"{without} block(s) before the first episode ended: no reward there")
+    if ENTROPY in arrays:
+        notes.append(f"{ENTROPY_PRINTED!r} read as {ENTROPY!r}: rsl_rl prints the policy's entropy "
+                     "under that name, not a loss (no better side)")
     return LogTable(None, "rsl-rl-console", name, notes, arrays=arrays, step_unit="iterations")
