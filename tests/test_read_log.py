@@ -63,6 +63,13 @@ CASES = {
     # what rsl_rl's runner prints (legged_gym, Isaac Lab): a block per learning iteration
     "rsl-rl/train.log": ("rsl-rl-console", "Mean value_function loss",
                          {it: round(0.08 * math.exp(-it / 8) + 0.005, 4) for it in range(24)}, None),
+    # what Tianshou's trainers print after each epoch's test, among tqdm's progress bars
+    "tianshou/train.log": ("tianshou-console", "test_reward", {
+        1: 76.789891, 2: 130.367575, 3: 230.240051, 4: 252.213616, 5: 281.9696, 6: 268.529711, 7: 338.42111,
+        8: 363.528157, 9: 387.222396, 10: 409.231872, 11: 446.582593, 12: 417.742348, 13: 444.315122,
+        14: 412.835399, 15: 442.920741, 16: 467.12118, 17: 487.664521, 18: 458.21491, 19: 482.109789, 20: 500.0,
+        21: 451.813113, 22: 475.639987, 23: 500.0, 24: 484.587296, 25: 484.656063, 26: 465.586457, 27: 500.0,
+        28: 500.0, 29: 500.0, 30: 464.358695}, None),
     # tensorboardX's export_scalars_to_json, as MAPPO saves it (logs/summary.json)
     "tensorboardx/summary.json": ("tensorboardx-json", "dist_entropy",
                                   {16000 * i: round(1.6 - 0.02 * i, 4) for i in range(25)}, None),
@@ -633,6 +640,25 @@ def test_records_printed_with_a_pipe_after_their_step_are_read_by_read_log_and_w
     out = cli("watch", path, "--once", "--format", "json").stdout
     watched = json.loads(out[out.index('{\n  "schema_version"'):])["report"]["metrics"]
     assert watched[columns[1]]["n"] == 30
+
+
+def test_a_configuration_printed_as_a_repr_is_no_record_at_its_epoch_count(tmp_path):
+    """argparse's Namespace printed before training holds ``epoch=30``: read as a record it was
+    a first row at epoch 30 (lr and batch_size its values), then the log's epochs went back to 1."""
+    from swarmstats.io.formats.printed_pairs import parse_line
+
+    path = tmp_path / "train.log"
+    path.write_text("Namespace(task='CartPole-v1', seed=1, epoch=30, lr=0.001, batch_size=64)\n"
+                    + "".join(f"epoch={e} loss={1.0 - e / 100:.2f} reward={e / 10:.1f}\n" for e in range(1, 31)))
+    for wide in (read_log(path, wide=True), read_log(path, wide=True, format="printed-pairs")):
+        assert wide.columns.tolist() == ["step", "loss", "reward"] and wide["step"].tolist() == list(range(1, 31))
+        assert wide.attrs["notes"] == ["30 printed record(s) of name=value pairs, step = epoch; 1 other line(s) skipped"]
+    out = cli("watch", path, "--once", "--format", "json").stdout
+    assert set(json.loads(out[out.index('{\n  "schema_version"'):])["report"]["metrics"]) == {"loss", "reward"}
+    for line in ("Config(epoch=3, lr=0.1)", "  dict(step=5, loss=0.3)"):
+        assert parse_line(line) is None
+    # a record that names a call in words stays one
+    assert parse_line("eval (episode=3) reward=5.0") == {"episode": 3.0, "reward": 5.0}
 
 
 @pytest.mark.parametrize("line", ["| rollout/ep_rew_mean | 21.3 |", "|    total_timesteps      | 2048     |",

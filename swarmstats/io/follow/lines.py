@@ -11,7 +11,7 @@ import stat
 
 from ..._result import plain_number
 from ..decoding import BadJSON, check_readable, loads
-from ..formats import mlagents, printed_pairs, registry, rsl_rl, spinup
+from ..formats import mlagents, printed_pairs, registry, rsl_rl, spinup, tianshou
 from ..formats._table import headless
 from ..formats.console import BoxReader, is_rule, visible
 from ..formats.d3rlpy import is_metric_line
@@ -24,6 +24,23 @@ from ..formats.verl import is_late, parse_step_line, printed_value, printing_pro
 MAX_LINE = 1 << 20
 #: bad lines reported one by one; after that they are only counted
 SHOWN_SKIPS = 10
+
+
+def _could_be_header(line: str, delimiter: str) -> bool:
+    """Could the first line of a file, holding a delimiter, be a CSV header: no field with an
+    unclosed bracket?  What a job prints first is often a sentence or a repr with a comma in it
+    (Tianshou's examples print ``Observations shape: (4,)``, then ``Namespace(task=..., ...)``):
+    taken for a header, every later line was "N fields where the header has 2".
+
+    >>> _could_be_header("step,reward,loss (val)", ","), _could_be_header("Observations shape: (4,)", ",")
+    (True, False)
+    """
+    try:
+        cells = next(csv.reader([line], delimiter=delimiter, strict=True))
+    except csv.Error:
+        return False
+    return all(cell.count(opening) == cell.count(closing) for cell in cells
+               for opening, closing in ("()", "[]", "{}"))
 
 
 def _width(line: str, delimiter: str | None) -> int:
@@ -124,6 +141,7 @@ class Follower:
         self._held: list = []  # (number, line) before the file showed what it is
         self._printed = False  # a Trainer's printed dicts seen: the other lines are its terminal text
         self._mlagents = False  # ML-Agents' summary lines seen: each behaviour a run, the rest text
+        self._tianshou = False  # Tianshou's test summaries seen: the rest (its progress bars) text
         self._printed_steps = StepCounter()  # ... and their steps
         self.verl = False  # verl's printed step lines seen: likewise
         self._pymarl: BlockReader | None = None  # pymarl's printed statistics, once a block is seen
@@ -226,6 +244,8 @@ class Follower:
             return "timesteps"  # pymarl's t_env, as read_log's pymarl-console
         if self._rsl is not None:
             return "iterations"  # as read_log's rsl-rl-console
+        if self._tianshou:
+            return "epochs"  # as read_log's tianshou-console
         if self._pairs_axis is not None:
             return printed_pairs.unit(self._pairs_axis)  # as read_log's printed-pairs
         if step_key is not None and step_key.rsplit("/", 1)[-1].endswith("timesteps"):
@@ -283,6 +303,15 @@ class Follower:
                     out.append({**statistics, "step": plain_number(step), "run": behavior})
                 if self._mlagents:
                     continue  # (between the summaries: Unity's messages, the ONNX exports)
+            # (before the key=value records: Tianshou's progress bars hold env_step=... pairs)
+            if self._tianshou or (self.header is None and tianshou.PHRASE in line):
+                summary = tianshou.parse_line(line)
+                if summary is not None:  # what came before was the job's other output
+                    self._tianshou, self._held = True, []
+                    epoch, values = summary
+                    out.append({**values, "step": plain_number(epoch)})
+                if self._tianshou:
+                    continue  # (between the summaries: the progress bars, the script's prints)
             if (self._pairs_axis is None and self.header is None and ("=" in line or "|" in line)
                     and not stripped.startswith("{")):
                 pairs = printed_pairs.parse_line(line)
@@ -356,7 +385,8 @@ class Follower:
         """Does a line before any header say the file is a CSV: a delimiter, or a lone number
         (a row of a one-column file)?  After lines held, only a row as wide as the first of them,
         which would be its header (a training job's preamble - a shell trace, a configuration -
-        holds commas too: taken for a CSV, every later line was "N fields where the header has 1")."""
+        holds commas too: taken for a CSV, every later line was "N fields where the header has 1").
+        A first line is a header only if it could be one (:func:`_could_be_header`)."""
         delimiter = next((d for d in (",", "\t", ";") if d in line), None)
         if delimiter is None:
             try:
@@ -364,7 +394,7 @@ class Follower:
             except ValueError:
                 return False
         if first_held is None:
-            return True
+            return delimiter is None or _could_be_header(line, delimiter)
         return _width(line, delimiter) == _width(first_held.strip(), delimiter)
 
     def _csv_row(self, number: int, line: str) -> dict | None:

@@ -52,6 +52,12 @@ _FIELD = re.compile(rf"^\s*([A-Za-z_][\w./ -]*?)\s*[:=]\s*({_NUMBER})(?:ms|s|%)?
 _FIELDS = re.compile(rf"(?<![\w./-])([A-Za-z_][\w./-]*):\s*({_NUMBER})(?:ms|s|%)?(?=\s|$)", re.IGNORECASE)
 
 
+#: a Python repr of keyword arguments - argparse's ``Namespace(epoch=30, lr=0.001)``, a
+#: dataclass's, ``dict(...)`` - which a script prints before training: read as a record, its
+#: configured epoch count was a first row at epoch 30, and the log's own epochs 1, 2 ... went back
+_CALL = re.compile(r"[A-Za-z_]\w*\(\s*[A-Za-z_]\w*\s*=")
+
+
 def parse_line(line: str) -> dict | None:
     """The ``name=number`` pairs of a printed line when it is a record (a step key and another
     pair), else None.
@@ -62,8 +68,12 @@ def parse_line(line: str) -> dict | None:
     {'episode': 12.0, 'return': -130.5, 'time': 20.0}
     >>> parse_line("lr=0.0003 batch_size=64") is None   # no step: a configuration line
     True
+    >>> parse_line("Namespace(task='CartPole-v1', epoch=30, lr=0.001)") is None   # its repr too
+    True
     """
     pairs = None
+    if "=" in line and "(" in line and _CALL.search(line):
+        return None  # a configuration printed as a call's repr: its "epoch=30" is no step
     if "=" in line:
         pairs = {name: scalar(float(value)) for name, value in _PAIR.findall(line)}  # (a NaN printed: logged)
     if (pairs is None or len(pairs) < 2) and "|" in line:
