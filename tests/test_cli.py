@@ -281,6 +281,11 @@ def test_github_actions_annotations_and_job_summary(logs, tmp_path):
                               str(logs / "rising.csv"), "--format", "json"],
                              capture_output=True, text=True, env=env)
     json.loads(as_json.stdout)  # annotations never pollute JSON output
+    # a converged metric whose log shows no improvement (flat from its start) gets a warning
+    flat = subprocess.run([sys.executable, "-m", "swarmstats.cli", "check-convergence", str(logs / "flat.csv"),
+                           "-m", "reward"], capture_output=True, text=True, env=env)
+    assert flat.returncode == 0
+    assert "::warning file=" in flat.stdout and "title=reward%3A converged%2C no improvement shown::" in flat.stdout
 
 
 @pytest.fixture(scope="module")

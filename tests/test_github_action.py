@@ -83,3 +83,13 @@ def test_the_documented_workflow_uses_only_inputs_the_action_has():
     assert uses
     for step in uses:
         assert set(step["with"]) <= set(action["inputs"]) and "log" in step["with"]
+
+
+def test_a_level_held_from_the_start_passes_with_a_warning_that_nothing_was_learned(tmp_path):
+    # a pymarl seed whose test win rate was 0 for two million timesteps: flat, so converged,
+    # and a gate passes it; the annotation says the log shows no improvement
+    log = "tests/fixtures/real/pymarl/sacred/1_MMM2/info.json"
+    (done,), _, output = _run_action(tmp_path, {"log": log, "metrics": "test_battle_won_mean"}, only={"check"})
+    assert done.returncode == 0 and output.read_text().strip() == "verdict=converged"
+    assert done.stdout.startswith(f"::warning file={log},title=test_battle_won_mean%3A converged%2C no improvement "
+                                  "shown::no improvement shown: the first 21 of 204 points (mean 0)")

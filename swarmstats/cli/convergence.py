@@ -10,6 +10,7 @@ import pandas as pd
 
 from .._result import fmt, fmt_interval
 from ..convergence.endings import with_divergence
+from ..convergence.improvement import NO_IMPROVEMENT, no_improvement_note
 from ..convergence.verdict import ConvergenceTest
 from ..convergence.warmup import WARMUP_METHODS
 from ..errors import InputError
@@ -177,9 +178,15 @@ def _notes(results) -> list:
 def _github(args, frame, results) -> None:
     """On GitHub Actions: an annotation per failing metric, and a Markdown table in the
     job summary (the file named by GITHUB_STEP_SUMMARY, appended to)."""
+    # (imported here, on GitHub Actions only: it loads subprocess)
+    from .github_action import annotation
+
     source = frame.attrs.get("source")
     if args.format == "text":
         for result in results:
+            held = no_improvement_note(result.reasons) if result.converged else None
+            if held is not None:  # flat, but nothing learned in this log: worth a look, not a failure
+                print(annotation("warning", source, f"{result.name}: converged, {NO_IMPROVEMENT}", held))
             if not result.converged:
                 level = "warning" if args.exit_zero else "error"
                 message = result.main_reason.replace("\n", " ")

@@ -25,6 +25,7 @@ import subprocess
 import sys
 
 from .._result import fmt
+from ..convergence.improvement import NO_IMPROVEMENT, no_improvement_note
 
 LEVELS = {"not_converged": "error", "insufficient_data": "warning", "converged": "notice"}
 
@@ -82,6 +83,10 @@ def main(argv=None) -> int:
     for result in payload["results"]:
         verdict = result["verdict"]
         reason = (result.get("reasons") or [verdict])[0]
+        held = no_improvement_note(result.get("reasons")) if verdict == "converged" else None
+        if held is not None:  # flat, but nothing learned in this log: worth a look, not a failure
+            print(annotation("warning", options.log, f"{result.get('name')}: converged, {NO_IMPROVEMENT}", held))
+            continue
         print(annotation(LEVELS.get(verdict, "warning"), options.log,
                          f"{result.get('name')}: {verdict.replace('_', ' ')}", reason))
     summary = summary_table(options.log, payload)

@@ -11,7 +11,10 @@ import numpy as np
 
 from .._kernels.distributions import norm_sf
 
-__all__ = ["HEAD_SHARE", "Start", "compare_start"]
+__all__ = ["HEAD_SHARE", "NO_IMPROVEMENT", "Start", "compare_start", "no_improvement_note"]
+
+#: how the note on a converged run that showed no approach to its level begins
+NO_IMPROVEMENT = "no improvement shown"
 
 #: the start compared with the rest: this share of the run.  Not the warm-up: a warm-up of
 #: two points in white noise is two extreme values, not a start, and one that takes in a climb
@@ -30,6 +33,16 @@ class Start:
     level: float
     pvalue: float
     improved: bool
+
+
+def no_improvement_note(reasons) -> str | None:
+    """The note a converged verdict's reasons hold when the log showed no improvement, if any
+    (what a CI annotation lifts out of the reasons).
+
+    >>> no_improvement_note(["flat within +-1", "no improvement shown: ..."])
+    'no improvement shown: ...'
+    """
+    return next((reason for reason in reasons or () if str(reason).startswith(NO_IMPROVEMENT)), None)
 
 
 def compare_start(values: np.ndarray, tau: float, better: str, alpha: float) -> Start | None:

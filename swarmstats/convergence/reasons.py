@@ -16,6 +16,7 @@ from .._kernels.flatness import MAX_GROWTH, POWER
 from .._kernels.precision import SLOW_COMPONENT
 from .._result import fmt, fmt_interval, fmt_step, interval_digits
 from ..direction import movement
+from .improvement import NO_IMPROVEMENT
 
 #: past tense of :func:`swarmstats.direction.movement`'s words, for a movement that stopped
 PAST = {"improving": "improved", "worsening": "worsened", "rising": "rose", "falling": "fell"}
@@ -434,7 +435,7 @@ def held_from_start_note(start, n: int) -> str:
     >>> held_from_start_note(Start(21, 0.0, 0.0, 1.0, False), 204)[:71]
     'no improvement shown: the first 21 of 204 points (mean 0) are not worse'
     """
-    return (f"no improvement shown: the first {start.length:,} of {n:,} points (mean "
+    return (f"{NO_IMPROVEMENT}: the first {start.length:,} of {n:,} points (mean "
             f"{fmt(start.mean)}) are not worse than the rest (mean {fmt(start.level)}) beyond "
             f"noise (one-sided p = {fmt(start.pvalue, 2)}): a run that never learned reads so, as "
             "does one logged only after it had learned")
