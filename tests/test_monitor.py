@@ -96,8 +96,10 @@ def _feed(monitor, series: dict, steps: int):
 def _curves(steps=3000, seed=0):
     rng = np.random.default_rng(seed)
     t = np.arange(steps)
-    return {"flat": 0.5 + 0.05 * rng.normal(size=steps),
-            "also_flat": 1.0 + 0.05 * rng.normal(size=steps),
+    # "flat" and "also_flat" learned (a climb over their first 200 steps), then hold a level
+    learned = np.minimum(t / 200, 1.0)
+    return {"flat": 0.5 * learned + 0.05 * rng.normal(size=steps),
+            "also_flat": 1.0 * learned + 0.05 * rng.normal(size=steps),
             "rising": 0.001 * t + 0.05 * rng.normal(size=steps)}
 
 
@@ -114,6 +116,27 @@ def test_stop_when_all_waits_for_every_metric_and_any_for_one():
                           check_every=200), curves, 3000)
     assert first.should_stop  # the flat one is enough
     assert first.status.to_dict()["stop_metrics"] == ["flat", "rising"]
+
+
+def test_a_level_held_from_the_start_is_no_reason_to_stop_unless_asked():
+    """A reward flat from its first value (a sparse task before its take-off, a run that never
+    learned) is converged, but stopping there ends the run before it learned anything: by
+    default the stop also needs an improvement shown, and the status says why it waits."""
+    rng = np.random.default_rng(2)
+    never = {"reward": 0.05 * rng.normal(size=1500)}
+    waiting = _feed(ss.Monitor(metrics=["reward"], check_every=200), never, 1500)
+    entry = waiting.status.metrics["reward"]
+    assert entry["verdict"] == "converged" and entry["improvement_shown"] is False
+    assert not waiting.should_stop and not waiting.stop_rule_holds(waiting.status.metrics)
+    assert ("stop on reward: not yet (reward converged, but no improvement shown: a level held from the "
+            "start is no reason to stop; require_improvement=False stops on it)") in waiting.status.summary()
+    asked = _feed(ss.Monitor(metrics=["reward"], check_every=200, require_improvement=False), never, 1500)
+    assert asked.should_stop and asked.stop_rule_holds(asked.status.metrics)
+    assert asked.get_params()["require_improvement"] is False
+    learned = _feed(ss.Monitor(metrics=["flat"], check_every=200), _curves(1500), 1500)
+    assert learned.should_stop and learned.status.metrics["flat"]["improvement_shown"] is True
+    with pytest.raises(ss.InputError, match="require_improvement must be True or False"):
+        ss.Monitor(require_improvement="yes")
 
 
 def test_stop_when_any_makes_each_flatness_claim_at_alpha_over_k():

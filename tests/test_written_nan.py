@@ -235,9 +235,9 @@ def test_a_monitor_calls_a_metric_whose_latest_values_are_nan_diverged_until_a_n
 
     rng = np.random.default_rng(7)
     monitor = Monitor(metrics=["loss"], check_every=100, min_steps=100)
-    for step in range(500):
-        monitor.log(step, loss=0.3 + rng.normal(0, 0.02))
-    assert monitor.should_stop  # flat: shown converged
+    for step in range(500):  # a fall to 0.3 over the first 50 steps, then a level
+        monitor.log(step, loss=0.3 + 0.3 * max(0.0, 1 - step / 50) + rng.normal(0, 0.02))
+    assert monitor.should_stop  # learned, then flat: shown converged
     for step in range(500, 520):
         monitor.log(step, loss=float("nan") if step % 2 else float("inf"))
     entry = monitor.status.metrics["loss"]

@@ -25,6 +25,7 @@ import numpy as np
 from .._base import Estimator, renamed_names, same_value
 from .._result import Result, fmt, fmt_interval, plain_number
 from ..convergence.endings import with_divergence
+from ..convergence.improvement import NO_IMPROVEMENT, no_improvement_note
 from ..convergence.reasons import diverged_text
 from ..convergence.step_axis import check_budget
 from ..errors import InputError, check_choice, check_count, is_real
@@ -77,6 +78,8 @@ class MonitorStatus(Result):
     stop_metrics: list = field(default_factory=list)
     stop_when: str = "all"
     budget: float | None = None  # the step the run ends at, when known
+    #: whether a stop needs the log to show an improvement (see :class:`Monitor`)
+    require_improvement: bool = True
     #: metrics logged but not tracked: bookkeeping by name (without ``metrics=``), and why
     left_out: dict = field(default_factory=dict)
 
@@ -86,7 +89,11 @@ class MonitorStatus(Result):
                 f"stop when {self.stop_when} of {', '.join(names)} converged")
         if self.budget is not None:
             rule += f" (flat up to step {plain_number(self.budget):,})"
-        lines = [f"{self.steps} log call(s); " + (f"{rule}: {'yes' if self.should_stop else 'not yet'}"
+        held = [name for name in names if self.metrics.get(name, {}).get("improvement_shown") is False]
+        waiting = ("not yet" if not held or not self.require_improvement else
+                   f"not yet ({', '.join(held)} converged, but {NO_IMPROVEMENT}: a level held from "
+                   "the start is no reason to stop; require_improvement=False stops on it)")
+        lines = [f"{self.steps} log call(s); " + (f"{rule}: {'yes' if self.should_stop else waiting}"
                                                    if names else "no stop rule")]
         for name, entry in self.metrics.items():
             window = f"; window {entry['window_status']}" if entry.get("window_status") else ""
@@ -127,6 +134,12 @@ class Monitor(Estimator):
         made at alpha / k (Bonferroni) and a wrong stop stays below alpha.
     min_steps : int, default 100
         ``should_stop`` stays False before this many values of the stop metric.
+    require_improvement : bool, default True
+        ``should_stop`` also needs the log to show an improvement: a stop metric whose start
+        is no worse than its level (a win rate at 0 from the first value, a reward flat before
+        a sparse task's take-off) is converged, but stopping there would end a run before it
+        learned anything (docs/convergence.md, "no improvement shown").  False stops on any
+        converged verdict (an evaluation of a trained agent, flat by design).
     confirmations : int, default 1
         ``should_stop`` needs the verdict "converged" at this many consecutive checks.  The
         checks' flatness claims are already anytime-valid (alpha spent over the looks, see
@@ -146,15 +159,15 @@ class Monitor(Estimator):
 
     >>> monitor = Monitor(metrics=["reward"], check_every=200)
     >>> rng = np.random.default_rng(0)
-    >>> for step in range(2000):
-    ...     monitor.log(step, reward=0.5 + 0.05 * rng.normal(), loss=None)
+    >>> for step in range(2000):  # a climb to 0.5 over 300 steps, then a plateau
+    ...     monitor.log(step, reward=0.5 * min(step / 300, 1.0) + 0.05 * rng.normal(), loss=None)
     >>> monitor.should_stop
     True
     """
 
     def __init__(self, *, metrics=None, checks=("convergence",), stop_on=None, stop_when: str = "all",
                  min_steps: int = 100, confirmations: int = 1, budget: float | None = None,
-                 **convergence_options):
+                 require_improvement: bool = True, **convergence_options):
         self.metrics = None if metrics is None else [str(m) for m in metrics]
         self.checks = (checks,) if isinstance(checks, str) else tuple(checks)
         self.stop_on = stop_on if stop_on is None or isinstance(stop_on, str) else [str(m) for m in stop_on]
@@ -162,6 +175,7 @@ class Monitor(Estimator):
         self.min_steps = min_steps
         self.confirmations = confirmations
         self.budget = budget
+        self.require_improvement = require_improvement
         # validates the options now, not at the first log; each metric gets a clone
         self._template = ConvergenceMonitor(**convergence_options)
         self._validate()
@@ -179,6 +193,8 @@ class Monitor(Estimator):
                              f"({', '.join(self.metrics)})")
         check_count("min_steps", self.min_steps)
         check_count("confirmations", self.confirmations)
+        if not isinstance(self.require_improvement, (bool, np.bool_)):
+            raise InputError(f"require_improvement must be True or False, got {self.require_improvement!r}")
         check_budget(self.budget, self._template.test.horizon)
 
     def get_params(self) -> dict:
@@ -371,6 +387,7 @@ class Monitor(Estimator):
         converged, with at least ``min_steps`` values and not diverged."""
         return self._rule([entry.get("verdict") == "converged" and "diverged" not in entry
                            and entry.get("n", 0) >= self.min_steps
+                           and (entry.get("improvement_shown", True) or not self.require_improvement)
                            for entry in (entries.get(name, {}) for name in self.stop_metrics)])
 
     def _rule(self, shown: list) -> bool:
@@ -382,7 +399,9 @@ class Monitor(Estimator):
         if stream is None or stream.n < self.min_steps or self._is_diverged(name):
             return False
         recent = [verdict for _, verdict in stream.history[-self.confirmations:]]
-        return len(recent) == self.confirmations and all(v == "converged" for v in recent)
+        if len(recent) < self.confirmations or not all(v == "converged" for v in recent):
+            return False
+        return not self.require_improvement or no_improvement_note(stream.last_result.reasons) is None
 
     def result(self, metric: str):
         """The full convergence result of one metric so far (not converged when its latest
@@ -424,6 +443,8 @@ class Monitor(Estimator):
                      # the verdict is that of the latest scheduled check, made on this many values
                      "checked_at": state.checked_at, "reason": verdict.reasons[0] if verdict is not None else None,
                      **(verdict_level(verdict) if verdict is not None else {})}
+            if verdict is not None and verdict.converged:  # a level held from the start, or reached
+                entry["improvement_shown"] = no_improvement_note(verdict.reasons) is None
             last = self._window_states.get(name)
             if last is not None:
                 entry.update(window_status=last.status, window_length=last.length,
@@ -440,7 +461,8 @@ class Monitor(Estimator):
         return MonitorStatus(steps=self.calls, metrics=entries, stop_metric=self.stop_metric,
                              should_stop=self.should_stop, skipped=dict(self._skipped),
                              stop_metrics=self.stop_metrics, stop_when=self.stop_when,
-                             budget=self.budget, left_out=left_out)
+                             budget=self.budget, require_improvement=self.require_improvement,
+                             left_out=left_out)
 
     def plot(self, ax=None):
         """Each tracked metric's series (on one Axes, or one panel per metric when ax is None)."""
