@@ -70,6 +70,11 @@ CASES = {
         14: 412.835399, 15: 442.920741, 16: 467.12118, 17: 487.664521, 18: 458.21491, 19: 482.109789, 20: 500.0,
         21: 451.813113, 22: 475.639987, 23: 500.0, 24: 484.587296, 25: 484.656063, 26: 465.586457, 27: 500.0,
         28: 500.0, 29: 500.0, 30: 464.358695}, None),
+    # what Keras' model.fit prints (verbose=1 in a terminal: each epoch's bar redrawn with \r)
+    "keras/fit.log": ("keras-console", "loss", {
+        1: 0.9644, 2: 0.8498, 3: 0.7691, 4: 0.6938, 5: 0.6342, 6: 0.5672, 7: 0.5157, 8: 0.4865, 9: 0.4665,
+        10: 0.4569, 11: 0.4366, 12: 0.4114, 13: 0.411, 14: 0.4019, 15: 0.3935, 16: 0.3781, 17: 0.3785, 18: 0.3754,
+        19: 0.365, 20: 0.348, 21: 0.3512, 22: 0.3722, 23: 0.36, 24: 0.3504, 25: 0.3476}, None),
     # tensorboardX's export_scalars_to_json, as MAPPO saves it (logs/summary.json)
     "tensorboardx/summary.json": ("tensorboardx-json", "dist_entropy",
                                   {16000 * i: round(1.6 - 0.02 * i, 4) for i in range(25)}, None),

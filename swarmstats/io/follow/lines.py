@@ -11,7 +11,7 @@ import stat
 
 from ..._result import plain_number
 from ..decoding import BadJSON, check_readable, loads
-from ..formats import mlagents, printed_pairs, registry, rsl_rl, spinup, tianshou
+from ..formats import keras, mlagents, printed_pairs, registry, rsl_rl, spinup, tianshou
 from ..formats._table import headless
 from ..formats.console import BoxReader, is_rule, visible
 from ..formats.d3rlpy import is_metric_line
@@ -142,6 +142,7 @@ class Follower:
         self._printed = False  # a Trainer's printed dicts seen: the other lines are its terminal text
         self._mlagents = False  # ML-Agents' summary lines seen: each behaviour a run, the rest text
         self._tianshou = False  # Tianshou's test summaries seen: the rest (its progress bars) text
+        self._keras: keras.EpochReader | None = None  # Keras' fit epochs, once an epoch line is seen
         self._printed_steps = StepCounter()  # ... and their steps
         self.verl = False  # verl's printed step lines seen: likewise
         self._pymarl: BlockReader | None = None  # pymarl's printed statistics, once a block is seen
@@ -244,8 +245,8 @@ class Follower:
             return "timesteps"  # pymarl's t_env, as read_log's pymarl-console
         if self._rsl is not None:
             return "iterations"  # as read_log's rsl-rl-console
-        if self._tianshou:
-            return "epochs"  # as read_log's tianshou-console
+        if self._tianshou or self._keras is not None:
+            return "epochs"  # as read_log's tianshou-console and keras-console
         if self._pairs_axis is not None:
             return printed_pairs.unit(self._pairs_axis)  # as read_log's printed-pairs
         if step_key is not None and step_key.rsplit("/", 1)[-1].endswith("timesteps"):
@@ -303,6 +304,13 @@ class Follower:
                     out.append({**statistics, "step": plain_number(step), "run": behavior})
                 if self._mlagents:
                     continue  # (between the summaries: Unity's messages, the ONNX exports)
+            if self._keras is not None or (self.header is None and keras.opens_epoch(line)):
+                if self._keras is None:  # what came before was the script's output (a model summary)
+                    self._keras, self._held = keras.EpochReader(), []
+                record = self._keras.feed(line)
+                if record is not None:
+                    out.append(record)
+                continue
             # (before the key=value records: Tianshou's progress bars hold env_step=... pairs)
             if self._tianshou or (self.header is None and tianshou.PHRASE in line):
                 summary = tianshou.parse_line(line)

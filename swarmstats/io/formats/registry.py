@@ -28,6 +28,7 @@ from ...errors import InputError
 from . import (
     console,
     d3rlpy,
+    keras,
     marl_eval,
     mlagents,
     mlflow,
@@ -105,6 +106,7 @@ REGISTRY = (
               step_unit="iterations"),
     LogFormat("tianshou-console", "text", tianshou.is_printed_head, _text(tianshou.read_printed),
               step_unit="epochs"),
+    LogFormat("keras-console", "text", keras.is_printed_head, _text(keras.read_printed), step_unit="epochs"),
     LogFormat("torchrl-csv", "text", torchrl.is_scalar_head, _text(torchrl.read_scalar_file)),
     LogFormat("d3rlpy-csv", "text", d3rlpy.is_metric_head, _text(d3rlpy.read_metric_file)),
     LogFormat("printed-pairs", "text", printed_pairs.is_printed_head, _text(printed_pairs.read_printed)),
