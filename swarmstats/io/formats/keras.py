@@ -93,7 +93,9 @@ class EpochReader:
 
 def is_printed_head(head: str, base: str) -> bool:
     """Does the start of a file hold an epoch of Keras' ``fit``: ``Epoch N/M``, then its line?"""
-    if "/" not in head or "Epoch " not in head or ": " not in head:  # (a rare character first)
+    # every text log pays this sniff: one-character searches first (~0.1-1 us on 64 KiB, where
+    # the phrase's costs ~45 us when it is not there: a table of numbers has no capital E)
+    if "E" not in head or "/" not in head or "Epoch " not in head or ": " not in head:
         return False
     if base.lower().endswith(".ipynb"):
         return _NOTEBOOK_EPOCH.search(head) is not None
