@@ -583,3 +583,16 @@ def test_a_start_worse_than_the_rest_is_told_from_noise_at_the_level_asked():
         for better in ("higher", "lower"):
             assert 0.025 < share(rows, 1.0, better) < 0.05 + 3.5 * se
     assert share(climb, 1.0) > 0.99 and share(climb, 1.0, "lower") == 0
+
+
+def test_several_runs_say_how_many_showed_no_improvement():
+    rng = np.random.default_rng(8)
+    flat = [rng.normal(0.5, 0.05, 400) for _ in range(3)]
+    climbed = np.concatenate([np.linspace(0.0, 0.5, 60), rng.normal(0.5, 0.05, 340)])
+    never = ss.check_convergence(flat, name="reward")
+    assert never.verdict == "converged"
+    assert never.reasons[1].startswith("no improvement shown in 3 of 3 runs (")
+    mixed = ss.check_convergence([climbed, *flat[:2]], name="reward")
+    assert mixed.verdict == "converged" and mixed.reasons[1].startswith("no improvement shown in 2 of 3 runs (")
+    learned = ss.check_convergence([climbed, climbed + rng.normal(0, 0.05, 400)], name="reward")
+    assert not any(reason.startswith("no improvement") for reason in learned.reasons)

@@ -53,7 +53,7 @@ from .._result import fmt
 from ..direction import DIRECTIONS, sense
 from ..errors import InputError, check_choice, check_level, is_real
 from .endings import with_divergence
-from .improvement import compare_start
+from .improvement import NO_IMPROVEMENT, compare_start, no_improvement_note
 from .movement import movement_tests
 from .pace import moving_now, recent_pace
 from .reasons import (
@@ -531,6 +531,10 @@ class ConvergenceTest(Estimator):
                 across = _chains.rhat_across(chains) if len(runs) > 1 else float("nan")
         verdict, reasons = overall_verdict(results, self.alpha, rhat, ess_bulk, ess_tail, self.rhat_threshold,
                                            rhat_across=across)
+        held = [r.name or f"run {i + 1}" for i, r in enumerate(results) if no_improvement_note(r.reasons)]
+        if verdict == "converged" and held:  # said of the whole, where a CI annotation reads it
+            reasons.insert(1, f"{NO_IMPROVEMENT} in {len(held)} of {len(results)} runs ({', '.join(held)}): "
+                              "each held its level from its first points")
         return MultiRunConvergenceResult(
             verdict=verdict, converged=verdict == "converged", reasons=reasons, runs=results,
             rhat=rhat, ess_bulk=ess_bulk, ess_tail=ess_tail,

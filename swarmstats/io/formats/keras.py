@@ -8,9 +8,9 @@ output file)::
 
 (``verbose=1`` and ``verbose=2`` of Keras 2, in a notebook too; Keras 3 draws its bar with ``━`` and puts the
 time first: ``100/100 ━━━━━━━━━━━━━━━━━━━━ 1s 5ms/step - accuracy: 0.80 - loss: 0.50``).  The
-epoch's line is the first line after ``Epoch N/M`` that holds its ``name: value`` pairs and no
-``ETA`` (the progress bar's updates before it, parted by ``\\r`` in a terminal's output, hold
-running averages of a part of the epoch).  Read as a log it stopped at "no numeric metric
+epoch's line is the first line after ``Epoch N/M`` that holds its ``name: value`` pairs, its
+bar's count complete and no ``ETA`` (the bar's updates before it, parted by ``\\r`` in a
+terminal's output, hold running averages of a part of the epoch).  Read as a log it stopped at "no numeric metric
 column (columns: Epoch 1/30)".
 
 The step is the epoch; each pair a column named as printed (``val_loss``, ``lr`` - a schedule,
