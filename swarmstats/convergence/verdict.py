@@ -219,8 +219,8 @@ class ConvergenceTest(Estimator):
 
     # -- one run --------------------------------------------------------------
     def fit_series(self, series: Series) -> ConvergenceResult:
-        result = self._judge(series)
         better = sense(self.better, series.name)
+        result = self._judge(series, better)
         if result.converged and better is not None:
             # a level is not an approach to one: a win rate at 0 for two million timesteps
             # passes as "converged", and a CI gate lets it through; the reasons say whether
@@ -230,7 +230,8 @@ class ConvergenceTest(Estimator):
                 result.reasons.insert(1, held_from_start_note(start, result.n))
         return result
 
-    def _judge(self, series: Series) -> ConvergenceResult:
+    def _judge(self, series: Series, better: str | None) -> ConvergenceResult:
+        """The verdict on one run; ``better``: the metric's better side, None for none."""
         values = series.values
         n = len(values)
         steps = step_axis(series)
@@ -313,7 +314,6 @@ class ConvergenceTest(Estimator):
             change_bound=units(max(flat.bound, whole.bound if whole else 0.0)),
             detectable_change=units(flat.detectable), long_memory=precision.long_memory)
 
-        better = sense(self.better, series.name)
         now = (pace_clause(pace, series, units, centre, unit, better, wait, self.max_warmup)
                if pace is not None else "")
         failed, failures, notes = self._shown_changes(

@@ -91,6 +91,11 @@ def json_constant(token: str) -> float:
     return WRITTEN_NAN if token == "NaN" else float(token)
 
 
+#: a number as a logger prints it among words (``0.5``, ``-1.2e-05``, ``.5``, and ``nan`` or
+#: ``inf`` in any case): the printed-text readers' value pattern, read with ``scalar(float(text))``
+PRINTED_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?nan|[-+]?inf"
+
+
 def scalar(value: float) -> float:
     """A value a logger stored as a float (TensorBoard, MLflow's files): a NaN there was written."""
     return WRITTEN_NAN if value != value else value

@@ -30,20 +30,19 @@ import re
 import numpy as np
 
 from ...errors import InputError
-from ..written_nan import scalar
+from ..written_nan import PRINTED_NUMBER, scalar
 from ._table import LogTable
 from .console import visible
 from .notebooks import printed_text
 
 #: the line that opens an epoch: ``Epoch 3/30``
 _EPOCH = re.compile(r"^\s*Epoch (\d+)/(\d+)\s*$")
-_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?nan|[-+]?inf"
 #: the progress bar's count at the start of a line (``100/100``, Keras 1's ``60000/60000``)
 _COUNT = re.compile(r"^\s*(\d+)/(\d+)\s")
 #: in a notebook's JSON: an epoch's line, then (after the list's '", "' if any) its line of pairs
 _NOTEBOOK_EPOCH = re.compile(r'Epoch \d+/\d+\\n(?:",\s*")?[^"]*?\d+/\d+[^"]* - [A-Za-z_][\w.]*: [-+\d.]')
 #: one printed pair: `` - loss: 0.5012``
-_PAIR = re.compile(rf"\s-\s([A-Za-z_][\w.]*):\s({_NUMBER})(?=\s|$)", re.IGNORECASE)
+_PAIR = re.compile(rf"\s-\s([A-Za-z_][\w.]*):\s({PRINTED_NUMBER})(?=\s|$)", re.IGNORECASE)
 
 
 def opens_epoch(line: str) -> bool:
@@ -77,7 +76,7 @@ class EpochReader:
             line = line.rpartition("\b")[2]
         if "\r" in line or "\x1b" in line:
             line = visible(line)  # (what a terminal shows of a bar redrawn in place)
-        opened = _EPOCH.match(line) if opens_epoch(line) else None
+        opened = _EPOCH.match(line) if "Epoch " in line else None
         if opened is not None:
             self._epoch = float(opened.group(1))
             return None

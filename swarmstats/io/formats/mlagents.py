@@ -30,14 +30,14 @@ import numpy as np
 import pandas as pd
 
 from ...errors import InputError
-from ..written_nan import scalar
+from ..written_nan import PRINTED_NUMBER, scalar
 from ._table import LogTable
 
 #: the behaviour (the word before ". Step:", or ": Step:" before 1.0) and the step
 _SUMMARY = re.compile(r"(?:^|[\s\]:])(?P<behavior>[^\s\]:]+)[.:] Step: (?P<step>\d+)\.(?P<rest>.*)$")
 #: a printed statistic: ``Mean Reward: 1.137``, ``Time Elapsed: 15.893 s``, ``ELO: 1201.5``
-_STATISTIC = re.compile(r"(?:^|\.\s|\s)(?P<name>[A-Z][A-Za-z ]*?): (?P<value>[-+]?(?:\d+(?:\.\d*)?|\.\d+)"
-                        r"(?:[eE][-+]?\d+)?|[-+]?nan|[-+]?inf)(?= s\.|\.(?:\s|$)|\s|$)")
+_STATISTIC = re.compile(rf"(?:^|\.\s|\s)(?P<name>[A-Z][A-Za-z ]*?): (?P<value>{PRINTED_NUMBER})"
+                        r"(?= s\.|\.(?:\s|$)|\s|$)")
 #: what a summary says when no episode ended since the last one: no reward to report
 _NO_EPISODE = "No episode was completed since last summary"
 

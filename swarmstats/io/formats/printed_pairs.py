@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ...errors import InputError
-from ..written_nan import scalar
+from ..written_nan import PRINTED_NUMBER, scalar
 from ._table import LogTable, metric_label
 
 #: the keys that count steps, the most precise first, and what one step of each is ("per 100
@@ -36,10 +36,9 @@ _UNITS = {"global_step": "steps", "step": "steps", "total_timesteps": "timesteps
           "iteration": "iterations", "iter": "iterations", "it": "iterations", "update": "updates",
           "updates": "updates", "episode": "episodes", "ep": "episodes", "epoch": "epochs"}
 STEP_KEYS = tuple(_UNITS)
-_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?nan|[-+]?inf"
 #: one pair: a name (letters, digits, ``_ . / -``), ``=``, a number, an optional unit, then a
 #: separator or the end of the line
-_PAIR = re.compile(rf"(?<![\w./-])([A-Za-z_][\w./-]*)\s*=\s*({_NUMBER})(?:ms|s|%)?(?=[\s,;|)\]]|$)",
+_PAIR = re.compile(rf"(?<![\w./-])([A-Za-z_][\w./-]*)\s*=\s*({PRINTED_NUMBER})(?:ms|s|%)?(?=[\s,;|)\]]|$)",
                    re.IGNORECASE)
 #: a record printed with ``|`` between its fields, its step first: ``Step 12 | loss: 0.53 | lr: 3e-4``,
 #: ``Epoch 3/10 | Train Loss: 0.52 | Val Acc: 0.81``, torchtune's ``Step 5 | loss:1.23 lr:2e-05``
@@ -47,9 +46,9 @@ _PAIR = re.compile(rf"(?<![\w./-])([A-Za-z_][\w./-]*)\s*=\s*({_NUMBER})(?:ms|s|%
 _PIPED_LEAD = re.compile(r"(?<![\w./-])(global_step|step|iteration|iter|epoch|episode|update)"
                          r"(?:\s*[:=]\s*|\s+)(\d+)(?:\s*/\s*\d+)?\s*\|", re.IGNORECASE)
 #: one field of a piped record: a name (words allowed: ``Train Loss``), ``:`` or ``=``, a number
-_FIELD = re.compile(rf"^\s*([A-Za-z_][\w./ -]*?)\s*[:=]\s*({_NUMBER})(?:ms|s|%)?\s*$", re.IGNORECASE)
+_FIELD = re.compile(rf"^\s*([A-Za-z_][\w./ -]*?)\s*[:=]\s*({PRINTED_NUMBER})(?:ms|s|%)?\s*$", re.IGNORECASE)
 #: ... or several ``name:number`` in one field, apart by spaces (torchtune's disk log)
-_FIELDS = re.compile(rf"(?<![\w./-])([A-Za-z_][\w./-]*):\s*({_NUMBER})(?:ms|s|%)?(?=\s|$)", re.IGNORECASE)
+_FIELDS = re.compile(rf"(?<![\w./-])([A-Za-z_][\w./-]*):\s*({PRINTED_NUMBER})(?:ms|s|%)?(?=\s|$)", re.IGNORECASE)
 
 
 #: a Python repr of keyword arguments - argparse's ``Namespace(epoch=30, lr=0.001)``, a

@@ -39,15 +39,14 @@ import re
 import numpy as np
 
 from ...errors import InputError
-from ..written_nan import scalar
+from ..written_nan import PRINTED_NUMBER, scalar
 from ._table import LogTable
 from .console import visible
 
 #: the line that opens a block: the iteration and the iterations asked for
 _BANNER = re.compile(r"^\s*Learning iteration (\d+)/(\d+)\s*$")
 #: ``name: number`` (a duration with its ``s``), the name as printed
-_ITEM = re.compile(r"^\s*(?P<name>[A-Za-z][^:]*?):\s+(?P<value>[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
-                   r"|[-+]?nan|[-+]?inf)s?\s*$")
+_ITEM = re.compile(rf"^\s*(?P<name>[A-Za-z][^:]*?):\s+(?P<value>{PRINTED_NUMBER})s?\s*$")
 #: ``name: H:MM:SS`` (``time.strftime``'s, or ``timedelta``'s ``1 day, 2:03:04``): in seconds
 _CLOCK = re.compile(r"^\s*(?P<name>[A-Za-z][^:]*?):\s+(?:(?P<days>\d+) days?, )?(?P<hours>\d+):(?P<minutes>\d\d):"
                     r"(?P<seconds>\d\d(?:\.\d*)?)\s*$")

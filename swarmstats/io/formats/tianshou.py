@@ -25,13 +25,12 @@ import re
 import numpy as np
 
 from ...errors import InputError
-from ..written_nan import scalar
+from ..written_nan import PRINTED_NUMBER, scalar
 from ._table import LogTable
 
-_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?nan|[-+]?inf"
 #: the summary of an epoch's test: its epoch, the mean test return and (from 0.4.2) their spread
-_SUMMARY = re.compile(rf"(?:^|[\s:\]|-])Epoch #(?P<epoch>\d+): test_reward: (?P<reward>{_NUMBER})"
-                      rf"(?: ± (?P<spread>{_NUMBER}))?, best_reward: ", re.IGNORECASE)
+_SUMMARY = re.compile(rf"(?:^|[\s:\]|-])Epoch #(?P<epoch>\d+): test_reward: (?P<reward>{PRINTED_NUMBER})"
+                      rf"(?: ± (?P<spread>{PRINTED_NUMBER}))?, best_reward: ", re.IGNORECASE)
 #: the phrase every summary holds, searched before the expression
 PHRASE = ": test_reward: "
 
