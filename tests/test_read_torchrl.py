@@ -116,3 +116,77 @@ def test_watch_follows_a_scalar_file_from_its_first_line_and_refuses_a_headless_
     (tmp_path / "runs.csv").write_text("0,0.5,3\n1,0.6,4\n2,0.7,5\n")
     refused = run("watch", tmp_path / "runs.csv", "--once")
     assert refused.returncode == 2 and "numbers, not column names" in refused.stderr
+
+
+def _series_texts():
+    """Metric files of every shape the whole-table parse must read as the line-by-line one does,
+    or leave to it: written NaN, infinities, exponents, Windows and old-Mac line ends, a cut last
+    line (one holding a form feed too), blank and spaced lines, a NaN step, a resume, a second
+    run, repeated steps, and a file past numpy's size (pandas parses it)."""
+    rng = np.random.default_rng(3)
+    plain = "".join(f"{s},{float(v)!r}\n" for s, v in enumerate(rng.normal(size=40)))
+    big = "".join(f"{s},{1000 * s},{float(v)!r}\n" for s, v in enumerate(rng.normal(size=800)))
+    return {
+        "plain": (plain, 2), "nan and inf": ("0,nan\n1,-inf\n2,1e-05\n3,-NaN\n", 2),
+        "crlf": (plain.replace("\n", "\r\n"), 2), "cr": (plain.replace("\n", "\r"), 2),
+        "cut": (plain + "40,0.4", 2), "cut with a form feed": (plain + "40,0.4\x0c41,0.5", 2),
+        "blank line": ("0,1.0\n\n1,2.0\n", 2), "spaced": ("0, 1.0\n1,2.0\n", 2),
+        "empty cell": ("0,\n1,2.0\n", 2), "word": ("0,1.0\nstep,value\n1,2.0\n", 2),
+        "nan step": ("0,1.0\nnan,2.0\n2,3.0\n", 2), "ragged": ("0,1.0\n1,2.0,3\n2\n", 2),
+        "resumed": ("0,1.0\n1,2.0\n2,3.0\n1,2.5\n2,3.5\n", 2), "second run": ("0,1.0\n1,2.0\n0,5.0\n", 2),
+        "repeated step": ("0,1.0\n1,2.0\n1,2.5\n2,3.0\n", 2), "big d3rlpy": (big, 3),
+        "d3rlpy nan epoch": ("1,1000,0.5\nnan,2000,0.6\n", 3),
+    }
+
+
+#: the files read whole; the rest go line by line
+_WHOLE = {"plain", "nan and inf", "crlf", "cut", "resumed", "second run", "repeated step", "big d3rlpy"}
+
+
+@pytest.mark.parametrize("case", list(_series_texts()))
+def test_the_whole_table_parse_reads_every_file_as_the_line_by_line_parse(case, monkeypatch):
+    # the fast path (plain_csv.filled_rows) is only a shortcut: every column, NaN bits included,
+    # and every count must be what the line-by-line parse gives
+    from swarmstats.io.formats import scalar_files
+    from swarmstats.io.formats._table import sparse_to_wide
+    from swarmstats.io.formats.scalar_files import (
+        ScalarSeries,
+        _printed_columns,
+        _tidy,
+        _wide,
+    )
+
+    text, width = _series_texts()[case]
+    axes = ("step",) if width == 2 else ("epoch", "step")
+    by_line = []
+    monkeypatch.setattr(scalar_files, "_printed_columns", lambda *a: by_line.append(a) or _printed_columns(*a))
+    series = ScalarSeries("m.csv", text, axes)
+    assert bool(by_line) == (case not in _WHOLE)
+    columns, malformed = _printed_columns(text, width)
+    assert series.malformed == malformed
+    assert series.unfinished == (bool(text) and not text.endswith(("\n", "\r")))
+    if not series.replaced and series.runs[-1] == 1:  # (else steps were dropped after the parse)
+        for got, expected in zip([*series.axes.values(), series.values], columns):
+            assert got.tobytes() == expected.tobytes()
+    other = ScalarSeries("n.csv", "".join(f"{s},{s / 10}\n" for s in range(0, 60, 3)), ("step",))
+    for files in ([("m", series)], [("m", series), ("n", other)]):
+        if width == 3 and len(files) == 2:
+            continue
+        wide, reference = _wide(files), sparse_to_wide(_tidy(files))
+        if wide is not None:
+            assert list(wide) == reference.columns.tolist()
+            for name in wide:
+                assert wide[name].tobytes() == reference[name].to_numpy().tobytes(), name
+        else:  # only a file with a resume, a second run or a repeated step goes the long way
+            assert series.replaced or series.runs[-1] > 1 or case == "repeated step"
+
+
+def test_a_d3rlpy_or_torchrl_file_of_plain_numbers_skips_the_line_by_line_parse(monkeypatch):
+    from swarmstats.io.formats import scalar_files
+
+    def refuse(*args):
+        raise AssertionError("parsed line by line")
+
+    monkeypatch.setattr(scalar_files, "_printed_columns", refuse)
+    wide = read_log(SEED0 / "scalars" / f"{REWARD}.csv", wide=True)
+    assert wide["step"].tolist() == list(range(30))

@@ -82,6 +82,30 @@ def numeric_table(data: bytes) -> tuple[list, np.ndarray] | None:
     return names, rows
 
 
+def filled_rows(body: bytes) -> np.ndarray | None:
+    """The lines of a table with no header whose every cell is a plain number (none empty, the
+    lines all as wide) as rows of floats, a NaN token marked as written; None when any line is
+    not so, and the caller reads it line by line with its own rules.
+
+    >>> filled_rows(b"1,0.5\\n2,nan\\n").tolist(), filled_rows(b"1,0.5\\n2,\\n")
+    ([[1.0, 0.5], [2.0, nan]], None)
+    """
+    body = body.strip(b"\r\n")
+    if not body or any(mark in body for mark in _NOT_PLAIN) or _has_empty_cell(body):
+        return None
+    lines = body.count(b"\n") + 1
+    if body.count(b",") % lines:
+        return None  # lines of different widths (or a blank line, or "\r" line ends)
+    # (equal comma counts in total and no line wider than the first, which pandas refuses, make
+    # every line as wide; numpy refuses a ragged line itself)
+    rows = _numpy_rows(body) if len(body) <= NUMPY_TABLE_BYTES else _pandas_rows(body)
+    if rows is None or len(rows) != lines:
+        return None
+    if mentions_nan(body):  # no empty cell: each NaN was written as a token
+        rows.view(np.uint64)[np.isnan(rows)] = WRITTEN_NAN_BITS
+    return rows
+
+
 def _nan_cells(body: bytes) -> tuple[np.ndarray, np.ndarray]:
     """(rows, columns) of the cells of ``body`` written as NaN (``nan`` in any case, a sign
     allowed): found with array operations on the bytes, then placed by the newlines and commas
