@@ -5,7 +5,8 @@ run on an MLflow tracking server; each reports what went wrong on the way (a rot
 removed file, bad lines, a server that stops answering) as events instead of stopping."""
 
 from .documents import DocumentFollower, is_document
-from .lines import LATE, MAX_LINE, SHOWN_SKIPS, Follower
+from .lines import MAX_LINE, SHOWN_SKIPS, Follower
+from .printed import LATE
 from .server import ServerFollower
 
 __all__ = ["Follower", "DocumentFollower", "ServerFollower", "is_document", "LATE", "MAX_LINE",

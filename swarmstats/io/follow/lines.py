@@ -1,6 +1,6 @@
 """A log being appended to, read as a careful ``tail -F`` reads it: its new complete lines,
 and the records they hold (CSV rows, JSON objects, a Trainer's printed dicts, SB3's printed
-tables, pymarl's and verl's printed statistics)."""
+tables, and the printed output of :mod:`.printed`)."""
 
 from __future__ import annotations
 
@@ -11,14 +11,13 @@ import stat
 
 from ..._result import plain_number
 from ..decoding import BadJSON, check_readable, loads
-from ..formats import keras, mlagents, printed_pairs, registry, rsl_rl, spinup, tianshou
+from ..formats import registry, spinup
 from ..formats._table import headless
 from ..formats.console import BoxReader, is_rule, visible
 from ..formats.d3rlpy import is_metric_line
 from ..formats.printed_dicts import StepCounter, parse_line
-from ..formats.pymarl import BlockReader
 from ..formats.torchrl import is_scalar_line, metric_name
-from ..formats.verl import is_late, parse_step_line, printed_value, printing_process
+from .printed import PrintedLines, VerlLines, open_printed
 
 #: a line longer than this is not a log record (a 50 MB cell); it is skipped
 MAX_LINE = 1 << 20
@@ -53,12 +52,6 @@ def _width(line: str, delimiter: str | None) -> int:
         return -1
 
 
-def _verl_record(step: int, printed: dict) -> dict | None:
-    """A verl step line's numbers and its step (None: no number in it)."""
-    values = {key: number for key, value in printed.items() if (number := printed_value(value)) is not None}
-    return {**values, "step": step} if values else None
-
-
 def _flatten(record: dict, prefix: str = "") -> dict:
     flat = {}
     for key, value in record.items():
@@ -70,8 +63,6 @@ def _flatten(record: dict, prefix: str = "") -> dict:
 
 
 _PRINTED_DICT_START = re.compile(r"^\{\s*'[^']*':")
-#: the key a verl record printed late carries from the follower to the monitors (never a metric)
-LATE = "\x00late"
 
 
 class Follower:
@@ -89,13 +80,11 @@ class Follower:
       one writer's garbage does not stop the watch.
     * **Printed dicts** (what a Hugging Face Trainer prints at each log call) are read as
       Python literals; once one is seen, the lines between them (tqdm's bar) are terminal text.
-    * **pymarl's printed statistics** (``Recent Stats | t_env: N | Episode: M`` and the lines
-      after it, :mod:`swarmstats.io.formats.pymarl`): a block is read when the line after it
-      arrives (pymarl prints its ``t_env: N / T_max`` line right after); the other lines are
-      the job's terminal text.
-    * **verl's step lines** (``step:N - key:value - ...``, :mod:`swarmstats.io.formats.verl`):
-      once one is seen, the job's other output is terminal text; a resume keeps the values of
-      the checkpoint's own step (``swarmstats watch`` keeps it: ``RunMonitors.checkpoint_keeps_its_step``).
+    * **Printed training output** (pymarl's and rsl_rl's blocks, verl's step lines, ML-Agents'
+      summaries, Keras' epochs, Tianshou's test summaries, ``key=value`` records: :mod:`.printed`):
+      the first line that shows one opens it, and from then on every line goes to it; the
+      job's other output is terminal text.  A verl resume keeps the values of the
+      checkpoint's own step (``swarmstats watch`` keeps it: ``RunMonitors.checkpoint_keeps_its_step``).
     * **Printed tables** (what SB3 prints, saved by ``python train.py > train.log``): the text
       such a log starts with (``Using cuda device``) is held until the file shows what it is,
       since taken as a CSV header it made every table row "2 fields where the header has 1";
@@ -140,16 +129,14 @@ class Follower:
         self._boxes: BoxReader | None = None  # a log of printed tables, once a rule line is seen
         self._held: list = []  # (number, line) before the file showed what it is
         self._printed = False  # a Trainer's printed dicts seen: the other lines are its terminal text
-        self._mlagents = False  # ML-Agents' summary lines seen: each behaviour a run, the rest text
-        self._tianshou = False  # Tianshou's test summaries seen: the rest (its progress bars) text
-        self._keras: keras.EpochReader | None = None  # Keras' fit epochs, once an epoch line is seen
         self._printed_steps = StepCounter()  # ... and their steps
-        self.verl = False  # verl's printed step lines seen: likewise
-        self._pymarl: BlockReader | None = None  # pymarl's printed statistics, once a block is seen
-        self._rsl: rsl_rl.BlockReader | None = None  # rsl_rl's printed iterations, likewise
+        self._output: PrintedLines | None = None  # printed training output (.printed), once seen
         self._json_seen = False  # a JSON record read: a line that is not one is then a bad line
-        self._verl_steps: tuple | None = None  # (process, first step, last step) of verl's lines
-        self._pairs_axis: str | None = None  # printed key=value records seen: their step key
+
+    @property
+    def verl(self) -> bool:
+        """Is the log verl's printed step lines?"""
+        return isinstance(self._output, VerlLines)
 
     def close(self) -> None:
         self._close()
@@ -241,14 +228,8 @@ class Follower:
             return "timesteps"
         if self._printed:
             return "logs"
-        if self._pymarl is not None:
-            return "timesteps"  # pymarl's t_env, as read_log's pymarl-console
-        if self._rsl is not None:
-            return "iterations"  # as read_log's rsl-rl-console
-        if self._tianshou or self._keras is not None:
-            return "epochs"  # as read_log's tianshou-console and keras-console
-        if self._pairs_axis is not None:
-            return printed_pairs.unit(self._pairs_axis)  # as read_log's printed-pairs
+        if self._output is not None and self._output.unit is not None:
+            return self._output.unit  # as read_log's reader of that printed format
         if step_key is not None and step_key.rsplit("/", 1)[-1].endswith("timesteps"):
             return "timesteps"  # SB3's progress.csv, read_log's sb3-progress
         if step_key is None and self.header is not None and {"r", "l", "t"} <= set(self.header):
@@ -272,65 +253,16 @@ class Follower:
                 if box is not None:
                     out.append(box)
                 continue
-            if self._pymarl is not None or (self.header is None and "Recent Stats | t_env:" in line):
-                if self._pymarl is None:  # what came before was the job's terminal text
-                    self._pymarl, self._held = BlockReader(), []
-                block = self._pymarl.feed(line)
-                if block is not None:
-                    out.append(block)
-                continue
-            if self._rsl is not None or (self.header is None and "Learning iteration " in line):
-                if self._rsl is None:  # what came before was the job's terminal text
-                    self._rsl, self._held = rsl_rl.BlockReader(), []
-                block = self._rsl.feed(line)
-                if block is not None:
-                    out.append(block)
-                continue
-            stripped = line.strip()
-            if (self.header is None and "step:" in line and not stripped.startswith("{")
-                    and (printed := parse_step_line(line)) is not None):
-                self.verl, self._held = True, []  # what came before was the job's terminal text
-                record = _verl_record(*printed)
-                if record is not None:
-                    out.append(self._verl_order(record, printing_process(line)))
-                continue
-            if self.verl:
-                continue  # (between verl's step lines: the job's configuration, warnings, samples)
-            if self._mlagents or (self.header is None and " Step: " in line):
-                summary = mlagents.parse_line(line)
-                if summary is not None:  # what came before was the job's other output
-                    self._mlagents, self._held = True, []
-                    behavior, step, statistics = summary
-                    out.append({**statistics, "step": plain_number(step), "run": behavior})
-                if self._mlagents:
-                    continue  # (between the summaries: Unity's messages, the ONNX exports)
-            if self._keras is not None or (self.header is None and keras.opens_epoch(line)):
-                if self._keras is None:  # what came before was the script's output (a model summary)
-                    self._keras, self._held = keras.EpochReader(), []
-                record = self._keras.feed(line)
+            if self._output is None and self.header is None:
+                self._output = open_printed(line)
+                if self._output is not None:
+                    self._held = []  # what came before was the job's other output
+            if self._output is not None:
+                record = self._output.feed(line)
                 if record is not None:
                     out.append(record)
                 continue
-            # (before the key=value records: Tianshou's progress bars hold env_step=... pairs)
-            if self._tianshou or (self.header is None and tianshou.PHRASE in line):
-                summary = tianshou.parse_line(line)
-                if summary is not None:  # what came before was the job's other output
-                    self._tianshou, self._held = True, []
-                    epoch, values = summary
-                    out.append({**values, "step": plain_number(epoch)})
-                if self._tianshou:
-                    continue  # (between the summaries: the progress bars, the script's prints)
-            if (self._pairs_axis is None and self.header is None and ("=" in line or "|" in line)
-                    and not stripped.startswith("{")):
-                pairs = printed_pairs.parse_line(line)
-                if pairs is not None:  # what came before was the script's other output
-                    self._pairs_axis, self._held = printed_pairs.step_key(pairs), []
-            if self._pairs_axis is not None:  # read_log's rows: the other lines skipped
-                pairs = printed_pairs.parse_line(line)
-                if pairs is not None and self._pairs_axis in pairs:
-                    step, values = printed_pairs.as_row(pairs, self._pairs_axis)
-                    out.append({**values, "step": plain_number(step)})
-                continue
+            stripped = line.strip()
             if stripped.startswith("#") or (self._printed and not stripped.startswith("{")):
                 continue  # (between a Trainer's printed dicts: its progress bar, warnings)
             if self.header is None and self._header_lost is None and not stripped.startswith("{"):
@@ -374,19 +306,6 @@ class Follower:
             if record is not None:
                 out.append(record)
         return out
-
-    def _verl_order(self, record: dict, process: str | None) -> dict:
-        """``record``, marked :data:`LATE` when the process that printed the last line prints a
-        step it passed already (not back to its first): a late line (verl's fully asynchronous
-        trainer logs a validation at the version it checked), not a resume, as ``read_log`` reads
-        it (:mod:`swarmstats.io.formats.verl`)."""
-        step = record["step"]
-        known = self._verl_steps
-        if known is not None and is_late(step, known[1], known[2], process, known[0]):
-            return {**record, LATE: True}
-        first = known[1] if known is not None and process == known[0] and step > known[1] else step
-        self._verl_steps = (process, first, step)
-        return record
 
     @staticmethod
     def _shows_csv(line: str, first_held: str | None = None) -> bool:

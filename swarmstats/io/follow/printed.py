@@ -1,0 +1,157 @@
+"""The printed training output a followed log can hold, read as its lines arrive: pymarl's and
+rsl_rl's blocks, verl's step lines, ML-Agents' summaries, Keras' epochs, Tianshou's test
+summaries and a script's ``key=value`` records (each read whole by its reader in
+:mod:`swarmstats.io.formats`).
+
+The first line that shows one of them opens it (:func:`open_printed`); from then on every line
+of the file is fed to it, and what came before was the job's other output (a banner, its
+configuration, a model summary), and no other printed format opens.  The lines between its
+records - progress bars, warnings, Unity's messages - give no record; a record that spans
+lines (a pymarl or rsl_rl block, a Keras epoch) is given when the line after it arrives.  A
+printed format that ``watch`` should follow is one more opener in :data:`_OPENERS`.
+
+>>> printed = open_printed("Epoch #1: test_reward: 12.500000 ± 1.2, best_reward: 12.5 in #1")
+>>> printed.feed("Epoch #1: test_reward: 12.500000 ± 1.2, best_reward: 12.5 in #1"), printed.unit
+({'test_reward': 12.5, 'test_reward_std': 1.2, 'step': 1}, 'epochs')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..._result import plain_number
+from ..formats import keras, mlagents, printed_pairs, pymarl, rsl_rl, tianshou
+from ..formats.verl import is_late, parse_step_line, printed_value, printing_process
+
+#: the key a verl record printed late carries from the follower to the monitors (never a metric)
+LATE = "\x00late"
+
+
+class PrintedLines:
+    """A printed format being followed: :meth:`feed` each line, get the record it completes."""
+
+    #: what one step is, as ``read_log``'s reader of the format calls it; None: the step key's name
+    unit: str | None = None
+
+    def feed(self, line: str) -> dict | None:
+        """The record ``line`` completes (its ``step`` among its values), else None."""
+        raise NotImplementedError
+
+
+class _Blocks(PrintedLines):
+    """A format whose records span lines, read by its own block reader (pymarl, rsl_rl, Keras)."""
+
+    def __init__(self, reader, unit: str):
+        self._reader, self.unit = reader, unit
+
+    def feed(self, line: str) -> dict | None:
+        return self._reader.feed(line)
+
+
+class _Lines(PrintedLines):
+    """A format printing a record a line (ML-Agents, Tianshou): ``record`` reads one, or None."""
+
+    def __init__(self, record: Callable[[str], dict | None], unit: str | None):
+        self._record, self.unit = record, unit
+
+    def feed(self, line: str) -> dict | None:
+        return self._record(line)
+
+
+def _mlagents_record(line: str) -> dict | None:
+    """An ML-Agents summary line's statistics at its step, each behaviour a run."""
+    summary = mlagents.parse_line(line)
+    if summary is None:
+        return None
+    behavior, step, statistics = summary
+    return {**statistics, "step": plain_number(step), "run": behavior}
+
+
+def _tianshou_record(line: str) -> dict | None:
+    """A Tianshou test summary's values at its epoch."""
+    summary = tianshou.parse_line(line)
+    if summary is None:
+        return None
+    epoch, values = summary
+    return {**values, "step": plain_number(epoch)}
+
+
+class _Pairs(PrintedLines):
+    """A script's printed ``key=value`` records, stepped by the step key of the first: a record
+    without it is left out, as ``read_log``'s printed-pairs leaves it."""
+
+    def __init__(self, axis: str):
+        self._axis, self.unit = axis, printed_pairs.unit(axis)
+
+    def feed(self, line: str) -> dict | None:
+        pairs = printed_pairs.parse_line(line)
+        if pairs is None or self._axis not in pairs:
+            return None
+        step, values = printed_pairs.as_row(pairs, self._axis)
+        return {**values, "step": plain_number(step)}
+
+
+class VerlLines(PrintedLines):
+    """verl's printed step lines (``step:N - key:value - ...``).  A step a process prints after
+    it passed it (not back to its first) is marked :data:`LATE`: verl's fully asynchronous
+    trainer logs a validation at the version it checked, which is no resume (as ``read_log``'s
+    verl-console reads it)."""
+
+    def __init__(self):
+        self._steps: tuple | None = None  # (process, first step, last step) of the lines so far
+
+    def feed(self, line: str) -> dict | None:
+        printed = _verl_step(line)
+        if printed is None:
+            return None
+        step, values = printed
+        numbers = {key: number for key, value in values.items() if (number := printed_value(value)) is not None}
+        if not numbers:
+            return None
+        process = printing_process(line)
+        known = self._steps
+        if known is not None and is_late(step, known[1], known[2], process, known[0]):
+            return {**numbers, "step": step, LATE: True}
+        first = known[1] if known is not None and process == known[0] and step > known[1] else step
+        self._steps = (process, first, step)
+        return {**numbers, "step": step}
+
+
+def _verl_step(line: str) -> tuple | None:
+    """(step, printed values) of a verl step line, else None (a printed dict is no step line)."""
+    if "step:" not in line or line.lstrip().startswith("{"):
+        return None
+    return parse_step_line(line)
+
+
+def _opens_pairs(line: str) -> PrintedLines | None:
+    if ("=" not in line and "|" not in line) or line.lstrip().startswith("{"):
+        return None
+    pairs = printed_pairs.parse_line(line)
+    return _Pairs(printed_pairs.step_key(pairs)) if pairs is not None else None
+
+
+#: the printed formats, each as (the cheap test a line must pass, what opens on it or None), in
+#: the order they are tried: Keras and Tianshou before the ``key=value`` records (Tianshou's
+#: progress bars hold ``env_step=...`` pairs)
+_OPENERS = (
+    (lambda line: "Recent Stats | t_env:" in line, lambda line: _Blocks(pymarl.BlockReader(), "timesteps")),
+    (lambda line: "Learning iteration " in line, lambda line: _Blocks(rsl_rl.BlockReader(), "iterations")),
+    (lambda line: "step:" in line, lambda line: VerlLines() if _verl_step(line) is not None else None),
+    (lambda line: " Step: " in line,
+     lambda line: _Lines(_mlagents_record, None) if mlagents.parse_line(line) is not None else None),
+    (keras.opens_epoch, lambda line: _Blocks(keras.EpochReader(), "epochs")),
+    (lambda line: tianshou.PHRASE in line,
+     lambda line: _Lines(_tianshou_record, "epochs") if tianshou.parse_line(line) is not None else None),
+    (lambda line: "=" in line or "|" in line, _opens_pairs),
+)
+
+
+def open_printed(line: str) -> PrintedLines | None:
+    """The printed format ``line`` shows (the line is then to be fed to it), else None."""
+    for shows, opened in _OPENERS:
+        if shows(line):
+            printed = opened(line)
+            if printed is not None:
+                return printed
+    return None
