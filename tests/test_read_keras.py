@@ -81,3 +81,36 @@ def test_watch_follows_the_epochs_past_the_model_summary():
     report = json.loads(out[out.index('{\n  "schema_version"'):])["report"]
     assert set(report["metrics"]) == {"loss", "accuracy", "val_loss", "val_accuracy"}
     assert report["metrics"]["loss"]["n"] == 25 and "lr" in report["left_out"]
+
+
+@pytest.mark.parametrize("text", [
+    'Model: "sequential"\nTotal params: 1,000\nEpoch 1/3\n',  # the summary, then the fit's first line
+    "Epoch 1/3\n",
+    "Epoch 1/3\n 50/100 [=====>.....] - ETA: 1s - loss: 0.5012\n",  # the bar part-way
+    "Epoch 1/3\n 50/100 [====>...] - ETA: 1s - loss: 0.52\r 80/100 [=======>..] - ETA: 0s - loss: 0.51\n",
+])
+def test_a_fit_whose_first_epoch_has_not_ended_says_so(tmp_path, text):
+    # read as a CSV it was "malformed rows: ... a column without a name in the header?" or
+    # "no numeric metric column (columns: Epoch 1/3)"
+    path = tmp_path / "fit.log"
+    path.write_text(text)
+    with pytest.raises(InputError, match=r"fit has begun \(Epoch 1/3\) and no epoch has finished yet"):
+        read_log(path)
+    done = run("check-convergence", path)
+    assert done.returncode == 2 and "no epoch has finished yet" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("text", ["Epoch 1/10\ntrain_loss=0.5 val_loss=0.4\nEpoch 2/10\ntrain_loss=0.4 val_loss=0.3\n",
+                                  "Epoch 2/3\n 50/100 [=====>.....] - ETA: 1s - loss: 0.5\n"])
+def test_an_epoch_line_followed_by_something_else_is_not_taken_for_a_keras_fit(tmp_path, text):
+    # another script's "Epoch 1/10" with its own lines after it, or a later epoch (the file is no
+    # fit's start), is left to the other readers
+    path = tmp_path / "train.log"
+    path.write_text(text)
+    try:
+        table = read_log(path)
+    except InputError as refused:
+        assert "Keras" not in str(refused)
+    else:
+        assert table.attrs["format"] != "keras-console"

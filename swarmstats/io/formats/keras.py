@@ -70,6 +70,7 @@ class EpochReader:
     def __init__(self):
         self._epoch: float | None = None
         self.unplaced = 0  # lines of pairs with no epoch before them (an evaluation)
+        self.running: str | None = None  # the epoch opened and not finished ("1/30"), if any
 
     def feed(self, line: str) -> dict | None:
         if "\b" in line:  # Keras 2 redraws its bar in a notebook with backspaces
@@ -78,7 +79,7 @@ class EpochReader:
             line = visible(line)  # (what a terminal shows of a bar redrawn in place)
         opened = _EPOCH.match(line) if "Epoch " in line else None
         if opened is not None:
-            self._epoch = float(opened.group(1))
+            self._epoch, self.running = float(opened.group(1)), f"{opened.group(1)}/{opened.group(2)}"
             return None
         pairs = metrics_of(line)
         if pairs is None:
@@ -86,20 +87,38 @@ class EpochReader:
         if self._epoch is None:
             self.unplaced += 1
             return None
-        record, self._epoch = {"step": self._epoch, **pairs}, None
+        record, self._epoch, self.running = {"step": self._epoch, **pairs}, None, None
         return record
 
 
 def is_printed_head(head: str, base: str) -> bool:
-    """Does the start of a file hold an epoch of Keras' ``fit``: ``Epoch N/M``, then its line?"""
+    """Does the start of a file hold an epoch of Keras' ``fit``: ``Epoch N/M``, then its line?
+    Or a fit just begun: ``Epoch 1/M`` followed by nothing but its bar's updates (read, it says
+    that no epoch has finished, where it read "malformed rows" or "no numeric metric column")."""
     # every text log pays this sniff: one-character searches first (~0.1-1 us on 64 KiB, where
     # the phrase's costs ~45 us when it is not there: a table of numbers has no capital E)
-    if "E" not in head or "/" not in head or "Epoch " not in head or ": " not in head:
+    if "E" not in head or "/" not in head or "Epoch " not in head:
         return False
     if base.lower().endswith(".ipynb"):
-        return _NOTEBOOK_EPOCH.search(head) is not None
+        return ": " in head and _NOTEBOOK_EPOCH.search(head) is not None
+    lines = head.splitlines()
     reader = EpochReader()
-    return any(reader.feed(line) is not None for line in head.splitlines())
+    return (": " in head and any(reader.feed(line) is not None for line in lines)) or _first_epoch_running(lines)
+
+
+def _first_epoch_running(lines: list) -> bool:
+    """Are ``lines`` a fit's first epoch still running: ``Epoch 1/M``, then only bar updates?
+
+    >>> _first_epoch_running(["Model: ...", "Epoch 1/3", " 5/10 [==>...] - ETA: 1s - loss: 0.5"])
+    True
+    >>> _first_epoch_running(["Epoch 1/3", "loss=0.5 acc=0.9"]), _first_epoch_running(["Epoch 2/3"])
+    (False, False)
+    """
+    opened = next((i for i, line in enumerate(lines) if opens_epoch(line)), None)
+    if opened is None or _EPOCH.match(lines[opened]).group(1) != "1":
+        return False
+    return all(_COUNT.match(visible(line) if "\r" in line or "\x1b" in line else line)
+               for line in lines[opened + 1:] if line.strip())
 
 
 def read_printed(name: str, text: str) -> LogTable:
@@ -114,6 +133,10 @@ def read_printed(name: str, text: str) -> LogTable:
     reader = EpochReader()
     rows = [record for record in map(reader.feed, lines) if record is not None]
     if not rows:
+        if reader.running is not None:
+            raise InputError(f"{name}: Keras' fit has begun (Epoch {reader.running}) and no epoch has "
+                             "finished yet: there is nothing to analyse until one has (swarmstats watch "
+                             "follows the fit as its epochs end)")
         raise InputError(f"{name}: no Keras epoch ('Epoch N/M', then '... - loss: 0.5 - ...')")
     keys = list(dict.fromkeys(key for row in rows for key in row if key != "step"))
     columns = {"step": np.array([row["step"] for row in rows], dtype=float)}
