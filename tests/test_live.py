@@ -203,6 +203,15 @@ def test_watch_judges_every_value_at_the_stop_and_says_when_a_verdict_was_made()
     assert "  r: n 1011, mean -85.11 [-86.46, -82.77] after 505 warm-up values, converged\n    flat within" in result.stdout
     # and the stop rule is judged on those verdicts: "stop on r: not yet" stood above "converged"
     assert "1011 log call(s); stop on r: yes\n" in result.stdout
+    # its bounds are wider than check-convergence's on the same values, and it says why
+    assert "the checks are anytime-valid (each spends part of alpha)" in result.stdout.splitlines()[-1]
+
+
+def test_a_watch_that_checked_nothing_says_nothing_of_anytime_checks(tmp_path):
+    path = tmp_path / "log.csv"
+    path.write_text("step,reward\n0,1\n1,2\n2,1.5\n3,1.7\n")  # too few values to test
+    result = _watch(path, "--once")
+    assert result.returncode == 0 and "reward: n 4" in result.stdout and "anytime" not in result.stdout
 
 
 def test_the_stop_rule_at_the_stop_holds_for_every_run_on_the_verdicts_judged_there():

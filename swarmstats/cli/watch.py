@@ -300,11 +300,21 @@ def run(args) -> int:
                             "report": report.to_dict(), "notifications": notified})
     else:
         print(report.summary())
+        if any(_has_bounds(entry) for entry in report.metrics.values()):
+            # a test gave bounds: check-convergence's on the same values are narrower (said, not left to puzzle)
+            print("  the checks are anytime-valid (each spends part of alpha), so their bounds are wider "
+                  "than check-convergence's on the same values and a verdict can be more cautious")
         if follower.skipped:
             print(f"  {follower.skipped} bad line(s) skipped (the first: {follower.first_skip})")
         if notified is not None:
             print(f"  notifications to {args.notify}: {notified['sent']} sent, {notified['failed']} failed")
     return EXIT_PASS
+
+
+def _has_bounds(entry: dict) -> bool:
+    """Did a test give a metric's level its interval (not too few values to test)?"""
+    low = (entry.get("level_ci") or (None,))[0]
+    return low is not None and math.isfinite(low)
 
 
 def _checked_at_the_stop(args, monitors: RunMonitors, verdicts: dict, notifier: Notifier | None):
