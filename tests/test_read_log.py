@@ -674,6 +674,66 @@ def test_a_line_with_a_pipe_but_no_step_first_is_no_record(line):
     assert parse_line(line) is None
 
 
+def _loss(s):
+    return round(3.0 - 0.05 * s + 0.01 * (s % 3), 4)
+
+
+@pytest.mark.parametrize("lines, columns, steps, unit, note", [
+    # the pytorch-tutorial loop: a count within each epoch out of its total
+    ([f"Epoch [{e}/5], Step [{s}/600], Loss: {_loss(6 * e + s // 100):.4f}" for e in range(1, 6) for s in range(100, 700, 100)],
+     ["step", "Epoch", "Loss"], [600 * (e - 1) + s for e in range(1, 6) for s in range(100, 700, 100)], "steps",
+     "30 printed record(s) of 'Epoch E, Step n/600, name: value, ...' fields, step = (Epoch - 1) x 600 + Step, "
+     "which starts again each epoch; 1 other line(s) skipped"),
+    ([f"Epoch {e}/30, Loss: {_loss(e):.4f}, Accuracy: {0.5 + e / 100:.3f}" for e in range(1, 31)],
+     ["step", "Loss", "Accuracy"], list(range(1, 31)), "epochs",
+     "30 printed record(s) of 'Epoch N, name: value, ...' fields, step = Epoch; 1 other line(s) skipped"),
+    ([f"INFO:root:epoch {e}: loss = {_loss(e):.4f}, acc = {50 + e}%" for e in range(1, 31)],
+     ["step", "loss", "acc"], list(range(1, 31)), "epochs",
+     "30 printed record(s) of 'epoch N, name: value, ...' fields, step = epoch; 1 other line(s) skipped"),
+    ([f"[Epoch {e}/30] loss: {_loss(e):.4f} acc: {0.5 + e / 100:.3f}" for e in range(1, 31)],
+     ["step", "loss", "acc"], list(range(1, 31)), "epochs",
+     "30 printed record(s) of 'Epoch N, name: value, ...' fields, step = Epoch; 1 other line(s) skipped"),
+    # PyTorch's MNIST example: a count of samples within the epoch, and a test line with no step
+    ([line for e in range(1, 4) for line in
+      [f"Train Epoch: {e} [{n}/60000 ({100 * n // 60000}%)]\tLoss: {_loss(10 * e + n // 6400):.6f}" for n in range(0, 60000, 6400)]
+      + ["", f"Test set: Average loss: 0.{e}, Accuracy: {9000 + e}/10000 ({90 + e}%)", ""]],
+     ["step", "Epoch", "Loss"], [60000 * (e - 1) + n for e in range(1, 4) for n in range(0, 60000, 6400)], "steps",
+     "30 printed record(s) of 'Epoch E, the count n/60000, name: value, ...' fields, step = (Epoch - 1) x 60,000 + "
+     "the count, which starts again each epoch; 4 other line(s) skipped"),
+])
+def test_records_listing_their_fields_after_their_step_are_read_by_read_log_and_watch(tmp_path, lines, columns, steps,
+                                                                                     unit, note):
+    """What a hand-written loop prints most often - ``print(f"Epoch [{e}/{E}], Step [{i}/{n}], Loss:
+    {loss:.4f}")`` - read as a CSV: "no numeric metric column (columns: Epoch [1/5], Step [100/600],
+    Loss: 0.1344, run, config of run)"; ``Epoch 1/20, Loss: ...`` and ``epoch 1: loss = ...`` likewise.
+    A count within the epoch out of its total makes the step, since it starts again each epoch
+    (read as the step, each epoch was a run of its own)."""
+    path = tmp_path / "train.log"
+    path.write_text("Using device: cuda\n" + "\n".join(lines) + "\n")
+    wide = read_log(path, wide=True)
+    assert wide.attrs["format"] == "printed-pairs" and wide.columns.tolist() == columns
+    assert wide["step"].tolist() == steps and wide.attrs["step_unit"] == unit
+    assert wide.attrs["notes"] == [note]
+    metric = columns[-2] if columns[-1] in ("Accuracy", "acc") else columns[-1]
+    done = cli("check-convergence", path, "--format", "json")
+    checked = {row["name"]: row for row in json.loads(done.stdout)["results"]}
+    assert "Epoch" not in checked and checked[metric]["n"] == len(steps)  # the epoch is a counter
+    out = cli("watch", path, "--once", "--format", "json").stdout
+    watched = json.loads(out[out.index('{\n  "schema_version"'):])["report"]["metrics"]
+    assert watched[metric]["n"] == len(steps)
+
+
+@pytest.mark.parametrize("line", [
+    "Epoch 3: 100%|##########| 50/50 [00:01<00:00, 30.15it/s, v_num=0, train_loss=0.512]",  # Lightning's bar
+    "Epoch 1/10", "Epoch 1/10: 100%|####| 469/469 [00:10<00:00, 45.6it/s, loss=0.3]",
+    "Saving checkpoint at epoch 5: done, size: 120", "Step 5 of 10, loss: 0.3",
+    "Test set: Average loss: 0.0331, Accuracy: 9893/10000 (99%)", "Epoch 2, learning rate: 1e-3 -> 5e-4"])
+def test_a_line_that_only_mentions_a_step_is_no_listed_record(line):
+    from swarmstats.io.formats.printed_pairs import parse_line
+
+    assert parse_line(line) is None
+
+
 def test_an_mlflow_runs_table_is_refused_by_every_reader(tmp_path):
     """``mlflow.search_runs()`` saved as a CSV holds each run's last values: read as a log it was
     six runs of one point each ("insufficient data" for every metric, and params.batch_size judged

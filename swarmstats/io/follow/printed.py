@@ -125,7 +125,7 @@ def _verl_step(line: str) -> tuple | None:
 
 
 def _opens_pairs(line: str) -> PrintedLines | None:
-    if ("=" not in line and "|" not in line) or line.lstrip().startswith("{"):
+    if ("=" not in line and "|" not in line and ": " not in line) or line.lstrip().startswith("{"):
         return None
     pairs = printed_pairs.parse_line(line)
     return _Pairs(printed_pairs.step_key(pairs)) if pairs is not None else None
@@ -143,7 +143,7 @@ _OPENERS = (
     (keras.opens_epoch, lambda line: _Blocks(keras.EpochReader(), "epochs")),
     (lambda line: tianshou.PHRASE in line,
      lambda line: _Lines(_tianshou_record, "epochs") if tianshou.parse_line(line) is not None else None),
-    (lambda line: "=" in line or "|" in line, _opens_pairs),
+    (lambda line: "=" in line or "|" in line or ": " in line, _opens_pairs),
 )
 
 

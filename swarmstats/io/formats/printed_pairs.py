@@ -7,14 +7,21 @@
 A line is a record when it holds a step key (``step``, ``global_step``, ``iter``, ``episode``,
 ``epoch`` …: :data:`STEP_KEYS`) and at least one other ``name=number`` pair - or when its step
 comes first and ``|`` parts its fields (``[rank0] Step 12 | loss: 0.53 | lr: 3e-4``,
-``Epoch 3/10 | Train Loss: 0.52``, torchtune's ``Step 5 | loss:1.23 lr:2e-05``); pairs are parted by
-spaces, commas, semicolons or bars, a number may carry a unit (``ms``, ``s``, ``%``).  Every other
-line (the configuration, a progress bar, a warning) is skipped and counted.  The step is the first
-record's most precise step key (``step`` before ``epoch``), the others kept as columns (counters
-by name); lines at one step in a row share a row (an evaluation line after a training line), and
-a step that goes back is left to the loader's own rules (a new run, or a run resumed).  Read as a
-table, such a log stopped at "the x-axis column '2024-05-01 10:00:00' is not numeric": the
-comma of ``logging``'s time made its first line a CSV header.
+``Epoch 3/10 | Train Loss: 0.52``, torchtune's ``Step 5 | loss:1.23 lr:2e-05``) - or when it
+begins with its step and lists ``name: value`` fields after it (the commonest hand-written
+loop: ``Epoch [1/5], Step [100/600], Loss: 0.2208``; ``Epoch 3/20, Loss: 0.52, Accuracy: 0.81``;
+``epoch 3: loss = 0.52``; ``[Epoch 3/10] loss: 0.52 acc: 0.81``; PyTorch's MNIST example's
+``Train Epoch: 1 [640/60000 (1%)]\tLoss: 0.52``).  Pairs are parted by spaces, commas, semicolons
+or bars, a number may carry a unit (``ms``, ``s``, ``%``).  Every other line (the configuration,
+a progress bar, a warning) is skipped and counted.  The step is the first record's most precise
+step key (``step`` before ``epoch``), the others kept as columns (counters by name); an epoch
+followed by a count within it out of a total (``Step [100/600]``, ``[640/60000]``) is a step of
+``(epoch - 1) x total + count``, since the count starts again each epoch.  Lines at one step in a
+row share a row (an evaluation line after a training line), and a step that goes back is left
+to the loader's own rules (a new run, or a run resumed).  Read as a table, such a log stopped
+at "the x-axis column '2024-05-01 10:00:00' is not numeric": the comma of ``logging``'s time
+made its first line a CSV header; ``Epoch [1/5], Step [100/600], Loss: 0.2208`` read as three
+columns of text.
 """
 
 from __future__ import annotations
@@ -51,6 +58,20 @@ _FIELD = re.compile(rf"^\s*([A-Za-z_][\w./ -]*?)\s*[:=]\s*({PRINTED_NUMBER})(?:m
 _FIELDS = re.compile(rf"(?<![\w./-])([A-Za-z_][\w./-]*):\s*({PRINTED_NUMBER})(?:ms|s|%)?(?=\s|$)", re.IGNORECASE)
 
 
+#: a record that begins with its step (at the line's start, after a ``[tag]``, a logger's `` - ``
+#: or ``INFO:name:``; a phase may name it, ``Train Epoch``), its fields listed after it
+_LISTED_LEAD = re.compile(r"(?:^|\]|\s-\s|^[A-Z]+:[\w.]*:)\s*\[?(?:(?:train|training|eval|evaluation|valid|validation|val|test)\s+)?"
+                          r"(global_step|step|iteration|iter|epoch|episode|update)\s*(?:[:=]\s*|\s+)"
+                          r"\[?\s*(\d+)\s*(?:/\s*(\d+)\s*)?\]?", re.IGNORECASE)
+#: what follows a listed record's step: a separator, or a count in brackets (MNIST's ``[640/60000 (1%)]``)
+_LISTED_AFTER = re.compile(r"\s*[,:;\t\[]")
+#: a listed record's fields apart by spaces only, all of them ``name: number``
+_SPACED = re.compile(rf"^(?:\s*[A-Za-z_][\w./-]*:\s*(?:{PRINTED_NUMBER})(?:ms|s|%)?(?=\s|$))+\s*$", re.IGNORECASE)
+#: a count within the epoch out of a total, named (``Step [100/600]``, ``Batch 5/50``) or not
+#: (``[640/60000 (1%)]``), first among a listed record's fields
+_INNER = re.compile(r"^\s*(?:([A-Za-z_]\w*)\s*)?\[?\s*(\d+)\s*/\s*(\d+)\s*(?:\(\s*\d+(?:\.\d*)?%\s*\)\s*)?\]?")
+
+
 #: a Python repr of keyword arguments - argparse's ``Namespace(epoch=30, lr=0.001)``, a
 #: dataclass's, ``dict(...)`` - which a script prints before training: read as a record, its
 #: configured epoch count was a first row at epoch 30, and the log's own epochs 1, 2 ... went back
@@ -77,9 +98,81 @@ def parse_line(line: str) -> dict | None:
         pairs = {name: scalar(float(value)) for name, value in _PAIR.findall(line)}  # (a NaN printed: logged)
     if (pairs is None or len(pairs) < 2) and "|" in line:
         pairs = _piped_record(line)
-    if pairs is None or len(pairs) < 2 or not any(key.lower() in STEP_KEYS for key in pairs):
+    if (pairs is None or len(pairs) < 2 or not _has_step(pairs)) and (": " in line or "=" in line):
+        listed = _listed_record(line)
+        pairs = listed if listed is not None else pairs
+    if pairs is None or len(pairs) < 2 or not _has_step(pairs):
         return None
     return pairs
+
+
+def _has_step(pairs: dict) -> bool:
+    return any(key.lower() in STEP_KEYS for key in pairs)
+
+
+def _listed_record(line: str) -> dict | None:
+    """The step and the fields of a record that begins with its step and lists its fields
+    after it (module docstring), else None.  A count within the epoch out of a total makes the
+    step (``step``, or the count's own name when it is a step key).
+
+    >>> _listed_record("Epoch [2/5], Step [100/600], Loss: 0.2208")
+    {'Epoch': 2.0, 'Step': 700.0, 'Loss': 0.2208}
+    >>> _listed_record("Train Epoch: 1 [640/60000 (1%)]\\tLoss: 0.522614")
+    {'Epoch': 1.0, 'step': 640.0, 'Loss': 0.522614}
+    >>> _listed_record("epoch 3: loss = 0.52, acc = 81%")
+    {'epoch': 3.0, 'loss': 0.52, 'acc': 81.0}
+    >>> _listed_record("Epoch 1/10: 100%|####| 469/469 [00:10<00:00, 45.6it/s, loss=0.3]") is None  # a bar
+    True
+    """
+    parts = _listed_parts(line)
+    if parts is None:
+        return None
+    lead, inner, rest = parts
+    pairs = {lead.group(1): float(lead.group(2))}
+    if inner is not None:
+        pairs[_inner_name(inner)] = float((int(lead.group(2)) - 1) * int(inner.group(3)) + int(inner.group(2)))
+    if "," in rest:  # each field whole ("learning rate: 1e-3 -> 5e-4" is none, nor its "rate: 1e-3")
+        found = [whole.groups() for field in rest.split(",") if (whole := _FIELD.match(field)) is not None]
+    else:  # "loss: 0.52 acc: 0.81": such pairs and nothing else
+        found = _FIELDS.findall(rest) if _SPACED.match(rest) else []
+    for name, value in found:
+        pairs.setdefault(name.strip(), scalar(float(value)))  # (a NaN printed: logged)
+    return pairs if len(pairs) > 1 + (inner is not None) else None
+
+
+def _listed_parts(line: str) -> tuple | None:
+    """(the step's match, the count within its epoch's match or None, the fields' text) of a
+    listed record, else None."""
+    if "%|" in line:
+        return None  # tqdm's bar: its counts and rates are no fields
+    lead = _LISTED_LEAD.search(line)
+    if lead is None:
+        return None
+    rest = line[lead.end():]
+    if not lead.group(0).endswith("]") and _LISTED_AFTER.match(rest) is None:
+        return None  # "Step 5 of 10": no list follows
+    rest = rest.lstrip(" ,:;\t")
+    inner = _INNER.match(rest) if lead.group(1).lower() == "epoch" else None
+    return lead, inner, rest if inner is None else rest[inner.end():]
+
+
+def _inner_name(inner: re.Match) -> str:
+    """The step key a count within the epoch is read as: its own name when it is one, else ``step``."""
+    return inner.group(1) if inner.group(1) and inner.group(1).lower() in STEP_KEYS else "step"
+
+
+def _form(line: str, axis: str) -> str:
+    """How the first record (``line``) was printed, and what its step is, for the note."""
+    if _has_step({name: 0 for name, _ in _PAIR.findall(line)}) and len(_PAIR.findall(line)) >= 2:
+        return f"name=value pairs, step = {axis}"
+    if "|" in line and _piped_record(line) is not None and len(_piped_record(line)) > 1:
+        return f"'{axis} N | name: value | ...' fields, step = {axis}"
+    lead, inner, _ = _listed_parts(line)
+    if inner is None:
+        return f"'{lead.group(1)} N, name: value, ...' fields, step = {axis}"
+    count = inner.group(1) or "the count"
+    return (f"'{lead.group(1)} E, {count} n/{inner.group(3)}, name: value, ...' fields, step = ({lead.group(1)} - 1) "
+            f"x {int(inner.group(3)):,} + {count}, which starts again each {lead.group(1).lower()}")
 
 
 def _piped_record(line: str) -> dict | None:
@@ -124,13 +217,16 @@ def as_row(pairs: dict, axis: str) -> tuple[float, dict]:
 def is_printed_head(head: str, base: str) -> bool:
     """Does the start of a file hold printed ``key=value`` records (two of them, or one in a
     head of at most two lines)?"""
-    # (one byte search each: a table of numbers has no '=', nor a '|' with a ':' or '=')
-    if "=" not in head and ("|" not in head or ":" not in head):
-        return False
+    if "=" not in head:
+        # one-byte searches first (~0.1-1 us: a table of numbers has no '=' and no ':' past a
+        # monitor file's JSON comment), the two-byte ': ' last (~30 us on 64 KiB)
+        start = head.find("\n") + 1 if head.startswith("#") else 0
+        if head.find(":", start) < 0 or ("|" not in head and head.find(": ", start) < 0):
+            return False
     lines = [line for line in head.splitlines() if line.strip()]
     found = 0
     for line in lines[:400]:
-        if ("=" in line or "|" in line) and parse_line(line) is not None:
+        if ("=" in line or "|" in line or ": " in line) and parse_line(line) is not None:
             found += 1
             if found == 2:
                 return True
@@ -150,7 +246,6 @@ def read_printed(name: str, text: str) -> LogTable:
     if not records:
         raise InputError(f"{name}: no printed line holds a step key ({', '.join(STEP_KEYS[:6])} ...) and "
                          "another name=number pair (or, after '<step key> N |', name: number fields)")
-    piped = len(_PAIR.findall(first)) < 2  # (the first record's form names the log's in the note)
     axis = step_key(records[0])
     steps, rows = [], []
     for pairs in records:
@@ -165,8 +260,7 @@ def read_printed(name: str, text: str) -> LogTable:
     frame = pd.DataFrame({"step": np.array(steps, dtype=float),
                           **{key: [row.get(key, math.nan) for row in rows] for key in keys}})
     frame = frame[frame["step"].notna()].reset_index(drop=True)
-    form = f"'{axis} N | name: value | ...' fields" if piped else "name=value pairs"
-    notes = [f"{len(frame)} printed record(s) of {form}, step = {axis}"
+    notes = [f"{len(frame)} printed record(s) of {_form(first, axis)}"
              + (f"; {skipped} other line(s) skipped" if skipped else "")]
     if without:
         notes.append(f"{without} record(s) without {axis!r} left out (the step of the first record)")
