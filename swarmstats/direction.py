@@ -57,6 +57,12 @@ NEITHER_NAMES = ("l", "target_mean")
 #: better, where the enemies' (``dead_enemies_mean``) are a score
 _OWN_LOSSES = {"allies", "ally"}
 _REWARD_WORDS = {"reward", "rewards"}
+#: words naming how well a run does (a return, a score, an accuracy, a loss)
+_PERFORMANCE_WORDS = {"reward", "rewards", "rew", "return", "returns", "ret", "score", "scores", "accuracy",
+                      "acc", "success", "win", "winrate", *LOWER_IS_BETTER}
+#: words that make such a name a count of something done so far (``num_success``, Safety Gym's
+#: ``CumulativeCost``)
+_COUNTING_WORDS = {"num", "n", "nb", "count", "counts", "cum", "cumulative"}
 
 
 #: the run or configuration a command appends to a metric's name: "reward [run=low_loss_lr]"
@@ -151,6 +157,21 @@ def guessed_direction(name) -> str | None:
             or metric_part(name).strip().lower() in NEITHER_NAMES):
         return None
     return "higher"
+
+
+def measures_performance(name) -> bool:
+    """Does ``name`` say it measures how well a run does (a return, a score, an accuracy, a
+    loss) rather than count what it has done?  Such a column is a metric whatever its shape: a
+    CartPole return is whole numbers, and an evaluation's that rose at every check was left
+    out as "a counter" (integers going up at 90% of rows), the run's one metric with it.
+
+    >>> measures_performance("episodic_return"), measures_performance("AverageEpRet"), measures_performance("eval/acc")
+    (True, True, True)
+    >>> measures_performance("epoch_n"), measures_performance("num_success"), measures_performance("CumulativeCost")
+    (False, False, False)
+    """
+    words = set(_words(name))
+    return bool(words & _PERFORMANCE_WORDS) and not words & _COUNTING_WORDS
 
 
 def better_direction(name) -> str:

@@ -723,6 +723,25 @@ def test_records_listing_their_fields_after_their_step_are_read_by_read_log_and_
     assert watched[metric]["n"] == len(steps)
 
 
+def test_cleanrls_printed_returns_in_brackets_are_read(tmp_path):
+    """CleanRL prints ``global_step=2048, episodic_return=[11.8]`` (numpy's array of one value) and
+    ``SPS: 1234``: read as a CSV, "no numeric metric column (columns: global_step=34,
+    episodic_return=[11.8])"."""
+    path = tmp_path / "ppo.log"
+    returns = [10.0 + 4 * i for i in range(40)]
+    path.write_text("".join(f"global_step={128 * (i + 1)}, episodic_return=[{r:.1f}]\n" + ("SPS: 1200\n" if i % 10 == 9 else "")
+                            for i, r in enumerate(returns)))
+    wide = read_log(path, wide=True)
+    assert wide.columns.tolist() == ["step", "episodic_return"] and wide["episodic_return"].tolist() == returns
+    assert wide["step"].tolist() == [128 * (i + 1) for i in range(40)]
+    assert wide.attrs["notes"] == ["40 printed record(s) of name=value pairs, step = global_step; 4 other line(s) skipped"]
+    done = cli("check-convergence", path, "--format", "json")
+    assert json.loads(done.stdout)["results"][0]["verdict"] == "not_converged"  # a steady climb
+    # a list of several values is no number
+    from swarmstats.io.formats.printed_pairs import parse_line
+    assert parse_line("global_step=10, episodic_return=[1.0, 2.0]") is None
+
+
 @pytest.mark.parametrize("line", [
     "Epoch 3: 100%|##########| 50/50 [00:01<00:00, 30.15it/s, v_num=0, train_loss=0.512]",  # Lightning's bar
     "Epoch 1/10", "Epoch 1/10: 100%|####| 469/469 [00:10<00:00, 45.6it/s, loss=0.3]",

@@ -118,6 +118,28 @@ def test_counters_clocks_and_schedules_do_not_fail_the_gate(tmp_path):
     assert json.loads(named.stdout)["results"][0]["verdict"] == "not_converged"  # named: analysed
 
 
+def test_a_return_of_whole_numbers_rising_at_every_evaluation_is_a_metric_not_a_counter(tmp_path):
+    """CartPole's returns are whole numbers, and an evaluation's that rose at each check was
+    left out as "a counter" (integers rising at 90% of rows or more): the run's one metric gone,
+    "no numeric metric column".  A name that measures how well the run does is a metric; one
+    that counts (num_success, Safety Gym's CumulativeCost) stays a counter by its shape."""
+    returns = [9, 12, 21, 30, 44, 61, 95, 130, 176, 220, 301, 365, 420, 480, 500]
+    frame = pd.DataFrame({"global_step": np.arange(1, 16) * 5000, "eval/episodic_return": returns,
+                          "num_success": np.arange(15) * 2, "CumulativeCost": np.arange(15) * 7 + 2})
+    columns = classify_columns(frame)
+    assert columns.metrics == ["eval/episodic_return"]
+    assert set(columns.bookkeeping) == {"num_success", "CumulativeCost"}
+    path = tmp_path / "eval.csv"
+    frame.to_csv(path, index=False)
+    done = run("check-convergence", path, "--format", "json")
+    assert [row["name"] for row in json.loads(done.stdout)["results"]] == ["eval/episodic_return"]
+    monitor = ss.Monitor(check_every=5)
+    for step, value in enumerate(returns):
+        monitor.log(step, **{"eval/episodic_return": float(value), "num_success": float(step)})
+    assert list(monitor.status.metrics) == ["eval/episodic_return"]
+    assert list(monitor.status.left_out) == ["num_success"]
+
+
 @pytest.mark.parametrize("name", ["total timesteps", "Total_Timesteps", "time/total_timesteps", "episode",
                                   "global_step", "training_iteration", "epoch", "_step"])
 def test_step_columns_are_found_by_name_without_case_or_separators(name):

@@ -43,10 +43,11 @@ _UNITS = {"global_step": "steps", "step": "steps", "total_timesteps": "timesteps
           "iteration": "iterations", "iter": "iterations", "it": "iterations", "update": "updates",
           "updates": "updates", "episode": "episodes", "ep": "episodes", "epoch": "epochs"}
 STEP_KEYS = tuple(_UNITS)
-#: one pair: a name (letters, digits, ``_ . / -``), ``=``, a number, an optional unit, then a
-#: separator or the end of the line
-_PAIR = re.compile(rf"(?<![\w./-])([A-Za-z_][\w./-]*)\s*=\s*({PRINTED_NUMBER})(?:ms|s|%)?(?=[\s,;|)\]]|$)",
-                   re.IGNORECASE)
+#: one pair: a name (letters, digits, ``_ . / -``), ``=``, a number - or one number in brackets,
+#: as numpy prints an array of one value (CleanRL's ``episodic_return=[11.8]``) -, an optional
+#: unit, then a separator or the end of the line
+_PAIR = re.compile(rf"(?<![\w./-])([A-Za-z_][\w./-]*)\s*=\s*(?:\[\s*({PRINTED_NUMBER})\s*\]|({PRINTED_NUMBER})(?:ms|s|%)?)"
+                   r"(?=[\s,;|)\]]|$)", re.IGNORECASE)
 #: a record printed with ``|`` between its fields, its step first: ``Step 12 | loss: 0.53 | lr: 3e-4``,
 #: ``Epoch 3/10 | Train Loss: 0.52 | Val Acc: 0.81``, torchtune's ``Step 5 | loss:1.23 lr:2e-05``
 #: (after any prefix: ``[rank0]``, a logger's time and level); the total after a ``/`` is no value
@@ -95,7 +96,7 @@ def parse_line(line: str) -> dict | None:
     if "=" in line and "(" in line and _CALL.search(line):
         return None  # a configuration printed as a call's repr: its "epoch=30" is no step
     if "=" in line:
-        pairs = {name: scalar(float(value)) for name, value in _PAIR.findall(line)}  # (a NaN printed: logged)
+        pairs = _pairs(line)
     if (pairs is None or len(pairs) < 2) and "|" in line:
         pairs = _piped_record(line)
     if (pairs is None or len(pairs) < 2 or not _has_step(pairs)) and (": " in line or "=" in line):
@@ -104,6 +105,15 @@ def parse_line(line: str) -> dict | None:
     if pairs is None or len(pairs) < 2 or not _has_step(pairs):
         return None
     return pairs
+
+
+def _pairs(line: str) -> dict:
+    """The ``name=number`` pairs of a line (a NaN printed is a NaN the run logged).
+
+    >>> _pairs("global_step=2048, episodic_return=[11.8], lengths=[9.0, 12.0]")
+    {'global_step': 2048.0, 'episodic_return': 11.8}
+    """
+    return {name: scalar(float(bracketed or plain)) for name, bracketed, plain in _PAIR.findall(line)}
 
 
 def _has_step(pairs: dict) -> bool:
@@ -163,7 +173,7 @@ def _inner_name(inner: re.Match) -> str:
 
 def _form(line: str, axis: str) -> str:
     """How the first record (``line``) was printed, and what its step is, for the note."""
-    if _has_step({name: 0 for name, _ in _PAIR.findall(line)}) and len(_PAIR.findall(line)) >= 2:
+    if "=" in line and _has_step(pairs := _pairs(line)) and len(pairs) >= 2:
         return f"name=value pairs, step = {axis}"
     if "|" in line and _piped_record(line) is not None and len(_piped_record(line)) > 1:
         return f"'{axis} N | name: value | ...' fields, step = {axis}"
