@@ -57,9 +57,10 @@ NEITHER_NAMES = ("l", "target_mean")
 #: better, where the enemies' (``dead_enemies_mean``) are a score
 _OWN_LOSSES = {"allies", "ally"}
 _REWARD_WORDS = {"reward", "rewards"}
-#: words naming how well a run does (a return, a score, an accuracy, a loss)
-_PERFORMANCE_WORDS = {"reward", "rewards", "rew", "return", "returns", "ret", "score", "scores", "accuracy",
-                      "acc", "success", "win", "winrate", *LOWER_IS_BETTER}
+#: words naming what is measured of each episode or update: how well the run does (a return, a
+#: score, an accuracy, a loss) or an episode's length
+_MEASUREMENT_WORDS = {"reward", "rewards", "rew", "return", "returns", "ret", "score", "scores", "accuracy",
+                      "acc", "success", "win", "winrate", "length", "len", "lengths", *LOWER_IS_BETTER}
 #: words that make such a name a count of something done so far (``num_success``, Safety Gym's
 #: ``CumulativeCost``)
 _COUNTING_WORDS = {"num", "n", "nb", "count", "counts", "cum", "cumulative"}
@@ -159,19 +160,22 @@ def guessed_direction(name) -> str | None:
     return "higher"
 
 
-def measures_performance(name) -> bool:
-    """Does ``name`` say it measures how well a run does (a return, a score, an accuracy, a
-    loss) rather than count what it has done?  Such a column is a metric whatever its shape: a
-    CartPole return is whole numbers, and an evaluation's that rose at every check was left
-    out as "a counter" (integers going up at 90% of rows), the run's one metric with it.
+def is_measurement_name(name) -> bool:
+    """Does ``name`` say it measures each episode or update (how well the run does - a return,
+    a score, an accuracy, a loss - or an episode's length) rather than count what the run has
+    done so far?  Such a column is a metric whatever its shape: a CartPole return is whole
+    numbers, and an evaluation's that rose at every check was left out as "a counter" (integers
+    going up at 90% of rows), the run's one metric with it; its episode lengths likewise.
 
-    >>> measures_performance("episodic_return"), measures_performance("AverageEpRet"), measures_performance("eval/acc")
+    >>> is_measurement_name("episodic_return"), is_measurement_name("AverageEpRet"), is_measurement_name("eval/acc")
     (True, True, True)
-    >>> measures_performance("epoch_n"), measures_performance("num_success"), measures_performance("CumulativeCost")
+    >>> is_measurement_name("evaluator/episode_length"), is_measurement_name("evaluator/evaluator_steps")
+    (True, False)
+    >>> is_measurement_name("epoch_n"), is_measurement_name("num_success"), is_measurement_name("CumulativeCost")
     (False, False, False)
     """
     words = set(_words(name))
-    return bool(words & _PERFORMANCE_WORDS) and not words & _COUNTING_WORDS
+    return bool(words & _MEASUREMENT_WORDS) and not words & _COUNTING_WORDS
 
 
 def better_direction(name) -> str:

@@ -75,6 +75,9 @@ CASES = {
         1: 0.9644, 2: 0.8498, 3: 0.7691, 4: 0.6938, 5: 0.6342, 6: 0.5672, 7: 0.5157, 8: 0.4865, 9: 0.4665,
         10: 0.4569, 11: 0.4366, 12: 0.4114, 13: 0.411, 14: 0.4019, 15: 0.3935, 16: 0.3781, 17: 0.3785, 18: 0.3754,
         19: 0.365, 20: 0.348, 21: 0.3512, 22: 0.3722, 23: 0.36, 24: 0.3504, 25: 0.3476}, None),
+    # what DeepMind Acme's terminal loggers print (absl's prefix): each label's values, on actor_steps
+    "acme/terminal.log": ("acme-console", "evaluator/episode_return", {670: 93.0, 1902: 183.0, 3789: 276.0,
+                                                                      6197: 350.0, 9220: 453.0, 12842: 500.0}, None),
     # tensorboardX's export_scalars_to_json, as MAPPO saves it (logs/summary.json)
     "tensorboardx/summary.json": ("tensorboardx-json", "dist_entropy",
                                   {16000 * i: round(1.6 - 0.02 * i, 4) for i in range(25)}, None),

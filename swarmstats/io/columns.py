@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..direction import measures_performance, split_camel
+from ..direction import is_measurement_name, split_camel
 from ..errors import InputError
 from .flags import FLAG_LEFT_OUT, flag_floats, is_outcome_flag
 from .formats._table import printed_number
@@ -380,7 +380,7 @@ def _bookkeeping(name: str, column: pd.Series, raw) -> str | None:
     why = timed_or_counted(_named_kind(raw, name), name, lambda: _is_counter(column))
     if why is not None:
         return why
-    return "a counter" if not measures_performance(raw) and _is_counter(column) else None
+    return "a counter" if not is_measurement_name(raw) and _is_counter(column) else None
 
 
 def timed_or_counted(why: str | None, key: str, counts) -> str | None:

@@ -28,7 +28,7 @@ from ..convergence.endings import with_divergence
 from ..convergence.improvement import NO_IMPROVEMENT, no_improvement_note
 from ..convergence.reasons import diverged_text
 from ..convergence.step_axis import check_budget
-from ..direction import measures_performance
+from ..direction import is_measurement_name
 from ..errors import InputError, check_choice, check_count, is_real
 from ..io.columns import (
     bookkeeping_by_name,
@@ -289,7 +289,7 @@ class Monitor(Estimator):
         and failed its gate.  Judged again at every status: a metric that stops rising by one
         at each step is tracked from then on."""
         return (self.metrics is None and name not in self.stop_metrics and not self._is_diverged(name)
-                and not measures_performance(name) and counter_shaped(stream.values))
+                and not is_measurement_name(name) and counter_shaped(stream.values))
 
     def _is_diverged(self, name: str) -> bool:
         """Whether ``name``'s latest values are non-finite, more of them in a row than it ever

@@ -1,6 +1,6 @@
 """The printed training output a followed log can hold, read as its lines arrive: pymarl's and
 rsl_rl's blocks, verl's step lines, ML-Agents' summaries, Keras' epochs, Tianshou's test
-summaries and a script's ``key=value`` records (each read whole by its reader in
+summaries, Acme's terminal loggers and a script's ``key=value`` records (each read whole by its reader in
 :mod:`swarmstats.io.formats`).
 
 The first line that shows one of them opens it (:func:`open_printed`); from then on every line
@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..._result import plain_number
-from ..formats import keras, mlagents, printed_pairs, pymarl, rsl_rl, tianshou
+from ..formats import acme, keras, mlagents, printed_pairs, pymarl, rsl_rl, tianshou
 from ..formats.verl import is_late, parse_step_line, printed_value, printing_process
 
 #: the key a verl record printed late carries from the follower to the monitors (never a metric)
@@ -124,6 +124,28 @@ def _verl_step(line: str) -> tuple | None:
     return parse_step_line(line)
 
 
+class _AcmeLines(PrintedLines):
+    """Acme's terminal loggers' lines on the step of the first (``actor_steps``), each value named
+    as ``read_log``'s acme-console names it; a line without that step is left out, as there."""
+
+    def __init__(self, axis: str):
+        self._axis, self.unit = axis, axis.replace("_", " ")
+
+    def feed(self, line: str) -> dict | None:
+        parsed = acme.parse_line(line)
+        if parsed is None or self._axis not in parsed[1]:
+            return None
+        label, values = parsed
+        return {**{f"{label}/{key}": value for key, value in values.items() if key != self._axis},
+                "step": plain_number(values[self._axis])}
+
+
+def _opens_acme(line: str) -> PrintedLines | None:
+    parsed = acme.parse_line(line)
+    axis = acme.step_key(parsed[1]) if parsed is not None else None
+    return _AcmeLines(axis) if axis is not None else None
+
+
 def _opens_pairs(line: str) -> PrintedLines | None:
     if ("=" not in line and "|" not in line and ": " not in line) or line.lstrip().startswith("{"):
         return None
@@ -143,6 +165,7 @@ _OPENERS = (
     (keras.opens_epoch, lambda line: _Blocks(keras.EpochReader(), "epochs")),
     (lambda line: tianshou.PHRASE in line,
      lambda line: _Lines(_tianshou_record, "epochs") if tianshou.parse_line(line) is not None else None),
+    (lambda line: " = " in line and "] " in line, _opens_acme),
     (lambda line: "=" in line or "|" in line or ": " in line, _opens_pairs),
 )
 

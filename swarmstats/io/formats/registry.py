@@ -26,6 +26,7 @@ from typing import Callable
 
 from ...errors import InputError
 from . import (
+    acme,
     console,
     d3rlpy,
     keras,
@@ -107,6 +108,7 @@ REGISTRY = (
     LogFormat("tianshou-console", "text", tianshou.is_printed_head, _text(tianshou.read_printed),
               step_unit="epochs"),
     LogFormat("keras-console", "text", keras.is_printed_head, _text(keras.read_printed), step_unit="epochs"),
+    LogFormat("acme-console", "text", acme.is_printed_head, _text(acme.read_printed)),
     LogFormat("torchrl-csv", "text", torchrl.is_scalar_head, _text(torchrl.read_scalar_file)),
     LogFormat("d3rlpy-csv", "text", d3rlpy.is_metric_head, _text(d3rlpy.read_metric_file)),
     LogFormat("printed-pairs", "text", printed_pairs.is_printed_head, _text(printed_pairs.read_printed)),
