@@ -745,6 +745,20 @@ def test_cleanrls_printed_returns_in_brackets_are_read(tmp_path):
     assert parse_line("global_step=10, episodic_return=[1.0, 2.0]") is None
 
 
+@pytest.mark.parametrize("line, pairs", [
+    ("Episode 12\tReward: 150.0\tSteps: 200", {"Episode": 12.0, "Reward": 150.0, "Steps": 200.0}),  # tabs
+    ("[Episode 12] reward=150.0 len=200", {"Episode": 12.0, "reward": 150.0, "len": 200.0}),
+    ("Epoch 1 - loss: 0.52 - acc: 0.81", {"Epoch": 1.0, "loss": 0.52, "acc": 0.81}),
+    ("epoch: 1 train_loss: 0.52 val_loss: 0.61", {"epoch": 1.0, "train_loss": 0.52, "val_loss": 0.61}),
+    ("Ep 12 | Reward: 150", {"Ep": 12.0, "Reward": 150.0}),
+    ("Step 5 | loss=0.3 lr=0.1", {"Step": 5.0, "loss": 0.3, "lr": 0.1}),  # a piped record's '=' fields
+])
+def test_listed_records_part_their_fields_by_tabs_dashes_bars_or_spaces(line, pairs):
+    from swarmstats.io.formats.printed_pairs import parse_line
+
+    assert parse_line(line) == pairs
+
+
 @pytest.mark.parametrize("line", [
     "Epoch 3: 100%|##########| 50/50 [00:01<00:00, 30.15it/s, v_num=0, train_loss=0.512]",  # Lightning's bar
     "Epoch 1/10", "Epoch 1/10: 100%|####| 469/469 [00:10<00:00, 45.6it/s, loss=0.3]",

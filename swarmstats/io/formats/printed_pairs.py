@@ -56,18 +56,21 @@ _PIPED_LEAD = re.compile(r"(?<![\w./-])(global_step|step|iteration|iter|epoch|ep
 #: one field of a piped record: a name (words allowed: ``Train Loss``), ``:`` or ``=``, a number
 _FIELD = re.compile(rf"^\s*([A-Za-z_][\w./ -]*?)\s*[:=]\s*({PRINTED_NUMBER})(?:ms|s|%)?\s*$", re.IGNORECASE)
 #: ... or several ``name:number`` in one field, apart by spaces (torchtune's disk log)
-_FIELDS = re.compile(rf"(?<![\w./-])([A-Za-z_][\w./-]*):\s*({PRINTED_NUMBER})(?:ms|s|%)?(?=\s|$)", re.IGNORECASE)
+_FIELDS = re.compile(rf"(?<![\w./-])([A-Za-z_][\w./-]*)\s*[:=]\s*({PRINTED_NUMBER})(?:ms|s|%)?(?=\s|$)", re.IGNORECASE)
 
 
 #: a record that begins with its step (at the line's start, after a ``[tag]``, a logger's `` - ``
 #: or ``INFO:name:``; a phase may name it, ``Train Epoch``), its fields listed after it
 _LISTED_LEAD = re.compile(r"(?:^|\]|\s-\s|^[A-Z]+:[\w.]*:)\s*\[?(?:(?:train|training|eval|evaluation|valid|validation|val|test)\s+)?"
-                          r"(global_step|step|iteration|iter|epoch|episode|update)\s*(?:[:=]\s*|\s+)"
-                          r"\[?\s*(\d+)\s*(?:/\s*(\d+)\s*)?\]?", re.IGNORECASE)
+                          r"(global_step|step|iteration|iter|epoch|episode|update|ep)\s*(?:[:=]\s*|\s+)"
+                          r"\[?\s*(\d+)(?:\s*/\s*(\d+))?(?:\s*\])?", re.IGNORECASE)
 #: what follows a listed record's step: a separator, or a count in brackets (MNIST's ``[640/60000 (1%)]``)
-_LISTED_AFTER = re.compile(r"\s*[,:;\t\[]")
-#: a listed record's fields apart by spaces only, all of them ``name: number``
-_SPACED = re.compile(rf"^(?:\s*[A-Za-z_][\w./-]*:\s*(?:{PRINTED_NUMBER})(?:ms|s|%)?(?=\s|$))+\s*$", re.IGNORECASE)
+_LISTED_AFTER = re.compile(r"\s*(?:[,:;\t\[|]|-\s)")
+#: a listed record's fields apart by spaces only, all of them ``name: number`` (or ``name=number``)
+_SPACED = re.compile(rf"^(?:\s*[A-Za-z_][\w./-]*\s*[:=]\s*(?:{PRINTED_NUMBER})(?:ms|s|%)?(?=\s|$))+\s*$",
+                     re.IGNORECASE)
+#: what parts a listed record's fields, the first of these it holds
+_FIELD_SEPARATORS = (",", "|", " - ")
 #: a count within the epoch out of a total, named (``Step [100/600]``, ``Batch 5/50``) or not
 #: (``[640/60000 (1%)]``), first among a listed record's fields
 _INNER = re.compile(r"^\s*(?:([A-Za-z_]\w*)\s*)?\[?\s*(\d+)\s*/\s*(\d+)\s*(?:\(\s*\d+(?:\.\d*)?%\s*\)\s*)?\]?")
@@ -141,8 +144,9 @@ def _listed_record(line: str) -> dict | None:
     pairs = {lead.group(1): float(lead.group(2))}
     if inner is not None:
         pairs[_inner_name(inner)] = float((int(lead.group(2)) - 1) * int(inner.group(3)) + int(inner.group(2)))
-    if "," in rest:  # each field whole ("learning rate: 1e-3 -> 5e-4" is none, nor its "rate: 1e-3")
-        found = [whole.groups() for field in rest.split(",") if (whole := _FIELD.match(field)) is not None]
+    separator = next((separator for separator in _FIELD_SEPARATORS if separator in rest), None)
+    if separator is not None:  # each field whole ("learning rate: 1e-3 -> 5e-4" is none, nor its "rate: 1e-3")
+        found = [whole.groups() for field in rest.split(separator) if (whole := _FIELD.match(field)) is not None]
     else:  # "loss: 0.52 acc: 0.81": such pairs and nothing else
         found = _FIELDS.findall(rest) if _SPACED.match(rest) else []
     for name, value in found:
@@ -159,9 +163,9 @@ def _listed_parts(line: str) -> tuple | None:
     if lead is None:
         return None
     rest = line[lead.end():]
-    if not lead.group(0).endswith("]") and _LISTED_AFTER.match(rest) is None:
+    if not lead.group(0).endswith("]") and _LISTED_AFTER.match(rest) is None and not _SPACED.match(rest):
         return None  # "Step 5 of 10": no list follows
-    rest = rest.lstrip(" ,:;\t")
+    rest = rest.lstrip(" ,:;\t|-")
     inner = _INNER.match(rest) if lead.group(1).lower() == "epoch" else None
     return lead, inner, rest if inner is None else rest[inner.end():]
 
