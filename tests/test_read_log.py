@@ -78,6 +78,11 @@ CASES = {
     # what DeepMind Acme's terminal loggers print (absl's prefix): each label's values, on actor_steps
     "acme/terminal.log": ("acme-console", "evaluator/episode_return", {670: 93.0, 1902: 183.0, 3789: 276.0,
                                                                       6197: 350.0, 9220: 453.0, 12842: 500.0}, None),
+    # what the MetricLogger of torchvision's reference scripts prints (DeiT, DETR, MAE ...): the
+    # iteration starts again each epoch; an evaluation's summary at the epoch's last step
+    "metric-logger/train.log": ("metric-logger-console", "test_acc1", {
+        99: 57.165, 199: 68.749, 299: 73.916, 399: 74.11, 499: 75.357, 599: 75.588, 699: 77.142, 799: 77.899,
+        899: 77.81, 999: 79.742, 1099: 76.319, 1199: 79.106}, None),
     # tensorboardX's export_scalars_to_json, as MAPPO saves it (logs/summary.json)
     "tensorboardx/summary.json": ("tensorboardx-json", "dist_entropy",
                                   {16000 * i: round(1.6 - 0.02 * i, 4) for i in range(25)}, None),
@@ -703,6 +708,11 @@ def _loss(s):
      ["step", "Epoch", "Loss"], [60000 * (e - 1) + n for e in range(1, 4) for n in range(0, 60000, 6400)], "steps",
      "30 printed record(s) of 'Epoch E, the count n/60000, name: value, ...' fields, step = (Epoch - 1) x 60,000 + "
      "the count, which starts again each epoch; 4 other line(s) skipped"),
+    # a loop that prints its epochs counted from 0: step 0 x 600 + count (it read -500 before)
+    ([f"Epoch [{e}/3], Step [{i}/600], Loss: {_loss(10 * e + i // 100):.4f}" for e in range(3) for i in range(100, 700, 100)],
+     ["step", "Epoch", "Loss"], [600 * e + i for e in range(3) for i in range(100, 700, 100)], "steps",
+     "18 printed record(s) of 'Epoch E, Step n/600, name: value, ...' fields, step = Epoch x 600 + Step, which "
+     "starts again each epoch; 1 other line(s) skipped"),
 ])
 def test_records_listing_their_fields_after_their_step_are_read_by_read_log_and_watch(tmp_path, lines, columns, steps,
                                                                                      unit, note):
@@ -724,6 +734,34 @@ def test_records_listing_their_fields_after_their_step_are_read_by_read_log_and_
     out = cli("watch", path, "--once", "--format", "json").stdout
     watched = json.loads(out[out.index('{\n  "schema_version"'):])["report"]["metrics"]
     assert watched[metric]["n"] == len(steps)
+
+
+def test_a_step_counted_within_each_epoch_continues_across_the_epochs(tmp_path):
+    """``print(f"Epoch: {epoch:2d} step: {i:2d} loss: {loss:.2f}")`` (a real tutorial's output): the
+    step starts again each epoch and no total is printed; each epoch was read as a run of its own
+    ("not_converged over 3 runs ... the runs disagree: R-hat = 3.95")."""
+    path = tmp_path / "train.log"
+    losses = [round(11.76 - 0.01 * k, 2) for k in range(150)]
+    path.write_text("Start training...\n" + "".join(
+        f"Epoch: {e:2d} step: {s:2d} loss: {losses[50 * e + s]:.2f}\n" + (f"Epoch: {e:2d} val_loss: 9.{e}\n" if s == 49 else "")
+        for e in range(3) for s in range(0, 50)))
+    wide = read_log(path, wide=True)
+    assert wide["step"].tolist() == list(range(150)) and wide["loss"].tolist() == losses
+    assert wide.attrs["notes"][1] == ("'step' started again at 2 new epoch(s): read as a count across the epochs, "
+                                      "each epoch's steps after the last of the one before")
+    done = cli("check-convergence", path, "--format", "json")
+    assert [row["name"] for row in json.loads(done.stdout)["results"]] == ["loss"]  # one run, not three
+    out = cli("watch", path, "--once", "--format", "json").stdout
+    assert json.loads(out[out.index('{\n  "schema_version"'):])["report"]["metrics"]["loss"]["n"] == 150
+    # printed every 10 steps: the next epoch's first step one interval after the last
+    from swarmstats.io.formats.printed_pairs import StepsAcrossEpochs
+    steps = StepsAcrossEpochs("Step")
+    assert [steps.step({"Epoch": e, "Step": s}) for e in (1, 2) for s in (10, 20, 30)] == [10, 20, 30, 40, 50, 60]
+    # an appended run goes back to 0 (a new run), a resume to where its epoch began, and a step
+    # that goes back within an epoch is left as printed
+    steps = StepsAcrossEpochs("step")
+    records = [(0, 0), (0, 5), (1, 0), (1, 5), (2, 0), (1, 0), (1, 5), (2, 0), (0, 0), (0, 3), (0, 2)]
+    assert [steps.step({"epoch": e, "step": s}) for e, s in records] == [0, 5, 10, 15, 20, 10, 15, 20, 0, 3, 2]
 
 
 def test_cleanrls_printed_returns_in_brackets_are_read(tmp_path):

@@ -1,6 +1,6 @@
 """The printed training output a followed log can hold, read as its lines arrive: pymarl's and
 rsl_rl's blocks, verl's step lines, ML-Agents' summaries, Keras' epochs, Tianshou's test
-summaries, Acme's terminal loggers and a script's ``key=value`` records (each read whole by its reader in
+summaries, Acme's terminal loggers, a torchvision-style ``MetricLogger``'s lines and a script's ``key=value`` records (each read whole by its reader in
 :mod:`swarmstats.io.formats`).
 
 The first line that shows one of them opens it (:func:`open_printed`); from then on every line
@@ -20,7 +20,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..._result import plain_number
-from ..formats import acme, keras, mlagents, printed_pairs, pymarl, rsl_rl, tianshou
+from ..formats import (
+    acme,
+    keras,
+    metric_logger,
+    mlagents,
+    printed_pairs,
+    pymarl,
+    rsl_rl,
+    tianshou,
+)
 from ..formats.verl import is_late, parse_step_line, printed_value, printing_process
 
 #: the key a verl record printed late carries from the follower to the monitors (never a metric)
@@ -80,15 +89,16 @@ class _Pairs(PrintedLines):
     """A script's printed ``key=value`` records, stepped by the step key of the first: a record
     without it is left out, as ``read_log``'s printed-pairs leaves it."""
 
-    def __init__(self, axis: str):
-        self._axis, self.unit = axis, printed_pairs.unit(axis)
+    def __init__(self, axis: str, epoch_base: int):
+        self._axis, self.unit, self._base = axis, printed_pairs.unit(axis), epoch_base
+        self._steps = printed_pairs.StepsAcrossEpochs(axis)
 
     def feed(self, line: str) -> dict | None:
-        pairs = printed_pairs.parse_line(line)
+        pairs = printed_pairs.parse_line(line, self._base)
         if pairs is None or self._axis not in pairs:
             return None
-        step, values = printed_pairs.as_row(pairs, self._axis)
-        return {**values, "step": plain_number(step)}
+        step = self._steps.step(pairs)
+        return {**printed_pairs.as_row(pairs, self._axis)[1], "step": plain_number(step)}
 
 
 class VerlLines(PrintedLines):
@@ -140,6 +150,20 @@ class _AcmeLines(PrintedLines):
                 "step": plain_number(values[self._axis])}
 
 
+class _MetricLoggerLines(PrintedLines):
+    """A MetricLogger's training lines and evaluation summaries, as ``read_log``'s
+    metric-logger-console reads them."""
+
+    unit = "iterations"
+
+    def __init__(self):
+        self._reader = metric_logger.LineReader()
+
+    def feed(self, line: str) -> dict | None:
+        record = self._reader.feed(line)
+        return None if record is None else {**record[1], "step": plain_number(record[0])}
+
+
 def _opens_acme(line: str) -> PrintedLines | None:
     parsed = acme.parse_line(line)
     axis = acme.step_key(parsed[1]) if parsed is not None else None
@@ -150,7 +174,7 @@ def _opens_pairs(line: str) -> PrintedLines | None:
     if ("=" not in line and "|" not in line and ": " not in line) or line.lstrip().startswith("{"):
         return None
     pairs = printed_pairs.parse_line(line)
-    return _Pairs(printed_pairs.step_key(pairs)) if pairs is not None else None
+    return _Pairs(printed_pairs.step_key(pairs), printed_pairs.epoch_base(line)) if pairs is not None else None
 
 
 #: the printed formats, each as (the cheap test a line must pass, what opens on it or None), in
@@ -162,6 +186,8 @@ _OPENERS = (
     (lambda line: "step:" in line, lambda line: VerlLines() if _verl_step(line) is not None else None),
     (lambda line: " Step: " in line,
      lambda line: _Lines(_mlagents_record, None) if mlagents.parse_line(line) is not None else None),
+    (lambda line: "Epoch: [" in line,
+     lambda line: _MetricLoggerLines() if metric_logger.parse_line(line) is not None else None),
     (keras.opens_epoch, lambda line: _Blocks(keras.EpochReader(), "epochs")),
     (lambda line: tianshou.PHRASE in line,
      lambda line: _Lines(_tianshou_record, "epochs") if tianshou.parse_line(line) is not None else None),

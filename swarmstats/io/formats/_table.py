@@ -409,6 +409,29 @@ def sparse_to_wide(tidy: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(columns)
 
 
+def stepped_columns(records) -> dict:
+    """The numpy columns of printed records, each ``(step, values)`` in the order printed:
+    ``step`` and a float column per name (NaN where a row lacks it; the names in the order first
+    seen, one logged as ``step`` or ``run`` renamed by :func:`metric_label`).  Consecutive records
+    at one step make one row (an evaluation printed after the training line of its step); a
+    step that goes back - a run appended to the file, a resume - is left to the loader's rules.
+
+    >>> stepped_columns([(1, {"loss": 0.5}), (1, {"acc": 0.8}), (2, {"loss": 0.4})])
+    {'step': array([1., 2.]), 'loss': array([0.5, 0.4]), 'acc': array([0.8, nan])}
+    """
+    steps: list = []
+    rows: list = []
+    for step, values in records:
+        if rows and steps[-1] == step:
+            rows[-1].update(values)
+        else:
+            steps.append(step)
+            rows.append(dict(values))
+    keys = dict.fromkeys(key for row in rows for key in row)
+    return {"step": np.array(steps, dtype=float),
+            **{metric_label(key): np.array([row.get(key, np.nan) for row in rows], dtype=float) for key in keys}}
+
+
 def metric_label(name) -> str:
     """A metric's column name in a wide table: a metric logged as ``step`` or ``run`` (an MLflow
     key, a Lightning log call) is renamed, or it would overwrite the step axis or become the

@@ -19,14 +19,10 @@ is skipped).  Lines that do not start with the step - llm.c's ``val loss 4.2`` -
 
 from __future__ import annotations
 
-import math
 import re
 
-import numpy as np
-import pandas as pd
-
 from ...errors import InputError
-from ._table import LogTable
+from ._table import LogTable, stepped_columns
 
 #: a printed line: ``iter 10: loss 9.5871, time 1092.31ms``, ``step 250: train loss 1.97, ...``,
 #: build-nanogpt's ``step    10 | loss: 6.02 | lr 6.0e-05 | ...``, ``step 0, loss: 10.9``, and
@@ -87,23 +83,9 @@ def read_printed(name: str, text: str) -> LogTable:
     # in the order printed, the lines of one iteration (an evaluation, then the training line)
     # in one row: a run appended to the file (tee -a) or resumed from a checkpoint makes the
     # iteration go back, which the loader's own rules read (a new run, or rows superseded)
-    steps: list = []
-    rows: list = []
-    for line in lines:
-        parsed = parse_line(line)
-        if parsed is None:
-            continue
-        iteration, values = parsed
-        if steps and steps[-1] == iteration:
-            rows[-1].update(values)
-        else:
-            steps.append(iteration)
-            rows.append(dict(values))
-    if not rows:
+    columns = stepped_columns(parsed for parsed in map(parse_line, lines) if parsed is not None)
+    if not len(columns["step"]):
         raise InputError(f"{name}: no line of nanoGPT's 'iter N: loss X, ...' or 'step N: train loss X, "
                          "val loss Y' with a number found")
-    keys = list(dict.fromkeys(key for row in rows for key in row))
-    frame = pd.DataFrame({"step": np.array(steps, dtype=float),
-                          **{key: [row.get(key, math.nan) for row in rows] for key in keys}})
-    notes = [f"{len(rows)} iteration(s) printed by a nanoGPT-style train.py; the rest of the text is skipped"]
-    return LogTable(frame, "nanogpt-console", name, notes)
+    notes = [f"{len(columns['step'])} iteration(s) printed by a nanoGPT-style train.py; the rest of the text is skipped"]
+    return LogTable(None, "nanogpt-console", name, notes, arrays=columns)

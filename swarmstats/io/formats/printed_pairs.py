@@ -16,7 +16,8 @@ or bars, a number may carry a unit (``ms``, ``s``, ``%``).  Every other line (th
 a progress bar, a warning) is skipped and counted.  The step is the first record's most precise
 step key (``step`` before ``epoch``), the others kept as columns (counters by name); an epoch
 followed by a count within it out of a total (``Step [100/600]``, ``[640/60000]``) is a step of
-``(epoch - 1) x total + count``, since the count starts again each epoch.  Lines at one step in a
+``(epoch - 1) x total + count``, since the count starts again each epoch (``epoch x total +
+count`` when the first record's epoch is 0: a loop printing its epochs counted from 0).  Lines at one step in a
 row share a row (an evaluation line after a training line), and a step that goes back is left
 to the loader's own rules (a new run, or a run resumed).  Read as a table, such a log stopped
 at "the x-axis column '2024-05-01 10:00:00' is not numeric": the comma of ``logging``'s time
@@ -30,11 +31,10 @@ import math
 import re
 
 import numpy as np
-import pandas as pd
 
 from ...errors import InputError
 from ..written_nan import PRINTED_NUMBER, scalar
-from ._table import LogTable, metric_label
+from ._table import LogTable, metric_label, stepped_columns
 
 #: the keys that count steps, the most precise first, and what one step of each is ("per 100
 #: episodes"): the first of them a record holds is the axis
@@ -82,9 +82,9 @@ _INNER = re.compile(r"^\s*(?:([A-Za-z_]\w*)\s*)?\[?\s*(\d+)\s*/\s*(\d+)\s*(?:\(\
 _CALL = re.compile(r"[A-Za-z_]\w*\(\s*[A-Za-z_]\w*\s*=")
 
 
-def parse_line(line: str) -> dict | None:
+def parse_line(line: str, epoch_base: int = 1) -> dict | None:
     """The ``name=number`` pairs of a printed line when it is a record (a step key and another
-    pair), else None.
+    pair), else None.  ``epoch_base`` is the number of a log's first epoch (:func:`epoch_base`).
 
     >>> parse_line("2024-05-01 10:00:00,123 INFO train.py:88 - step=100 loss=0.532 lr=3e-4")
     {'step': 100.0, 'loss': 0.532, 'lr': 0.0003}
@@ -103,7 +103,7 @@ def parse_line(line: str) -> dict | None:
     if (pairs is None or len(pairs) < 2) and "|" in line:
         pairs = _piped_record(line)
     if (pairs is None or len(pairs) < 2 or not _has_step(pairs)) and (": " in line or "=" in line):
-        listed = _listed_record(line)
+        listed = _listed_record(line, epoch_base)
         pairs = listed if listed is not None else pairs
     if pairs is None or len(pairs) < 2 or not _has_step(pairs):
         return None
@@ -123,7 +123,19 @@ def _has_step(pairs: dict) -> bool:
     return any(key.lower() in STEP_KEYS for key in pairs)
 
 
-def _listed_record(line: str) -> dict | None:
+def epoch_base(line: str) -> int:
+    """The number of a log's first epoch, from its first record (``line``): 0 when it is an epoch
+    0 followed by a count within it (``Epoch [0/5], Step [100/600]``: the loop printed its epochs
+    counted from 0, and its first epoch's steps are 0 x 600 + count), else 1.
+
+    >>> epoch_base("Epoch [0/5], Step [100/600], Loss: 0.2208"), epoch_base("Epoch [1/5], Step [100/600], Loss: 0.22")
+    (0, 1)
+    """
+    parts = _listed_parts(line) if ": " in line or "=" in line else None
+    return 0 if parts is not None and parts[1] is not None and int(parts[0].group(2)) == 0 else 1
+
+
+def _listed_record(line: str, epoch_base: int = 1) -> dict | None:
     """The step and the fields of a record that begins with its step and lists its fields
     after it (module docstring), else None.  A count within the epoch out of a total makes the
     step (``step``, or the count's own name when it is a step key).
@@ -143,7 +155,7 @@ def _listed_record(line: str) -> dict | None:
     lead, inner, rest = parts
     pairs = {lead.group(1): float(lead.group(2))}
     if inner is not None:
-        pairs[_inner_name(inner)] = float((int(lead.group(2)) - 1) * int(inner.group(3)) + int(inner.group(2)))
+        pairs[_inner_name(inner)] = float((int(lead.group(2)) - epoch_base) * int(inner.group(3)) + int(inner.group(2)))
     separator = next((separator for separator in _FIELD_SEPARATORS if separator in rest), None)
     if separator is not None:  # each field whole ("learning rate: 1e-3 -> 5e-4" is none, nor its "rate: 1e-3")
         found = [whole.groups() for field in rest.split(separator) if (whole := _FIELD.match(field)) is not None]
@@ -175,7 +187,7 @@ def _inner_name(inner: re.Match) -> str:
     return inner.group(1) if inner.group(1) and inner.group(1).lower() in STEP_KEYS else "step"
 
 
-def _form(line: str, axis: str) -> str:
+def _form(line: str, axis: str, base: int) -> str:
     """How the first record (``line``) was printed, and what its step is, for the note."""
     if "=" in line and _has_step(pairs := _pairs(line)) and len(pairs) >= 2:
         return f"name=value pairs, step = {axis}"
@@ -185,7 +197,8 @@ def _form(line: str, axis: str) -> str:
     if inner is None:
         return f"'{lead.group(1)} N, name: value, ...' fields, step = {axis}"
     count = inner.group(1) or "the count"
-    return (f"'{lead.group(1)} E, {count} n/{inner.group(3)}, name: value, ...' fields, step = ({lead.group(1)} - 1) "
+    epochs = f"({lead.group(1)} - 1)" if base else lead.group(1)
+    return (f"'{lead.group(1)} E, {count} n/{inner.group(3)}, name: value, ...' fields, step = {epochs} "
             f"x {int(inner.group(3)):,} + {count}, which starts again each {lead.group(1).lower()}")
 
 
@@ -228,6 +241,50 @@ def as_row(pairs: dict, axis: str) -> tuple[float, dict]:
     return pairs.get(axis, math.nan), {metric_label(key): value for key, value in pairs.items() if key != axis}
 
 
+class StepsAcrossEpochs:
+    """The steps of a log's records, in order: the step key's value, except where it starts again
+    at a new epoch (``Epoch: 1 step: 0 loss: ...`` after ``Epoch: 0 step: 49``) - a loop counting
+    its steps within each epoch with no total printed to count from, whose epochs each read as a
+    run of their own.  Each later epoch's steps then follow the last of the epoch before, one
+    printing interval on (the gap between the epoch's last two steps).  Where the epoch goes back
+    (a run appended, a resume) the steps go back to where that epoch began (0 for one not seen),
+    and the loader's rules read them (a new run, rows superseded).
+
+    >>> steps = StepsAcrossEpochs("step")
+    >>> [steps.step({"epoch": e, "step": s, "loss": 1.0}) for e in (0, 1) for s in (0, 10, 20)]
+    [0.0, 10.0, 20.0, 30.0, 40.0, 50.0]
+    >>> steps.restarts
+    1
+    """
+
+    def __init__(self, axis: str):
+        self._axis = axis
+        self._offset = 0.0  # what is added to the printed step
+        self._last: tuple | None = None  # (epoch, printed step) of the record before
+        self._gap = 1.0  # the steps between the last two records of one epoch
+        self._began: dict = {}  # each epoch's offset when it was first seen
+        self.restarts = 0  # the epochs whose steps started again
+
+    def step(self, pairs: dict) -> float:
+        printed = pairs.get(self._axis, math.nan)
+        if math.isnan(printed):
+            return printed
+        epoch = next((value for key, value in pairs.items()
+                      if key != self._axis and key.lower() in ("epoch", "ep")), None)
+        if self._last is not None and epoch is not None and self._last[0] is not None:
+            if epoch > self._last[0] and printed <= self._last[1]:
+                self._offset += self._last[1] - printed + self._gap
+                self.restarts += 1
+            elif epoch < self._last[0]:
+                self._offset = self._began.get(epoch, 0.0)
+            elif epoch == self._last[0] and printed > self._last[1]:
+                self._gap = printed - self._last[1]
+        self._last = (epoch, printed)
+        if epoch is not None:
+            self._began.setdefault(epoch, self._offset)
+        return printed + self._offset
+
+
 def is_printed_head(head: str, base: str) -> bool:
     """Does the start of a file hold printed ``key=value`` records (two of them, or one in a
     head of at most two lines)?"""
@@ -249,36 +306,34 @@ def is_printed_head(head: str, base: str) -> bool:
 
 def read_printed(name: str, text: str) -> LogTable:
     """The records of ``text`` as rows (module docstring)."""
-    records, skipped, first = [], 0, None
+    records, skipped, first, base = [], 0, None, 1
     for line in text.splitlines():
-        pairs = parse_line(line)
+        pairs = parse_line(line, base)
         if pairs is None:
             skipped += bool(line.strip())
-        else:
-            records.append(pairs)
-            first = line if first is None else first
+            continue
+        if first is None:
+            first, base = line, epoch_base(line)
+            pairs = parse_line(line, base)
+        records.append(pairs)
     if not records:
         raise InputError(f"{name}: no printed line holds a step key ({', '.join(STEP_KEYS[:6])} ...) and "
                          "another name=number pair (or, after '<step key> N |', name: number fields)")
     axis = step_key(records[0])
-    steps, rows = [], []
-    for pairs in records:
-        step, values = as_row(pairs, axis)
-        if rows and steps[-1] == step:
-            rows[-1].update(values)  # a line at the step of the line before: one row
-        else:
-            steps.append(step)
-            rows.append(values)
-    keys = list(dict.fromkeys(key for row in rows for key in row))
-    without = sum(math.isnan(step) for step in steps)
-    frame = pd.DataFrame({"step": np.array(steps, dtype=float),
-                          **{key: [row.get(key, math.nan) for row in rows] for key in keys}})
-    frame = frame[frame["step"].notna()].reset_index(drop=True)
-    notes = [f"{len(frame)} printed record(s) of {_form(first, axis)}"
+    steps = StepsAcrossEpochs(axis)
+    columns = stepped_columns((steps.step(pairs), as_row(pairs, axis)[1]) for pairs in records)
+    kept = ~np.isnan(columns["step"])
+    without = int(np.count_nonzero(~kept))
+    if without:
+        columns = {key: column[kept] for key, column in columns.items()}
+    notes = [f"{len(columns['step'])} printed record(s) of {_form(first, axis, base)}"
              + (f"; {skipped} other line(s) skipped" if skipped else "")]
+    if steps.restarts:
+        notes.append(f"{axis!r} started again at {steps.restarts} new epoch(s): read as a count across the "
+                     "epochs, each epoch's steps after the last of the one before")
     if without:
         notes.append(f"{without} record(s) without {axis!r} left out (the step of the first record)")
-    return LogTable(frame, "printed-pairs", name, notes, step_unit=unit(axis))
+    return LogTable(None, "printed-pairs", name, notes, arrays=columns, step_unit=unit(axis))
 
 
 def unit(axis: str) -> str:
