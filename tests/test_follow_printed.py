@@ -15,7 +15,8 @@ LOGS = Path(__file__).resolve().parent / "fixtures" / "logs"
 PRINTED = [("keras/fit.log", "_Blocks"), ("mlagents/3dball-0.x.txt", "_Lines"), ("mlagents/soccer.log", "_Lines"),
            ("printed-pairs/train.log", "_Pairs"), ("pymarl/cout.txt", "_Blocks"), ("rsl-rl/train.log", "_Blocks"),
            ("tianshou/train.log", "_Lines"), ("verl/console.log", "VerlLines"), ("acme/terminal.log", "_AcmeLines"),
-           ("metric-logger/train.log", "_MetricLoggerLines")]
+           ("metric-logger/train.log", "_SteppedLines"),
+           ("mappo/train.log", "_SteppedLines")]
 
 
 @pytest.mark.parametrize("log, kind", PRINTED)

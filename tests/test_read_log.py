@@ -83,6 +83,11 @@ CASES = {
     "metric-logger/train.log": ("metric-logger-console", "test_acc1", {
         99: 57.165, 199: 68.749, 299: 73.916, 399: 74.11, 499: 75.357, 599: 75.588, 699: 77.142, 799: 77.899,
         899: 77.81, 999: 79.742, 1099: 76.319, 1199: 79.106}, None),
+    # what MAPPO's on-policy runners print (simple_spread): values after each progress line, at its timesteps
+    "mappo/train.log": ("mappo-console", "eval_average_episode_rewards", {
+        3200: -183.6448, 83200: -156.8931, 163200: -132.7614, 243200: -128.4443, 323200: -112.6462,
+        403200: -110.4732, 483200: -120.5097, 563200: -102.3325, 643200: -110.9904, 723200: -115.8847,
+        803200: -116.4804, 883200: -122.1462}, None),
     # tensorboardX's export_scalars_to_json, as MAPPO saves it (logs/summary.json)
     "tensorboardx/summary.json": ("tensorboardx-json", "dist_entropy",
                                   {16000 * i: round(1.6 - 0.02 * i, 4) for i in range(25)}, None),

@@ -1,6 +1,7 @@
 """The printed training output a followed log can hold, read as its lines arrive: pymarl's and
 rsl_rl's blocks, verl's step lines, ML-Agents' summaries, Keras' epochs, Tianshou's test
-summaries, Acme's terminal loggers, a torchvision-style ``MetricLogger``'s lines and a script's ``key=value`` records (each read whole by its reader in
+summaries, Acme's terminal loggers, a torchvision-style ``MetricLogger``'s lines, MAPPO's and
+HARL's progress and a script's ``key=value`` records (each read whole by its reader in
 :mod:`swarmstats.io.formats`).
 
 The first line that shows one of them opens it (:func:`open_printed`); from then on every line
@@ -23,6 +24,7 @@ from ..._result import plain_number
 from ..formats import (
     acme,
     keras,
+    mappo,
     metric_logger,
     mlagents,
     printed_pairs,
@@ -150,14 +152,12 @@ class _AcmeLines(PrintedLines):
                 "step": plain_number(values[self._axis])}
 
 
-class _MetricLoggerLines(PrintedLines):
-    """A MetricLogger's training lines and evaluation summaries, as ``read_log``'s
-    metric-logger-console reads them."""
+class _SteppedLines(PrintedLines):
+    """A format whose records take their step from a line before them (a MetricLogger's
+    evaluation summary, MAPPO's values after its progress line), read by its own line reader."""
 
-    unit = "iterations"
-
-    def __init__(self):
-        self._reader = metric_logger.LineReader()
+    def __init__(self, reader, unit: str):
+        self._reader, self.unit = reader, unit
 
     def feed(self, line: str) -> dict | None:
         record = self._reader.feed(line)
@@ -187,7 +187,10 @@ _OPENERS = (
     (lambda line: " Step: " in line,
      lambda line: _Lines(_mlagents_record, None) if mlagents.parse_line(line) is not None else None),
     (lambda line: "Epoch: [" in line,
-     lambda line: _MetricLoggerLines() if metric_logger.parse_line(line) is not None else None),
+     lambda line: _SteppedLines(metric_logger.LineReader(), "iterations")
+     if metric_logger.parse_line(line) is not None else None),
+    (lambda line: mappo.PHRASE in line,
+     lambda line: _SteppedLines(mappo.LineReader(), "timesteps") if mappo.parse_progress(line) is not None else None),
     (keras.opens_epoch, lambda line: _Blocks(keras.EpochReader(), "epochs")),
     (lambda line: tianshou.PHRASE in line,
      lambda line: _Lines(_tianshou_record, "epochs") if tianshou.parse_line(line) is not None else None),
