@@ -87,3 +87,18 @@ def test_watch_follows_the_lines_as_read_log_reads_them():
     out = run("watch", LOG, "--once", "--format", "json").stdout
     watched = json.loads(out[out.index('{\n  "schema_version"'):])["report"]["metrics"]
     assert watched["average_episode_rewards"]["n"] == 60 and watched["eval_average_episode_rewards"]["n"] == 12
+
+
+def test_harls_headerless_progress_txt_is_refused_with_what_its_columns_are(tmp_path):
+    # HARL writes its evaluations as total_num_steps,eval_avg_rew[,eval_win_rate] with no header
+    path = tmp_path / "progress.txt"
+    path.write_text("16000,10.5,0.1\n32000,11.2,0.2\n48000,12.0,0.25\n")
+    with pytest.raises(InputError, match=r"not column names.*HARL's progress.txt holds the total timesteps"):
+        read_log(path)
+    path.write_text("step,eval_avg_rew,eval_win_rate\n" + path.read_text())  # the header it suggests
+    assert read_log(path, wide=True).columns.tolist() == ["step", "eval_avg_rew", "eval_win_rate"]
+    other = tmp_path / "log.csv"
+    other.write_text("16000,10.5,0.1\n32000,11.2,0.2\n")
+    with pytest.raises(InputError) as refused:
+        read_log(other)
+    assert "HARL" not in str(refused.value)

@@ -382,8 +382,11 @@ def _refuse_headless(frame: pd.DataFrame, name: str) -> None:
     names = [str(column) for column in frame.columns]
     if headless(names):
         shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
+        hint = (" (HARL's progress.txt holds the total timesteps, then the evaluation's average episode reward "
+                "and its win rate, score rate or episode length: a header such as step,eval_avg_rew,eval_win_rate)"
+                if os.path.basename(str(name)) == "progress.txt" and len(names) in (2, 3) else "")
         raise InputError(f"{name}: its first line is numbers ({shown}), not column names: a table "
-                         "without a header; add a header line naming the columns (step, reward, ...)")
+                         f"without a header; add a header line naming the columns (step, reward, ...){hint}")
 
 
 def _wandb_console(path: str) -> str | None:
