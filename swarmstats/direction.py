@@ -27,7 +27,8 @@ LOWER_IS_BETTER = ("loss", "error", "err", "errors", "perplexity", "ppl", "toxic
 _SUFFIXES = ("loss", "error")
 #: words of a diagnostic with no better side (unless a lower-is-better word is there too:
 #: ``entropy_loss``): gradient norms, entropies, episode and completion lengths, clipping
-#: shares, spreads, temperatures (d3rlpy's ``temp``) and coefficients, scales (d3rlpy's
+#: shares, spreads, temperatures (d3rlpy's ``temp``) and coefficients, entropies as Dreamer
+#: names them (``actor_ent``, ``prior_ent``), scales (d3rlpy's
 #: ``value_scale``: how large the Q-values are), the share of episodes a termination ended
 #: (Isaac Lab's ``Episode_Termination/base_contact``, a fall, beside ``.../time_out``), KL divergences (PPO's ``approx_kl``,
 #: GRPO's ``kl``: how far an update or the policy moved, watched, not minimised), advantage
@@ -37,7 +38,7 @@ _SUFFIXES = ("loss", "error")
 #: ``StopIter``: its KL limit reached), differences between two measurements (verl's
 #: ``training/rollout_probs_diff_mean``: how far the rollout engine's probabilities are from
 #: the trainer's, watched; a falling one read "worsened")
-NEITHER = ("norm", "entropy", "len", "length", "lengths", "seqlen", "clipped", "clipfrac", "std",
+NEITHER = ("norm", "entropy", "ent", "len", "length", "lengths", "seqlen", "clipped", "clipfrac", "std",
            "temperature", "coef", "coeff", "kl", "kld", "divergence", "advantage", "advantages",
            "q", "qvalue", "qvalues", "vals", "diff", "difference", "mismatch", "discrepancy", "stop",
            "temp", "scale", "termination")

@@ -16,7 +16,8 @@ PRINTED = [("keras/fit.log", "_Blocks"), ("mlagents/3dball-0.x.txt", "_Lines"), 
            ("printed-pairs/train.log", "_Pairs"), ("pymarl/cout.txt", "_Blocks"), ("rsl-rl/train.log", "_Blocks"),
            ("tianshou/train.log", "_Lines"), ("verl/console.log", "VerlLines"), ("acme/terminal.log", "_AcmeLines"),
            ("metric-logger/train.log", "_SteppedLines"),
-           ("mappo/train.log", "_SteppedLines")]
+           ("mappo/train.log", "_SteppedLines"),
+           ("dreamer/train.log", "_Lines")]
 
 
 @pytest.mark.parametrize("log, kind", PRINTED)

@@ -83,6 +83,12 @@ CASES = {
     "metric-logger/train.log": ("metric-logger-console", "test_acc1", {
         99: 57.165, 199: 68.749, 299: 73.916, 399: 74.11, 499: 75.357, 599: 75.588, 699: 77.142, 799: 77.899,
         899: 77.81, 999: 79.742, 1099: 76.319, 1199: 79.106}, None),
+    # what a Dreamer agent's logger prints: '[step] name value / ...', DreamerV2's short numbers
+    "dreamer/train.log": ("dreamer-console", "eval_return", {
+        10000: 105.79, 20000: 260.76, 30000: 323.15, 40000: 509.53, 50000: 599.06, 60000: 647.8, 70000: 707.69,
+        80000: 798.31, 90000: 773.88, 100000: 820.19, 110000: 867.52, 120000: 892.52, 130000: 867.43,
+        140000: 918.74, 150000: 883.37, 160000: 914.03, 170000: 959.22, 180000: 938.9, 190000: 979.67,
+        200000: 886.6}, None),
     # what MAPPO's on-policy runners print (simple_spread): values after each progress line, at its timesteps
     "mappo/train.log": ("mappo-console", "eval_average_episode_rewards", {
         3200: -183.6448, 83200: -156.8931, 163200: -132.7614, 243200: -128.4443, 323200: -112.6462,

@@ -195,7 +195,9 @@ def test_one_direction_rule(name, better):
                                   # verl's batch balancing and centred advantage estimates
                                   "global_seqlen/mean", "critic/advantages/mean", "critic/kl_coeff",
                                   # the completions' log-probabilities and logits (DPO): watched
-                                  "logps/chosen", "logps/rejected", "logits/chosen", "eval_logits/rejected"])
+                                  "logps/chosen", "logps/rejected", "logits/chosen", "eval_logits/rejected",
+                                  # Dreamer's entropies (a falling one read "still worsening")
+                                  "actor_ent", "prior_ent", "post_ent"])
 def test_a_diagnostic_has_no_better_side_but_a_ranking_still_gets_one(name):
     assert guessed_direction(name) is None and sense("auto", name) is None
     assert better_direction(name) == "higher"  # what ranks runs needs a side
@@ -204,7 +206,8 @@ def test_a_diagnostic_has_no_better_side_but_a_ranking_still_gets_one(name):
 
 @pytest.mark.parametrize("name,better", [("cross_entropy", "lower"), ("train/entropy_loss", "lower"),
                                          ("clip_score", "higher"), ("normalized_score", "higher"),
-                                         ("length_penalty", "lower"), ("level", "higher")])
+                                         ("length_penalty", "lower"), ("level", "higher"),
+                                         ("actor_ent_loss", "lower"), ("agent_return", "higher")])
 def test_words_near_a_diagnostic_keep_their_side(name, better):
     assert guessed_direction(name) == better
 

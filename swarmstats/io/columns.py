@@ -43,7 +43,8 @@ _BOOKKEEPING = (
                              # train_loss_step and train_loss_epoch (a real log's every metric was
                              # "a counter", and nothing was left to judge)
                              r"|^(step|epoch)$"  # ("steps" alone may be an episode's length)
-                             r"|(^|_)(global|current|cur|total|num|n|last|time|env|agent|episode|rollout|"
+                             # (DreamerV2's replay: train_loaded_steps, the steps it holds)
+                             r"|(^|_)(global|current|cur|total|loaded|num|n|last|time|env|agent|episode|rollout|"
                              r"gradient|grad|optimizer|opt|update|learner|sgd|trainer|train|training|"
                              r"val|valid|validation|eval|evaluation|test)_(steps?|epochs?)$"
                              r"|(^|_)(episodes|timesteps|steps|samples)_this_iter$"
@@ -90,6 +91,8 @@ _BOOKKEEPING = (
     # loss and stays a metric)
     ("a coefficient the algorithm sets: a KL, entropy or value-loss weight",
      re.compile(r"(^|_)(cur_)?(kl|kl_loss|entropy|ent|vf|vf_loss|value_loss)_(coeff?|coefficient)$"
+                # (DreamerV2's actor_ent_scale: the entropy weight its schedule anneals)
+                r"|(^|_)(ent|entropy)_scale$"
                 r"|^((loss|losses|train)_)?(log_)?(alpha|temp)$")),
     # which process wrote the row (Ray's pid): a number, never a measurement
     ("an identifier", re.compile(r"^(pid|ppid|node_ip|hostname|trial_id|experiment_id)$")),

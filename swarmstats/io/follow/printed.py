@@ -1,7 +1,7 @@
 """The printed training output a followed log can hold, read as its lines arrive: pymarl's and
 rsl_rl's blocks, verl's step lines, ML-Agents' summaries, Keras' epochs, Tianshou's test
 summaries, Acme's terminal loggers, a torchvision-style ``MetricLogger``'s lines, MAPPO's and
-HARL's progress and a script's ``key=value`` records (each read whole by its reader in
+HARL's progress, a Dreamer agent's logger lines and a script's ``key=value`` records (each read whole by its reader in
 :mod:`swarmstats.io.formats`).
 
 The first line that shows one of them opens it (:func:`open_printed`); from then on every line
@@ -23,6 +23,7 @@ from collections.abc import Callable
 from ..._result import plain_number
 from ..formats import (
     acme,
+    dreamer,
     keras,
     mappo,
     metric_logger,
@@ -76,6 +77,12 @@ def _mlagents_record(line: str) -> dict | None:
         return None
     behavior, step, statistics = summary
     return {**statistics, "step": plain_number(step), "run": behavior}
+
+
+def _dreamer_record(line: str) -> dict | None:
+    """A Dreamer logger's line's scalars at its step."""
+    parsed = dreamer.parse_line(line)
+    return None if parsed is None else {**parsed[1], "step": plain_number(parsed[0])}
 
 
 def _tianshou_record(line: str) -> dict | None:
@@ -189,6 +196,8 @@ _OPENERS = (
     (lambda line: "Epoch: [" in line,
      lambda line: _SteppedLines(metric_logger.LineReader(), "iterations")
      if metric_logger.parse_line(line) is not None else None),
+    (lambda line: line.startswith("["),
+     lambda line: _Lines(_dreamer_record, "steps") if dreamer.parse_line(line) is not None else None),
     (lambda line: mappo.PHRASE in line,
      lambda line: _SteppedLines(mappo.LineReader(), "timesteps") if mappo.parse_progress(line) is not None else None),
     (keras.opens_epoch, lambda line: _Blocks(keras.EpochReader(), "epochs")),
