@@ -17,7 +17,8 @@ PRINTED = [("keras/fit.log", "_Blocks"), ("mlagents/3dball-0.x.txt", "_Lines"), 
            ("tianshou/train.log", "_Lines"), ("verl/console.log", "VerlLines"), ("acme/terminal.log", "_AcmeLines"),
            ("metric-logger/train.log", "_SteppedLines"),
            ("mappo/train.log", "_SteppedLines"),
-           ("dreamer/train.log", "_Lines")]
+           ("dreamer/train.log", "_Lines"),
+           ("sample-factory/sf_log.txt", "_SteppedLines")]
 
 
 @pytest.mark.parametrize("log, kind", PRINTED)
@@ -62,3 +63,26 @@ def test_verl_lines_mark_a_step_printed_after_the_process_passed_it_as_late():
     records = [printed.feed(line.format(step, step)) for step in (1, 2, 3, 2)]
     assert [record["step"] for record in records] == [1, 2, 3, 2]
     assert [bool(record.get("\x00late")) for record in records] == [False, False, False, True]
+
+
+def test_a_preamble_behind_loggings_time_is_not_taken_for_a_csv_header(tmp_path):
+    # '2024-05-01 10:00:00,001 INFO ...': the comma before the milliseconds made the first line a
+    # header and the records "2 fields where the header has 3" (read_log read them)
+    log = tmp_path / "train.log"
+    log.write_text("2024-05-01 10:00:00,001 INFO train.py:10 - starting, config loaded\n"
+                   "2024-05-01 10:00:00,002 INFO train.py:11 - device cuda, 2 gpus\n"
+                   + "".join(f"2024-05-01 10:00:{k:02d},123 INFO train.py:88 - step={100 * k} loss={2 - 0.01 * k:.3f}\n"
+                             for k in range(1, 30)))
+    follower = Follower(str(log))
+    try:
+        records = follower.records()
+        assert [record["step"] for record in records] == [100 * k for k in range(1, 30)] and follower.skipped == 0
+    finally:
+        follower.close()
+    # a CSV whose header is a real one is still read as a CSV after such a held line
+    log.write_text("2024-05-01 10:00:00,001 starting\nstep,reward\n1,0.5\n2,0.6\n")
+    follower = Follower(str(log))
+    try:
+        assert [float(record["reward"]) for record in follower.records()] == [0.5, 0.6]
+    finally:
+        follower.close()

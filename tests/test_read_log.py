@@ -89,6 +89,9 @@ CASES = {
         80000: 798.31, 90000: 773.88, 100000: 820.19, 110000: 867.52, 120000: 892.52, 130000: 867.43,
         140000: 918.74, 150000: 883.37, 160000: 914.03, 170000: 959.22, 180000: 938.9, 190000: 979.67,
         200000: 886.6}, None),
+    # Sample Factory's sf_log.txt: its reports' frames, each policy's average return after them
+    "sample-factory/sf_log.txt": ("sample-factory-console", "avg_episode_reward", {
+        77644: -19.946, 558580: -20.919, 1051716: -11.556, 1539524: 7.982, 2029608: 19.516, 2515748: 20.399}, None),
     # what MAPPO's on-policy runners print (simple_spread): values after each progress line, at its timesteps
     "mappo/train.log": ("mappo-console", "eval_average_episode_rewards", {
         3200: -183.6448, 83200: -156.8931, 163200: -132.7614, 243200: -128.4443, 323200: -112.6462,

@@ -27,19 +27,51 @@ SHOWN_SKIPS = 10
 
 def _could_be_header(line: str, delimiter: str) -> bool:
     """Could the first line of a file, holding a delimiter, be a CSV header: no field with an
-    unclosed bracket?  What a job prints first is often a sentence or a repr with a comma in it
-    (Tianshou's examples print ``Observations shape: (4,)``, then ``Namespace(task=..., ...)``):
+    unclosed bracket, and no time of day leading it?  What a job prints first is often a sentence
+    or a repr with a comma in it (Tianshou's examples print ``Observations shape: (4,)``, then
+    ``Namespace(task=..., ...)``), or a message behind ``logging``'s time, whose milliseconds
+    follow a comma (Sample Factory's ``[2023-02-20 10:00:00,000][01210] Saving configuration``):
     taken for a header, every later line was "N fields where the header has 2".
 
     >>> _could_be_header("step,reward,loss (val)", ","), _could_be_header("Observations shape: (4,)", ",")
     (True, False)
+    >>> _could_be_header("2024-05-01 10:00:00,123 INFO train.py:88 - starting", ",")
+    False
     """
     try:
         cells = next(csv.reader([line], delimiter=delimiter, strict=True))
     except csv.Error:
         return False
+    if cells and _LOGGED_TIME.match(cells[0]):
+        return False
     return all(cell.count(opening) == cell.count(closing) for cell in cells
                for opening, closing in ("()", "[]", "{}"))
+
+
+#: a logged line's time at its start (``logging``'s ``asctime``, in brackets or not): a column
+#: name is never one
+_LOGGED_TIME = re.compile(r"^\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}")
+
+
+def _header_then_row(previous: str | None, line: str) -> bool:
+    """Are a held line and the line after it a CSV's header and first row: the header one that
+    could be (:func:`_could_be_header`), the row as wide and all numbers?  Found so where the
+    text before them (a message behind a logged time) could be no header itself.
+
+    >>> _header_then_row("step,reward", "1,0.5"), _header_then_row("Loading data, please wait", "Done, 3 files")
+    (True, False)
+    """
+    delimiter = next((d for d in (",", "\t", ";") if d in line), None)
+    if previous is None or delimiter is None or not _could_be_header(previous, delimiter):
+        return False
+    if _width(previous, delimiter) != _width(line, delimiter):
+        return False
+    try:
+        cells = next(csv.reader([line], delimiter=delimiter, strict=True))
+        [float(cell) for cell in cells if cell.strip()]
+    except (csv.Error, ValueError):
+        return False
+    return True
 
 
 def _width(line: str, delimiter: str | None) -> int:
@@ -271,8 +303,10 @@ class Follower:
                     self._boxes.feed(line)
                     continue
                 if not self._shows_csv(stripped, self._held[0][1] if self._held else None):
-                    self._held.append((number, line))
-                    continue
+                    if not _header_then_row(self._held[-1][1].strip() if self._held else None, stripped):
+                        self._held.append((number, line))
+                        continue
+                    self._held = self._held[-1:]  # the lines before the header were the job's text
                 for held_number, held in self._held:  # the first line held was the header
                     self._csv_row(held_number, held)
                 self._held = []
@@ -311,8 +345,9 @@ class Follower:
     def _shows_csv(line: str, first_held: str | None = None) -> bool:
         """Does a line before any header say the file is a CSV: a delimiter, or a lone number
         (a row of a one-column file)?  After lines held, only a row as wide as the first of them,
-        which would be its header (a training job's preamble - a shell trace, a configuration -
-        holds commas too: taken for a CSV, every later line was "N fields where the header has 1").
+        which would be its header if it could be one (a training job's preamble - a shell trace, a
+        configuration, lines behind a logged time - holds commas too: taken for a CSV, every later
+        line was "N fields where the header has 1").
         A first line is a header only if it could be one (:func:`_could_be_header`)."""
         delimiter = next((d for d in (",", "\t", ";") if d in line), None)
         if delimiter is None:
@@ -322,7 +357,8 @@ class Follower:
                 return False
         if first_held is None:
             return delimiter is None or _could_be_header(line, delimiter)
-        return _width(line, delimiter) == _width(first_held.strip(), delimiter)
+        held = first_held.strip()
+        return _width(line, delimiter) == _width(held, delimiter) and _could_be_header(held, delimiter)
 
     def _csv_row(self, number: int, line: str) -> dict | None:
         if self.header is None and self._header_lost is not None:

@@ -1,7 +1,7 @@
 """The printed training output a followed log can hold, read as its lines arrive: pymarl's and
 rsl_rl's blocks, verl's step lines, ML-Agents' summaries, Keras' epochs, Tianshou's test
 summaries, Acme's terminal loggers, a torchvision-style ``MetricLogger``'s lines, MAPPO's and
-HARL's progress, a Dreamer agent's logger lines and a script's ``key=value`` records (each read whole by its reader in
+HARL's progress, a Dreamer agent's logger lines, Sample Factory's reports and a script's ``key=value`` records (each read whole by its reader in
 :mod:`swarmstats.io.formats`).
 
 The first line that shows one of them opens it (:func:`open_printed`); from then on every line
@@ -31,6 +31,7 @@ from ..formats import (
     printed_pairs,
     pymarl,
     rsl_rl,
+    sample_factory,
     tianshou,
 )
 from ..formats.verl import is_late, parse_step_line, printed_value, printing_process
@@ -198,6 +199,9 @@ _OPENERS = (
      if metric_logger.parse_line(line) is not None else None),
     (lambda line: line.startswith("["),
      lambda line: _Lines(_dreamer_record, "steps") if dreamer.parse_line(line) is not None else None),
+    (lambda line: "Total num frames: " in line,
+     lambda line: _SteppedLines(sample_factory.LineReader(), "frames")
+     if sample_factory.parse_frames(line) is not None else None),
     (lambda line: mappo.PHRASE in line,
      lambda line: _SteppedLines(mappo.LineReader(), "timesteps") if mappo.parse_progress(line) is not None else None),
     (keras.opens_epoch, lambda line: _Blocks(keras.EpochReader(), "epochs")),
