@@ -358,7 +358,7 @@ class Follower:
         if first_held is None:
             return delimiter is None or _could_be_header(line, delimiter)
         held = first_held.strip()
-        return _width(line, delimiter) == _width(held, delimiter) and _could_be_header(held, delimiter)
+        return _width(line, delimiter) == _width(held, delimiter) and (delimiter is None or _could_be_header(held, delimiter))
 
     def _csv_row(self, number: int, line: str) -> dict | None:
         if self.header is None and self._header_lost is not None:
