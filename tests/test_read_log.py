@@ -89,6 +89,10 @@ CASES = {
         80000: 798.31, 90000: 773.88, 100000: 820.19, 110000: 867.52, 120000: 892.52, 130000: 867.43,
         140000: 918.74, 150000: 883.37, 160000: 914.03, 170000: 959.22, 180000: 938.9, 190000: 979.67,
         200000: 886.6}, None),
+    # OpenMMLab's runner log (MMEngine): the iteration of the run; each validation at its epoch's end
+    "mmengine/20230610_195844.log": ("mmengine-console", "coco/bbox_mAP", {
+        400: 0.21, 800: 0.2782, 1200: 0.3198, 1600: 0.3527, 2000: 0.363, 2400: 0.3796, 2800: 0.3977, 3200: 0.4005,
+        3600: 0.399, 4000: 0.4091, 4400: 0.4062, 4800: 0.4091}, None),
     # Sample Factory's sf_log.txt: its reports' frames, each policy's average return after them
     "sample-factory/sf_log.txt": ("sample-factory-console", "avg_episode_reward", {
         77644: -19.946, 98368: -21.0, 117148: -20.57, 135348: -21.0, 154376: -21.0, 174288: -21.0, 194092: -21.0,

@@ -159,6 +159,7 @@ class Follower:
         self.offset, self.partial, self.header, self.line_number = 0, b"", None, 0
         self.delimiter, self._header_lost, self._discarding = ",", None, False
         self._boxes: BoxReader | None = None  # a log of printed tables, once a rule line is seen
+        self._rule: str | None = None  # a rule line before any table: its top if a row follows
         self._held: list = []  # (number, line) before the file showed what it is
         self._printed = False  # a Trainer's printed dicts seen: the other lines are its terminal text
         self._printed_steps = StepCounter()  # ... and their steps
@@ -298,9 +299,14 @@ class Follower:
             if stripped.startswith("#") or (self._printed and not stripped.startswith("{")):
                 continue  # (between a Trainer's printed dicts: its progress bar, warnings)
             if self.header is None and self._header_lost is None and not stripped.startswith("{"):
-                if is_rule(line):  # the top of the first printed table: what was held was text
-                    self._boxes, self._held = BoxReader(), []
+                rule, self._rule = self._rule, None
+                if rule is not None and "|" in stripped:  # the top of the first printed table:
+                    self._boxes, self._held = BoxReader(), []  # what was held was text
+                    self._boxes.feed(rule)
                     self._boxes.feed(line)
+                    continue
+                if is_rule(line):  # a table's top if a row follows (OpenMMLab's banner is dashes too)
+                    self._rule = line
                     continue
                 if not self._shows_csv(stripped, self._held[0][1] if self._held else None):
                     if not _header_then_row(self._held[-1][1].strip() if self._held else None, stripped):

@@ -1,7 +1,7 @@
 """The printed training output a followed log can hold, read as its lines arrive: pymarl's and
 rsl_rl's blocks, verl's step lines, ML-Agents' summaries, Keras' epochs, Tianshou's test
 summaries, Acme's terminal loggers, a torchvision-style ``MetricLogger``'s lines, MAPPO's and
-HARL's progress, a Dreamer agent's logger lines, Sample Factory's reports and a script's ``key=value`` records (each read whole by its reader in
+HARL's progress, a Dreamer agent's logger lines, Sample Factory's reports, OpenMMLab's runner logs and a script's ``key=value`` records (each read whole by its reader in
 :mod:`swarmstats.io.formats`).
 
 The first line that shows one of them opens it (:func:`open_printed`); from then on every line
@@ -28,6 +28,7 @@ from ..formats import (
     mappo,
     metric_logger,
     mlagents,
+    mmengine,
     printed_pairs,
     pymarl,
     rsl_rl,
@@ -199,6 +200,9 @@ _OPENERS = (
      if metric_logger.parse_line(line) is not None else None),
     (lambda line: line.startswith("["),
      lambda line: _Lines(_dreamer_record, "steps") if dreamer.parse_line(line) is not None else None),
+    (lambda line: "Epoch" in line or "Iter" in line,
+     lambda line: _SteppedLines(mmengine.LineReader(), "iterations")
+     if (parsed := mmengine.parse_line(line)) is not None and parsed[0] == "train" else None),
     (lambda line: "Total num frames: " in line,
      lambda line: _SteppedLines(sample_factory.LineReader(), "frames")
      if sample_factory.parse_frames(line) is not None else None),
