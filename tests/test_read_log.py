@@ -802,6 +802,21 @@ def test_a_step_counted_within_each_epoch_continues_across_the_epochs(tmp_path):
     assert [steps.step({"epoch": e, "step": s}) for e, s in records] == [0, 5, 10, 15, 20, 10, 15, 20, 0, 3, 2]
 
 
+def test_sb3s_evaluation_callback_lines_are_read_on_num_timesteps(tmp_path):
+    """SB3's EvalCallback (verbose=1) prints ``Eval num_timesteps=1000, episode_reward=36.00 +/- 5.33``,
+    then ``Episode length: ...``: read as a CSV, "malformed row"."""
+    path = tmp_path / "eval.log"
+    rewards = [20.0 + 16 * k for k in range(1, 26)]
+    path.write_text("Using cuda device\nWrapping the env with a `Monitor` wrapper\n" + "".join(
+        f"Eval num_timesteps={1000 * k}, episode_reward={r:.2f} +/- {5 + k / 3:.2f}\nEpisode length: {r:.2f} +/- 0.00\n"
+        + ("New best mean reward!\n" if k % 4 == 1 else "") for k, r in enumerate(rewards, 1)))
+    wide = read_log(path, wide=True)
+    assert wide.columns.tolist() == ["step", "episode_reward"] and wide["episode_reward"].tolist() == rewards
+    assert wide["step"].tolist() == [1000 * k for k in range(1, 26)] and wide.attrs["step_unit"] == "timesteps"
+    done = cli("check-convergence", path, "--format", "json")
+    assert json.loads(done.stdout)["results"][0]["verdict"] == "not_converged"  # a steady climb
+
+
 def test_cleanrls_printed_returns_in_brackets_are_read(tmp_path):
     """CleanRL prints ``global_step=2048, episodic_return=[11.8]`` (numpy's array of one value) and
     ``SPS: 1234``: read as a CSV, "no numeric metric column (columns: global_step=34,

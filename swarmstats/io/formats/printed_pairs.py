@@ -37,8 +37,10 @@ from ..written_nan import PRINTED_NUMBER, scalar
 from ._table import LogTable, metric_label, stepped_columns
 
 #: the keys that count steps, the most precise first, and what one step of each is ("per 100
-#: episodes"): the first of them a record holds is the axis
-_UNITS = {"global_step": "steps", "step": "steps", "total_timesteps": "timesteps", "timesteps": "timesteps",
+#: episodes"): the first of them a record holds is the axis (``num_timesteps``: SB3's EvalCallback
+#: prints ``Eval num_timesteps=10000, episode_reward=200.00 +/- 0.00``)
+_UNITS = {"global_step": "steps", "step": "steps", "total_timesteps": "timesteps", "num_timesteps": "timesteps",
+          "timesteps": "timesteps",
           "timestep": "timesteps", "env_steps": "steps", "frames": "frames", "frame": "frames",
           "iteration": "iterations", "iter": "iterations", "it": "iterations", "update": "updates",
           "updates": "updates", "episode": "episodes", "ep": "episodes", "epoch": "epochs"}
