@@ -409,6 +409,23 @@ def sparse_to_wide(tidy: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(columns)
 
 
+def fed_lines(feed, text: str) -> tuple[list, int]:
+    """What ``feed`` gives for each line of ``text`` that gives something (not None), in order,
+    and how many other lines hold text (the job's other output, which a reader's note counts).
+
+    >>> fed_lines(lambda line: line.upper() if line.startswith("a") else None, "a1\\nb\\n\\na2")
+    (['A1', 'A2'], 1)
+    """
+    records, skipped = [], 0
+    for line in text.splitlines():
+        record = feed(line)
+        if record is not None:
+            records.append(record)
+        else:
+            skipped += bool(line.strip())
+    return records, skipped
+
+
 def stepped_columns(records) -> dict:
     """The numpy columns of printed records, each ``(step, values)`` in the order printed:
     ``step`` and a float column per name (NaN where a row lacks it; the names in the order first

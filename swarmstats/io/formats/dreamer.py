@@ -25,7 +25,7 @@ import re
 
 from ...errors import InputError
 from ..written_nan import PRINTED_NUMBER, scalar
-from ._table import LogTable, stepped_columns
+from ._table import LogTable, fed_lines, stepped_columns
 
 _LINE = re.compile(r"^\[(\d+)\] (\S.*)$")
 #: one scalar: its name (``train_return``; DreamerV3's ``episode/score``), a space, its value
@@ -64,13 +64,7 @@ def is_printed_head(head: str, base: str) -> bool:
 
 def read_printed(name: str, text: str) -> LogTable:
     """The logger's lines of ``text`` as rows (module docstring)."""
-    records, skipped = [], 0
-    for line in text.splitlines():
-        record = parse_line(line)
-        if record is not None:
-            records.append(record)
-        else:
-            skipped += bool(line.strip())
+    records, skipped = fed_lines(parse_line, text)
     if not records:
         raise InputError(f"{name}: no Dreamer logger line ('[10000] train_return 312.5 / train_length 1000')")
     columns = stepped_columns(records)

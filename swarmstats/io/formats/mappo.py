@@ -33,7 +33,7 @@ import re
 
 from ...errors import InputError
 from ..written_nan import PRINTED_NUMBER, scalar
-from ._table import LogTable, stepped_columns
+from ._table import LogTable, fed_lines, stepped_columns
 
 #: the phrase of every progress line, searched before its expression
 PHRASE = " episodes, total num timesteps "
@@ -104,11 +104,8 @@ def is_printed_head(head: str, base: str) -> bool:
 
 def read_printed(name: str, text: str) -> LogTable:
     """The values of ``text`` as rows at the total timesteps of the progress line before each."""
-    reader, records = LineReader(), []
-    for line in text.splitlines():
-        record = reader.feed(line)
-        if record is not None:
-            records.append(record)
+    reader = LineReader()
+    records, _ = fed_lines(reader.feed, text)
     if not records:
         raise InputError(f"{name}: no value ('average episode rewards is -148.37') printed after a progress line "
                          "('... updates 5/15625 episodes, total num timesteps 19200/50000000, FPS 2134.')")

@@ -37,7 +37,7 @@ import re
 
 from ...errors import InputError
 from ..written_nan import PRINTED_NUMBER, scalar
-from ._table import LogTable, stepped_columns
+from ._table import LogTable, fed_lines, stepped_columns
 
 #: a training line's header and iteration: ``Epoch: [E]`` or ``Epoch: [E/T]``, then ``[i/n]``
 #: (after any prefix: a logger's time and level)
@@ -120,13 +120,8 @@ def is_printed_head(head: str, base: str) -> bool:
 
 def read_printed(name: str, text: str) -> LogTable:
     """The training lines and evaluation summaries of ``text`` as rows (module docstring)."""
-    reader, records, skipped = LineReader(), [], 0
-    for line in text.splitlines():
-        record = reader.feed(line)
-        if record is not None:
-            records.append(record)
-        else:
-            skipped += bool(line.strip())
+    reader = LineReader()
+    records, skipped = fed_lines(reader.feed, text)
     if not records:
         raise InputError(f"{name}: no MetricLogger training line ('Epoch: [0]  [ 10/312]  eta: 0:03:12  "
                          "loss: 6.9102 (6.9205)  ...') with a number")

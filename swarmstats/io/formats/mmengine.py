@@ -32,7 +32,7 @@ import re
 
 from ...errors import InputError
 from ..written_nan import PRINTED_NUMBER, scalar
-from ._table import LogTable, stepped_columns
+from ._table import LogTable, fed_lines, stepped_columns
 
 #: a line's header: MMEngine's ``Epoch(train)  [1][ 50/7330]``, ``Iter(train) [  50/80000]``,
 #: ``Epoch(val) [1][625/625]``; MMCV's ``Epoch [1][50/7330]``, ``Iter [50/80000]``,
@@ -112,13 +112,8 @@ def is_printed_head(head: str, base: str) -> bool:
 
 def read_printed(name: str, text: str) -> LogTable:
     """The training lines and validation results of ``text`` as rows (module docstring)."""
-    reader, records, skipped = LineReader(), [], 0
-    for line in text.splitlines():
-        record = reader.feed(line)
-        if record is not None:
-            records.append(record)
-        else:
-            skipped += bool(line.strip())
+    reader = LineReader()
+    records, skipped = fed_lines(reader.feed, text)
     if not records:
         raise InputError(f"{name}: no OpenMMLab training line ('Epoch(train)  [1][ 50/7330]  lr: ...  loss: 1.69' "
                          "or 'Epoch [1][50/7330]\\tlr: ..., loss: 1.69')")

@@ -23,7 +23,7 @@ import re
 
 from ...errors import InputError
 from ..written_nan import PRINTED_NUMBER, scalar
-from ._table import LogTable, stepped_columns
+from ._table import LogTable, fed_lines, stepped_columns
 
 _REPORT = re.compile(r"\bFps is \(.*\)\. Total num frames: (\d+)\.")
 _REWARDS = re.compile(r"\bAvg episode reward: \[(.*)\]\s*$")
@@ -58,11 +58,12 @@ class LineReader:
     def __init__(self):
         self.frames: float | None = None
         self.policies: set = set()
+        self.reports = 0  # the report lines read
 
     def feed(self, line: str) -> tuple[float, dict] | None:
         frames = parse_frames(line)
         if frames is not None:
-            self.frames = frames
+            self.frames, self.reports = frames, self.reports + 1
             return None
         rewards = parse_rewards(line) if self.frames is not None else None
         if rewards is None:
@@ -85,13 +86,9 @@ def is_printed_head(head: str, base: str) -> bool:
 
 def read_printed(name: str, text: str) -> LogTable:
     """The reward lines of ``text`` as rows at the frames of the report before each."""
-    reader, records, skipped = LineReader(), [], 0
-    for line in text.splitlines():
-        record = reader.feed(line)
-        if record is not None:
-            records.append(record)
-        elif parse_frames(line) is None:
-            skipped += bool(line.strip())
+    reader = LineReader()
+    records, skipped = fed_lines(reader.feed, text)
+    skipped -= reader.reports  # (a report line gives its frames to the reward line after it)
     if not records:
         raise InputError(f"{name}: no 'Avg episode reward: [(0, '0.824')]' line after a report line ('Fps is (...). "
                          "Total num frames: 3829760. ...'): no episode has ended yet, or this is not Sample Factory's log")
