@@ -59,6 +59,13 @@ def run(*args, stdin=None) -> subprocess.CompletedProcess:
     return subprocess.CompletedProcess(["swarmstats", *argv], code, out.getvalue(), err.getvalue())
 
 
+def watched_metrics(path, *args) -> dict:
+    """The metrics of the report ``swarmstats watch PATH --once --format json`` ends with (after
+    the status lines it prints as it reads)."""
+    out = run("watch", path, "--once", "--format", "json", *args).stdout
+    return json.loads(out[out.index('{\n  "schema_version"'):])["report"]["metrics"]
+
+
 def run_process(*args, stdin=None) -> subprocess.CompletedProcess:
     """``python -m swarmstats.cli ARGS`` in a fresh interpreter: the real entry point."""
     env = {**os.environ, "MPLBACKEND": "Agg"}

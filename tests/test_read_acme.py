@@ -9,7 +9,7 @@ import pytest
 from swarmstats import InputError
 from swarmstats.io import read_log
 from swarmstats.io.formats.acme import parse_line
-from tests.test_cli import run
+from tests.test_cli import run, watched_metrics
 
 #: made up as Acme prints (its TerminalLogger through absl's logging.info): an actor's line per
 #: episode, a learner's every sixth, an evaluator's every tenth, all with the shared actor_steps
@@ -71,7 +71,6 @@ def test_a_log_of_acme_lines_with_no_step_count_is_refused_in_one_line(tmp_path)
 
 
 def test_watch_follows_the_lines_as_read_log_reads_them():
-    out = run("watch", LOG, "--once", "--format", "json").stdout
-    watched = json.loads(out[out.index('{\n  "schema_version"'):])["report"]["metrics"]
+    watched = watched_metrics(LOG)
     assert watched["actor/episode_return"]["n"] == 60 and watched["learner/loss"]["n"] == 11
     assert "actor/actor_episodes" not in watched

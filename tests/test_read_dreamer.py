@@ -9,7 +9,7 @@ import pytest
 from swarmstats import InputError
 from swarmstats.io import read_log
 from swarmstats.io.formats.dreamer import parse_line
-from tests.test_cli import run
+from tests.test_cli import run, watched_metrics
 
 #: made up as DreamerV2's train.py prints a walker_walk run (its TerminalOutput's number format):
 #: a line per training episode, an evaluation's and the model's every 10,000 steps, the job's
@@ -71,7 +71,6 @@ def test_a_log_without_a_logger_line_is_refused_in_one_line(tmp_path):
 
 
 def test_watch_follows_the_lines_as_read_log_reads_them():
-    out = run("watch", LOG, "--once", "--format", "json").stdout
-    watched = json.loads(out[out.index('{\n  "schema_version"'):])["report"]["metrics"]
+    watched = watched_metrics(LOG)
     assert watched["train_return"]["n"] == 96 and watched["eval_return"]["n"] == 20
     assert "fps" not in watched and "train_total_steps" not in watched

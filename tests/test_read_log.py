@@ -20,6 +20,7 @@ from swarmstats.io import LOG_FORMATS, read_log
 from swarmstats.io.columns import table_roles
 from swarmstats.io.runs import find_runs
 from tests.test_cli import run as cli
+from tests.test_cli import watched_metrics
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "logs"
 
@@ -688,8 +689,7 @@ def test_records_printed_with_a_pipe_after_their_step_are_read_by_read_log_and_w
     done = cli("check-convergence", path, "--format", "json")
     assert [row["name"] for row in json.loads(done.stdout)["results"]] == [c for c in columns[1:] if c not in (
         "LR", "lr", "Tokens/s", "tokens_per_second_per_gpu")]  # a schedule and a throughput left out
-    out = cli("watch", path, "--once", "--format", "json").stdout
-    watched = json.loads(out[out.index('{\n  "schema_version"'):])["report"]["metrics"]
+    watched = watched_metrics(path)
     assert watched[columns[1]]["n"] == 30
 
 
@@ -769,8 +769,7 @@ def test_records_listing_their_fields_after_their_step_are_read_by_read_log_and_
     done = cli("check-convergence", path, "--format", "json")
     checked = {row["name"]: row for row in json.loads(done.stdout)["results"]}
     assert "Epoch" not in checked and checked[metric]["n"] == len(steps)  # the epoch is a counter
-    out = cli("watch", path, "--once", "--format", "json").stdout
-    watched = json.loads(out[out.index('{\n  "schema_version"'):])["report"]["metrics"]
+    watched = watched_metrics(path)
     assert watched[metric]["n"] == len(steps)
 
 

@@ -9,7 +9,7 @@ import pytest
 from swarmstats import InputError
 from swarmstats.io import read_log
 from swarmstats.io.formats.mappo import parse_progress, parse_values
-from tests.test_cli import run
+from tests.test_cli import run, watched_metrics
 
 #: made up as marlbenchmark/on-policy's shared MPE runner prints a run of simple_spread (25-step
 #: episodes, 128 rollout threads: 3,200 timesteps an update; log_interval 5, eval_interval 25)
@@ -84,8 +84,7 @@ def test_progress_with_no_value_after_it_is_refused_in_one_line(tmp_path):
 
 
 def test_watch_follows_the_lines_as_read_log_reads_them():
-    out = run("watch", LOG, "--once", "--format", "json").stdout
-    watched = json.loads(out[out.index('{\n  "schema_version"'):])["report"]["metrics"]
+    watched = watched_metrics(LOG)
     assert watched["average_episode_rewards"]["n"] == 60 and watched["eval_average_episode_rewards"]["n"] == 12
 
 

@@ -10,7 +10,7 @@ import pytest
 from swarmstats import InputError
 from swarmstats.io import read_log
 from swarmstats.io.formats.metric_logger import parse_line, parse_summary
-from tests.test_cli import run
+from tests.test_cli import run, watched_metrics
 
 #: made up as DeiT's main.py prints a run (its MetricLogger, delimiter two spaces, print_freq 10):
 #: 12 epochs of 100 iterations, each followed by the evaluation's per-batch lines and its
@@ -106,7 +106,6 @@ def test_a_run_appended_to_the_log_is_a_second_run(tmp_path):
 
 
 def test_watch_follows_the_lines_as_read_log_reads_them():
-    out = run("watch", LOG, "--once", "--format", "json").stdout
-    watched = json.loads(out[out.index('{\n  "schema_version"'):])["report"]["metrics"]
+    watched = watched_metrics(LOG)
     assert watched["loss"]["n"] == 132 and watched["test_acc1"]["n"] == 12
     assert "data_time" not in watched and "max mem" not in watched

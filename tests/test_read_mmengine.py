@@ -10,7 +10,7 @@ import pytest
 from swarmstats import InputError
 from swarmstats.io import read_log
 from swarmstats.io.formats.mmengine import parse_line
-from tests.test_cli import run
+from tests.test_cli import run, watched_metrics
 
 #: made up as MMEngine's LogProcessor writes an MMDetection 3 run's <time>.log (RTMDet-tiny, 12
 #: epochs of 400 iterations, a line every 50; each epoch's validation: its progress lines, COCO's
@@ -97,7 +97,6 @@ def test_a_test_run_alone_is_refused_in_one_line(tmp_path):
 
 
 def test_watch_follows_the_lines_as_read_log_reads_them():
-    out = run("watch", LOG, "--once", "--format", "json").stdout
-    watched = json.loads(out[out.index('{\n  "schema_version"'):])["report"]["metrics"]
+    watched = watched_metrics(LOG)
     assert watched["loss"]["n"] == 96 and watched["coco/bbox_mAP"]["n"] == 12
     assert "memory" not in watched and "lr" not in watched

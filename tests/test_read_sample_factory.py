@@ -10,7 +10,7 @@ import pytest
 from swarmstats import InputError
 from swarmstats.io import read_log
 from swarmstats.io.formats.sample_factory import parse_frames, parse_rewards
-from tests.test_cli import run
+from tests.test_cli import run, watched_metrics
 
 #: made up as Sample Factory 2's runner logs an APPO run on Pong to sf_log.txt (a report every 5 s;
 #: the first reward line once episodes have ended), with its workers' messages between
@@ -65,6 +65,5 @@ def test_a_log_before_any_episode_ended_is_refused_in_one_line(tmp_path):
 def test_watch_follows_the_reports_past_the_logged_preamble():
     # the preamble's lines hold logging's time, '... 10:00:00,000]': their comma made the first a
     # CSV header in watch, and every later line "6 fields where the header has 2"
-    out = run("watch", LOG, "--once", "--format", "json").stdout
-    watched = json.loads(out[out.index('{\n  "schema_version"'):])["report"]["metrics"]
+    watched = watched_metrics(LOG)
     assert watched["avg_episode_reward"]["n"] == 127
