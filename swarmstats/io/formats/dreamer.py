@@ -50,7 +50,7 @@ def parse_line(line: str) -> tuple[float, dict] | None:
 
 def is_printed_head(head: str, base: str) -> bool:
     """Does the start of a file hold two of a Dreamer logger's lines (one in a head of two lines)?"""
-    if "[" not in head or "] " not in head:  # (a rare character first)
+    if not _a_line_opens_a_bracket(head):
         return False
     lines = [line for line in head.splitlines() if line.strip()]
     found = 0
@@ -60,6 +60,19 @@ def is_printed_head(head: str, base: str) -> bool:
             if found == 2:
                 return True
     return found == 1 and len(lines) <= 2
+
+
+def _a_line_opens_a_bracket(head: str) -> bool:
+    """Does a line of ``head`` begin with ``[``?  Found from the brackets (a table's printed lists
+    hold a few dozen, ~0.1 us each), where searching for ``\n[`` took ~0.1 ms on a 64 KiB head."""
+    at = head.find("[")
+    for _ in range(256):
+        if at <= 0:
+            return at == 0
+        if head[at - 1] == "\n":
+            return True
+        at = head.find("[", at + 1)
+    return "\n[" in head  # (a head full of brackets)
 
 
 def read_printed(name: str, text: str) -> LogTable:

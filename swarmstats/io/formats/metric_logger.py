@@ -113,7 +113,7 @@ class LineReader:
 
 def is_printed_head(head: str, base: str) -> bool:
     """Does the start of a file hold a MetricLogger's training line?"""
-    if "[" not in head or "Epoch: [" not in head:  # (a rare character first)
+    if "E" not in head or "[" not in head or "Epoch: [" not in head:  # (single characters first: ~0.1 us)
         return False
     return any(parse_line(line) is not None for line in head.splitlines()[:400] if "Epoch: [" in line)
 

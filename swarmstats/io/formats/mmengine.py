@@ -104,7 +104,9 @@ class LineReader:
 
 def is_printed_head(head: str, base: str) -> bool:
     """Does the start of a file hold an OpenMMLab runner's training line?"""
-    if "[" not in head or ("Epoch" not in head and "Iter" not in head):  # (rare characters first)
+    if "[" not in head or ("E" not in head and "I" not in head):  # (single characters first: ~0.1 us)
+        return False
+    if "Epoch" not in head and "Iter" not in head:
         return False
     return any(parse_line(line) is not None and "(val)" not in line
                for line in head.splitlines()[:400] if "Epoch" in line or "Iter" in line)
