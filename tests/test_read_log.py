@@ -84,6 +84,10 @@ CASES = {
     "metric-logger/train.log": ("metric-logger-console", "test_acc1", {
         99: 57.165, 199: 68.749, 299: 73.916, 399: 74.11, 499: 75.357, 599: 75.588, 699: 77.142, 799: 77.899,
         899: 77.81, 999: 79.742, 1099: 76.319, 1199: 79.106}, None),
+    # what fairseq logs (--log-format simple): train_inner every 100 updates, each epoch's validation
+    "fairseq/train.log": ("fairseq-console", "valid/loss", {
+        1100: 10.118, 2200: 7.709, 3300: 6.377, 4400: 5.588, 5500: 5.134, 6600: 4.876, 7700: 4.7, 8800: 4.55,
+        9900: 4.538, 11000: 4.416, 12100: 4.364, 13200: 4.324}, None),
     # what a Dreamer agent's logger prints: '[step] name value / ...', DreamerV2's short numbers
     "dreamer/train.log": ("dreamer-console", "eval_return", {
         10000: 105.79, 20000: 260.76, 30000: 323.15, 40000: 509.53, 50000: 599.06, 60000: 647.8, 70000: 707.69,

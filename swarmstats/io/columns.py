@@ -75,10 +75,14 @@ _BOOKKEEPING = (
                            # a clock named with its unit after an underscore: eval_time_s, wall_clock_s
                            r"|(^|_)(time|clock|runtime|elapsed)_(s|sec|secs|seconds|ms|min|mins|minutes|h|hours)$"
                            # a duration named with its unit, as rlkit logs them: "time/epoch (s)"
-                           r"|_\((s|ms|sec|secs|seconds|min|mins|minutes|h|hours)\)$")),
+                           r"|_\((s|ms|sec|secs|seconds|min|mins|minutes|h|hours)\)$"
+                           # fairseq's seconds since the start, all and training's alone
+                           r"|(^|_)(wall|train_wall)$")),
     # (CleanRL writes its steps per second as charts/SPS)
     # (torchtune's tokens_per_second_per_gpu: a rate per device is a rate too)
-    ("throughput", re.compile(r"(fps|per_second|per_sec|_per_s|throughput|(^|_)it_s|(^|_)(tok|toks|tokens)_(s|sec)|(^|_)sps)"
+    # (fairseq's words and updates per second: wps, ups)
+    ("throughput", re.compile(r"(fps|per_second|per_sec|_per_s|throughput|(^|_)it_s|(^|_)(tok|toks|tokens)_(s|sec)|(^|_)sps"
+                              r"|(^|_)wps|(^|_)ups)"
                               r"(_per_(gpu|device|rank|worker|node))?$")),
     ("a schedule: learning rate or exploration",
      # (rl_games logs its PPO clip range, scaled with the learning rate, as info/e_clip)
@@ -93,6 +97,8 @@ _BOOKKEEPING = (
      re.compile(r"(^|_)(cur_)?(kl|kl_loss|entropy|ent|vf|vf_loss|value_loss)_(coeff?|coefficient)$"
                 # (DreamerV2's actor_ent_scale: the entropy weight its schedule anneals)
                 r"|(^|_)(ent|entropy)_scale$"
+                # (mixed precision's loss scale: fairseq's loss_scale, grown and cut by its scaler)
+                r"|(^|_)loss_scale$"
                 r"|^((loss|losses|train)_)?(log_)?(alpha|temp)$")),
     # which process wrote the row (Ray's pid): a number, never a measurement
     ("an identifier", re.compile(r"^(pid|ppid|node_ip|hostname|trial_id|experiment_id)$")),
@@ -112,9 +118,13 @@ _BOOKKEEPING = (
                                     r"|(^|_)(gpu|cuda|cpu|ram|device)_(mem|memory|util|utilization|percent|usage|load)(_\w+)?$"
                                     r"|(^|_)(mem|memory)_(gb|mb|kb|bytes|gib|mib|percent)$"
                                     # mmdetection's and mmengine's "memory": the GPU's, in MB
-                                    r"|^(memory|mem|gpu_mem|max_mem|max_memory)$")),
+                                    r"|^(memory|mem|gpu_mem|max_mem|max_memory)$"
+                                    # fairseq's free GPU memory
+                                    r"|(^|_)gb_free$")),
     # the model's size (RLlib's num_trainable_parameters) and the batch it trains on
-    (CONFIG_SETTING, re.compile(r"(^|_)num_(non_)?trainable_parameters$|(^|_)module_train_batch_size_mean$")),
+    # (fairseq's batch, in sentences and in words: bsz, wpb - what its --max-tokens makes of the data)
+    (CONFIG_SETTING, re.compile(r"(^|_)num_(non_)?trainable_parameters$|(^|_)module_train_batch_size_mean$"
+                                r"|(^|_)(bsz|wpb)$")),
 )
 #: system measurements by the names as written: RLlib's new API stack's connector pipelines
 #: (timers and episode-length sums: ``env_runners/env_to_module_connector/timers/...``) and

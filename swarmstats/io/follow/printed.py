@@ -1,7 +1,7 @@
 """The printed training output a followed log can hold, read as its lines arrive: pymarl's and
 rsl_rl's blocks, verl's step lines, ML-Agents' summaries, Keras' epochs, Tianshou's test
 summaries, Acme's terminal loggers, a torchvision-style ``MetricLogger``'s lines, MAPPO's and
-HARL's progress, a Dreamer agent's logger lines, Sample Factory's reports, OpenMMLab's runner logs and a script's ``key=value`` records (each read whole by its reader in
+HARL's progress, a Dreamer agent's logger lines, fairseq's stats lines, Sample Factory's reports, OpenMMLab's runner logs and a script's ``key=value`` records (each read whole by its reader in
 :mod:`swarmstats.io.formats`).
 
 The first line that shows one of them opens it (:func:`open_printed`); from then on every line
@@ -24,6 +24,7 @@ from ..._result import plain_number
 from ..formats import (
     acme,
     dreamer,
+    fairseq,
     keras,
     mappo,
     metric_logger,
@@ -84,6 +85,12 @@ def _mlagents_record(line: str) -> dict | None:
 def _dreamer_record(line: str) -> dict | None:
     """A Dreamer logger's line's scalars at its step."""
     parsed = dreamer.parse_line(line)
+    return None if parsed is None else {**parsed[1], "step": plain_number(parsed[0])}
+
+
+def _fairseq_record(line: str) -> dict | None:
+    """A fairseq stats line's values at its num_updates."""
+    parsed = fairseq.parse_line(line)
     return None if parsed is None else {**parsed[1], "step": plain_number(parsed[0])}
 
 
@@ -198,6 +205,8 @@ _OPENERS = (
     (lambda line: "Epoch: [" in line,
      lambda line: _SteppedLines(metric_logger.LineReader(), "iterations")
      if metric_logger.parse_line(line) is not None else None),
+    (lambda line: "num_updates" in line,
+     lambda line: _Lines(_fairseq_record, "updates") if fairseq.parse_line(line) is not None else None),
     (lambda line: line.startswith("["),
      lambda line: _Lines(_dreamer_record, "steps") if dreamer.parse_line(line) is not None else None),
     (lambda line: "Epoch" in line or "Iter" in line,
