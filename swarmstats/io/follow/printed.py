@@ -1,7 +1,8 @@
 """The printed training output a followed log can hold, read as its lines arrive: pymarl's and
 rsl_rl's blocks, verl's step lines, ML-Agents' summaries, Keras' epochs, Tianshou's test
 summaries, Acme's terminal loggers, a torchvision-style ``MetricLogger``'s lines, MAPPO's and
-HARL's progress, a Dreamer agent's logger lines, fairseq's stats lines, Sample Factory's reports, OpenMMLab's runner logs and a script's ``key=value`` records (each read whole by its reader in
+HARL's progress, a Dreamer agent's logger lines, fairseq's stats lines, Sample Factory's reports,
+OpenMMLab's runner logs and a script's ``key=value`` records (each read whole by its reader in
 :mod:`swarmstats.io.formats`).
 
 The first line that shows one of them opens it (:func:`open_printed`); from then on every line
@@ -82,25 +83,13 @@ def _mlagents_record(line: str) -> dict | None:
     return {**statistics, "step": plain_number(step), "run": behavior}
 
 
-def _dreamer_record(line: str) -> dict | None:
-    """A Dreamer logger's line's scalars at its step."""
-    parsed = dreamer.parse_line(line)
-    return None if parsed is None else {**parsed[1], "step": plain_number(parsed[0])}
-
-
-def _fairseq_record(line: str) -> dict | None:
-    """A fairseq stats line's values at its num_updates."""
-    parsed = fairseq.parse_line(line)
-    return None if parsed is None else {**parsed[1], "step": plain_number(parsed[0])}
-
-
-def _tianshou_record(line: str) -> dict | None:
-    """A Tianshou test summary's values at its epoch."""
-    summary = tianshou.parse_line(line)
-    if summary is None:
-        return None
-    epoch, values = summary
-    return {**values, "step": plain_number(epoch)}
+def _as_record(parse: Callable[[str], tuple | None]) -> Callable[[str], dict | None]:
+    """A reader's ``(step, values)`` of a line (a Tianshou test summary, a Dreamer logger's line,
+    a fairseq stats line) as the record the monitors take: the values and their ``step``."""
+    def record(line: str) -> dict | None:
+        parsed = parse(line)
+        return None if parsed is None else {**parsed[1], "step": plain_number(parsed[0])}
+    return record
 
 
 class _Pairs(PrintedLines):
@@ -173,11 +162,10 @@ class _SteppedLines(PrintedLines):
     evaluation summary, MAPPO's values after its progress line), read by its own line reader."""
 
     def __init__(self, reader, unit: str):
-        self._reader, self.unit = reader, unit
+        self._record, self.unit = _as_record(reader.feed), unit
 
     def feed(self, line: str) -> dict | None:
-        record = self._reader.feed(line)
-        return None if record is None else {**record[1], "step": plain_number(record[0])}
+        return self._record(line)
 
 
 def _opens_acme(line: str) -> PrintedLines | None:
@@ -206,9 +194,9 @@ _OPENERS = (
      lambda line: _SteppedLines(metric_logger.LineReader(), "iterations")
      if metric_logger.parse_line(line) is not None else None),
     (lambda line: "num_updates" in line,
-     lambda line: _Lines(_fairseq_record, "updates") if fairseq.parse_line(line) is not None else None),
+     lambda line: _Lines(_as_record(fairseq.parse_line), "updates") if fairseq.parse_line(line) is not None else None),
     (lambda line: line.startswith("["),
-     lambda line: _Lines(_dreamer_record, "steps") if dreamer.parse_line(line) is not None else None),
+     lambda line: _Lines(_as_record(dreamer.parse_line), "steps") if dreamer.parse_line(line) is not None else None),
     (lambda line: "Epoch" in line or "Iter" in line,
      lambda line: _SteppedLines(mmengine.LineReader(), "iterations")
      if (parsed := mmengine.parse_line(line)) is not None and parsed[0] == "train" else None),
@@ -219,7 +207,7 @@ _OPENERS = (
      lambda line: _SteppedLines(mappo.LineReader(), "timesteps") if mappo.parse_progress(line) is not None else None),
     (keras.opens_epoch, lambda line: _Blocks(keras.EpochReader(), "epochs")),
     (lambda line: tianshou.PHRASE in line,
-     lambda line: _Lines(_tianshou_record, "epochs") if tianshou.parse_line(line) is not None else None),
+     lambda line: _Lines(_as_record(tianshou.parse_line), "epochs") if tianshou.parse_line(line) is not None else None),
     (lambda line: " = " in line and "] " in line, _opens_acme),
     (lambda line: "=" in line or "|" in line or ": " in line, _opens_pairs),
 )
