@@ -743,13 +743,6 @@ def _loss(s):
     ([f"[Epoch {e}/30] loss: {_loss(e):.4f} acc: {0.5 + e / 100:.3f}" for e in range(1, 31)],
      ["step", "loss", "acc"], list(range(1, 31)), "epochs",
      "30 printed record(s) of 'Epoch N, name: value, ...' fields, step = Epoch; 1 other line(s) skipped"),
-    # PyTorch's MNIST example: a count of samples within the epoch, and a test line with no step
-    ([line for e in range(1, 4) for line in
-      [f"Train Epoch: {e} [{n}/60000 ({100 * n // 60000}%)]\tLoss: {_loss(10 * e + n // 6400):.6f}" for n in range(0, 60000, 6400)]
-      + ["", f"Test set: Average loss: 0.{e}, Accuracy: {9000 + e}/10000 ({90 + e}%)", ""]],
-     ["step", "Epoch", "Loss"], [60000 * (e - 1) + n for e in range(1, 4) for n in range(0, 60000, 6400)], "steps",
-     "30 printed record(s) of 'Epoch E, the count n/60000, name: value, ...' fields, step = (Epoch - 1) x 60,000 + "
-     "the count, which starts again each epoch; 4 other line(s) skipped"),
     # a loop that prints its epochs counted from 0: step 0 x 600 + count (it read -500 before)
     ([f"Epoch [{e}/3], Step [{i}/600], Loss: {_loss(10 * e + i // 100):.4f}" for e in range(3) for i in range(100, 700, 100)],
      ["step", "Epoch", "Loss"], [600 * e + i for e in range(3) for i in range(100, 700, 100)], "steps",
@@ -775,6 +768,32 @@ def test_records_listing_their_fields_after_their_step_are_read_by_read_log_and_
     assert "Epoch" not in checked and checked[metric]["n"] == len(steps)  # the epoch is a counter
     watched = watched_metrics(path)
     assert watched[metric]["n"] == len(steps)
+
+
+def test_pytorchs_mnist_example_is_read_with_its_test_lines_at_each_epochs_end(tmp_path):
+    """PyTorch's MNIST example prints ``Train Epoch: 1 [640/60000 (1%)]\tLoss: 0.52`` (a count of
+    samples within the epoch) and, after each epoch, ``Test set: Average loss: 0.0345, Accuracy:
+    9890/10000 (99%)``, a line with no step that was skipped: the accuracy a reader looks for."""
+    path = tmp_path / "mnist.log"
+    path.write_text("Using device: cuda\n" + "".join(
+        "".join(f"Train Epoch: {e} [{n}/60000 ({100 * n // 60000}%)]\tLoss: {_loss(10 * e + n // 6400):.6f}\n"
+                for n in range(0, 60000, 6400))
+        + f"\nTest set: Average loss: 0.0{5 - e}00, Accuracy: {9800 + 30 * e}/10000 ({98 + e // 3}%)\n\n"
+        for e in range(1, 4)))
+    wide = read_log(path, wide=True)
+    assert wide.columns.tolist() == ["step", "Epoch", "Loss", "test_loss", "test_accuracy"]
+    tested = wide[wide["test_accuracy"].notna()]
+    # at the end of each epoch, epoch x 60,000 samples (the next epoch's first line shares its row)
+    assert tested["step"].tolist() == [60000.0, 120000.0, 180000.0]
+    assert tested["test_accuracy"].tolist() == [0.983, 0.986, 0.989] and tested["test_loss"].tolist() == [0.04, 0.03, 0.02]
+    assert len(wide) == 31 and wide["step"].iloc[:11].tolist() == [*range(0, 60000, 6400), 60000]
+    assert wide.attrs["notes"] == [
+        "30 printed record(s) of 'Epoch E, the count n/60000, name: value, ...' fields, step = (Epoch - 1) x 60,000 + "
+        "the count, which starts again each epoch; 1 other line(s) skipped",
+        "3 test line(s) ('Test set: Average loss: ..., Accuracy: n/N') read as test_loss and test_accuracy at the end "
+        "of the epoch before each"]
+    watched = watched_metrics(path)
+    assert watched["test_accuracy"]["n"] == 3 and watched["Loss"]["n"] == 30
 
 
 def test_a_step_counted_within_each_epoch_continues_across_the_epochs(tmp_path):

@@ -19,6 +19,7 @@ printed format that ``watch`` should follow is one more opener in :data:`_OPENER
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from ..._result import plain_number
@@ -93,19 +94,18 @@ def _as_record(parse: Callable[[str], tuple | None]) -> Callable[[str], dict | N
 
 
 class _Pairs(PrintedLines):
-    """A script's printed ``key=value`` records, stepped by the step key of the first: a record
-    without it is left out, as ``read_log``'s printed-pairs leaves it."""
+    """A script's printed ``key=value`` records, read as ``read_log``'s printed-pairs reads them
+    (:class:`~swarmstats.io.formats.printed_pairs.LineReader`): a record without the first
+    record's step key is left out."""
 
-    def __init__(self, axis: str, epoch_base: int):
-        self._axis, self.unit, self._base = axis, printed_pairs.unit(axis), epoch_base
-        self._steps = printed_pairs.StepsAcrossEpochs(axis)
+    def __init__(self, axis: str):
+        self._reader, self.unit = printed_pairs.LineReader(), printed_pairs.unit(axis)
 
     def feed(self, line: str) -> dict | None:
-        pairs = printed_pairs.parse_line(line, self._base)
-        if pairs is None or self._axis not in pairs:
+        record = self._reader.feed(line)
+        if record is None or math.isnan(record[0]):
             return None
-        step = self._steps.step(pairs)
-        return {**printed_pairs.as_row(pairs, self._axis)[1], "step": plain_number(step)}
+        return {**record[1], "step": plain_number(record[0])}
 
 
 class VerlLines(PrintedLines):
@@ -178,7 +178,7 @@ def _opens_pairs(line: str) -> PrintedLines | None:
     if ("=" not in line and "|" not in line and ": " not in line) or line.lstrip().startswith("{"):
         return None
     pairs = printed_pairs.parse_line(line)
-    return _Pairs(printed_pairs.step_key(pairs), printed_pairs.epoch_base(line)) if pairs is not None else None
+    return _Pairs(printed_pairs.step_key(pairs)) if pairs is not None else None
 
 
 #: the printed formats, each as (the cheap test a line must pass, what opens on it or None), in

@@ -34,7 +34,7 @@ import numpy as np
 
 from ...errors import InputError
 from ..written_nan import PRINTED_NUMBER, scalar
-from ._table import LogTable, metric_label, stepped_columns
+from ._table import LogTable, fed_lines, metric_label, stepped_columns
 
 #: the keys that count steps, the most precise first, and what one step of each is ("per 100
 #: episodes"): the first of them a record holds is the axis (``num_timesteps``: SB3's EvalCallback
@@ -306,32 +306,97 @@ def is_printed_head(head: str, base: str) -> bool:
     return found == 1 and len(lines) <= 2
 
 
+#: PyTorch's MNIST example's evaluation after each epoch, a line with no step of its own:
+#: ``Test set: Average loss: 0.0345, Accuracy: 9890/10000 (99%)``
+_TEST_SET = re.compile(rf"Test set: Average loss: ({PRINTED_NUMBER}), Accuracy: (\d+)/(\d+)", re.IGNORECASE)
+
+
+#: the columns of :func:`mnist_test_line`
+_TEST_COLUMNS = ("test_loss", "test_accuracy")
+
+
+def mnist_test_line(line: str) -> dict | None:
+    """The values of PyTorch's MNIST example's test line, else None: its average loss and the
+    share it classified right (the count over the total, more precise than the rounded percent).
+
+    >>> mnist_test_line("Test set: Average loss: 0.0345, Accuracy: 9890/10000 (99%)")
+    {'test_loss': 0.0345, 'test_accuracy': 0.989}
+    """
+    if "Test set: " not in line:  # (one substring search for every other line)
+        return None
+    found = _TEST_SET.search(line)
+    if found is None or int(found.group(3)) == 0:
+        return None
+    return {"test_loss": scalar(float(found.group(1))), "test_accuracy": int(found.group(2)) / int(found.group(3))}
+
+
+class LineReader:
+    """A log's printed records read in order, as ``read_log`` and ``watch`` read them: :meth:`feed`
+    each line, get ``(step, values)`` for a record (the step NaN when it lacks the first record's
+    step key: left out) or for PyTorch's MNIST test line (:func:`mnist_test_line`), at the end
+    of the epoch before it.  The first record fixes the step key, whether epochs count from 0
+    (:func:`epoch_base`) and the form the note names."""
+
+    def __init__(self):
+        self.first: str | None = None  # the first record's line
+        self.axis: str | None = None
+        self.base = 1
+        self.steps: StepsAcrossEpochs | None = None
+        self.evaluations = 0  # test lines read
+        self._last: tuple | None = None  # (line, step) of the last record
+
+    def feed(self, line: str) -> tuple[float, dict] | None:
+        pairs = parse_line(line, self.base)
+        if pairs is None:
+            return self._evaluation(line)
+        if self.first is None:
+            self.first, self.base = line, epoch_base(line)
+            pairs = parse_line(line, self.base)
+            self.axis = step_key(pairs)
+            self.steps = StepsAcrossEpochs(self.axis)
+        step = self.steps.step(pairs)
+        if not math.isnan(step):
+            self._last = (line, step)
+        return step, as_row(pairs, self.axis)[1]
+
+    def _evaluation(self, line: str) -> tuple[float, dict] | None:
+        """A test line's values at the end of the epoch of the record before it (that record's
+        epoch x its total, when it counts within its epoch out of a total; else its step)."""
+        values = mnist_test_line(line) if self._last is not None else None
+        if values is None:
+            return None
+        self.evaluations += 1
+        previous, step = self._last
+        parts = _listed_parts(previous) if ": " in previous or "=" in previous else None
+        if parts is not None and parts[1] is not None:
+            step = float((int(parts[0].group(2)) - self.base + 1) * int(parts[1].group(3)))
+        return step, values
+
+
 def read_printed(name: str, text: str) -> LogTable:
     """The records of ``text`` as rows (module docstring)."""
-    records, skipped, first, base = [], 0, None, 1
-    for line in text.splitlines():
-        pairs = parse_line(line, base)
-        if pairs is None:
-            skipped += bool(line.strip())
-            continue
-        if first is None:
-            first, base = line, epoch_base(line)
-            pairs = parse_line(line, base)
-        records.append(pairs)
+    reader = LineReader()
+    records, skipped = fed_lines(reader.feed, text)
     if not records:
         raise InputError(f"{name}: no printed line holds a step key ({', '.join(STEP_KEYS[:6])} ...) and "
                          "another name=number pair (or, after '<step key> N |', name: number fields)")
-    axis = step_key(records[0])
-    steps = StepsAcrossEpochs(axis)
-    columns = stepped_columns((steps.step(pairs), as_row(pairs, axis)[1]) for pairs in records)
+    axis = reader.axis
+    columns = stepped_columns(records)
     kept = ~np.isnan(columns["step"])
     without = int(np.count_nonzero(~kept))
     if without:
         columns = {key: column[kept] for key, column in columns.items()}
-    notes = [f"{len(columns['step'])} printed record(s) of {_form(first, axis, base)}"
+    rows = len(columns["step"])
+    if reader.evaluations:  # (a test line at a step of its own is no printed record's row)
+        rows -= int(np.all([np.isnan(column) for key, column in columns.items()
+                            if key not in ("step", *_TEST_COLUMNS)], axis=0).sum())
+    notes = [f"{rows} printed record(s) of {_form(reader.first, axis, reader.base)}"
              + (f"; {skipped} other line(s) skipped" if skipped else "")]
-    if steps.restarts:
-        notes.append(f"{axis!r} started again at {steps.restarts} new epoch(s): read as a count across the "
+    if reader.evaluations:
+        notes.append(f"{reader.evaluations} test line(s) ('Test set: Average loss: ..., Accuracy: n/N') read as "
+                     "test_loss and test_accuracy at the end of the epoch before each")
+    if reader.steps.restarts:
+        notes.append(f"{axis!r} started again at {reader.steps.restarts} new epoch(s): read as a count across the "
                      "epochs, each epoch's steps after the last of the one before")
     if without:
         notes.append(f"{without} record(s) without {axis!r} left out (the step of the first record)")
