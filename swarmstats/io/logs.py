@@ -27,7 +27,7 @@ from .._input.foreign import is_labelled, library_of, tidy_draws
 from ..errors import InputError
 from . import columnar, mlflow_server
 from .columnar import columnar_kind, read_columnar
-from .columns import find_step, table_roles
+from .columns import find_step, step_names, table_roles
 from .compressed import compression_of, decompressed, refuse_archive
 from .decoding import check_readable, is_utf16, utf16_to_utf8
 from .formats import (
@@ -283,7 +283,10 @@ def _whole(name: str, data: bytes, source) -> bytes:
 def _file(name: str, data: bytes, format: str | None, source) -> LogTable:
     base = os.path.basename(name)
     text_head = decode_text(name, data[:65536], final=len(data) <= 65536)
-    for fmt in registry.of_layout("text"):
+    header_format = _header_format(text_head, base) if format is None else None
+    # a table's header (no printed log starts so): not the printed formats' sniffs
+    printed = () if format is None and _is_table_header(text_head, base) else registry.of_layout("text")
+    for fmt in printed:
         if format == fmt.name or (format is None and fmt.sniff(text_head, base)):
             return fmt.read(name, _whole(name, data, source))
     if format is None and base.lower().endswith(".ipynb") and len(data) >= HEAD_BYTES:
@@ -302,7 +305,9 @@ def _file(name: str, data: bytes, format: str | None, source) -> LogTable:
             if format == fmt.name or (format in (None, "json") and fmt.sniff(payload, base)):
                 return fmt.read(payload, name)
     if kind == "csv" and len(data) < HEAD_BYTES:  # then text_head is the whole file
-        table = _plain_numeric_log(name, base, data, text_head, format)
+        # (a generic table keeps pandas' column types: integer steps stay integers)
+        fmt = header_format if format is None else None if format in TABLE_FORMATS else registry.get(format)
+        table = _plain_numeric_log(name, data, fmt)
         if table is not None:
             return table
     # a big file is handed to pandas as a path (its parallel parser); a stream, or a file
@@ -315,16 +320,53 @@ def _file(name: str, data: bytes, format: str | None, source) -> LogTable:
     return _convert(frame, name, base, format)
 
 
-def _plain_numeric_log(name: str, base: str, data: bytes, text: str, format: str | None) -> LogTable | None:
-    """A file of plain numbers (``data``, decoded as ``text``) in a format whose reader keeps
-    numbers only (a progress.csv, a Lightning metrics.csv), read by :mod:`.plain_csv` and
-    given to the reader as numpy columns: on these small files pandas' fixed costs and a
-    DataFrame are most of the time.  None for any other file, which pandas then reads."""
-    if format in TABLE_FORMATS:
-        return None  # a generic table keeps pandas' column types (integer steps stay integers)
-    header = [column.strip() for column in text.partition("\n")[0].rstrip("\r").split(",")]
-    fmt = registry.get(format) if format is not None else registry.sniff_table(header, base)
-    if fmt is None or fmt.read_numbers is None:
+def _header_format(text: str, base: str):
+    """The table format whose header test the first line of ``text``, split at its commas,
+    passes (a progress.csv's, a Lightning metrics.csv's); None for any other first line."""
+    fmt = registry.sniff_table(_header_fields(text), base)
+    return fmt if fmt is not None and fmt.layout == "table" else None
+
+
+def _header_fields(text: str) -> list:
+    return [column.strip() for column in text.partition("\n")[0].rstrip("\r").split(",")]
+
+
+#: a column name in a CSV header that names its columns plainly (no spaces, no colon)
+_PLAIN_NAME = re.compile(r"[A-Za-z_][\w./-]*")
+
+
+def _is_table_header(text: str, base: str) -> bool:
+    """Is the first line of ``text`` a table's header: one a table format knows (Ray's, W&B's
+    ``_step`` or chart export), or plain names, quoted or not, a step among them
+    (``step,reward,sample``)?  Then the file is read as that table and the printed formats'
+    sniffs are not asked.  A table's text cells can hold lines a printed format reads: a
+    W&B history that logged a model's reasoning (``"Step 1: Add 3 and 4\\nStep 2: ..."``) was
+    read as nanoGPT's output, its metric "Add 3 and" - and those sniffs, each a search of the
+    64 KiB head for its words, cost ~0.3 ms on a Ray progress.csv's printed lists, a fifth of
+    pandas' parse.  No printed log begins with such a line (``iter 0: loss 10.9, time 38.5ms``
+    has spaces and colons; the headless number tables begin with numbers).
+
+    >>> _is_table_header('_step,reward,sample\\n0,0.5,"Step 1: Add 3 and 4"', "history.csv")
+    True
+    >>> _is_table_header("iter 0: loss 10.9914, time 38532.31ms, mfu -100.00%", "train.log")
+    False
+    """
+    fields = [f[1:-1] if len(f) > 1 and f[0] == f[-1] == '"' else f for f in _header_fields(text)]
+    if len(fields) < 2:
+        return False
+    fmt = registry.sniff_table(fields, base)
+    if fmt is not None:
+        return fmt.layout == "table"
+    return all(_PLAIN_NAME.fullmatch(field) for field in fields) and bool(step_names(fields))
+
+
+def _plain_numeric_log(name: str, data: bytes, fmt) -> LogTable | None:
+    """A file of plain numbers (``data``) in a format (``fmt``, a table format or None) whose
+    reader keeps numbers only (a progress.csv, a Lightning metrics.csv), read by
+    :mod:`.plain_csv` and given to the reader as numpy columns: on these small files pandas'
+    fixed costs and a DataFrame are most of the time.  None for any other file, which pandas
+    then reads."""
+    if fmt is None or fmt.layout != "table" or fmt.read_numbers is None:
         return None
     parsed = numeric_table(data.removeprefix(codecs.BOM_UTF8))
     if parsed is None:
