@@ -247,19 +247,20 @@ def test_nanogpt_prints_evaluations_and_iterations_into_one_row_per_iteration(tm
 
 
 @pytest.mark.parametrize("header, expected", [("_step,_runtime,reward,sample", "wandb-history"),
-                                              ("step,reward,sample", "csv")])
+                                              ("step,reward,sample", "csv"), ('"reward","sample"', "csv")])
 def test_a_tables_text_cells_are_never_read_as_a_printed_log(tmp_path, header, expected):
-    # a W&B history (or any table with a step column) that logged a model's reasoning: its
+    # a W&B history (or any table of named columns) that logged a model's reasoning: its
     # quoted cells hold lines nanoGPT's sniff reads ("Step 1: Add 3 and 4" - metric "Add 3
     # and" = 4), and the file was read as nanoGPT output, three steps of made-up metrics
-    rows = [[str(i)] + (["%.1f" % (10.0 * i)] if header.startswith("_step") else []) + [f"{0.3 + 0.01 * i:.2f}",
+    rows = [([] if header.startswith('"') else [str(i)]) + (["%.1f" % (10.0 * i)] if header.startswith("_step") else [])
+            + [f"{0.3 + 0.01 * i:.2f}",
             f'"Step 1: Add 3 and {i}\nStep 2: Multiply by 2\nStep 3: The answer is {2 * (3 + i)}"']
             for i in range(30)]
     path = tmp_path / "history.csv"
     path.write_text(header + "\n" + "".join(",".join(row) + "\n" for row in rows))
     wide = read_log(path, wide=True)
     assert wide.attrs["format"] == expected
-    assert wide["step"].tolist() == list(range(30))
+    assert header.startswith('"') or wide["step"].tolist() == list(range(30))
     assert wide["reward"].tolist() == pytest.approx([0.3 + 0.01 * i for i in range(30)])
     assert not any("Multiply" in str(column) or "Add" in str(column) for column in wide.columns)
     # a printed log whose lines are commas is still one: its first line is no header of names

@@ -27,7 +27,7 @@ from .._input.foreign import is_labelled, library_of, tidy_draws
 from ..errors import InputError
 from . import columnar, mlflow_server
 from .columnar import columnar_kind, read_columnar
-from .columns import find_step, step_names, table_roles
+from .columns import find_step, table_roles
 from .compressed import compression_of, decompressed, refuse_archive
 from .decoding import check_readable, is_utf16, utf16_to_utf8
 from .formats import (
@@ -337,8 +337,7 @@ _PLAIN_NAME = re.compile(r"[A-Za-z_][\w./-]*")
 
 def _is_table_header(text: str, base: str) -> bool:
     """Is the first line of ``text`` a table's header: one a table format knows (Ray's, W&B's
-    ``_step`` or chart export), or plain names, quoted or not, a step among them
-    (``step,reward,sample``)?  Then the file is read as that table and the printed formats'
+    ``_step`` or chart export), or two or more plain names, quoted or not (``step,reward,sample``)?  Then the file is read as that table and the printed formats'
     sniffs are not asked.  A table's text cells can hold lines a printed format reads: a
     W&B history that logged a model's reasoning (``"Step 1: Add 3 and 4\\nStep 2: ..."``) was
     read as nanoGPT's output, its metric "Add 3 and" - and those sniffs, each a search of the
@@ -357,7 +356,7 @@ def _is_table_header(text: str, base: str) -> bool:
     fmt = registry.sniff_table(fields, base)
     if fmt is not None:
         return fmt.layout == "table"
-    return all(_PLAIN_NAME.fullmatch(field) for field in fields) and bool(step_names(fields))
+    return all(_PLAIN_NAME.fullmatch(field) for field in fields)
 
 
 def _plain_numeric_log(name: str, data: bytes, fmt) -> LogTable | None:
