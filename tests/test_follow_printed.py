@@ -20,7 +20,8 @@ PRINTED = [("keras/fit.log", "_Blocks"), ("mlagents/3dball-0.x.txt", "_Lines"), 
            ("dreamer/train.log", "_Lines"),
            ("sample-factory/sf_log.txt", "_SteppedLines"),
            ("mmengine/20230610_195844.log", "_SteppedLines"),
-           ("fairseq/train.log", "_Lines")]
+           ("fairseq/train.log", "_Lines"),
+           ("lightning-console/train.log", "_RedrawnLines")]
 
 
 @pytest.mark.parametrize("log, kind", PRINTED)

@@ -84,6 +84,8 @@ CASES = {
     "metric-logger/train.log": ("metric-logger-console", "test_acc1", {
         99: 57.165, 199: 68.749, 299: 73.916, 399: 74.11, 499: 75.357, 599: 75.588, 699: 77.142, 799: 77.899,
         899: 77.81, 999: 79.742, 1099: 76.319, 1199: 79.106}, None),
+    # what Lightning's progress bar draws into a file: a step a batch, each validation once at its epoch's end
+    "lightning-console/train.log": ("lightning-console", "val_loss", {20: 2.4, 40: 1.57, 60: 1.07}, None),
     # what fairseq logs (--log-format simple): train_inner every 100 updates, each epoch's validation
     "fairseq/train.log": ("fairseq-console", "valid/loss", {
         1100: 10.118, 2200: 7.709, 3300: 6.377, 4400: 5.588, 5500: 5.134, 6600: 4.876, 7700: 4.7, 8800: 4.55,

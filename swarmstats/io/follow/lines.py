@@ -13,7 +13,7 @@ from ..._result import plain_number
 from ..decoding import BadJSON, check_readable, loads
 from ..formats import registry, spinup
 from ..formats._table import headless
-from ..formats.console import BoxReader, is_rule, visible
+from ..formats.console import BoxReader, is_box_row, is_rule, visible
 from ..formats.d3rlpy import is_metric_line
 from ..formats.printed_dicts import StepCounter, parse_line
 from ..formats.torchrl import is_scalar_line, metric_name
@@ -27,15 +27,18 @@ SHOWN_SKIPS = 10
 
 def _could_be_header(line: str, delimiter: str) -> bool:
     """Could the first line of a file, holding a delimiter, be a CSV header: no field with an
-    unclosed bracket, and no time of day leading it?  What a job prints first is often a sentence
-    or a repr with a comma in it (Tianshou's examples print ``Observations shape: (4,)``, then
-    ``Namespace(task=..., ...)``), or a message behind ``logging``'s time, whose milliseconds
+    unclosed bracket or saying ``what: value``, and no time of day leading it?  What a job prints
+    first is often a sentence or a repr with a comma in it (Tianshou's examples print
+    ``Observations shape: (4,)``, then ``Namespace(task=..., ...)``; Lightning's Trainer ``GPU
+    available: False, used: False``), or a message behind ``logging``'s time, whose milliseconds
     follow a comma (Sample Factory's ``[2023-02-20 10:00:00,000][01210] Saving configuration``):
     taken for a header, every later line was "N fields where the header has 2".
 
     >>> _could_be_header("step,reward,loss (val)", ","), _could_be_header("Observations shape: (4,)", ",")
     (True, False)
     >>> _could_be_header("2024-05-01 10:00:00,123 INFO train.py:88 - starting", ",")
+    False
+    >>> _could_be_header("GPU available: False, used: False", ",")
     False
     """
     try:
@@ -44,10 +47,14 @@ def _could_be_header(line: str, delimiter: str) -> bool:
         return False
     if cells and _LOGGED_TIME.match(cells[0]):
         return False
+    if any(_SAYS_A_VALUE.match(cell) for cell in cells):
+        return False
     return all(cell.count(opening) == cell.count(closing) for cell in cells
                for opening, closing in ("()", "[]", "{}"))
 
 
+#: a cell saying what something is (``GPU available: False``): a message, never a column name
+_SAYS_A_VALUE = re.compile(r"^\s*[A-Za-z][\w ()/.-]*:\s+\S")
 #: a logged line's time at its start (``logging``'s ``asctime``, in brackets or not): a column
 #: name is never one
 _LOGGED_TIME = re.compile(r"^\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}")
@@ -279,6 +286,7 @@ class Follower:
                 if self.header is None and self._header_lost is None:
                     self._header_lost = number  # in a CSV this was the header: columns unknown
                 continue
+            written = line  # (a progress bar's redraws, for a follower that reads them all)
             if "\r" in line or "\x1b" in line:  # a terminal's output: what it shows of the line
                 line = visible(line)
             if self._boxes is not None:
@@ -290,6 +298,9 @@ class Follower:
                 self._output = open_printed(line)
                 if self._output is not None:
                     self._held = []  # what came before was the job's other output
+            if self._output is not None and self._output.redraws:
+                out.extend(self._output.feed_redraws(written))
+                continue
             if self._output is not None:
                 record = self._output.feed(line)
                 if record is not None:
@@ -300,7 +311,7 @@ class Follower:
                 continue  # (between a Trainer's printed dicts: its progress bar, warnings)
             if self.header is None and self._header_lost is None and not stripped.startswith("{"):
                 rule, self._rule = self._rule, None
-                if rule is not None and "|" in stripped:  # the top of the first printed table:
+                if rule is not None and is_box_row(stripped):  # the top of the first printed table:
                     self._boxes, self._held = BoxReader(), []  # what was held was text
                     self._boxes.feed(rule)
                     self._boxes.feed(line)

@@ -2,7 +2,7 @@
 rsl_rl's blocks, verl's step lines, ML-Agents' summaries, Keras' epochs, Tianshou's test
 summaries, Acme's terminal loggers, a torchvision-style ``MetricLogger``'s lines, MAPPO's and
 HARL's progress, a Dreamer agent's logger lines, fairseq's stats lines, Sample Factory's reports,
-OpenMMLab's runner logs and a script's ``key=value`` records (each read whole by its reader in
+OpenMMLab's runner logs, Lightning's progress bar and a script's ``key=value`` records (each read whole by its reader in
 :mod:`swarmstats.io.formats`).
 
 The first line that shows one of them opens it (:func:`open_printed`); from then on every line
@@ -28,6 +28,7 @@ from ..formats import (
     dreamer,
     fairseq,
     keras,
+    lightning_bar,
     mappo,
     metric_logger,
     mlagents,
@@ -49,6 +50,9 @@ class PrintedLines:
 
     #: what one step is, as ``read_log``'s reader of the format calls it; None: the step key's name
     unit: str | None = None
+    #: fed the whole line, a progress bar's redraws (parted by carriage returns) and all, through
+    #: :meth:`feed_redraws`, instead of what a terminal shows of it
+    redraws: bool = False
 
     def feed(self, line: str) -> dict | None:
         """The record ``line`` completes (its ``step`` among its values), else None."""
@@ -168,6 +172,57 @@ class _SteppedLines(PrintedLines):
         return self._record(line)
 
 
+class _RedrawnLines(PrintedLines):
+    """Lightning's progress bar: each line of the file holds many redraws (an epoch's, until a
+    validation's bar starts a line; one a line where a copy turned the carriage returns into line
+    ends), each a record of a batch.  Lightning draws a batch twice, the count with the last
+    batch's metrics, then the new ones: a redraw at a new batch showing the last record's values
+    again is held until the next says whether that batch had values of its own (the monitors
+    would count the last batch's twice, once at the wrong step)."""
+
+    redraws = True
+
+    def __init__(self):
+        self._reader, self.unit = lightning_bar.LineReader(), "batches"
+        self._held: tuple | None = None
+        self._last: tuple | None = None  # (step, values) of the last step given, its records merged
+
+    def feed_redraws(self, line: str) -> list[dict]:
+        """The records of every redraw in ``line``, one per batch."""
+        out: list = []
+        for redraw in line.split("\r"):
+            parsed = self._reader.feed(redraw)
+            if parsed is None:
+                continue
+            step, values = parsed
+            if self._held is not None:
+                if self._held[0] == step:
+                    values = {**self._held[1], **values}
+                else:
+                    self._give(out, *self._held)  # the batch's values were the same after all
+                self._held = None
+            if self._last is not None and step != self._last[0] and all(
+                    self._last[1].get(name) == value for name, value in values.items()):
+                self._held = (step, values)
+                continue
+            self._give(out, step, values)
+        return [{**values, "step": plain_number(step)} for step, values in out]
+
+    def _give(self, out: list, step: float, values: dict) -> None:
+        if out and out[-1][0] == step:
+            out[-1][1].update(values)
+        else:
+            out.append((step, dict(values)))
+        if self._last is not None and self._last[0] == step:  # (a validation's record after the batch's)
+            self._last[1].update(values)
+        else:
+            self._last = (step, dict(values))
+
+    def feed(self, line: str) -> dict | None:
+        records = self.feed_redraws(line)
+        return records[-1] if records else None
+
+
 def _opens_acme(line: str) -> PrintedLines | None:
     parsed = acme.parse_line(line)
     axis = acme.step_key(parsed[1]) if parsed is not None else None
@@ -206,6 +261,8 @@ _OPENERS = (
     (lambda line: mappo.PHRASE in line,
      lambda line: _SteppedLines(mappo.LineReader(), "timesteps") if mappo.parse_progress(line) is not None else None),
     (keras.opens_epoch, lambda line: _Blocks(keras.EpochReader(), "epochs")),
+    (lambda line: "Epoch " in line and "|" in line,
+     lambda line: _RedrawnLines() if lightning_bar.parse_update(line) is not None else None),
     (lambda line: tianshou.PHRASE in line,
      lambda line: _Lines(_as_record(tianshou.parse_line), "epochs") if tianshou.parse_line(line) is not None else None),
     (lambda line: " = " in line and "] " in line, _opens_acme),

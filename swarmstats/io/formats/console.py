@@ -119,6 +119,16 @@ def read_console(name: str, text: str) -> LogTable:
     return table
 
 
+def is_box_row(line: str) -> bool:
+    """Is ``line`` a row of a box (``|    ep_rew_mean | 22.5 |``), not any text with bars in it
+    (the model summary Lightning prints: ``0 | model | Sequential | 101 K  | train``)?
+
+    >>> is_box_row("|    ep_rew_mean     | 22.5     |"), is_box_row("0 | model | Sequential | 101 K  | train")
+    (True, False)
+    """
+    return _ROW.search(visible(line)) is not None
+
+
 def is_rule(line: str) -> bool:
     """Is ``line`` a box's top or bottom (dashes alone, after any prefix)?"""
     return _RULE.search(visible(line)) is not None
