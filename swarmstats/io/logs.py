@@ -283,7 +283,6 @@ def _whole(name: str, data: bytes, source) -> bytes:
 def _file(name: str, data: bytes, format: str | None, source) -> LogTable:
     base = os.path.basename(name)
     text_head = decode_text(name, data[:65536], final=len(data) <= 65536)
-    header_format = _header_format(text_head, base) if format is None else None
     # a table's header (no printed log starts so): not the printed formats' sniffs
     printed = () if format is None and _is_table_header(text_head, base) else registry.of_layout("text")
     for fmt in printed:
@@ -306,7 +305,7 @@ def _file(name: str, data: bytes, format: str | None, source) -> LogTable:
                 return fmt.read(payload, name)
     if kind == "csv" and len(data) < HEAD_BYTES:  # then text_head is the whole file
         # (a generic table keeps pandas' column types: integer steps stay integers)
-        fmt = header_format if format is None else None if format in TABLE_FORMATS else registry.get(format)
+        fmt = _header_format(text_head, base) if format is None else None if format in TABLE_FORMATS else registry.get(format)
         table = _plain_numeric_log(name, data, fmt)
         if table is not None:
             return table

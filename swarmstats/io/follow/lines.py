@@ -286,7 +286,7 @@ class Follower:
                 if self.header is None and self._header_lost is None:
                     self._header_lost = number  # in a CSV this was the header: columns unknown
                 continue
-            written = line  # (a progress bar's redraws, for a follower that reads them all)
+            written = line  # (a progress bar's redraws, for the printed format that reads them all)
             if "\r" in line or "\x1b" in line:  # a terminal's output: what it shows of the line
                 line = visible(line)
             if self._boxes is not None:
@@ -298,13 +298,8 @@ class Follower:
                 self._output = open_printed(line)
                 if self._output is not None:
                     self._held = []  # what came before was the job's other output
-            if self._output is not None and self._output.redraws:
-                out.extend(self._output.feed_redraws(written))
-                continue
             if self._output is not None:
-                record = self._output.feed(line)
-                if record is not None:
-                    out.append(record)
+                out.extend(self._output.records(written, line))
                 continue
             stripped = line.strip()
             if stripped.startswith("#") or (self._printed and not stripped.startswith("{")):

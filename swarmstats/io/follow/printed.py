@@ -50,9 +50,12 @@ class PrintedLines:
 
     #: what one step is, as ``read_log``'s reader of the format calls it; None: the step key's name
     unit: str | None = None
-    #: fed the whole line, a progress bar's redraws (parted by carriage returns) and all, through
-    #: :meth:`feed_redraws`, instead of what a terminal shows of it
-    redraws: bool = False
+    def records(self, written: str, shown: str) -> list[dict]:
+        """The records a line of the file completes: ``written`` as it is in the file, ``shown``
+        what a terminal shows of it (after its last carriage return, without colour codes).  Most
+        formats read what is shown; a progress bar's redraws are all in what is written."""
+        record = self.feed(shown)
+        return [] if record is None else [record]
 
     def feed(self, line: str) -> dict | None:
         """The record ``line`` completes (its ``step`` among its values), else None."""
@@ -180,17 +183,15 @@ class _RedrawnLines(PrintedLines):
     again is held until the next says whether that batch had values of its own (the monitors
     would count the last batch's twice, once at the wrong step)."""
 
-    redraws = True
-
     def __init__(self):
         self._reader, self.unit = lightning_bar.LineReader(), "batches"
         self._held: tuple | None = None
         self._last: tuple | None = None  # (step, values) of the last step given, its records merged
 
-    def feed_redraws(self, line: str) -> list[dict]:
-        """The records of every redraw in ``line``, one per batch."""
+    def records(self, written: str, shown: str) -> list[dict]:
+        """The records of every redraw in the line ``written``, one per batch."""
         out: list = []
-        for redraw in line.split("\r"):
+        for redraw in written.split("\r"):
             parsed = self._reader.feed(redraw)
             if parsed is None:
                 continue
@@ -219,8 +220,7 @@ class _RedrawnLines(PrintedLines):
             self._last = (step, dict(values))
 
     def feed(self, line: str) -> dict | None:
-        records = self.feed_redraws(line)
-        return records[-1] if records else None
+        raise TypeError("Lightning's bar is read a line of the file at a time, its redraws and all: records()")
 
 
 def _opens_acme(line: str) -> PrintedLines | None:

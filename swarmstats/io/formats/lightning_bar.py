@@ -85,10 +85,9 @@ class LineReader:
 
     def __init__(self):
         self.validated = False  # a validation's bar since the last update
-        self.updates = 0
         self._batches_before: dict[int, int] = {}  # each epoch's first batch, for totals of "?"
         self._last_batch: dict[int, int] = {}
-        self._shown: dict[str, str] = {}  # each epoch-level name's value as last read
+        self._shown: dict[str, str] = {}  # each epoch-level name's value as last read (repr: nan == nan)
         self._step_values: dict = {}  # the last update's values of the other names
         self._last_step: float | None = None
         self._running = False  # Lightning < 2.0: a running "loss" first, validations in the bar
@@ -123,7 +122,6 @@ class LineReader:
         self.validated = False
         if not record:
             return None
-        self.updates += 1
         return step, record
 
     def _step(self, epoch: int, batch: int, total: int | None) -> float:
