@@ -37,11 +37,12 @@ _SUFFIXES = ("loss", "error")
 #: grow with over-estimation too), where an update stopped early (Spinning Up PPO's
 #: ``StopIter``: its KL limit reached), differences between two measurements (verl's
 #: ``training/rollout_probs_diff_mean``: how far the rollout engine's probabilities are from
-#: the trainer's, watched; a falling one read "worsened")
+#: the trainer's, watched; a falling one read "worsened"), a simulation's inequality (Mesa's
+#: ``Gini`` of the agents' wealth: the outcome studied, not a score to raise)
 NEITHER = ("norm", "entropy", "ent", "len", "length", "lengths", "seqlen", "clipped", "clipfrac", "std",
            "temperature", "coef", "coeff", "kl", "kld", "divergence", "advantage", "advantages",
            "q", "qvalue", "qvalues", "vals", "diff", "difference", "mismatch", "discrepancy", "stop",
-           "temp", "scale", "termination")
+           "temp", "scale", "termination", "gini", "inequality")
 #: a spread: no better side even of a cost or a loss (Spinning Up's ``StdEpCost``; skrl's
 #: ``Policy / Standard deviation``, the exploration noise)
 _SPREADS = {"std", "stddev", "deviation"}

@@ -64,6 +64,58 @@ def test_two_runs_interleaved_without_a_run_column_are_named_not_silently_merged
     assert "holds" not in run("check-convergence", path).stderr
 
 
+def mesa_agents(path, agent="AgentID", seeds=None, agents=4, steps=80):
+    """A simulation's table of agents as Mesa writes it (``Step,AgentID,Wealth``: every agent at
+    every step, step by step), each agent at its own level."""
+    rng = np.random.default_rng(4)
+    rows = [(*(() if seeds is None else (seed,)), step, agent_id, 2.0 * agent_id + rng.normal())
+            for seed in (seeds or [None]) for step in range(1, steps + 1) for agent_id in range(agents)]
+    columns = ([] if seeds is None else ["seed"]) + ["Step", agent, "Wealth"]
+    pd.DataFrame(rows, columns=columns).to_csv(path, index=False)
+    return path
+
+
+@pytest.mark.parametrize("agent", ["AgentID", "agent_id", "agent", "agentId"])
+def test_a_simulations_table_of_agents_is_split_by_agent_and_never_pooled(tmp_path, agent):
+    # read as one series it was "converged" at the mean of every agent, AgentID itself was judged
+    # as a metric, and the hint to add "an agent column" named one the file already had
+    path = mesa_agents(tmp_path / "agents.csv", agent)
+    key = find_runs(pd.read_csv(path), step="Step")
+    assert key.columns == (agent,) and key.of_agents
+    assert key.names == [f"{agent}={k}" for k in range(4)]
+    assert key.configs == key.names  # each agent its own setting: agents are no replicates
+    result = run("check-convergence", path, "--format", "json")
+    payload = json.loads(result.stdout)["results"]
+    assert [r["name"] for r in payload] == [f"Wealth [{agent}={k}]" for k in range(4)]
+    assert [r["n"] for r in payload] == [80] * 4 and not any("runs" in r for r in payload)  # no R-hat
+    assert "holds 4 agents" in result.stderr and "each agent on its own" in result.stderr
+    assert "holds 4 values" not in result.stderr  # no hint to add the column it has
+    means = [r["mean"] for r in payload]
+    assert means == sorted(means) and means[-1] - means[0] > 5  # each agent's own level
+    # one agent alone: its identifier is no metric
+    frame = pd.read_csv(path)
+    frame[frame[agent] == 2].to_csv(tmp_path / "one.csv", index=False)
+    alone = run("check-convergence", tmp_path / "one.csv", "--format", "json")
+    assert [r["name"] for r in json.loads(alone.stdout)["results"]] == ["Wealth"]
+    assert f"left out {agent} (an identifier)" in alone.stderr
+
+
+def test_the_seeds_of_each_agent_are_its_replicates(tmp_path):
+    path = mesa_agents(tmp_path / "agents.csv", seeds=[0, 1, 2], agents=3, steps=60)
+    key = find_runs(pd.read_csv(path), step="Step")
+    assert key.columns == ("seed", "AgentID") and len(key.names) == 9
+    assert key.configs == ["AgentID=0", "AgentID=1", "AgentID=2"]
+    payload = json.loads(run("check-convergence", path, "--format", "json").stdout)["results"]
+    assert [r["name"] for r in payload] == ["Wealth [AgentID=0]", "Wealth [AgentID=1]", "Wealth [AgentID=2]"]
+    assert all([x["n"] for x in r["runs"]] == [60] * 3 for r in payload)
+
+
+def test_a_line_naming_its_agent_is_that_agents_record():
+    from swarmstats.io.runs import record_run
+
+    assert record_run({"step": 3, "agent_id": "a7", "reward": 0.5}) == ("agent_id=a7", ("agent_id",))
+
+
 def test_label_by_seed_is_a_composite_key_and_seeds_are_summarised_per_label(tmp_path):
     rng = np.random.default_rng(1)
     rows = [(label, seed, epoch, rng.normal(), rng.normal()) for label in "ABC" for seed in range(5)
@@ -197,7 +249,9 @@ def test_one_direction_rule(name, better):
                                   # the completions' log-probabilities and logits (DPO): watched
                                   "logps/chosen", "logps/rejected", "logits/chosen", "eval_logits/rejected",
                                   # Dreamer's entropies (a falling one read "still worsening")
-                                  "actor_ent", "prior_ent", "post_ent"])
+                                  "actor_ent", "prior_ent", "post_ent",
+                                  # a simulation's inequality (Mesa's Gini of the agents' wealth)
+                                  "Gini", "gini_coefficient", "wealth_inequality"])
 def test_a_diagnostic_has_no_better_side_but_a_ranking_still_gets_one(name):
     assert guessed_direction(name) is None and sense("auto", name) is None
     assert better_direction(name) == "higher"  # what ranks runs needs a side

@@ -244,8 +244,8 @@ def _runs(frame, key, args):
     args.group = RUN
     args.config = CONFIG if configs is not None else None
     if not (attrs.get("format") == "verifiers" and getattr(args, "pool_examples", False)):
-        say(f"{source} holds {len(key.names)} runs ({how}: {name_list(key.names)}); each is "
-            "analysed on its own (--run NAME picks one)")
+        say(f"{source} holds {len(key.names)} {'agents' if key.of_agents else 'runs'} ({how}: "
+            f"{name_list(key.names)}); each is analysed on its own (--run NAME picks one)")
     return frame
 
 

@@ -100,8 +100,9 @@ _BOOKKEEPING = (
                 # (mixed precision's loss scale: fairseq's loss_scale, grown and cut by its scaler)
                 r"|(^|_)loss_scale$"
                 r"|^((loss|losses|train)_)?(log_)?(alpha|temp)$")),
-    # which process wrote the row (Ray's pid): a number, never a measurement
-    ("an identifier", re.compile(r"^(pid|ppid|node_ip|hostname|trial_id|experiment_id)$")),
+    # which process wrote the row (Ray's pid), which agent it is of (Mesa's AgentID, where a
+    # file holds one agent and so no agents to split by): a number, never a measurement
+    ("an identifier", re.compile(r"^(pid|ppid|node_ip|hostname|trial_id|experiment_id|agent|agent_id|agentid|unique_id)$")),
     # how many workers a distributed job had (RLlib's num_healthy_workers)
     # and nanoGPT's model FLOP utilisation (mfu, printed as a percentage)
     (SYSTEM_MEASUREMENT, re.compile(r"(^|_)num_(healthy|remote)_workers$|(^|_)num_remote_worker_restarts$|(^|_)mfu$"

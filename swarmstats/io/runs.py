@@ -1,7 +1,9 @@
 """Which rows belong to which run: the run key of a table.
 
 A log may hold several runs: a ``run`` / ``seed`` / ``run_id`` / ``trial_id`` column, a
-configuration ``label`` crossed with a seed, or a step axis that starts again.  Analysed as
+configuration ``label`` crossed with a seed, or a step axis that starts again.  A simulation's
+table of agents (Mesa's ``Step,AgentID,...``: a row per agent at every step) holds a series
+per agent, split the same way; the agents are never replicates of one another.  Analysed as
 one series, such a table mixes runs - run a's start becomes a "warm-up", run b's start a
 "regime change" - so every command finds the key first and analyses each run on its own.
 
@@ -25,10 +27,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-#: column names (compared lower-case, separators as "_") that name a run or a replicate
+#: column names (compared lower-case, separators as "_") that name an agent of a simulation:
+#: Mesa's DataCollector writes its agent table with ``AgentID`` beside ``Step``
+AGENT_NAMES = ("agent", "agent_id", "agentid", "agent_name")
+#: column names (compared lower-case, separators as "_") that name a run, a replicate or an agent
 RUN_NAMES = ("run", "run_id", "run_name", "runid", "trial_id", "trial", "simulation_id", "experiment",
              "experiment_id", "exp_id", "label", "config", "config_name", "configuration", "seed",
-             "random_seed", "rng_seed")
+             "random_seed", "rng_seed") + AGENT_NAMES
 #: of those, the ones naming a replicate of a configuration (runs to compare with R-hat)
 REPLICATE_NAMES = ("seed", "random_seed", "rng_seed")
 
@@ -58,6 +63,11 @@ class RunKey:
     @property
     def several(self) -> bool:
         return len(self.names) > 1
+
+    @property
+    def of_agents(self) -> bool:
+        """Whether every column of the key names an agent (a simulation's table of agents)."""
+        return bool(self.columns) and all(normalise(c) in AGENT_NAMES for c in self.columns)
 
 
 SINGLE = RunKey(columns=(), labels=None, names=[], config_labels=None, configs=[], restarts=0, how="")
@@ -94,9 +104,12 @@ def find_runs(frame: pd.DataFrame, *, step: str | None = None, exclude=()) -> Ru
     replicate = [c for c in columns if normalise(c) in REPLICATE_NAMES]
     config_columns = [c for c in columns if c not in replicate]
     config_labels = _join(frame, config_columns) if replicate and config_columns else None
+    # agents differ by design: without a seed to replicate them, each is its own setting (pooled
+    # as replicates, ten agents of different wealth read "the runs disagree: R-hat 1.07")
+    agents = any(normalise(c) in AGENT_NAMES for c in columns)
     stems = None
-    if config_labels is None and len(columns) == 1 and not restarts and not replicate:
-        stems = ({name: name for name in names} if normalise(columns[0]) in SETTING_NAMES
+    if config_labels is None and (len(columns) == 1 or agents) and not restarts and not replicate:
+        stems = ({name: name for name in names} if agents or normalise(columns[0]) in SETTING_NAMES
                  else setting_stems(names))
     if stems is not None:
         config_labels = pd.Series(labels).map(stems).to_numpy(dtype=object)
@@ -106,6 +119,8 @@ def find_runs(frame: pd.DataFrame, *, step: str | None = None, exclude=()) -> Ru
         how.append(("column " if len(columns) == 1 else "columns ") + " x ".join(f"'{c}'" for c in columns))
         if stems is not None and len(configs) < len(names):
             how[-1] += f", configurations {name_list(configs)} by the names' seed numbers"
+        elif stems is not None and agents:
+            how[-1] += ", each agent on its own, never a replicate of another"
         elif stems is not None:
             how[-1] += ", each its own setting, as no two names differ only in a run number"
     if restarts:
