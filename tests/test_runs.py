@@ -116,6 +116,29 @@ def test_a_line_naming_its_agent_is_that_agents_record():
     assert record_run({"step": 3, "agent_id": "a7", "reward": 0.5}) == ("agent_id=a7", ("agent_id",))
 
 
+def test_many_short_runs_keep_their_step_axis(tmp_path):
+    # ten seeds of 20 updates start their axis again nine times (4.5% of the rows): it was
+    # left out as "a counter" and each run judged on its row numbers
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame({"seed": np.repeat(np.arange(10), 20), "env_steps": np.tile(np.arange(1, 21) * 2048, 10),
+                          "reward": rng.normal(size=200)})
+    from swarmstats.io.columns import table_roles
+
+    columns, key = table_roles(frame)
+    assert columns.step == "env_steps" and "env_steps" not in columns.bookkeeping
+    assert len(key.names) == 10 and key.restarts == 0
+    path = tmp_path / "seeds.csv"
+    frame.to_csv(path, index=False)
+    tidy = ss.read_log(path)
+    assert sorted(tidy["step"].unique().tolist()) == list(np.arange(1, 21) * 2048)
+    result = run("check-convergence", path, "--format", "json")
+    assert "env_steps" not in result.stderr  # not left out as a counter
+    assert all(x["n"] == 20 for x in json.loads(result.stdout)["results"][0]["runs"])
+    # a column named like a step that goes down within a run is still no axis
+    frame["env_steps"] = np.tile(np.r_[np.arange(1, 11), np.arange(1, 11)] * 2048, 10)
+    assert table_roles(frame)[0].step is None
+
+
 def test_label_by_seed_is_a_composite_key_and_seeds_are_summarised_per_label(tmp_path):
     rng = np.random.default_rng(1)
     rows = [(label, seed, epoch, rng.normal(), rng.normal()) for label in "ABC" for seed in range(5)

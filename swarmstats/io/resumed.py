@@ -41,8 +41,12 @@ def drop_superseded(frame: pd.DataFrame, step: str, exclude=()) -> tuple[pd.Data
     groups = key.labels if key.labels is not None else np.zeros(len(frame), dtype=object)
     superseded = np.zeros(len(frame), dtype=bool)
     resumes = []
-    for name in dict.fromkeys(groups.tolist()):
-        rows = np.flatnonzero(groups == name)
+    # each run's rows in order, from one stable sort (a comparison of every row with each run's
+    # name cost a Mesa batch run of 2,020 agents' series 5.6 s)
+    codes = pd.factorize(groups)[0]
+    order = np.argsort(codes, kind="stable")
+    bounds = np.flatnonzero(np.diff(codes[order])) + 1
+    for rows in np.split(order, bounds):
         within = steps[rows]
         if not (np.diff(within[~np.isnan(within)]) < 0).any():
             continue  # runs named by a column, each in order: a row at a time in _resumes cost ~0.4 ms a run
