@@ -84,6 +84,12 @@ CASES = {
     "metric-logger/train.log": ("metric-logger-console", "test_acc1", {
         99: 57.165, 199: 68.749, 299: 73.916, 399: 74.11, 499: 75.357, 599: 75.588, 699: 77.142, 799: 77.899,
         899: 77.81, 999: 79.742, 1099: 76.319, 1199: 79.106}, None),
+    # Mesa's batch_run saved as a CSV (Mesa 3.3.1, a Boltzmann wealth model): the model's Gini
+    # once per step of each run, though batch_run repeats it on every agent's row
+    "mesa/batch_run.csv": ("mesa-batch", "Gini", dict(enumerate([
+        0.0, 0.375, 0.625, 0.625, 0.375, 0.375, 0.375, 0.0, 0.375, 0.375, 0.375, 0.0, 0.0, 0.375, 0.375, 0.375,
+        0.625, 0.5, 0.375, 0.375, 0.375, 0.625, 0.625, 0.375, 0.5, 0.375, 0.375, 0.375, 0.375, 0.375, 0.0, 0.5,
+        0.375, 0.0, 0.0, 0.0, 0.375, 0.625, 0.625, 0.625, 0.5])), "RunId=0"),
     # what Lightning's progress bar draws into a file: a step a batch, each validation once at its epoch's end
     "lightning-console/train.log": ("lightning-console", "val_loss", {20: 2.4, 40: 1.57, 60: 1.07}, None),
     # what fairseq logs (--log-format simple): train_inner every 100 updates, each epoch's validation

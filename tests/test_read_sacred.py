@@ -12,6 +12,7 @@ import pytest
 from swarmstats import InputError
 from swarmstats.io import read_log
 from swarmstats.io.formats import sacred
+from swarmstats.io.formats._table import ONE_CONFIGURATION
 from swarmstats.io.written_nan import is_written
 from tests.test_cli import run
 
@@ -115,7 +116,7 @@ def test_runs_whose_configurations_differ_only_in_their_seeds_are_replicates(tmp
     config["seed"] = config["env_args"]["seed"] = 7  # run 2's map is 3m too, its seed another
     _write(root / "2" / "config.json", config)
     (root / "2" / "info.json").write_text((root / "1" / "info.json").read_text())
-    assert read_log(root).attrs["run_configs"] == {"1": sacred.ONE_CONFIGURATION, "2": sacred.ONE_CONFIGURATION}
+    assert read_log(root).attrs["run_configs"] == {"1": ONE_CONFIGURATION, "2": ONE_CONFIGURATION}
     done = run("check-convergence", root, "-m", "test_return_mean")
     assert "test_return_mean [one configuration]" in done.stdout and "over 2 runs" in done.stdout
     swept = run("sweep", root, "-m", "test_return_mean", "--workers", "1")

@@ -119,8 +119,15 @@ def run(args) -> int:
                                            series_endings(runs)))
         if not judged:
             raise InputError(f"metric {metric!r} has no values in any run")
-    for config, names in unlogged.items():  # one line per configuration, however many it lacks
-        say(f"{', '.join(names)} [{config}]: not logged in this configuration's runs")
+    lacking = {}  # one line per set of metrics, however many configurations lack it
+    for config, names in unlogged.items():
+        lacking.setdefault(tuple(names), []).append(str(config))
+    for names, configs in lacking.items():
+        if len(configs) == 1:
+            say(f"{', '.join(names)} [{configs[0]}]: not logged in this configuration's runs")
+        else:  # (a Mesa batch run's model reporters in none of its agents' runs)
+            shown = "; ".join(configs[:4]) + (f" ... ({len(configs)} in all)" if len(configs) > 4 else "")
+            say(f"{', '.join(names)}: not logged in the runs of {len(configs)} configurations ({shown})")
     passed = all(r.converged for r in results)
     _render(args, frame, results, passed, len(metrics))
     if os.environ.get("GITHUB_ACTIONS") == "true":

@@ -19,6 +19,24 @@ AXES = ("run", "step", "wall_time")
 ONE_CONFIGURATION = "one configuration"
 
 
+def setting_labels(configs: dict) -> dict:
+    """Each run's configuration (``{run: {setting: value}}``, seeds already left out) as the
+    settings that differ between the runs, or :data:`ONE_CONFIGURATION` for every run when none
+    does (the runs are replicates).
+
+    >>> setting_labels({"1": {"map": "MMM2", "lr": 5e-4}, "2": {"map": "3s5z", "lr": 5e-4}})
+    {'1': 'map=MMM2', '2': 'map=3s5z'}
+    >>> setting_labels({"1": {"lr": 5e-4}, "2": {"lr": 5e-4}})
+    {'1': 'one configuration', '2': 'one configuration'}
+    """
+    keys = sorted(set().union(*configs.values()))
+    differ = [key for key in keys if len({config.get(key) for config in configs.values()}) > 1]
+    if not differ:
+        return dict.fromkeys(configs, ONE_CONFIGURATION)
+    return {run: ", ".join(f"{key}={config.get(key, 'unset')}" for key in differ)
+            for run, config in configs.items()}
+
+
 @dataclass
 class LogTable:
     """A wide log: ``step`` (and ``run``, ``wall_time``) plus one column per metric.

@@ -33,7 +33,7 @@ import pandas as pd
 
 from ...errors import InputError
 from ..tabular import read_json_file, read_path
-from ._table import ONE_CONFIGURATION, LogTable, runs_frame, sparse_to_wide
+from ._table import LogTable, runs_frame, setting_labels, sparse_to_wide
 
 #: the suffix of a pymarl metric's step list (``return_mean_T``: the t_env of each value)
 STEP_SUFFIX = "_T"
@@ -290,9 +290,4 @@ def config_labels(root: str, folders: list, file: str = CONFIG) -> dict:
             return {}
         configs[folder] = {key: value for key, value in _flat(config).items()
                            if "seed" not in key.rsplit(".", 1)[-1].lower()}
-    keys = sorted(set().union(*configs.values()))
-    differ = [key for key in keys if len({config.get(key) for config in configs.values()}) > 1]
-    if not differ:
-        return dict.fromkeys(configs, ONE_CONFIGURATION)
-    return {folder: ", ".join(f"{key}={config.get(key, 'unset')}" for key in differ)
-            for folder, config in configs.items()}
+    return setting_labels(configs)

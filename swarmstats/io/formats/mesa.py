@@ -1,0 +1,172 @@
+"""Mesa's batch runs (``mesa.batch_run``) saved as a table.
+
+``batch_run`` returns a list of dicts, one per collected step of every run, which users turn
+into a DataFrame and save: ``RunId, iteration, Step``, then the run's parameters (the keyword
+arguments of the model), then the model's reporters; when the model has agent reporters, each
+step is a row per agent instead, ``AgentID`` and the agents' reporters after the model's, whose
+values repeat on every agent's row.  ``RunId`` numbers every run; ``iteration`` is the replicate
+number, the runs of one parameter setting being its iterations.
+
+Read as a generic table, the parameters were judged as metrics ("converged: constant at 10"),
+``iteration`` was taken for a second step axis, and each model reporter was judged once per
+agent - the same series a hundred times.  Here:
+
+* the parameters are the columns after ``Step`` that hold one value within every run (up to the
+  first that does not), each run's configuration: runs that differ only in their iteration (or
+  in a parameter named as a seed: ``seed``, ``rng``) are replicates, summarised together;
+* each model reporter is one series per run (``run`` = ``RunId=3``), read once per step;
+* each agent reporter is one series per agent of each run (``RunId=3 AgentID=7``), whose
+  configuration is the run's and the agent's: the same agent of the replicates of one setting
+  is summarised together, agents are never pooled with one another.
+
+A batch run keeps only each run's last step unless it was asked for more
+(``data_collection_period=1``): such a table holds no series in time, and says so.
+
+>>> frame = pd.DataFrame({"RunId": [0, 0, 1, 1], "iteration": [0, 0, 1, 1], "Step": [0, 1, 0, 1],
+...                       "n": [10, 10, 10, 10], "Gini": [0.0, 0.2, 0.0, 0.3]})
+>>> table = read_batch_run(frame, "results.csv")
+>>> table.frame.to_dict("list"), table.run_configs
+({'run': ['RunId=0', 'RunId=0', 'RunId=1', 'RunId=1'], 'step': [0.0, 1.0, 0.0, 1.0], 'Gini': [0.0, 0.2, 0.0, 0.3]}, {'RunId=0': 'one configuration', 'RunId=1': 'one configuration'})
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ...errors import InputError
+from ._table import (
+    ONE_CONFIGURATION,
+    LogTable,
+    check_repeated_header,
+    numeric_columns,
+    setting_labels,
+)
+
+#: the first columns of every row ``batch_run`` returns
+HEADER = ("RunId", "iteration", "Step")
+AGENT = "AgentID"
+#: parameters that seed a run: its replicates differ in them (Mesa 3 passes ``rng`` to the model)
+_SEED_PARAMETERS = ("seed", "rng", "random_seed", "rng_seed")
+
+
+def _saved_index(name) -> bool:
+    """pandas' name for the index ``to_csv`` writes unless told ``index=False``."""
+    return str(name).startswith("Unnamed:") or str(name) == ""
+
+
+def is_batch_run(columns) -> bool:
+    """A header that starts as ``batch_run``'s rows do (after a saved index)."""
+    names = [str(c) for c in columns]
+    if names and _saved_index(names[0]):
+        names = names[1:]
+    return tuple(names[:3]) == HEADER
+
+
+def read_batch_run(frame: pd.DataFrame, name: str) -> LogTable:
+    """A batch run's table as runs and agents (module docstring).  Assembled as numpy columns:
+    a DataFrame per part, joined and sorted, cost a 29 KB batch run ~30 ms."""
+    check_repeated_header(frame, name)
+    if len(frame.columns) and _saved_index(frame.columns[0]):
+        frame = frame.iloc[:, 1:]
+    if frame.empty:
+        raise InputError(f"{name}: a Mesa batch run with no rows")
+    run_ids = pd.to_numeric(frame["RunId"], errors="coerce").to_numpy(dtype=float)
+    steps = pd.to_numeric(frame["Step"], errors="coerce").to_numpy(dtype=float)
+    if np.isnan(run_ids).any() or np.isnan(steps).any():
+        bad = int(np.flatnonzero(np.isnan(run_ids) | np.isnan(steps))[0])
+        raise InputError(f"{name}: data row {bad + 1} of a Mesa batch run has no RunId or Step number")
+    rest = [c for c in frame.columns if c not in HEADER]
+    model_columns = rest[:rest.index(AGENT)] if AGENT in rest else rest
+    agent_columns = rest[rest.index(AGENT) + 1:] if AGENT in rest else []
+    codes, runs = pd.factorize(run_ids, sort=True)
+    # each run's rows together, in the order written (batch_run's processes finish in any order)
+    order = np.argsort(codes, kind="stable")
+    same_run = codes[order][1:] == codes[order][:-1]
+    if not (same_run & (steps[order][1:] != steps[order][:-1])).any():
+        raise InputError(f"{name}: a Mesa batch run that kept one step of each run ({len(runs)} runs): "
+                         "batch_run keeps only each run's last step unless data_collection_period is "
+                         "set, so there is no series in time to read. Run it again with "
+                         "data_collection_period=1 (every step), or read the final values with "
+                         "--input-format csv")
+    parameters = _parameters(frame, model_columns, order, same_run)
+    reporters = model_columns[len(parameters):]
+    if not reporters and not agent_columns:
+        raise InputError(f"{name}: a Mesa batch run with parameters ({', '.join(parameters) or 'none'}) "
+                         "but no reporter: the model's DataCollector collected nothing")
+    labels = np.array([f"RunId={_plain(run)}" for run in runs], dtype=object)
+    configs = _configurations(frame, parameters, codes, labels)
+    numbers = numeric_columns(frame, name, skip=[*HEADER, *parameters, AGENT])
+    if not numbers:
+        raise InputError(f"{name}: a Mesa batch run whose reporters hold no numbers "
+                         f"({', '.join(map(str, reporters + agent_columns))})")
+    model = [c for c in reporters if c in numbers]
+    agent = [c for c in agent_columns if c in numbers]
+    parts, run_configs = [], {}
+    if model:
+        # the model's values repeat on every agent's row: one row per run and step
+        step_codes, step_values = pd.factorize(steps)
+        rows = np.sort(np.unique(codes * len(step_values) + step_codes, return_index=True)[1])
+        parts.append((rows, labels[codes[rows]], np.full(len(rows), -1), model))
+        run_configs.update(zip(labels.tolist(), configs))
+    if agent:
+        agent_codes, agents = pd.factorize(frame[AGENT])  # (in the order they first appear)
+        agents = [str(_plain(agent)) for agent in agents] + ["(none)"]
+        agent_codes = np.where(agent_codes < 0, len(agents) - 1, agent_codes)  # a row naming no agent
+        width = len(agents)
+        pairs, pair_keys = pd.factorize(codes * width + agent_codes)
+        names, pair_configs = [], []
+        for key in pair_keys.tolist():
+            run, who, setting = labels[key // width], agents[key % width], configs[key // width]
+            names.append(f"{run} {AGENT}={who}")
+            pair_configs.append(f"{AGENT}={who}" if setting == ONE_CONFIGURATION else f"{setting}, {AGENT}={who}")
+        parts.append((np.arange(len(frame)), np.array(names, dtype=object)[pairs], agent_codes, agent))
+        run_configs.update(zip(names, pair_configs))
+    rows = np.concatenate([part[0] for part in parts])
+    # each run's model series, then its agents' (in the order they first appear), each as written
+    ranked = np.lexsort((rows, np.concatenate([part[2] for part in parts]), codes[rows]))
+    rows = rows[ranked]
+    arrays = {"run": np.concatenate([part[1] for part in parts])[ranked], "step": steps[rows]}
+    for columns in (model, agent):
+        for column in columns:  # NaN in the other part's rows
+            values = np.full(len(rows), np.nan)
+            mine = np.concatenate([np.full(len(part[0]), part[3] is columns) for part in parts])[ranked]
+            values[mine] = np.asarray(numbers[column], dtype=float)[rows[mine]]
+            arrays[column] = values
+    described = (f"parameters {', '.join(map(str, parameters))} (each run's configuration; runs that differ "
+                 "only in their iteration are replicates)" if parameters else "no parameters")
+    agents_said = (f"; agent reporters {', '.join(map(str, agent))} read per agent of each run" if agent else "")
+    notes = [f"a Mesa batch run: {len(runs)} run(s), {described}{agents_said}"]
+    return LogTable(None, "mesa-batch", name, notes, run_configs=run_configs, configs_complete=True, arrays=arrays)
+
+
+def _parameters(frame: pd.DataFrame, columns: list, order: np.ndarray, same_run: np.ndarray) -> list:
+    """The leading ``columns`` that hold one value within every run (``order`` puts each run's
+    rows together, ``same_run`` says which neighbours share one): the model's keyword arguments,
+    which ``batch_run`` writes before its reporters."""
+    found = []
+    for column in columns:
+        values = pd.factorize(frame[column])[0][order]  # (a missing value is a value: code -1)
+        if (same_run & (values[1:] != values[:-1])).any():
+            break
+        found.append(column)
+    return found
+
+
+def _configurations(frame: pd.DataFrame, parameters: list, codes: np.ndarray, labels: np.ndarray) -> list:
+    """Each run's configuration (in the order of ``labels``): the parameters that differ between
+    the runs, seeds aside (:func:`setting_labels`)."""
+    first = np.unique(codes, return_index=True)[1]
+    kept = [p for p in parameters if str(p).lower() not in _SEED_PARAMETERS]
+    values = {p: frame[p].to_numpy()[first] for p in kept}
+    settings = {label: {p: _plain(values[p][i]) for p in kept} for i, label in enumerate(labels.tolist())}
+    return list(setting_labels(settings).values())
+
+
+def _plain(value):
+    """A parameter or id as written: a whole number without its '.0', text as it is."""
+    if isinstance(value, (float, np.floating)) and float(value).is_integer():
+        return int(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    return value

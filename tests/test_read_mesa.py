@@ -1,0 +1,135 @@
+"""Mesa's batch runs (``mesa.batch_run`` saved as a CSV): parameters as each run's configuration,
+the model's reporters once per run and step, the agents' per agent, iterations as replicates.
+
+The fixtures are what Mesa 3.3.1 wrote for a Boltzmann wealth model (its tutorial's model, written
+for these tests): ``batch_run.csv`` what ``batch_run`` returned (4 and 8 agents, 3 iterations
+each, 40 steps collected at every step), saved with ``pd.DataFrame(results).to_csv(path,
+index=False)``; ``agents.csv`` and ``model.csv`` one run's ``DataCollector`` tables (6 agents, 60
+steps), saved with ``get_agent_vars_dataframe().to_csv(path)`` and
+``get_model_vars_dataframe().to_csv(path)``."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from swarmstats import InputError
+from swarmstats.io import read_log
+from swarmstats.io.formats._table import ONE_CONFIGURATION
+from tests.test_cli import run
+
+MESA = Path(__file__).resolve().parent / "fixtures" / "logs" / "mesa"
+RESULTS = MESA / "batch_run.csv"
+
+
+def test_a_batch_run_reads_as_runs_of_the_model_and_of_its_agents():
+    raw = pd.read_csv(RESULTS)
+    wide = read_log(RESULTS, wide=True)
+    assert wide.attrs["format"] == "mesa-batch"
+    # the parameter and the replicate number are no metrics, nor the ids
+    assert wide.columns.tolist() == ["run", "step", "Gini", "Wealth"]
+    model = wide[wide["Gini"].notna()]
+    assert model["run"].unique().tolist() == [f"RunId={k}" for k in range(6)]
+    assert model.groupby("run").size().tolist() == [41] * 6  # once per step, not once per agent
+    for run_id in range(6):
+        expected = raw[raw["RunId"] == run_id].groupby("Step")["Gini"].first()
+        got = model[model["run"] == f"RunId={run_id}"].set_index("step")["Gini"]
+        np.testing.assert_array_equal(got.to_numpy(), expected.to_numpy())
+        assert got.index.tolist() == expected.index.astype(float).tolist()
+    agents = wide[wide["Wealth"].notna()]
+    assert agents["run"].nunique() == 3 * (4 + 8) and agents["Gini"].isna().all()
+    expected = raw[(raw["RunId"] == 1) & (raw["AgentID"] == 3)].set_index("Step")["Wealth"]
+    got = agents[agents["run"] == "RunId=1 AgentID=3"].set_index("step")["Wealth"]
+    np.testing.assert_array_equal(got.to_numpy(), expected.to_numpy(dtype=float))
+    # each run's configuration is its parameters: the iterations of one setting are replicates
+    configs = wide.attrs["run_configs"]
+    assert [configs[f"RunId={k}"] for k in range(6)] == ["n=4", "n=8"] * 3
+    assert configs["RunId=1 AgentID=3"] == "n=8, AgentID=3" and wide.attrs["run_configs_complete"]
+    assert "parameters n" in wide.attrs["notes"][0] and "agent reporters Wealth" in wide.attrs["notes"][0]
+
+
+def test_check_convergence_pools_the_iterations_of_each_setting_and_never_the_agents():
+    result = run("check-convergence", RESULTS, "--format", "json")
+    payload = json.loads(result.stdout)["results"]
+    names = [r["name"] for r in payload]
+    assert names[:2] == ["Gini [n=4]", "Gini [n=8]"]
+    assert [[x["n"] for x in r["runs"]] for r in payload[:2]] == [[41] * 3] * 2
+    # an agent's series pools the same agent's replicates, never two agents
+    assert names[2:] == [f"Wealth [n=4, AgentID={a}]" for a in range(1, 5)] + [
+        f"Wealth [n=8, AgentID={a}]" for a in range(1, 9)]
+    assert all(len(r["runs"]) == 3 for r in payload[2:])
+    # the model's reporters are missing from the agents' runs by design: one line, not twelve
+    assert result.stderr.count("Gini: not logged in the runs of 12 configurations") == 1
+
+
+def test_a_saved_index_and_runs_finished_out_of_order_read_the_same(tmp_path):
+    raw = pd.read_csv(RESULTS)
+    expected = read_log(RESULTS, wide=True)
+    indexed = tmp_path / "indexed.csv"
+    raw.to_csv(indexed)  # pandas' default: the index first, unnamed
+    pd.testing.assert_frame_equal(read_log(indexed, wide=True), expected)
+    # batch_run with several processes returns the runs as they finish
+    shuffled = tmp_path / "unordered.csv"
+    pd.concat([raw[raw["RunId"] == k] for k in (3, 0, 5, 1, 4, 2)]).to_csv(shuffled, index=False)
+    pd.testing.assert_frame_equal(read_log(shuffled, wide=True), expected)
+
+
+def test_model_reporters_alone_and_a_seed_parameter(tmp_path):
+    rng = np.random.default_rng(0)
+    rows = [{"RunId": run_id, "iteration": 0, "Step": step, "n": 10, "seed": seed,
+             "Gini": 0.4 * (1 - np.exp(-step / 5)) + rng.normal(0, 0.01)}
+            for run_id, seed in enumerate((11, 12, 13)) for step in range(60)]
+    path = tmp_path / "model.csv"
+    pd.DataFrame(rows).to_csv(path, index=False)
+    wide = read_log(path, wide=True)
+    assert wide.columns.tolist() == ["run", "step", "Gini"] and len(wide) == 180
+    # runs that differ only in a seed are replicates of one configuration
+    assert set(wide.attrs["run_configs"].values()) == {ONE_CONFIGURATION}
+    payload = json.loads(run("check-convergence", path, "--format", "json").stdout)["results"]
+    assert [r["name"] for r in payload] == [f"Gini [{ONE_CONFIGURATION}]"] and len(payload[0]["runs"]) == 3
+
+
+def test_a_batch_run_that_kept_only_the_last_steps_says_how_to_get_series(tmp_path):
+    raw = pd.read_csv(RESULTS)
+    last = tmp_path / "last.csv"
+    raw[raw["Step"] == raw["Step"].max()].to_csv(last, index=False)  # batch_run's default
+    with pytest.raises(InputError, match="data_collection_period=1"):
+        read_log(last)
+    refused = run("check-convergence", last)
+    assert refused.returncode == 2 and "data_collection_period=1" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    # the final values remain readable as a plain table
+    final = read_log(last, format="csv", wide=True)
+    assert len(final) == len(raw[raw["Step"] == raw["Step"].max()])
+
+
+@pytest.mark.parametrize("text,message", [
+    ("RunId,iteration,Step,n\n0,0,0,4\n0,0,1,4\n", "no reporter"),
+    ("RunId,iteration,Step,n,Gini\n0,0,0,4,0.1\nx,0,1,4,0.2\n", "no RunId or Step"),
+    ("RunId,iteration,Step,n,label\n0,0,0,4,a\n0,0,1,4,b\n", "hold no numbers"),
+])
+def test_a_broken_batch_run_is_one_clear_error(tmp_path, text, message):
+    path = tmp_path / "results.csv"
+    path.write_text(text)
+    with pytest.raises(InputError, match=message):
+        read_log(path)
+
+
+def test_a_single_runs_datacollector_tables():
+    # the agents' table (Step, AgentID, Wealth): a series per agent, never one series
+    # alternating between them nor AgentID judged
+    result = run("check-convergence", MESA / "agents.csv", "--format", "json")
+    payload = json.loads(result.stdout)["results"]
+    assert [r["name"] for r in payload] == [f"Wealth [AgentID={a}]" for a in range(1, 7)]
+    assert [r["n"] for r in payload] == [61] * 6
+    assert "holds 6 agents" in result.stderr
+    raw = pd.read_csv(MESA / "agents.csv")
+    for agent, result in zip(range(1, 7), payload):  # each agent's own values, after its warm-up
+        wealth = raw.loc[raw["AgentID"] == agent, "Wealth"].to_numpy()
+        assert result["mean"] == pytest.approx(wealth[result["warmup"]:].mean())
+    # the model's table, its index unnamed: the row is the step, Gini a diagnostic
+    model = json.loads(run("check-convergence", MESA / "model.csv", "--format", "json").stdout)["results"]
+    assert [(r["name"], r["n"]) for r in model] == [("Gini", 61)]
+    assert model[0]["mean"] == pytest.approx(pd.read_csv(MESA / "model.csv")["Gini"][model[0]["warmup"]:].mean())
