@@ -84,6 +84,14 @@ CASES = {
     "metric-logger/train.log": ("metric-logger-console", "test_acc1", {
         99: 57.165, 199: 68.749, 299: 73.916, 399: 74.11, 499: 75.357, 599: 75.588, 699: 77.142, 799: 77.899,
         899: 77.81, 999: 79.742, 1099: 76.319, 1199: 79.106}, None),
+    # NetLogo's BehaviorSpace table: four runs on two threads, their rows interleaved
+    "netlogo/wolf-sheep-table.csv": ("netlogo-table", "count sheep", dict(enumerate([
+        100, 106, 103, 103, 102, 103, 105, 108, 112, 110, 118, 121, 114, 129, 134, 140, 138, 137, 134, 134,
+        133, 133, 128, 133, 141, 144, 139, 136, 136, 137, 132, 130, 134, 140, 131, 131, 130, 124, 126, 128,
+        125, 129, 127, 129, 130, 128, 127, 129, 127, 128, 136, 142, 151, 145, 133, 135, 130, 134, 130, 134,
+        134, 140, 148, 136, 138, 139, 145, 149, 148, 157, 141, 135, 138, 137, 143, 142, 146, 156, 149, 148,
+        147, 150, 151, 163, 164, 158, 160, 151, 146, 145, 145, 157, 158, 162, 157, 152, 145, 151, 151, 142,
+        148])), "run=1"),
     # Mesa's batch_run saved as a CSV (Mesa 3.3.1, a Boltzmann wealth model): the model's Gini
     # once per step of each run, though batch_run repeats it on every agent's row
     "mesa/batch_run.csv": ("mesa-batch", "Gini", dict(enumerate([

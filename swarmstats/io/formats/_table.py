@@ -19,6 +19,18 @@ AXES = ("run", "step", "wall_time")
 ONE_CONFIGURATION = "one configuration"
 
 
+def plain_setting(value):
+    """A run's setting as written: a whole number without the '.0' pandas gives a column it read
+    as floats, a number as a plain int or float, anything else (a word) as it is.
+
+    >>> plain_setting(np.float64(8.0)), plain_setting(np.int64(3)), plain_setting(0.25), plain_setting("ring")
+    (8, 3, 0.25, 'ring')
+    """
+    if isinstance(value, (float, np.floating)):
+        return int(value) if float(value).is_integer() else float(value)
+    return int(value) if isinstance(value, np.integer) else value
+
+
 def setting_labels(configs: dict) -> dict:
     """Each run's configuration (``{run: {setting: value}}``, seeds already left out) as the
     settings that differ between the runs, or :data:`ONE_CONFIGURATION` for every run when none

@@ -40,6 +40,7 @@ from ._table import (
     LogTable,
     check_repeated_header,
     numeric_columns,
+    plain_setting,
     setting_labels,
 )
 
@@ -94,7 +95,7 @@ def read_batch_run(frame: pd.DataFrame, name: str) -> LogTable:
     if not reporters and not agent_columns:
         raise InputError(f"{name}: a Mesa batch run with parameters ({', '.join(parameters) or 'none'}) "
                          "but no reporter: the model's DataCollector collected nothing")
-    labels = np.array([f"RunId={_plain(run)}" for run in runs], dtype=object)
+    labels = np.array([f"RunId={plain_setting(run)}" for run in runs], dtype=object)
     configs = _configurations(frame, parameters, codes, labels)
     numbers = numeric_columns(frame, name, skip=[*HEADER, *parameters, AGENT])
     if not numbers:
@@ -111,7 +112,7 @@ def read_batch_run(frame: pd.DataFrame, name: str) -> LogTable:
         run_configs.update(zip(labels.tolist(), configs))
     if agent:
         agent_codes, agents = pd.factorize(frame[AGENT])  # (in the order they first appear)
-        agents = [str(_plain(agent)) for agent in agents] + ["(none)"]
+        agents = [str(plain_setting(agent)) for agent in agents] + ["(none)"]
         agent_codes = np.where(agent_codes < 0, len(agents) - 1, agent_codes)  # a row naming no agent
         width = len(agents)
         pairs, pair_keys = pd.factorize(codes * width + agent_codes)
@@ -159,14 +160,5 @@ def _configurations(frame: pd.DataFrame, parameters: list, codes: np.ndarray, la
     first = np.unique(codes, return_index=True)[1]
     kept = [p for p in parameters if str(p).lower() not in _SEED_PARAMETERS]
     values = {p: frame[p].to_numpy()[first] for p in kept}
-    settings = {label: {p: _plain(values[p][i]) for p in kept} for i, label in enumerate(labels.tolist())}
+    settings = {label: {p: plain_setting(values[p][i]) for p in kept} for i, label in enumerate(labels.tolist())}
     return list(setting_labels(settings).values())
-
-
-def _plain(value):
-    """A parameter or id as written: a whole number without its '.0', text as it is."""
-    if isinstance(value, (float, np.floating)) and float(value).is_integer():
-        return int(value)
-    if isinstance(value, np.integer):
-        return int(value)
-    return value
