@@ -100,9 +100,6 @@ def test_a_batch_run_that_kept_only_the_last_steps_says_how_to_get_series(tmp_pa
     refused = run("check-convergence", last)
     assert refused.returncode == 2 and "data_collection_period=1" in refused.stderr
     assert "Traceback" not in refused.stderr
-    # the final values remain readable as a plain table
-    final = read_log(last, format="csv", wide=True)
-    assert len(final) == len(raw[raw["Step"] == raw["Step"].max()])
 
 
 @pytest.mark.parametrize("text,message", [

@@ -81,14 +81,34 @@ def test_a_seed_variable_sets_no_configuration(tmp_path):
     assert set(read_log(path, wide=True).attrs["run_configs"].values()) == {ONE_CONFIGURATION}
 
 
+def test_a_table_of_final_values_is_described_per_setting_and_never_judged_in_time(tmp_path):
+    # "Measure runs at every step" off: a row per run, at its end (both public BehaviorSpace
+    # tables found are so), the runs finishing in any order
+    rows = [(3, 20, 0.71), (1, 10, 0.52), (5, 30, 0.93), (2, 10, 0.48), (6, 30, 0.91), (4, 20, 0.69)]
+    path = tmp_path / "final.csv"
+    path.write_text("\n".join([*METADATA, '"[run number]","n","[step]","share"',
+                               *(f'"{k}","{n}","500","{v}"' for k, n, v in rows)]) + "\n")
+    wide = read_log(path, wide=True)
+    assert wide.attrs["final_values"] and wide.columns.tolist() == ["run", "step", "share"]
+    assert wide["run"].tolist() == ["n=10", "n=10", "n=20", "n=20", "n=30", "n=30"]  # in run order
+    assert wide["share"].tolist() == [0.52, 0.48, 0.71, 0.69, 0.93, 0.91]
+    assert "final measurement only (6 runs, 3 settings" in wide.attrs["notes"][0]
+    described = json.loads(run("describe", path, "--format", "json").stdout)["results"]
+    assert [(r["name"], r["n"]) for r in described] == [("share [n=10]", 2), ("share [n=20]", 2), ("share [n=30]", 2)]
+    assert [r["mean"] for r in described] == pytest.approx([0.5, 0.7, 0.92])
+    for command, *options in (("check-convergence",), ("windows",), ("regimes",),
+                              ("report", "-o", str(tmp_path / "report.html"))):
+        refused = run(command, path, *options)
+        assert refused.returncode == 2 and "final measurement only" in refused.stderr, (command, refused.stderr)
+        assert "swarmstats describe" in refused.stderr and "Traceback" not in refused.stderr
+    assert not (tmp_path / "report.html").exists()
+
+
 @pytest.mark.parametrize("lines,message", [
     # the spreadsheet output: the runs across the columns
     (['"[run number]","1","2"', '"n","10","20"', '"[reporter]","count turtles","count turtles"'], "not its table"),
     # the lists output
     (['"[reporter]","[run number]","[step]","[0]","[1]"', '"[xcor] of turtles","1","0","1.5","2"'], "not its table"),
-    # the metrics measured at each run's end only
-    (['"[run number]","n","[step]","count turtles"', '"1","10","100","12"', '"2","20","100","19"'],
-     "Measure runs at every step"),
     (['"[run number]","n","[step]","count turtles"', '"1","10","0","12","7"'], "malformed rows"),
     (['"[run number]","n","[step]","count turtles"'], "no rows"),
     (['"[run number]","n","[step]","ids"', '"1","10","0","[1 2]"', '"1","10","1","[2 3]"'], "hold no numbers"),

@@ -31,6 +31,11 @@ def load(args):
                          f"examples, {len(frame)} rollouts), not a training log: its rollouts have no "
                          f"order in time, so nothing converges, changes or trends in it; 'swarmstats "
                          f"describe {args.file}' gives each score with an interval clustered by example")
+    if frame.attrs.get("final_values") and getattr(args, "command", None) in TIME_ORDERED:
+        raise InputError(f"{frame.attrs.get('source')} holds each run's final measurement only, not series in "
+                         "time: nothing in it converges, changes or trends. 'swarmstats describe "
+                         f"{args.file}' describes the final values"
+                         + (" of each setting" if RUN in frame.columns else ""))
     for note in frame.attrs.get("notes", []):  # what the reader found (runs, joins, gaps)
         say(f"{frame.attrs.get('source')}: {note}")
     group = getattr(args, "group", None)
@@ -244,8 +249,12 @@ def _runs(frame, key, args):
     args.group = RUN
     args.config = CONFIG if configs is not None else None
     if not (attrs.get("format") == "verifiers" and getattr(args, "pool_examples", False)):
-        say(f"{source} holds {len(key.names)} {'agents' if key.of_agents else 'runs'} ({how}: "
-            f"{name_list(key.names)}); each is analysed on its own (--run NAME picks one)")
+        if attrs.get("final_values"):
+            say(f"{source} holds the final values of runs in {len(key.names)} settings ({name_list(key.names)}); "
+                "each setting is described on its own (--run NAME picks one)")
+        else:
+            say(f"{source} holds {len(key.names)} {'agents' if key.of_agents else 'runs'} ({how}: "
+                f"{name_list(key.names)}); each is analysed on its own (--run NAME picks one)")
     return frame
 
 

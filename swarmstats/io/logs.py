@@ -204,7 +204,10 @@ def _tidy(table: LogTable) -> pd.DataFrame:
 
 
 def _run_configs(table: LogTable, frame: pd.DataFrame) -> None:
-    """What the log says each run's configuration was, in ``frame.attrs``."""
+    """What the log says of its runs, in ``frame.attrs``: each run's configuration, and whether
+    its rows are the runs' final values rather than series in time."""
+    if table.final_values:
+        frame.attrs["final_values"] = True
     if table.run_configs:
         frame.attrs["run_configs"] = dict(table.run_configs)
         if table.configs_complete:

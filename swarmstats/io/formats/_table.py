@@ -31,6 +31,33 @@ def plain_setting(value):
     return int(value) if isinstance(value, np.integer) else value
 
 
+def final_values(format: str, name: str, runs: np.ndarray, settings: list, metrics: dict, notes: list) -> LogTable:
+    """A sweep measured once per run, at its end - a BehaviorSpace table without "measure runs at
+    every step", Mesa's ``batch_run`` at its default ``data_collection_period`` - as a row per
+    measurement, in the order of the runs' numbers (``runs``; the step is the row's place in that
+    order, not a time), its setting (``settings``, :func:`setting_labels`) the ``run`` column, so
+    that each setting's repetitions are described together, and ``metrics`` (name -> a value per
+    row).  The commands that read a series in time refuse it.
+
+    >>> table = final_values("netlogo-table", "t.csv", np.array([2.0, 1.0]), ["n=10", "n=20"], {"r": np.array([0.5, 0.7])}, [])
+    >>> table.frame.to_dict("list"), table.final_values
+    ({'run': ['n=20', 'n=10'], 'step': [0.0, 1.0], 'r': [0.7, 0.5]}, True)
+    """
+    order = np.argsort(runs, kind="stable")
+    arrays = {"step": np.arange(len(order), dtype=float)}
+    if len(set(settings)) > 1:
+        arrays = {"run": np.asarray(settings, dtype=object)[order], **arrays}
+    arrays.update({metric: np.asarray(values, dtype=float)[order] for metric, values in metrics.items()})
+    said = (f"{len(set(settings))} settings, each described on its own" if len(set(settings)) > 1 else "one setting")
+    notes = [f"each run's final measurement only ({len(set(runs.tolist()))} runs, {said}): no series in time, so "
+             "nothing here converges, changes or trends; describe gives the final values' distribution"] + notes
+    # each setting its own configuration, whatever its label looks like ("offset=-5" is no
+    # replicate number)
+    configs = {setting: setting for setting in settings} if "run" in arrays else {}
+    return LogTable(None, format, name, notes, arrays=arrays, final_values=True, run_configs=configs,
+                    configs_complete=bool(configs))
+
+
 def setting_labels(configs: dict) -> dict:
     """Each run's configuration (``{run: {setting: value}}``, seeds already left out) as the
     settings that differ between the runs, or :data:`ONE_CONFIGURATION` for every run when none
@@ -74,6 +101,8 @@ class LogTable:
     arrays: dict | None = None
     #: what one step is ("timesteps"), when the reader knows it better than its format does
     step_unit: str | None = None
+    #: each row is a run's final measurement, no point of a series in time (:func:`final_values`)
+    final_values: bool = False
 
     @property
     def frame(self) -> pd.DataFrame:

@@ -87,9 +87,9 @@ def read_batch_run(frame: pd.DataFrame, name: str) -> LogTable:
     if not (same_run & (steps[order][1:] != steps[order][:-1])).any():
         raise InputError(f"{name}: a Mesa batch run that kept one step of each run ({len(runs)} runs): "
                          "batch_run keeps only each run's last step unless data_collection_period is "
-                         "set, so there is no series in time to read. Run it again with "
-                         "data_collection_period=1 (every step), or read the final values with "
-                         "--input-format csv")
+                         "set, so there is no series in time to read (and one value per run cannot tell "
+                         "the model's parameters from its reporters). Run it again with "
+                         "data_collection_period=1 (every step)")
     parameters = _parameters(frame, model_columns, order, same_run)
     reporters = model_columns[len(parameters):]
     if not reporters and not agent_columns:

@@ -34,7 +34,13 @@ import pandas as pd
 
 from ...errors import InputError
 from ..tabular import parse_delimited
-from ._table import LogTable, numeric_columns, plain_setting, setting_labels
+from ._table import (
+    LogTable,
+    final_values,
+    numeric_columns,
+    plain_setting,
+    setting_labels,
+)
 
 #: how BehaviorSpace's output files begin (the table, the spreadsheet, the lists and stats files),
 #: the first cell quoted or not
@@ -74,22 +80,16 @@ def read_table(name: str, data: bytes) -> LogTable:
         raise InputError(f"{name}: data row {bad + 1} of the BehaviorSpace table has no run number or step")
     codes, runs = pd.factorize(run_numbers, sort=True)
     order = np.argsort(codes, kind="stable")  # each run's rows together, as its thread wrote them
-    if len(runs) == len(frame):
-        raise InputError(f"{name}: a BehaviorSpace table with one row per run ({len(runs)} runs): the "
-                         "metrics were measured at the end of each run only, so there is no series in "
-                         "time. Tick 'Measure runs at every step' (or set runMetricsEveryStep=\"true\") and "
-                         "run the experiment again")
     labels = np.array([f"run={int(run)}" for run in runs], dtype=object)
     first = np.unique(codes, return_index=True)[1]
     settings = {label: {p: plain_setting(frame[p].to_numpy()[row]) for p in parameters if "seed" not in str(p).lower()}
                 for label, row in zip(labels.tolist(), first.tolist())}
+    configs = list(setting_labels(settings).values())
     numbers = numeric_columns(frame, name, skip=[RUN, STEP, *parameters])
     metrics = [c for c in columns[columns.index(STEP) + 1:] if c in numbers]
     if not metrics:
         raise InputError(f"{name}: the BehaviorSpace table's metrics hold no numbers "
                          f"({', '.join(map(str, columns[columns.index(STEP) + 1:])) or 'none measured'})")
-    arrays = {"run": labels[codes[order]], "step": steps[order]}
-    arrays.update({metric: np.asarray(numbers[metric], dtype=float)[order] for metric in metrics})
     lines = data[:start].decode("utf-8", errors="replace").splitlines()
     described = [_unquoted(line) for line in lines[1:3]]
     version = _unquoted(lines[0]).replace("BehaviorSpace results", "").strip().strip("()")
@@ -99,7 +99,12 @@ def read_table(name: str, data: bytes) -> LogTable:
     left = [c for c in columns[columns.index(STEP) + 1:] if c not in numbers]
     if left:
         notes.append(f"left out {', '.join(map(str, left))}: not numbers (a list, a word or true/false each step)")
-    return LogTable(None, "netlogo-table", name, notes, run_configs=dict(zip(labels.tolist(), setting_labels(settings).values())),
+    if len(runs) == len(frame):  # measured at each run's end only ("Measure runs at every step" off)
+        return final_values("netlogo-table", name, run_numbers, [configs[code] for code in codes],
+                            {metric: numbers[metric] for metric in metrics}, notes)
+    arrays = {"run": labels[codes[order]], "step": steps[order]}
+    arrays.update({metric: np.asarray(numbers[metric], dtype=float)[order] for metric in metrics})
+    return LogTable(None, "netlogo-table", name, notes, run_configs=dict(zip(labels.tolist(), configs)),
                     configs_complete=True, arrays=arrays)
 
 
