@@ -96,8 +96,11 @@ def test_a_table_of_final_values_is_described_per_setting_and_never_judged_in_ti
     described = json.loads(run("describe", path, "--format", "json").stdout)["results"]
     assert [(r["name"], r["n"]) for r in described] == [("share [n=10]", 2), ("share [n=20]", 2), ("share [n=30]", 2)]
     assert [r["mean"] for r in described] == pytest.approx([0.5, 0.7, 0.92])
-    for command, *options in (("check-convergence",), ("windows",), ("regimes",),
-                              ("report", "-o", str(tmp_path / "report.html"))):
+    other = tmp_path / "final-2.csv"
+    other.write_bytes(path.read_bytes())
+    for command, *options in (("check-convergence",), ("windows",), ("regimes",), ("learning-signal",),
+                              ("report", "-o", str(tmp_path / "report.html")), ("sweep",),
+                              ("curves", "-m", "share"), ("compare", other, "-m", "share")):
         refused = run(command, path, *options)
         assert refused.returncode == 2 and "final measurement only" in refused.stderr, (command, refused.stderr)
         assert "swarmstats describe" in refused.stderr and "Traceback" not in refused.stderr

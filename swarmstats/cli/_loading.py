@@ -23,6 +23,7 @@ def load(args):
     """
     from ..io import read_log
     from ..io.columns import left_out_text, listing, table_roles
+    from ..io.formats._table import require_series
 
     frame = read_log(args.file, format=args.input_format, wide=True)
     if frame.attrs.get("format") == "verifiers" and getattr(args, "command", None) in TIME_ORDERED:
@@ -31,11 +32,8 @@ def load(args):
                          f"examples, {len(frame)} rollouts), not a training log: its rollouts have no "
                          f"order in time, so nothing converges, changes or trends in it; 'swarmstats "
                          f"describe {args.file}' gives each score with an interval clustered by example")
-    if frame.attrs.get("final_values") and getattr(args, "command", None) in TIME_ORDERED:
-        raise InputError(f"{frame.attrs.get('source')} holds each run's final measurement only, not series in "
-                         "time: nothing in it converges, changes or trends. 'swarmstats describe "
-                         f"{args.file}' describes the final values"
-                         + (" of each setting" if RUN in frame.columns else ""))
+    if getattr(args, "command", None) in TIME_ORDERED:
+        require_series(frame, args.file)
     for note in frame.attrs.get("notes", []):  # what the reader found (runs, joins, gaps)
         say(f"{frame.attrs.get('source')}: {note}")
     group = getattr(args, "group", None)

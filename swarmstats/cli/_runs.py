@@ -8,6 +8,7 @@ import pandas as pd
 from .._result import fmt_step
 from ..errors import DivergedAtStart, InputError
 from ..io import classify_columns, read_log, select_metric
+from ..io.formats._table import require_series
 from ..io.runs import name_list
 from ..sweeps.runs import (
     ENVIRONMENT,
@@ -28,7 +29,8 @@ def metric_runs_at(paths, metric: str, input_format: str | None) -> list[tuple[R
     :func:`note_diverged`."""
     found = []
     for spec in discover(paths, format=input_format):
-        frame = spec.frame if spec.frame is not None else read_log(spec.path, format=spec.format, wide=True)
+        frame = spec.frame if spec.frame is not None else require_series(
+            read_log(spec.path, format=spec.format, wide=True))
         try:
             series = select_metric(frame, metric, step=classify_columns(frame).step, diverged=True)
         except DivergedAtStart as exc:

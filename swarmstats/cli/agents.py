@@ -113,10 +113,11 @@ def _per_file(path, args):
 def _equilibria(args):
     from ..agents import equilibria
     from ..io import read_log
+    from ..io.formats._table import require_series
 
     runs = {}
     for path in args.files:
-        frame = read_log(path, format=args.input_format, wide=True)
+        frame = require_series(read_log(path, format=args.input_format, wide=True), path)
         if "run" in frame.columns and frame["run"].nunique() > 1:
             raise InputError(f"{path}: the log holds {frame['run'].nunique()} runs; give one run per file")
         runs[str(path)] = frame

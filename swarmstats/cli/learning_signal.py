@@ -39,8 +39,9 @@ def add_parser(commands) -> None:
 
 def run(args) -> int:
     from ..io import read_log
+    from ..io.formats._table import require_series
 
-    frame = read_log(args.file, format=args.input_format, wide=True)
+    frame = require_series(read_log(args.file, format=args.input_format, wide=True), args.file)
     result = learning_signal(frame, zero_std=args.zero_std, spread=args.spread,
                              collapse_level=args.collapse_level)
     render(args, "learning-signal", [result])

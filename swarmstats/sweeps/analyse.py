@@ -14,6 +14,7 @@ from ..convergence.verdict import ConvergenceTest
 from ..description import describe
 from ..errors import DivergedAtStart, SwarmstatsError
 from ..io import classify_columns, read_log, select_metric
+from ..io.formats._table import require_series
 from ..io.metric import series_endings
 from ..regimes import RegimeDetector
 
@@ -41,7 +42,8 @@ def analyse_run(spec, options: SweepOptions) -> dict:
     """Everything the sweep reports about one run (``status`` "ok" or "error")."""
     out = {"name": spec.name, "params": jsonable(spec.params)}
     try:
-        frame = spec.frame if spec.frame is not None else read_log(spec.path, format=spec.format, wide=True)
+        frame = spec.frame if spec.frame is not None else require_series(
+            read_log(spec.path, format=spec.format, wide=True))
         columns = classify_columns(frame)
         metrics = list(options.metrics) if options.metrics else columns.metrics
         missing = [m for m in metrics if m not in frame.columns]

@@ -18,6 +18,7 @@ import pandas as pd
 from ..errors import InputError
 from ..io import mlflow_server, read_log
 from ..io.columns import table_roles
+from ..io.formats._table import require_series
 from ..io.formats.sb3 import WORKER_START_SECONDS, monitor_environment, worker_groups
 from ..io.runs import normalise, setting_stems
 
@@ -105,7 +106,7 @@ def discover(paths, *, group: str | None = None, format: str | None = None) -> l
     if group is not None:
         if len(expanded) != 1:
             raise InputError("--group splits one long file into runs: pass exactly one file")
-        frame = read_log(expanded[0], format=format, wide=True)
+        frame = require_series(read_log(expanded[0], format=format, wide=True), expanded[0])
         if group not in frame.columns:
             raise InputError(f"--group: no column {group!r}; columns are {', '.join(map(str, frame.columns))}")
         return [RunSpec(name=f"{group}={key}", frame=part.reset_index(drop=True),
@@ -287,7 +288,7 @@ def links_out(specs) -> list:
 def _runs_in_one_file(path: str, format: str | None) -> list:
     """One file holding several runs (a run/seed/trial column, label x seed, step restarts) is
     split by its run key, never analysed as one merged run."""
-    return _split_runs(read_log(path, format=format, wide=True), format)
+    return _split_runs(require_series(read_log(path, format=format, wide=True), path), format)
 
 
 def _split_runs(frame: pd.DataFrame, format: str | None) -> list:

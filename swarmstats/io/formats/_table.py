@@ -58,6 +58,18 @@ def final_values(format: str, name: str, runs: np.ndarray, settings: list, metri
                     configs_complete=bool(configs))
 
 
+def require_series(frame: pd.DataFrame, file=None) -> pd.DataFrame:
+    """``frame``, or the InputError that says it holds final values (:func:`final_values`): what
+    reads a series in time (a verdict, a window, regimes, a run's last tenth) must never take a
+    setting's repetitions, in run order, for one."""
+    if frame.attrs.get("final_values"):
+        source = frame.attrs.get("source")
+        raise InputError(f"{source} holds each run's final measurement only, not series in time: nothing in it "
+                         f"converges, changes or trends. 'swarmstats describe {file or source}' describes the "
+                         "final values" + (" of each setting" if "run" in frame.columns else ""))
+    return frame
+
+
 def setting_labels(configs: dict) -> dict:
     """Each run's configuration (``{run: {setting: value}}``, seeds already left out) as the
     settings that differ between the runs, or :data:`ONE_CONFIGURATION` for every run when none
