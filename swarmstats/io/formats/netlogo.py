@@ -91,7 +91,7 @@ def read_table(name: str, data: bytes) -> LogTable:
         raise InputError(f"{name}: the BehaviorSpace table's metrics hold no numbers "
                          f"({', '.join(map(str, columns[columns.index(STEP) + 1:])) or 'none measured'})")
     lines = data[:start].decode("utf-8", errors="replace").splitlines()
-    described = [_unquoted(line) for line in lines[1:3]]
+    described = [_unquoted(line) for line in lines[1:3]] + ["an unnamed model", "unnamed"][len(lines[1:3]):]
     version = _unquoted(lines[0]).replace("BehaviorSpace results", "").strip().strip("()")
     notes = [f"a NetLogo BehaviorSpace table ({version}): "
              f"experiment {described[1]!r} of {described[0]}, {len(runs)} run(s)"
