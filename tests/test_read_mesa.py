@@ -91,15 +91,32 @@ def test_model_reporters_alone_and_a_seed_parameter(tmp_path):
     assert [r["name"] for r in payload] == [f"Gini [{ONE_CONFIGURATION}]"] and len(payload[0]["runs"]) == 3
 
 
-def test_a_batch_run_that_kept_only_the_last_steps_says_how_to_get_series(tmp_path):
+def test_a_batch_run_of_last_steps_is_each_settings_final_values(tmp_path):
+    # batch_run's default keeps each run's last step: every column holds one value within a
+    # run, so the parameters are told by what repeats across the iterations of a setting
     raw = pd.read_csv(RESULTS)
+    last_step = raw[raw["Step"] == raw["Step"].max()]
     last = tmp_path / "last.csv"
-    raw[raw["Step"] == raw["Step"].max()].to_csv(last, index=False)  # batch_run's default
-    with pytest.raises(InputError, match="data_collection_period=1"):
-        read_log(last)
+    last_step.to_csv(last, index=False)
+    wide = read_log(last, wide=True)
+    assert wide.attrs["final_values"] and wide.columns.tolist() == ["run", "step", "Gini", "Wealth"]
+    assert "parameters n" in " ".join(wide.attrs["notes"])
+    ginis = wide.dropna(subset=["Gini"])
+    assert ginis["run"].tolist() == ["n=4", "n=8"] * 3  # in RunId order, once per run
+    assert ginis["Gini"].tolist() == last_step.groupby("RunId")["Gini"].first().tolist()
+    wealth = wide.dropna(subset=["Wealth"])
+    assert sorted(wealth.groupby("run").size().tolist()) == [3 * 4, 3 * 8]  # every agent of every run
+    described = json.loads(run("describe", last, "--format", "json").stdout)["results"]
+    by_name = {r["name"]: r for r in described}
+    assert set(by_name) == {"Gini [n=4]", "Gini [n=8]", "Wealth [n=4]", "Wealth [n=8]"}
+    assert by_name["Wealth [n=8]"]["n"] == 24 and by_name["Wealth [n=8]"]["mean"] == pytest.approx(1.0)  # conserved
     refused = run("check-convergence", last)
-    assert refused.returncode == 2 and "data_collection_period=1" in refused.stderr
-    assert "Traceback" not in refused.stderr
+    assert refused.returncode == 2 and "final measurement only" in refused.stderr and "Traceback" not in refused.stderr
+    # one iteration: nothing tells the parameters from the reporters
+    first = tmp_path / "first.csv"
+    last_step[last_step["iteration"] == 0].to_csv(first, index=False)
+    with pytest.raises(InputError, match="data_collection_period=1"):
+        read_log(first)
 
 
 @pytest.mark.parametrize("text,message", [

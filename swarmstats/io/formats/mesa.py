@@ -39,6 +39,7 @@ from ._table import (
     ONE_CONFIGURATION,
     LogTable,
     check_repeated_header,
+    final_values,
     numeric_columns,
     plain_setting,
     setting_labels,
@@ -84,13 +85,17 @@ def read_batch_run(frame: pd.DataFrame, name: str) -> LogTable:
     # each run's rows together, in the order written (batch_run's processes finish in any order)
     order = np.argsort(codes, kind="stable")
     same_run = codes[order][1:] == codes[order][:-1]
-    if not (same_run & (steps[order][1:] != steps[order][:-1])).any():
-        raise InputError(f"{name}: a Mesa batch run that kept one step of each run ({len(runs)} runs): "
-                         "batch_run keeps only each run's last step unless data_collection_period is "
-                         "set, so there is no series in time to read (and one value per run cannot tell "
-                         "the model's parameters from its reporters). Run it again with "
-                         "data_collection_period=1 (every step)")
-    parameters = _parameters(frame, model_columns, order, same_run)
+    final = not (same_run & (steps[order][1:] != steps[order][:-1])).any()
+    if final:  # batch_run's default: each run's last step only
+        parameters = _parameters_by_iteration(frame, model_columns, codes, run_ids)
+        if parameters is None:
+            raise InputError(f"{name}: a Mesa batch run that kept one step of each run ({len(runs)} runs) and "
+                             "ran one iteration: batch_run keeps only each run's last step unless "
+                             "data_collection_period is set, so there is no series in time, and with one "
+                             "value per run the model's parameters cannot be told from its reporters. Run it "
+                             "again with data_collection_period=1 (every step), or with iterations=2 or more")
+    else:
+        parameters = _parameters(frame, model_columns, order, same_run)
     reporters = model_columns[len(parameters):]
     if not reporters and not agent_columns:
         raise InputError(f"{name}: a Mesa batch run with parameters ({', '.join(parameters) or 'none'}) "
@@ -103,6 +108,8 @@ def read_batch_run(frame: pd.DataFrame, name: str) -> LogTable:
                          f"({', '.join(map(str, reporters + agent_columns))})")
     model = [c for c in reporters if c in numbers]
     agent = [c for c in agent_columns if c in numbers]
+    if final:
+        return _final_values(frame, name, run_ids, codes, configs, numbers, model, agent, parameters)
     parts, run_configs = [], {}
     if model:
         # the model's values repeat on every agent's row: one row per run and step
@@ -152,6 +159,44 @@ def _parameters(frame: pd.DataFrame, columns: list, order: np.ndarray, same_run:
             break
         found.append(column)
     return found
+
+
+def _parameters_by_iteration(frame: pd.DataFrame, columns: list, codes: np.ndarray, run_ids: np.ndarray):
+    """For a batch run that kept one step of each run, where every column holds one value within
+    a run: the leading ``columns`` that take one value per setting.  ``batch_run`` numbers its
+    runs iteration by iteration, each iteration running every setting in one order, so a run's
+    setting is its ``RunId`` modulo the runs of an iteration; a parameter repeats across the
+    iterations of a setting, a stochastic reporter does not (a deterministic one does, and is
+    taken for a parameter).  None when the batch ran one iteration: nothing tells them apart."""
+    first = np.unique(codes, return_index=True)[1]
+    iterations = pd.to_numeric(frame["iteration"], errors="coerce").to_numpy(dtype=float)[first]
+    if np.isnan(iterations).any() or len(np.unique(iterations)) < 2:
+        return None
+    per_iteration = int(np.count_nonzero(iterations == iterations.min()))
+    setting = (run_ids[first] - run_ids[first].min()) % per_iteration
+    found = []
+    for column in columns:
+        values = pd.factorize(frame[column].to_numpy()[first])[0]
+        if pd.DataFrame({"setting": setting, "value": values}).drop_duplicates()["setting"].duplicated().any():
+            break  # two values in one setting: a reporter
+        found.append(column)
+    return found
+
+
+def _final_values(frame, name, run_ids, codes, configs, numbers, model, agent, parameters) -> LogTable:
+    """A batch run that kept each run's last step: the model's reporters once per run, the agents'
+    once per agent of each run, each row labelled with its run's setting (:func:`final_values`)."""
+    model_rows = np.unique(codes, return_index=True)[1] if model else np.array([], dtype=int)
+    agent_rows = np.arange(len(frame)) if agent else np.array([], dtype=int)
+    rows = np.concatenate([model_rows, agent_rows])
+    values = {column: np.concatenate([np.asarray(numbers[column], dtype=float)[model_rows],
+                                      np.full(len(agent_rows), np.nan)]) for column in model}
+    values.update({column: np.concatenate([np.full(len(model_rows), np.nan),
+                                           np.asarray(numbers[column], dtype=float)[agent_rows]]) for column in agent})
+    notes = [f"a Mesa batch run of each run's last step: {len(configs)} run(s), parameters "
+             f"{', '.join(map(str, parameters)) or 'none'} (told from the reporters by what repeats across the "
+             "iterations of a setting)" + (f"; agent reporters {', '.join(map(str, agent))} once per agent" if agent else "")]
+    return final_values("mesa-batch", name, run_ids[rows], [configs[code] for code in codes[rows]], values, notes)
 
 
 def _configurations(frame: pd.DataFrame, parameters: list, codes: np.ndarray, labels: np.ndarray) -> list:
