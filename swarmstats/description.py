@@ -591,7 +591,15 @@ def _describe_clustered(series: Series, codes: np.ndarray, names: np.ndarray, le
         median_ess = share * (1 - share) / indicator if indicator > 0 else float(n)
         median_ci = _order_interval(np.sort(x), median_ess, level)
         notes += [note for note in [_median_range_note(n, level)] if note]
-        notes.append(_cluster_note(groups, n / groups, effect))
+        if variance > 0:
+            notes.append(_cluster_note(groups, n / groups, effect))
+        else:
+            # (the design effect is 0: every cluster's mean is the same, as in a model whose agents
+            # share a fixed total - a Boltzmann economy's wealth - and the mean cannot vary)
+            ess = nan
+            notes.append(f"every one of the {groups} clusters has the same mean ({fmt(mean, 4)}): the mean does "
+                         "not vary from cluster to cluster, so its interval is a point - so by design where the "
+                         "clusters' total is fixed (a conserved quantity), by chance where there are few clusters")
     return DescribeResult(**shape, ci=ci, ci_iid=_iid_interval(shape, level), ci_level=level,
                           autocorr_time=nan, ess=ess, median_ci=median_ci, notes=notes,
                           clusters=groups, design_effect=effect)

@@ -263,6 +263,16 @@ def test_clusters_say_what_narrows_the_interval_and_when_there_are_too_few():
     assert same.ci == (1.0, 1.0) and same.clusters == 3
 
 
+def test_clusters_of_one_mean_give_a_point_interval_and_say_why():
+    # a Boltzmann economy's agents: each run's wealth sums to its agents' count, so every run's
+    # mean is 1; the design effect is 0 and its note divided by it (ZeroDivisionError)
+    wealth = np.array([0.0, 2.0, 1.0, 1.0, 2.0, 0.0, 0.0, 2.0, 1.0, 1.0, 2.0, 0.0])
+    result = describe(wealth, clusters=np.repeat([0, 1, 2], 4))
+    assert result.ci == (1.0, 1.0) and np.isnan(result.ess) and result.design_effect == 0
+    assert "every one of the 3 clusters has the same mean (1)" in result.notes[-1]
+    assert "ESS n/a" in result.summary()
+
+
 def test_clustered_notes_never_contradict_the_interval_given():
     # the clustered description filtered the unclustered one's notes by their first words, and
     # kept "only 3 value(s): no interval is estimated" beside the interval it did estimate

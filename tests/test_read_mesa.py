@@ -110,6 +110,8 @@ def test_a_batch_run_of_last_steps_is_each_settings_final_values(tmp_path):
     by_name = {r["name"]: r for r in described}
     assert set(by_name) == {"Gini [n=4]", "Gini [n=8]", "Wealth [n=4]", "Wealth [n=8]"}
     assert by_name["Wealth [n=8]"]["n"] == 24 and by_name["Wealth [n=8]"]["mean"] == pytest.approx(1.0)  # conserved
+    # the agents of one run are alike (their wealth sums to their count): clustered by run
+    assert by_name["Wealth [n=8]"]["clusters"] == 3 and by_name["Gini [n=8]"]["clusters"] == 3
     refused = run("check-convergence", last)
     assert refused.returncode == 2 and "final measurement only" in refused.stderr and "Traceback" not in refused.stderr
     # one iteration: nothing tells the parameters from the reporters

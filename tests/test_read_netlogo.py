@@ -96,6 +96,7 @@ def test_a_table_of_final_values_is_described_per_setting_and_never_judged_in_ti
     described = json.loads(run("describe", path, "--format", "json").stdout)["results"]
     assert [(r["name"], r["n"]) for r in described] == [("share [n=10]", 2), ("share [n=20]", 2), ("share [n=30]", 2)]
     assert [r["mean"] for r in described] == pytest.approx([0.5, 0.7, 0.92])
+    assert [r["clusters"] for r in described] == [2, 2, 2]  # the runs independent: each its own cluster
     other = tmp_path / "final-2.csv"
     other.write_bytes(path.read_bytes())
     for command, *options in (("check-convergence",), ("windows",), ("regimes",), ("learning-signal",),

@@ -72,8 +72,8 @@ def _say_if_steps_repeat(frame, metrics: list, step: str | None, group: str | No
     ``epoch``), the values are the step's parts in order, and the note says so instead."""
     import numpy as np
 
-    if step is None or step not in frame.columns:
-        return
+    if step is None or step not in frame.columns or frame.attrs.get("final_values"):
+        return  # (a run's final values share its number as their step: its agents, not two runs)
     steps = frame[step].to_numpy()
     if steps.dtype.kind in "iuf" and len(steps) > 1 and (np.diff(steps) > 0).all():
         return  # the common case, told in one pass for every metric: no step holds two rows

@@ -50,6 +50,12 @@ def run(args) -> int:
     args.pool_examples = args.group is None and args.cluster is None and args.run is None
     frame, columns, metrics = load(args)
     cluster = _cluster_column(frame, args)
+    by_run = cluster is None and bool(frame.attrs.get("final_values"))
+    if by_run:
+        # runs' final values: the runs are independent, the values of one run (its agents') are
+        # not, and run order is no time to read an autocorrelation in; the step is the run's number
+        cluster = columns.step
+        say(f"{frame.attrs.get('source')}: each run's final values, clustered by run (the step is the run's number)")
     announce_direction(args, metrics)
     results = []
     rng = np.random.default_rng(args.random_seed)
@@ -65,6 +71,8 @@ def run(args) -> int:
                 continue  # a run that never logged this metric
             say_left_out(run_label(metric, key, args), series)
             clusters = part[cluster].to_numpy()[rows] if cluster is not None else None
+            if by_run:  # the runs' numbers: "run 4", not "4.0"
+                clusters = np.array([f"run {plain_number(value)}" for value in clusters], dtype=object)
             if clusters is not None and pd.isna(clusters).any():
                 step = plain_number(series.index[int(np.flatnonzero(pd.isna(clusters))[0])])
                 raise InputError(f"--cluster {cluster}: no label for {metric} at step {step} "

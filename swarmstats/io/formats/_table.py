@@ -34,17 +34,18 @@ def plain_setting(value):
 def final_values(format: str, name: str, runs: np.ndarray, settings: list, metrics: dict, notes: list) -> LogTable:
     """A sweep measured once per run, at its end - a BehaviorSpace table without "measure runs at
     every step", Mesa's ``batch_run`` at its default ``data_collection_period`` - as a row per
-    measurement, in the order of the runs' numbers (``runs``; the step is the row's place in that
-    order, not a time), its setting (``settings``, :func:`setting_labels`) the ``run`` column, so
-    that each setting's repetitions are described together, and ``metrics`` (name -> a value per
-    row).  The commands that read a series in time refuse it.
+    measurement, in the order of the runs' numbers (``runs``), each row's run number its step (an
+    order, not a time; the rows of one run - its agents - share it, and ``describe`` clusters by
+    it), its setting (``settings``, :func:`setting_labels`) the ``run`` column, so that each
+    setting's repetitions are described together, and ``metrics`` (name -> a value per row).
+    The commands that read a series in time refuse it.
 
     >>> table = final_values("netlogo-table", "t.csv", np.array([2.0, 1.0]), ["n=10", "n=20"], {"r": np.array([0.5, 0.7])}, [])
     >>> table.frame.to_dict("list"), table.final_values
-    ({'run': ['n=20', 'n=10'], 'step': [0.0, 1.0], 'r': [0.7, 0.5]}, True)
+    ({'run': ['n=20', 'n=10'], 'step': [1.0, 2.0], 'r': [0.7, 0.5]}, True)
     """
     order = np.argsort(runs, kind="stable")
-    arrays = {"step": np.arange(len(order), dtype=float)}
+    arrays = {"step": np.asarray(runs, dtype=float)[order]}
     if len(set(settings)) > 1:
         arrays = {"run": np.asarray(settings, dtype=object)[order], **arrays}
     arrays.update({metric: np.asarray(values, dtype=float)[order] for metric, values in metrics.items()})
