@@ -155,3 +155,8 @@ def test_scores_that_name_their_agents_get_a_hint_to_judge_each_apart(tmp_path):
     path = tmp_path / "scores.csv"
     pd.DataFrame({"agent": ["a"] * 30, "p": np.linspace(0.6, 0.9, 30)}).to_csv(path, index=False)
     assert "judges each apart" not in run("proxy", path).stderr
+    # a simulation's agent table as Mesa writes it names its agents AgentID
+    steps, agents = np.meshgrid(np.arange(40), np.arange(4), indexing="ij")
+    pd.DataFrame({"Step": steps.ravel(), "AgentID": agents.ravel(),
+                  "p": 0.3 + 0.12 * agents.ravel() + 0.01 * np.sin(steps.ravel())}).to_csv(path, index=False)
+    assert "--key AgentID judges each apart" in run("proxy", path).stderr

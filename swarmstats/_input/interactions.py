@@ -186,6 +186,8 @@ def agent_columns(frame: pd.DataFrame) -> tuple | None:
     ('initiator_id', 'counterparty_id')
     >>> agent_columns(pd.DataFrame(columns=["p", "accepted", "agent"]))
     ('agent',)
+    >>> agent_columns(pd.DataFrame(columns=["Step", "AgentID", "p"]))   # as Mesa names its agents
+    ('AgentID',)
     """
     for pair in AGENT_COLUMN_PAIRS:
         if all(column in frame.columns for column in pair):
@@ -193,7 +195,10 @@ def agent_columns(frame: pd.DataFrame) -> tuple | None:
     for column in AGENT_COLUMNS:
         if column in frame.columns:
             return (column,)
-    return None
+    # (imported only when the plain names miss: the io package is not light)
+    from ..io.runs import AGENT_NAMES, normalise
+
+    return next(((column,) for column in frame.columns if normalise(column) in AGENT_NAMES), None)
 
 
 def cluster_option(frame: pd.DataFrame, columns) -> tuple:

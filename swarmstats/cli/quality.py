@@ -48,7 +48,7 @@ def add_parser(commands) -> None:
                               "are resampled together, the agents being the adverse-selection test's "
                               "units: one (the agent) or two (initiator,counterparty); "
                               "'auto' (default) uses initiator_id,counterparty_id (SWARM), "
-                              "initiator,counterparty, agent_id or agent when present; 'none' treats "
+                              "initiator,counterparty, agent_id or agent (AgentID ...) when present; 'none' treats "
                               "interactions as independent")
     quality.add_argument("--blocks", default="auto", type=_blocks, metavar="auto|none|N",
                          help="without agent clusters: 'auto' (default) resamples contiguous blocks "
