@@ -59,6 +59,34 @@ def final_values(format: str, name: str, runs: np.ndarray, settings: list, metri
                     configs_complete=bool(configs))
 
 
+def run_and_step_numbers(frame: pd.DataFrame, run: str, step: str, name: str, what: str) -> tuple:
+    """The ``run`` and ``step`` columns of a sweep's table (a Mesa batch run, a BehaviorSpace
+    table) as floats, or one InputError naming the first data row that lacks either."""
+    runs = pd.to_numeric(frame[run], errors="coerce").to_numpy(dtype=float)
+    steps = pd.to_numeric(frame[step], errors="coerce").to_numpy(dtype=float)
+    missing = np.isnan(runs) | np.isnan(steps)
+    if missing.any():
+        raise InputError(f"{name}: data row {int(np.flatnonzero(missing)[0]) + 1} of {what} has no {run} or {step} number")
+    return runs, steps
+
+
+def sweep_configurations(frame: pd.DataFrame, parameters: list, codes: np.ndarray, labels: list) -> list:
+    """Each run's configuration, in the order of ``labels`` (``codes``: each row's run): the
+    ``parameters`` that differ between the runs (:func:`setting_labels`), a seed left out - a
+    parameter whose name ends in ``seed`` (``random-seed``) or is ``rng`` sets a replicate, not a
+    setting (``seed-density`` is a setting).
+
+    >>> frame = pd.DataFrame({"n": [10, 10, 20], "random-seed": [1, 2, 3]})
+    >>> sweep_configurations(frame, ["n", "random-seed"], np.array([0, 1, 2]), ["a", "b", "c"])
+    ['n=10', 'n=10', 'n=20']
+    """
+    first = np.unique(codes, return_index=True)[1]
+    kept = [p for p in parameters if not str(p).strip().lower().endswith("seed") and str(p).strip().lower() != "rng"]
+    values = {p: frame[p].to_numpy()[first] for p in kept}
+    settings = {label: {p: plain_setting(values[p][i]) for p in kept} for i, label in enumerate(labels)}
+    return list(setting_labels(settings).values())
+
+
 def require_series(frame: pd.DataFrame, file=None) -> pd.DataFrame:
     """``frame``, or the InputError that says it holds final values (:func:`final_values`): what
     reads a series in time (a verdict, a window, regimes, a run's last tenth) must never take a

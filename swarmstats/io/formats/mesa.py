@@ -42,14 +42,13 @@ from ._table import (
     final_values,
     numeric_columns,
     plain_setting,
-    setting_labels,
+    run_and_step_numbers,
+    sweep_configurations,
 )
 
 #: the first columns of every row ``batch_run`` returns
 HEADER = ("RunId", "iteration", "Step")
 AGENT = "AgentID"
-#: parameters that seed a run: its replicates differ in them (Mesa 3 passes ``rng`` to the model)
-_SEED_PARAMETERS = ("seed", "rng", "random_seed", "rng_seed")
 
 
 def _saved_index(name) -> bool:
@@ -73,11 +72,7 @@ def read_batch_run(frame: pd.DataFrame, name: str) -> LogTable:
         frame = frame.iloc[:, 1:]
     if frame.empty:
         raise InputError(f"{name}: a Mesa batch run with no rows")
-    run_ids = pd.to_numeric(frame["RunId"], errors="coerce").to_numpy(dtype=float)
-    steps = pd.to_numeric(frame["Step"], errors="coerce").to_numpy(dtype=float)
-    if np.isnan(run_ids).any() or np.isnan(steps).any():
-        bad = int(np.flatnonzero(np.isnan(run_ids) | np.isnan(steps))[0])
-        raise InputError(f"{name}: data row {bad + 1} of a Mesa batch run has no RunId or Step number")
+    run_ids, steps = run_and_step_numbers(frame, "RunId", "Step", name, "a Mesa batch run")
     rest = [c for c in frame.columns if c not in HEADER]
     model_columns = rest[:rest.index(AGENT)] if AGENT in rest else rest
     agent_columns = rest[rest.index(AGENT) + 1:] if AGENT in rest else []
@@ -101,7 +96,7 @@ def read_batch_run(frame: pd.DataFrame, name: str) -> LogTable:
         raise InputError(f"{name}: a Mesa batch run with parameters ({', '.join(parameters) or 'none'}) "
                          "but no reporter: the model's DataCollector collected nothing")
     labels = np.array([f"RunId={plain_setting(run)}" for run in runs], dtype=object)
-    configs = _configurations(frame, parameters, codes, labels)
+    configs = sweep_configurations(frame, parameters, codes, labels.tolist())
     numbers = numeric_columns(frame, name, skip=[*HEADER, *parameters, AGENT])
     if not numbers:
         raise InputError(f"{name}: a Mesa batch run whose reporters hold no numbers "
@@ -199,11 +194,4 @@ def _final_values(frame, name, run_ids, codes, configs, numbers, model, agent, p
     return final_values("mesa-batch", name, run_ids[rows], [configs[code] for code in codes[rows]], values, notes)
 
 
-def _configurations(frame: pd.DataFrame, parameters: list, codes: np.ndarray, labels: np.ndarray) -> list:
-    """Each run's configuration (in the order of ``labels``): the parameters that differ between
-    the runs, seeds aside (:func:`setting_labels`)."""
-    first = np.unique(codes, return_index=True)[1]
-    kept = [p for p in parameters if str(p).lower() not in _SEED_PARAMETERS]
-    values = {p: frame[p].to_numpy()[first] for p in kept}
-    settings = {label: {p: plain_setting(values[p][i]) for p in kept} for i, label in enumerate(labels.tolist())}
-    return list(setting_labels(settings).values())
+

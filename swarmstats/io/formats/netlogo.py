@@ -38,8 +38,8 @@ from ._table import (
     LogTable,
     final_values,
     numeric_columns,
-    plain_setting,
-    setting_labels,
+    run_and_step_numbers,
+    sweep_configurations,
 )
 
 #: how BehaviorSpace's output files begin (the table, the spreadsheet, the lists and stats files),
@@ -73,18 +73,11 @@ def read_table(name: str, data: bytes) -> LogTable:
     parameters = columns[1:columns.index(STEP)]
     if frame.empty:
         raise InputError(f"{name}: a BehaviorSpace table with no rows (did the experiment run?)")
-    run_numbers = pd.to_numeric(frame[RUN], errors="coerce").to_numpy(dtype=float)
-    steps = pd.to_numeric(frame[STEP], errors="coerce").to_numpy(dtype=float)
-    if np.isnan(run_numbers).any() or np.isnan(steps).any():
-        bad = int(np.flatnonzero(np.isnan(run_numbers) | np.isnan(steps))[0])
-        raise InputError(f"{name}: data row {bad + 1} of the BehaviorSpace table has no run number or step")
+    run_numbers, steps = run_and_step_numbers(frame, RUN, STEP, name, "the BehaviorSpace table")
     codes, runs = pd.factorize(run_numbers, sort=True)
     order = np.argsort(codes, kind="stable")  # each run's rows together, as its thread wrote them
     labels = np.array([f"run={int(run)}" for run in runs], dtype=object)
-    first = np.unique(codes, return_index=True)[1]
-    settings = {label: {p: plain_setting(frame[p].to_numpy()[row]) for p in parameters if "seed" not in str(p).lower()}
-                for label, row in zip(labels.tolist(), first.tolist())}
-    configs = list(setting_labels(settings).values())
+    configs = sweep_configurations(frame, parameters, codes, labels.tolist())
     numbers = numeric_columns(frame, name, skip=[RUN, STEP, *parameters])
     metrics = [c for c in columns[columns.index(STEP) + 1:] if c in numbers]
     if not metrics:
