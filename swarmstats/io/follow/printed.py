@@ -20,6 +20,7 @@ printed format that ``watch`` should follow is one more opener in :data:`_OPENER
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 
 from ..._result import plain_number
@@ -45,11 +46,12 @@ from ..formats.verl import is_late, parse_step_line, printed_value, printing_pro
 LATE = "\x00late"
 
 
-class PrintedLines:
+class PrintedLines(ABC):
     """A printed format being followed: :meth:`feed` each line, get the record it completes."""
 
     #: what one step is, as ``read_log``'s reader of the format calls it; None: the step key's name
     unit: str | None = None
+
     def records(self, written: str, shown: str) -> list[dict]:
         """The records a line of the file completes: ``written`` as it is in the file, ``shown``
         what a terminal shows of it (after its last carriage return, without colour codes).  Most
@@ -57,9 +59,9 @@ class PrintedLines:
         record = self.feed(shown)
         return [] if record is None else [record]
 
+    @abstractmethod
     def feed(self, line: str) -> dict | None:
         """The record ``line`` completes (its ``step`` among its values), else None."""
-        raise NotImplementedError
 
 
 class _Blocks(PrintedLines):

@@ -130,10 +130,11 @@ def read_batch_run(frame: pd.DataFrame, name: str) -> LogTable:
     ranked = np.lexsort((rows, np.concatenate([part[2] for part in parts]), codes[rows]))
     rows = rows[ranked]
     arrays = {"run": np.concatenate([part[1] for part in parts])[ranked], "step": steps[rows]}
-    for columns in (model, agent):
-        for column in columns:  # NaN in the other part's rows
+    part_of = np.concatenate([np.full(len(part[0]), i) for i, part in enumerate(parts)])[ranked]
+    for i, part in enumerate(parts):
+        mine = part_of == i
+        for column in part[3]:  # NaN in the other part's rows
             values = np.full(len(rows), np.nan)
-            mine = np.concatenate([np.full(len(part[0]), part[3] is columns) for part in parts])[ranked]
             values[mine] = np.asarray(numbers[column], dtype=float)[rows[mine]]
             arrays[column] = values
     described = (f"parameters {', '.join(map(str, parameters))} (each run's configuration; runs that differ "
