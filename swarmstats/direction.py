@@ -64,8 +64,8 @@ _REWARD_WORDS = {"reward", "rewards"}
 _MEASUREMENT_WORDS = {"reward", "rewards", "rew", "return", "returns", "ret", "score", "scores", "accuracy",
                       "acc", "success", "win", "winrate", "length", "len", "lengths", *LOWER_IS_BETTER}
 #: words that make such a name a count of something done so far (``num_success``, Safety Gym's
-#: ``CumulativeCost``)
-_COUNTING_WORDS = {"num", "n", "nb", "count", "counts", "cum", "cumulative"}
+#: ``CumulativeCost``) or of what there is (a simulation's ``count sheep``, ``n_agents``)
+_COUNTING_WORDS = {"num", "n", "nb", "count", "counts", "cum", "cumulative", "number", "population"}
 
 
 #: the run or configuration a command appends to a metric's name: "reward [run=low_loss_lr]"
@@ -133,6 +133,8 @@ def guessed_direction(name) -> str | None:
     (None, None)
     >>> guessed_direction("Loss/entropy"), guessed_direction("Loss/value_function"), guessed_direction("entropy_loss")
     (None, 'lower', 'lower')
+    >>> guessed_direction("count wolves"), guessed_direction("n_agents"), guessed_direction("num_success")
+    (None, None, 'higher')
     """
     words = _words(name)
     if _SPREADS & set(words):  # how widely a cost or loss varies is watched, not minimised
@@ -156,7 +158,12 @@ def guessed_direction(name) -> str | None:
     log_prob = ({"log", "pi"} <= set(words) or "logp" in words or "logpi" in words or "logps" in words
                 or "logits" in words)
     episode_length = bool(_EPISODE_WORDS & set(words)) and bool(_STEP_WORDS & set(words))
-    if (clipping or log_prob or episode_length or any(w in NEITHER or w.endswith("norm") for w in words)
+    # a count with nothing measured in it - a simulation's population (NetLogo's ``count wolves``,
+    # a Mesa model's ``n_agents``), a trainer's tally of episodes or tokens: more is neither
+    # better nor worse (Wolf Sheep's falling wolf count read "worsening now"); a count of
+    # successes or a cumulative reward keeps its side
+    counted = bool(_COUNTING_WORDS & set(words)) and not _MEASUREMENT_WORDS & set(words)
+    if (clipping or log_prob or episode_length or counted or any(w in NEITHER or w.endswith("norm") for w in words)
             or metric_part(name).strip().lower() in NEITHER_NAMES):
         return None
     return "higher"

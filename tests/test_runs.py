@@ -274,7 +274,10 @@ def test_one_direction_rule(name, better):
                                   # Dreamer's entropies (a falling one read "still worsening")
                                   "actor_ent", "prior_ent", "post_ent",
                                   # a simulation's inequality (Mesa's Gini of the agents' wealth)
-                                  "Gini", "gini_coefficient", "wealth_inequality"])
+                                  "Gini", "gini_coefficient", "wealth_inequality",
+                                  # a population or a tally: NetLogo's reporters, a trainer's counts
+                                  "count wolves", "count sheep", "count turtles with [infected?]", "n_agents",
+                                  "population", "number of agents", "env_runners/num_episodes", "num_tokens"])
 def test_a_diagnostic_has_no_better_side_but_a_ranking_still_gets_one(name):
     assert guessed_direction(name) is None and sense("auto", name) is None
     assert better_direction(name) == "higher"  # what ranks runs needs a side
@@ -284,7 +287,10 @@ def test_a_diagnostic_has_no_better_side_but_a_ranking_still_gets_one(name):
 @pytest.mark.parametrize("name,better", [("cross_entropy", "lower"), ("train/entropy_loss", "lower"),
                                          ("clip_score", "higher"), ("normalized_score", "higher"),
                                          ("length_penalty", "lower"), ("level", "higher"),
-                                         ("actor_ent_loss", "lower"), ("agent_return", "higher")])
+                                         ("actor_ent_loss", "lower"), ("agent_return", "higher"),
+                                         # a count of successes, a cumulative reward or cost
+                                         ("num_success", "higher"), ("cumulative_reward", "higher"),
+                                         ("CumulativeCost", "lower"), ("count_turns_reward_func", "higher")])
 def test_words_near_a_diagnostic_keep_their_side(name, better):
     assert guessed_direction(name) == better
 
