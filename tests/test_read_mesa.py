@@ -76,6 +76,33 @@ def test_a_saved_index_and_runs_finished_out_of_order_read_the_same(tmp_path):
     pd.testing.assert_frame_equal(read_log(shuffled, wide=True), expected)
 
 
+def test_a_table_of_plain_numbers_and_one_pandas_parses_read_the_same(tmp_path, monkeypatch):
+    """A file whose every cell is a plain number is read without a DataFrame (numpy columns,
+    ``read_batch_numbers``); one holding a word goes through pandas (``read_batch_run``): the
+    same runs, steps, values and configurations either way."""
+    from swarmstats.io.formats import mesa
+    from swarmstats.io.plain_csv import numeric_table
+
+    names, rows = numeric_table(RESULTS.read_bytes())
+    by_numbers = mesa.read_batch_numbers({c: rows[:, i] for i, c in enumerate(names)}, len(rows), "x")
+    by_pandas = mesa.read_batch_run(pd.read_csv(RESULTS), "x")
+    pd.testing.assert_frame_equal(by_numbers.frame, by_pandas.frame)
+    assert by_numbers.run_configs == by_pandas.run_configs and by_numbers.notes == by_pandas.notes
+    taken = []
+    monkeypatch.setattr(mesa, "_batch_run", lambda columns, *rest: taken.append(columns["RunId"].dtype.kind) or by_numbers)
+    read_log(RESULTS, wide=True)
+    pd.read_csv(RESULTS).assign(Gini="x").to_csv(tmp_path / "text.csv", index=False)
+    read_log(tmp_path / "text.csv", wide=True)
+    assert taken == ["f", "i"]  # plain numbers come as floats, pandas keeps its integers
+    monkeypatch.undo()
+    # a parameter written as a word: pandas' path, the same series under the word's label
+    worded = pd.read_csv(RESULTS).assign(n=lambda t: t["n"].map({4: "four", 8: "eight"}))
+    worded.to_csv(tmp_path / "worded.csv", index=False)
+    frame = read_log(tmp_path / "worded.csv", wide=True)
+    pd.testing.assert_frame_equal(frame, by_pandas.frame, check_like=True)
+    assert set(frame.attrs["run_configs"].values()) >= {"n=four", "n=eight"}
+
+
 def test_model_reporters_alone_and_a_seed_parameter(tmp_path):
     rng = np.random.default_rng(0)
     rows = [{"RunId": run_id, "iteration": 0, "Step": step, "n": 10, "seed": seed,

@@ -57,6 +57,8 @@ def numeric_table(data: bytes) -> tuple[list, np.ndarray] | None:
         return None
     header, _, body = data.partition(b"\n")
     names = header.decode("utf-8").rstrip("\r").split(",")
+    if len(names) > 1 and names[0] == "":
+        names[0] = "Unnamed: 0"  # the index pandas' to_csv saves unless told not to, named as pandas names it
     if (not body.strip() or len(set(names)) != len(names)
             or not all(name and name == name.strip() and '"' not in name for name in names)):
         return None

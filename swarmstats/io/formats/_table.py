@@ -59,19 +59,29 @@ def final_values(format: str, name: str, runs: np.ndarray, settings: list, metri
                     configs_complete=bool(configs))
 
 
-def run_and_step_numbers(frame: pd.DataFrame, run: str, step: str, name: str, what: str) -> tuple:
+def run_and_step_numbers(table, run: str, step: str, name: str, what: str) -> tuple:
     """The ``run`` and ``step`` columns of a sweep's table (a Mesa batch run, a BehaviorSpace
-    table) as floats, or one InputError naming the first data row that lacks either."""
-    runs = pd.to_numeric(frame[run], errors="coerce").to_numpy(dtype=float)
-    steps = pd.to_numeric(frame[step], errors="coerce").to_numpy(dtype=float)
+    table; a DataFrame or a dict of numpy columns) as floats, or one InputError naming the first
+    data row that lacks either."""
+    runs, steps = floats(table[run]), floats(table[step])
     missing = np.isnan(runs) | np.isnan(steps)
     if missing.any():
         raise InputError(f"{name}: data row {int(np.flatnonzero(missing)[0]) + 1} of {what} has no {run} or {step} number")
     return runs, steps
 
 
-def sweep_configurations(frame: pd.DataFrame, parameters: list, codes: np.ndarray, labels: list) -> list:
-    """Each run's configuration, in the order of ``labels`` (``codes``: each row's run): the
+def floats(values) -> np.ndarray:
+    """A column (a Series or an array) as floats, anything that is no number NaN; a column of
+    numbers as it is (pandas' ``to_numeric`` costs ~60 us even then)."""
+    values = np.asarray(values)
+    if values.dtype.kind in "fiub":
+        return values.astype(float, copy=False)
+    return np.asarray(pd.to_numeric(values, errors="coerce"), dtype=float)
+
+
+def sweep_configurations(frame, parameters: list, codes: np.ndarray, labels: list) -> list:
+    """Each run's configuration, in the order of ``labels`` (``codes``: each row's run; ``frame``
+    a DataFrame or a dict of numpy columns): the
     ``parameters`` that differ between the runs (:func:`setting_labels`), a seed left out - a
     parameter whose name ends in ``seed`` (``random-seed``) or is ``rng`` sets a replicate, not a
     setting (``seed-density`` is a setting).
@@ -82,7 +92,7 @@ def sweep_configurations(frame: pd.DataFrame, parameters: list, codes: np.ndarra
     """
     first = np.unique(codes, return_index=True)[1]
     kept = [p for p in parameters if not str(p).strip().lower().endswith("seed") and str(p).strip().lower() != "rng"]
-    values = {p: frame[p].to_numpy()[first] for p in kept}
+    values = {p: np.asarray(frame[p])[first] for p in kept}
     settings = {label: {p: plain_setting(values[p][i]) for p in kept} for i, label in enumerate(labels)}
     return list(setting_labels(settings).values())
 
