@@ -472,7 +472,7 @@ def _iid_interval(shape: dict, level: float) -> tuple:
     if shape["n"] < 4:
         return (nan, nan)
     interval = _t_interval(shape["mean"], shape["sd"], float(shape["n"]), level)
-    return within_range(interval, shape["minimum"], shape["maximum"])
+    return within_range(interval, shape["minimum"], shape["maximum"], shape["n"], level)
 
 
 def _describe_series(series: Series, level: float, tail: float, n_boot: int, median_method: str,
@@ -517,8 +517,9 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int, med
         if trend:
             notes.append(trend)
         # a mean cannot lie beyond every value the series holds: a success rate's interval
-        # stops at 1, a capped return's at its cap
-        ci = within_range(ci, shape["minimum"], shape["maximum"])
+        # stops at 1, a capped return's at its cap (given enough values for the cut to cost
+        # nothing: with 4 the mean lies beyond all of them 12.5% of the time)
+        ci = within_range(ci, shape["minimum"], shape["maximum"], ess, level)
         if median_method == "bootstrap" and n * n_boot > bootstrap.EXACT_LIMIT:
             notes.append(f"{n} values: the median's interval uses order statistics and the ESS "
                          "(a bootstrap would cost n x n_boot draws)")
@@ -584,7 +585,7 @@ def _describe_clustered(series: Series, codes: np.ndarray, names: np.ndarray, le
         effect = variance * n / (sd * sd)
         ess = n / effect if effect > 0 else float(n)
         half = float(stats.t.ppf(0.5 + level / 2, groups - 1)) * math.sqrt(variance)
-        ci = within_range((mean - half, mean + half), float(x.min()), float(x.max()))
+        ci = within_range((mean - half, mean + half), float(x.min()), float(x.max()), ess, level)
         below = (x <= np.median(x)).astype(float)
         share = float(below.mean())
         indicator = float(jackknife_variance(ratio, cluster_totals(np.c_[np.ones(n), below], codes, groups))[0])

@@ -303,7 +303,7 @@ class ConvergenceTest(Estimator):
             # stays at its cap); the precision judged is the interval before the cut
             ci=within_range((centre + units(mean - half_width - below),
                              centre + units(mean + half_width + above)),
-                            float(values.min()), float(values.max())),
+                            float(values.min()), float(values.max()), ess),
             mcse=units(precision.mcse), trend_slope=units(trend.estimate),
             trend_pvalue=trend.pvalue, drift_slope=units(drift.estimate), drift_pvalue=drift.pvalue,
             late_change=units(late.change), late_pvalue=late.pvalue, late_length=late.length,

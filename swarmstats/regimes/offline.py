@@ -559,7 +559,8 @@ def segment_table(values, steps, changepoints, long_run_variance, sloped_by=None
     series-wide noise scale gave a noisy regime's mean an interval covering a third of the
     time.  Never narrower than the series-wide interval: a short regime's own scatter is too
     uncertain to narrow it.  Cut to the range of the regime's values (a mean cannot lie
-    beyond them; the series' range for a constant regime).
+    beyond them; the series' range for a constant regime) when it holds 9 or more effective
+    values (:func:`within_range`: with fewer the cut costs coverage).
     """
     rows = []
     bounds = [0, *changepoints, len(values)]
@@ -592,7 +593,8 @@ def segment_table(values, steps, changepoints, long_run_variance, sloped_by=None
         # (CartPole's 500, Pong's 21) gets no upper end above the cap.  A constant regime
         # shows no range of its own: the series' range bounds it (500 at the top stays the top)
         spread_of = values if constant else part
-        low, high = within_range((mean - half, mean + half), float(spread_of.min()), float(spread_of.max()))
+        low, high = within_range((mean - half, mean + half), float(spread_of.min()), float(spread_of.max()),
+                                 length / max(autocorr_time, 1.0))
         low, high = min(low, mean), max(high, mean)  # the mean's own rounding stays inside
         row = {"start": start, "end": end, "n": length, "start_step": plain_number(steps[start]),
                "end_step": plain_number(steps[end - 1]), "mean": mean, "sd": sd, "slope": slope,
