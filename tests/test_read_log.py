@@ -92,6 +92,12 @@ CASES = {
         134, 140, 148, 136, 138, 139, 145, 149, 148, 157, 141, 135, 138, 137, 143, 142, 146, 156, 149, 148,
         147, 150, 151, 163, 164, 158, 160, 151, 146, 145, 145, 157, 158, 162, 157, 152, 145, 151, 151, 142,
         148])), "run=1"),
+    # mlflow.search_runs() saved as a CSV (MLflow 3.17.2, a made-up PPO sweep of 2 learning rates
+    # x 3 seeds and a failed run, logged to a local store): each finished run's last value, the
+    # runs in the order they started, one setting's runs every other step
+    "mlflow-runs/search_runs.csv": ("mlflow-runs", "eval/mean_reward",
+                                    {2: 461.3639215094796, 4: 435.8136246223808, 6: 477.72011972795025},
+                                    "lr=0.001"),
     # Mesa's batch_run saved as a CSV (Mesa 3.3.1, a Boltzmann wealth model): the model's Gini
     # once per step of each run, though batch_run repeats it on every agent's row
     "mesa/batch_run.csv": ("mesa-batch", "Gini", dict(enumerate([
@@ -923,19 +929,40 @@ def test_a_line_that_only_mentions_a_step_is_no_listed_record(line):
     assert parse_line(line) is None
 
 
-def test_an_mlflow_runs_table_is_refused_by_every_reader(tmp_path):
+def test_an_mlflow_runs_table_is_read_as_each_runs_final_values(tmp_path, capsys):
     """``mlflow.search_runs()`` saved as a CSV holds each run's last values: read as a log it was
     six runs of one point each ("insufficient data" for every metric, and params.batch_size judged
-    "higher is better"); now refused like W&B's runs table, by read_log and by watch, saying where
-    the series are.  A history that carries its runs' ids beside a step is read."""
+    "higher is better"), then refused.  It is each finished run's final values, described per
+    setting (the params that differ; a seed's are replicates); what reads a series refuses it,
+    saying where the series are, and so does watch.  A history that carries its runs' ids beside
+    a step is read as one."""
     from swarmstats.cli import main
 
     path = tmp_path / "runs.csv"
     path.write_text(SEARCH_RUNS)
-    with pytest.raises(InputError, match="MLflow runs table .*get_metric_history"):
-        read_log(path)
+    wide = read_log(path, wide=True)
+    assert wide.attrs["format"] == "mlflow-runs" and wide.attrs["final_values"]
+    assert wide.columns.tolist() == ["run", "step", "loss", "accuracy"]
+    assert wide["run"].tolist() == ["lr=0.001", "lr=0.002"] * 3  # in the order the runs started
+    assert wide["loss"].tolist() == [0.30, 0.31, 0.32, 0.33, 0.34, 0.35]
+    assert main(["check-convergence", str(path)]) == 2
+    assert "get_metric_history" in capsys.readouterr().err
+    assert main(["describe", str(path), "-m", "accuracy"]) == 0
+    out = capsys.readouterr().out
+    assert "accuracy [lr=0.001]: n = 3" in out and "accuracy [lr=0.002]: n = 3" in out
     for table in (path, FIXTURES / "wandb" / "runs.csv"):
         assert main(["watch", str(table), "--once"]) == 2
+    # a run still going or failed has no final value
+    lines = SEARCH_RUNS.splitlines()
+    lines[1], lines[2] = lines[1].replace("FINISHED", "RUNNING"), lines[2].replace("FINISHED", "FAILED")
+    unfinished = tmp_path / "unfinished.csv"
+    unfinished.write_text("\n".join(lines) + "\n")
+    partial = read_log(unfinished, wide=True)
+    assert len(partial) == 4 and any("left out 2 run(s) not finished (1 running, 1 failed)" in note
+                                     for note in partial.attrs["notes"])
+    unfinished.write_text("\n".join([lines[0], lines[1], lines[2]]) + "\n")
+    with pytest.raises(InputError, match="no finished run"):
+        read_log(unfinished)
     history = tmp_path / "history.csv"
     history.write_text("run_id,step,metrics.loss\n" + "".join(f"a1,{s},{1 / (s + 1)}\n" for s in range(30)))
     assert read_log(history, wide=True)["metrics.loss"].notna().sum() == 30
@@ -1073,7 +1100,7 @@ def test_every_registered_format_has_a_case_and_reads_its_fixture_as_itself():
     offered = set(registry.names())
     assert offered - cased <= {"tensorboard"}
     assert cased <= offered
-    assert [fmt.name for fmt in registry.REGISTRY if not fmt.offered] == ["notebook", "wandb-runs", "mlflow-runs"]
+    assert [fmt.name for fmt in registry.REGISTRY if not fmt.offered] == ["notebook", "wandb-runs"]
     # the header tests are tried in the registry's order; a table none recognises is generic
     assert registry.sniff_table(["step", "reward"], "log.csv") is None
     assert registry.sniff_table(["Step", "ppo-s1 - train/reward"], "chart.csv").name == "wandb-chart"

@@ -103,9 +103,14 @@ def require_series(frame: pd.DataFrame, file=None) -> pd.DataFrame:
     setting's repetitions, in run order, for one."""
     if frame.attrs.get("final_values"):
         source = frame.attrs.get("source")
+        elsewhere = ""
+        if frame.attrs.get("format") == "mlflow-runs":  # (the series exist: say where)
+            from .mlflow import HISTORIES
+
+            elsewhere = f"; {HISTORIES}"
         raise InputError(f"{source} holds each run's final measurement only, not series in time: nothing in it "
                          f"converges, changes or trends. 'swarmstats describe {file or source}' describes the "
-                         "final values" + (" of each setting" if "run" in frame.columns else ""))
+                         "final values" + (" of each setting" if "run" in frame.columns else "") + elsewhere)
     return frame
 
 

@@ -1,15 +1,23 @@
 """MLflow file store: metric files (``<ts_ms> <value> <step>`` per line) and run folders; and
-the runs table ``mlflow.search_runs()`` gives, refused (one row per run is no series)."""
+the runs table ``mlflow.search_runs()`` gives, read as each run's final values (one row per run is
+no series: ``describe`` takes it, setting by setting, the commands that read a series refuse it)."""
 
 from __future__ import annotations
 
 import os
 
+import numpy as np
 import pandas as pd
 
 from ...errors import InputError
 from ..written_nan import scalar
-from ._table import LogTable, sparse_to_wide
+from ._table import (
+    LogTable,
+    final_values,
+    numeric_columns,
+    sparse_to_wide,
+    sweep_configurations,
+)
 
 #: the columns ``mlflow.search_runs()`` gives each run besides its ``metrics.``, ``params.`` and
 #: ``tags.`` ones
@@ -30,11 +38,59 @@ def is_runs_table(columns) -> bool:
             and len(RUNS_TABLE_COLUMNS.intersection(names)) >= 2)
 
 
+#: where a runs table's series are, for what needs them (a verdict, a window, ``watch``)
+HISTORIES = ("the runs' metric histories are on the tracking server (mlflow://HOST:PORT/experiments/NAME), in "
+             "a run's folder under mlruns/, or MlflowClient().get_metric_history(run_id, key) saved as a table")
+
+
 def refuse_runs_table(name: str):
+    """The InputError for a runs table where a series is needed (``watch``)."""
     raise InputError(f"{name} is an MLflow runs table (mlflow.search_runs(): one row per run, each metric's "
-                     "last value), not a time series; read the runs' metric histories instead: the tracking "
-                     "server (mlflow://HOST:PORT/experiments/NAME), a run's folder under mlruns/, or "
-                     "MlflowClient().get_metric_history(run_id, key) saved as a table")
+                     f"last value), not a time series; {HISTORIES}")
+
+
+def read_runs_table(frame: pd.DataFrame, name: str) -> LogTable:
+    """``mlflow.search_runs()`` saved as a table, as each finished run's final values
+    (:func:`._table.final_values`): the ``metrics.<key>`` columns its metrics (named by their
+    keys), the ``params.<key>`` columns each run's setting (a seed's left out: runs that differ
+    only in it are replicates, described together), the runs in the order they started.  A run
+    not ``FINISHED`` (running, failed, killed) has no final value: left out, and said.
+
+    >>> frame = pd.DataFrame({"run_id": ["a", "b", "c"], "status": ["FINISHED"] * 3,
+    ...     "start_time": ["2024-05-01 10:02", "2024-05-01 10:01", "2024-05-01 10:03"],
+    ...     "metrics.loss": [0.3, 0.2, 0.4], "params.lr": [0.1, 0.1, 0.2], "params.seed": [1, 2, 1]})
+    >>> read_runs_table(frame, "runs.csv").frame.to_dict("list")
+    {'run': ['lr=0.1', 'lr=0.1', 'lr=0.2'], 'step': [1.0, 2.0, 3.0], 'loss': [0.2, 0.3, 0.4]}
+    """
+    names = [str(column) for column in frame.columns]
+    notes = []
+    if "status" in names:
+        status = frame["status"].astype(str).str.strip().str.upper().to_numpy()
+        finished = status == "FINISHED"
+        if not finished.all():
+            left = pd.Series(status[~finished]).value_counts()
+            notes.append(f"left out {int((~finished).sum())} run(s) not finished ("
+                         + ", ".join(f"{count} {state.lower()}" for state, count in left.items())
+                         + "): a run still going, failed or killed has no final value")
+            frame = frame.loc[finished]
+    if frame.empty:
+        raise InputError(f"{name}: an MLflow runs table with no finished run; {HISTORIES}")
+    order = (pd.to_datetime(frame["start_time"], errors="coerce", utc=True) if "start_time" in names
+             else pd.Series(pd.NaT, index=frame.index))
+    if order.isna().any():  # (search_runs lists the newest first)
+        order = pd.Series(np.arange(len(frame), 0, -1), index=frame.index)
+    started = order.rank(method="first").to_numpy(dtype=float)
+    metrics = [column for column in frame.columns if str(column).startswith("metrics.")]
+    numbers = numeric_columns(frame, name, skip=[column for column in frame.columns if column not in metrics])
+    values = {str(column)[len("metrics."):]: numbers[column] for column in metrics if column in numbers}
+    if not values:
+        raise InputError(f"{name}: an MLflow runs table whose metrics hold no numbers")
+    parameters = {str(column)[len("params."):]: frame[column].to_numpy()
+                  for column in frame.columns if str(column).startswith("params.")}
+    settings = sweep_configurations(parameters, list(parameters), np.arange(len(frame)),
+                                    [str(run) for run in frame["run_id"].tolist()])
+    notes.append(f"an MLflow runs table (mlflow.search_runs()): each run's last value of each metric; {HISTORIES}")
+    return final_values("mlflow-runs", name, started, settings, values, notes)
 
 
 def parse_metric_file(name: str, text: str, metric: str) -> pd.DataFrame:

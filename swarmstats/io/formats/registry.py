@@ -155,9 +155,7 @@ REGISTRY = (
     LogFormat("wandb-runs", "table", lambda names, base: wandb.is_runs_table(names),
               lambda frame, name: wandb.refuse_runs_table(name),  # one row per run: refused
               offered=False),
-    LogFormat("mlflow-runs", "table", lambda names, base: mlflow.is_runs_table(names),
-              lambda frame, name: mlflow.refuse_runs_table(name),  # search_runs(): refused too
-              offered=False),
+    LogFormat("mlflow-runs", "table", lambda names, base: mlflow.is_runs_table(names), mlflow.read_runs_table),
     LogFormat("optuna-trials", "table", lambda names, base: optuna.is_trials_table(names), optuna.read_trials,
               step_unit="trials"),
     LogFormat("wandb-chart", "table", lambda names, base: wandb.is_chart(names), wandb.read_chart),
@@ -228,17 +226,15 @@ def names() -> tuple:
     return tuple(fmt.name for fmt in REGISTRY if fmt.offered)
 
 
-#: the tables recognised only to be refused: one row per run, each metric's last value
-ONE_ROW_PER_RUN = ("wandb-runs", "mlflow-runs")
-
-
 def refuse_one_row_per_run(columns, name: str) -> None:
-    """The InputError ``read_log`` gives a runs table (W&B's, ``mlflow.search_runs()``'s), for a
-    reader that sees the header alone (``watch``, which followed such a table as runs of one
-    point each); nothing for any other header."""
+    """The InputError for a runs table (W&B's, ``mlflow.search_runs()``'s: one row per run, each
+    metric's last value), for a reader that sees the header alone (``watch``, which followed such
+    a table as runs of one point each); nothing for any other header."""
     found = sniff_table(columns, os.path.basename(name))
-    if found is not None and found.name in ONE_ROW_PER_RUN:
-        found.read(None, name)  # (their reader is their refusal)
+    if found is not None and found.name == "wandb-runs":
+        wandb.refuse_runs_table(name)
+    if found is not None and found.name == "mlflow-runs":
+        mlflow.refuse_runs_table(name)
 
 
 def sniff_table(columns, base: str) -> LogFormat | None:
