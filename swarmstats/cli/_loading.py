@@ -23,7 +23,7 @@ def load(args):
     """
     from ..io import read_log
     from ..io.columns import left_out_text, listing, table_roles
-    from ..io.formats._table import require_series
+    from ..io.formats._sweep import require_series
 
     frame = read_log(args.file, format=args.input_format, wide=True)
     if frame.attrs.get("format") == "verifiers" and getattr(args, "command", None) in TIME_ORDERED:

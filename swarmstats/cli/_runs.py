@@ -8,7 +8,7 @@ import pandas as pd
 from .._result import fmt_step
 from ..errors import DivergedAtStart, InputError
 from ..io import classify_columns, read_log, select_metric
-from ..io.formats._table import require_series
+from ..io.formats._sweep import require_series
 from ..io.runs import name_list
 from ..sweeps.runs import (
     ENVIRONMENT,

@@ -113,7 +113,7 @@ def _per_file(path, args):
 def _equilibria(args):
     from ..agents import equilibria
     from ..io import read_log
-    from ..io.formats._table import require_series
+    from ..io.formats._sweep import require_series
 
     runs = {}
     for path in args.files:

@@ -59,7 +59,7 @@ def _column(path, column, input_format):
     """One column of a one-run log as a Series indexed by step (missing values kept: the
     estimator skips them)."""
     from ..io import read_log
-    from ..io.formats._table import require_series
+    from ..io.formats._sweep import require_series
 
     frame = require_series(read_log(path, format=input_format, wide=True))
     if "run" in frame.columns and frame["run"].nunique() > 1:

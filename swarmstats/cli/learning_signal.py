@@ -39,7 +39,7 @@ def add_parser(commands) -> None:
 
 def run(args) -> int:
     from ..io import read_log
-    from ..io.formats._table import require_series
+    from ..io.formats._sweep import require_series
 
     frame = require_series(read_log(args.file, format=args.input_format, wide=True), args.file)
     result = learning_signal(frame, zero_std=args.zero_std, spread=args.spread,

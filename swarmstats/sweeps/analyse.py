@@ -14,7 +14,7 @@ from ..convergence.verdict import ConvergenceTest
 from ..description import describe
 from ..errors import DivergedAtStart, SwarmstatsError
 from ..io import classify_columns, read_log, select_metric
-from ..io.formats._table import require_series
+from ..io.formats._sweep import require_series
 from ..io.metric import series_endings
 from ..regimes import RegimeDetector
 

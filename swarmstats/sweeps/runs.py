@@ -18,7 +18,7 @@ import pandas as pd
 from ..errors import InputError
 from ..io import mlflow_server, read_log
 from ..io.columns import table_roles
-from ..io.formats._table import require_series
+from ..io.formats._sweep import require_series
 from ..io.formats.sb3 import WORKER_START_SECONDS, monitor_environment, worker_groups
 from ..io.runs import normalise, setting_stems
 

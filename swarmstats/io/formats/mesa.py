@@ -35,17 +35,14 @@ import numpy as np
 import pandas as pd
 
 from ...errors import InputError
-from ._table import (
-    ONE_CONFIGURATION,
-    LogTable,
-    check_repeated_header,
+from ._sweep import (
     final_values,
     floats,
-    numeric_columns,
     plain_setting,
     run_and_step_numbers,
     sweep_configurations,
 )
+from ._table import ONE_CONFIGURATION, LogTable, check_repeated_header, numeric_columns
 
 #: the first columns of every row ``batch_run`` returns
 HEADER = ("RunId", "iteration", "Step")

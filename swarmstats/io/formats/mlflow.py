@@ -11,13 +11,8 @@ import pandas as pd
 
 from ...errors import InputError
 from ..written_nan import scalar
-from ._table import (
-    LogTable,
-    final_values,
-    numeric_columns,
-    sparse_to_wide,
-    sweep_configurations,
-)
+from ._sweep import final_values, sweep_configurations
+from ._table import LogTable, numeric_columns, sparse_to_wide
 
 #: the columns ``mlflow.search_runs()`` gives each run besides its ``metrics.``, ``params.`` and
 #: ``tags.`` ones
@@ -51,7 +46,7 @@ def refuse_runs_table(name: str):
 
 def read_runs_table(frame: pd.DataFrame, name: str) -> LogTable:
     """``mlflow.search_runs()`` saved as a table, as each finished run's final values
-    (:func:`._table.final_values`): the ``metrics.<key>`` columns its metrics (named by their
+    (:func:`._sweep.final_values`): the ``metrics.<key>`` columns its metrics (named by their
     keys), the ``params.<key>`` columns each run's setting (a seed's left out: runs that differ
     only in it are replicates, described together), the runs in the order they started.  A run
     not ``FINISHED`` (running, failed, killed) has no final value: left out, and said.

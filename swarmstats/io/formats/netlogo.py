@@ -34,13 +34,8 @@ import pandas as pd
 
 from ...errors import InputError
 from ..tabular import parse_delimited
-from ._table import (
-    LogTable,
-    final_values,
-    numeric_columns,
-    run_and_step_numbers,
-    sweep_configurations,
-)
+from ._sweep import final_values, run_and_step_numbers, sweep_configurations
+from ._table import LogTable, numeric_columns
 
 #: how BehaviorSpace's output files begin (the table, the spreadsheet, the lists and stats files),
 #: the first cell quoted or not

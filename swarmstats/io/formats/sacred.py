@@ -33,7 +33,8 @@ import pandas as pd
 
 from ...errors import InputError
 from ..tabular import read_json_file, read_path
-from ._table import LogTable, runs_frame, setting_labels, sparse_to_wide
+from ._sweep import setting_labels
+from ._table import LogTable, runs_frame, sparse_to_wide
 
 #: the suffix of a pymarl metric's step list (``return_mean_T``: the t_env of each value)
 STEP_SUFFIX = "_T"
