@@ -963,6 +963,10 @@ def test_an_mlflow_runs_table_is_read_as_each_runs_final_values(tmp_path, capsys
     unfinished.write_text("\n".join([lines[0], lines[1], lines[2]]) + "\n")
     with pytest.raises(InputError, match="no finished run"):
         read_log(unfinished)
+    # two exports appended: a run listed twice would count twice
+    (tmp_path / "twice.csv").write_text(SEARCH_RUNS + SEARCH_RUNS.split("\n", 2)[1] + "\n")
+    with pytest.raises(InputError, match="listed twice .*data row 7"):
+        read_log(tmp_path / "twice.csv")
     history = tmp_path / "history.csv"
     history.write_text("run_id,step,metrics.loss\n" + "".join(f"a1,{s},{1 / (s + 1)}\n" for s in range(30)))
     assert read_log(history, wide=True)["metrics.loss"].notna().sum() == 30

@@ -70,6 +70,11 @@ def read_runs_table(frame: pd.DataFrame, name: str) -> LogTable:
             frame = frame.loc[finished]
     if frame.empty:
         raise InputError(f"{name}: an MLflow runs table with no finished run; {HISTORIES}")
+    repeated = frame["run_id"].duplicated(keep=False).to_numpy()
+    if repeated.any():  # (each run once: a run listed twice would count twice)
+        row = int(np.flatnonzero(repeated)[1])
+        raise InputError(f"{name}: run {frame['run_id'].iloc[row]!r} is listed twice in the MLflow runs table "
+                         f"(data row {int(frame.index[row]) + 1}); two exports appended? keep one row per run")
     order = (pd.to_datetime(frame["start_time"], errors="coerce", utc=True) if "start_time" in names
              else pd.Series(pd.NaT, index=frame.index))
     if order.isna().any():  # (search_runs lists the newest first)
@@ -83,7 +88,7 @@ def read_runs_table(frame: pd.DataFrame, name: str) -> LogTable:
     parameters = {str(column)[len("params."):]: frame[column].to_numpy()
                   for column in frame.columns if str(column).startswith("params.")}
     settings = sweep_configurations(parameters, list(parameters), np.arange(len(frame)),
-                                    [str(run) for run in frame["run_id"].tolist()])
+                                    frame["run_id"].astype(str).tolist())
     notes.append(f"an MLflow runs table (mlflow.search_runs()): each run's last value of each metric; {HISTORIES}")
     return final_values("mlflow-runs", name, started, settings, values, notes)
 
