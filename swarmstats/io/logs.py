@@ -208,6 +208,8 @@ def _run_configs(table: LogTable, frame: pd.DataFrame) -> None:
     its rows are the runs' final values rather than series in time."""
     if table.final_values:
         frame.attrs["final_values"] = True
+        if table.series_elsewhere:
+            frame.attrs["series_elsewhere"] = table.series_elsewhere
     if table.run_configs:
         frame.attrs["run_configs"] = dict(table.run_configs)
         if table.configs_complete:

@@ -23,14 +23,16 @@ def plain_setting(value):
     return int(value) if isinstance(value, np.integer) else value
 
 
-def final_values(format: str, name: str, runs: np.ndarray, settings: list, metrics: dict, notes: list) -> LogTable:
+def final_values(format: str, name: str, runs: np.ndarray, settings: list, metrics: dict, notes: list,
+                 series_elsewhere: str = "") -> LogTable:
     """A sweep measured once per run, at its end - a BehaviorSpace table without "measure runs at
     every step", Mesa's ``batch_run`` at its default ``data_collection_period`` - as a row per
     measurement, in the order of the runs' numbers (``runs``), each row's run number its step (an
     order, not a time; the rows of one run - its agents - share it, and ``describe`` clusters by
     it), its setting (``settings``, :func:`setting_labels`) the ``run`` column, so that each
     setting's repetitions are described together, and ``metrics`` (name -> a value per row).
-    The commands that read a series in time refuse it.
+    The commands that read a series in time refuse it, saying ``series_elsewhere`` (where the
+    series are, when they exist: an MLflow run's metric history).
 
     >>> table = final_values("netlogo-table", "t.csv", np.array([2.0, 1.0]), ["n=10", "n=20"], {"r": np.array([0.5, 0.7])}, [])
     >>> table.frame.to_dict("list"), table.final_values
@@ -48,7 +50,7 @@ def final_values(format: str, name: str, runs: np.ndarray, settings: list, metri
     # replicate number)
     configs = {setting: setting for setting in settings} if "run" in arrays else {}
     return LogTable(None, format, name, notes, arrays=arrays, final_values=True, run_configs=configs,
-                    configs_complete=bool(configs))
+                    configs_complete=bool(configs), series_elsewhere=series_elsewhere)
 
 
 def run_and_step_numbers(table, run: str, step: str, name: str, what: str) -> tuple:
@@ -95,11 +97,8 @@ def require_series(frame: pd.DataFrame, file=None) -> pd.DataFrame:
     setting's repetitions, in run order, for one."""
     if frame.attrs.get("final_values"):
         source = frame.attrs.get("source")
-        elsewhere = ""
-        if frame.attrs.get("format") == "mlflow-runs":  # (the series exist: say where)
-            from .mlflow import HISTORIES
-
-            elsewhere = f"; {HISTORIES}"
+        elsewhere = frame.attrs.get("series_elsewhere")  # (where the reader knows the series exist)
+        elsewhere = f"; {elsewhere}" if elsewhere else ""
         raise InputError(f"{source} holds each run's final measurement only, not series in time: nothing in it "
                          f"converges, changes or trends. 'swarmstats describe {file or source}' describes the "
                          "final values" + (" of each setting" if "run" in frame.columns else "") + elsewhere)

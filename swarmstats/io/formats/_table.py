@@ -46,6 +46,8 @@ class LogTable:
     step_unit: str | None = None
     #: each row is a run's final measurement, no point of a series in time (:func:`final_values`)
     final_values: bool = False
+    #: for final values whose series exist elsewhere, where (said by what needs a series)
+    series_elsewhere: str = ""
 
     @property
     def frame(self) -> pd.DataFrame:

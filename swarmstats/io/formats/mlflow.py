@@ -90,7 +90,7 @@ def read_runs_table(frame: pd.DataFrame, name: str) -> LogTable:
     settings = sweep_configurations(parameters, list(parameters), np.arange(len(frame)),
                                     frame["run_id"].astype(str).tolist())
     notes.append(f"an MLflow runs table (mlflow.search_runs()): each run's last value of each metric; {HISTORIES}")
-    return final_values("mlflow-runs", name, started, settings, values, notes)
+    return final_values("mlflow-runs", name, started, settings, values, notes, series_elsewhere=HISTORIES)
 
 
 def parse_metric_file(name: str, text: str, metric: str) -> pd.DataFrame:
