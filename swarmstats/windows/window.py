@@ -326,7 +326,7 @@ class AdaptiveWindow(OnlineEstimator):
             return self._change(window, t, run[0], run[1], sigma, step, label, evidence=run[2])
         if self._hold is not None and t <= self._hold[0]:
             return self._plain(window, step, label(start), self._hold[1], self._hold[2], False,
-                               scale=scale, z=z_ci)
+                               scale=scale, z=z_ci, g=g)
 
         spans = plan.spans
         trend, unconfirmed, followed = self._current_trend(plan, slopes, trend_t, spans, limits, held)
@@ -344,7 +344,7 @@ class AdaptiveWindow(OnlineEstimator):
                       f"over the last {span} points ({evidence}): the window is the trend's span")
             return self._plain(window[-span:], step, label(t - span + 1), status, reason, False,
                                scale=scale, slope=(float(slopes[trend]), float(trend_t[trend])),
-                               trend_level=True, z=z_ci)
+                               trend_level=True, z=z_ci, g=g)
         slow = self._slow_trend(t, scale, critical, step, label)
         if slow is not None:
             return slow
@@ -381,7 +381,7 @@ class AdaptiveWindow(OnlineEstimator):
                       + ("that line" if shortest == seen else f"the line through the last {span} points"))
             return self._plain(window[-span:], step, label(t - span + 1), "uncertain", reason, False,
                                scale=scale, slope=(float(slopes[shortest]), float(slope_t[shortest])),
-                               trend_level=True, z=z_ci)
+                               trend_level=True, z=z_ci, g=g)
         available = int(grid[flat].max()) if flat.any() else self.min_length
         if 2 * self.min_length <= available < length:
             # that older shape is not the noise of the recent part whose mean is read here
@@ -423,7 +423,7 @@ class AdaptiveWindow(OnlineEstimator):
             status, reason = "uncertain", (f"no trend or change yet; +-{fmt(precision, 3)} needs {needed} "
                                            f"points (autocorrelation time {fmt(g, 3)}), {length} so far")
         return self._plain(chosen, step, label(t - target + 1), status, reason, False, scale=scale, z=z_ci,
-                           hedged=status == "uncertain" and seen is not None)
+                           hedged=status == "uncertain" and seen is not None, g=g)
 
     def _slow_trend(self, t, scale, critical, step, label) -> WindowState | None:
         """A trend over more than the window - up to the whole regime - from its block means.
@@ -625,7 +625,7 @@ class AdaptiveWindow(OnlineEstimator):
             return self._plain(post, step, label(self._regime), status, reason, True)
         g = self._noise(post)[1]
         return self._plain(post, step, label(self._regime), status, reason, True,
-                           scale=sigma * math.sqrt(g), z=self._interval_z(scale_dof(len(post), g)))
+                           scale=sigma * math.sqrt(g), z=self._interval_z(scale_dof(len(post), g)), g=g)
 
     def _noise(self, window: np.ndarray) -> tuple[float, float]:
         """(sigma, g) of the regime (:func:`shape_noise`), refreshed every ~10% of the window so
@@ -646,13 +646,15 @@ class AdaptiveWindow(OnlineEstimator):
         return float(recent.min()), float(recent.max())
 
     def _plain(self, window, step, start, status, reason, change, *, scale=None, slope=None,
-               trend_level=False, z=None, hedged=False) -> WindowState:
+               trend_level=False, z=None, hedged=False, g=1.0) -> WindowState:
         """The state for ``window``; with ``trend_level`` the level now is its line's value at
         the last point (a rising window's mean lags the curve by half the span), else its mean;
         ``hedged`` widens the mean's level interval to reach the line's end too (a slope was
         seen at the nominal level: the mean of a slowly rising part lags it, yet taking the
         line's end as the level made it jump about on noise).  ``z``: the intervals' quantile for ``scale`` (default: Student's t on length - 1 degrees
-        of freedom when the scale is the window's own SD, else the normal one)."""
+        of freedom when the scale is the window's own SD, else the normal one).  ``g``: the
+        autocorrelation time ``scale`` was made with (sigma * sqrt(g)), so the window holds
+        ~length / g independent values."""
         length = len(window)
         mean = float(window.mean())
         if scale is None:
@@ -695,10 +697,21 @@ class AdaptiveWindow(OnlineEstimator):
         if hedged and np.isfinite(slope[0]):
             end, end_half = line_end(window, mean, slope[0], scale, z)
             level_low, level_high = min(level_low, end - end_half), max(level_high, end + end_half)
-        # neither the mean nor the level now lies beyond every value in the window (a capped
-        # score's interval stops at its cap)
-        ci_low, ci_high = within_range((mean - half, mean + half), low, high)
-        level_low, level_high = within_range((level_low, level_high), low, high)
+        # neither the mean nor the level now lies beyond every value in the window - once it
+        # holds enough independent values that all of them falling on one side of the mean is
+        # rare (a persistent window of 100 AR(0.95) points, ~5 effective, lay wholly on one
+        # side of its mean often enough that the cut took the level's interval from 85% to 77%
+        # coverage) ...
+        effective = length / g
+        ci_low, ci_high = within_range((mean - half, mean + half), low, high, effective, self.ci)
+        level_low, level_high = within_range((level_low, level_high), low, high, effective, self.ci)
+        if (ci_low < low or level_low < low or ci_high > high or level_high > high) and length >= 2:
+            # ... or beyond an extreme value held more than once, the mark of a cap: Pong's 21
+            # among a few 16s to 20s (24 points, ~8 effective) read [16.9, 22.9] uncut
+            held = (low if np.count_nonzero(window == low) > 1 else -math.inf,
+                    high if np.count_nonzero(window == high) > 1 else math.inf)
+            ci_low, ci_high = within_range((ci_low, ci_high), *held)
+            level_low, level_high = within_range((level_low, level_high), *held)
         if length >= 2 and low == high:
             # a constant stretch is a streak, not a measurement without error: departures as
             # far as the values the stream took lately are ruled out only up to a share
