@@ -254,3 +254,67 @@ def test_worker_files_split_into_two_sets_are_named_as_workers():
     assert done.returncode == 1  # not shown, as before
     assert "workers of one vectorised run" in done.stderr and "not seeds" in done.stderr
 
+
+
+def _runs_table(path, rewards: dict, failed: bool = True):
+    """What ``mlflow.search_runs().to_csv(index=False)`` writes for a sweep: a row per run,
+    ``rewards`` {lr: final rewards, one per seed}; and a failed run, which has no score."""
+    header = ("run_id,experiment_id,status,start_time,metrics.reward,metrics.loss,params.lr,params.seed,"
+              "tags.mlflow.runName\n")
+    rows, i = [], 0
+    for lr, values in rewards.items():
+        for seed, value in enumerate(values):
+            rows.append(f"{i:032x},1,FINISHED,2024-05-01 10:{i:02d}:00+00:00,{value},{1 / value},{lr},{seed},"
+                        f"ppo-{lr}-{seed}\n")
+            i += 1
+    if failed:  # a run that crashed early: its last reward is no final value
+        rows.append(f"{i:032x},1,FAILED,2024-05-01 10:{i:02d}:00+00:00,3.0,9.0,0.01,0,ppo-crashed\n")
+    path.write_text(header + "".join(rows))
+    return str(path)
+
+
+def test_one_runs_table_compares_the_settings_named(tmp_path):
+    """A sweep's final values in one MLflow runs table were refused ("two or more sets"): the
+    settings --names picks are the sets, each finished run's final value its score."""
+    rng = np.random.default_rng(4)
+    rewards = {"0.001": 480 + 5 * rng.normal(size=6), "0.0003": 400 + 5 * rng.normal(size=6),
+               "0.01": 470 + 5 * rng.normal(size=6)}
+    path = _runs_table(tmp_path / "runs.csv", rewards)
+    done = run("compare", path, "-m", "reward", "--names", "lr=0.001", "lr=0.0003", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    payload = json.loads(done.stdout)
+    table = {row["name"]: row for row in payload["table"]}
+    assert table["lr=0.001"]["n_runs"] == 6  # the failed run is no replicate
+    assert table["lr=0.001"]["mean"] == pytest.approx(rewards["0.001"].mean(), rel=1e-12)
+    assert table["lr=0.0003"]["mean"] == pytest.approx(rewards["0.0003"].mean(), rel=1e-12)
+    assert payload["shown"] and "left out 1 run(s) not finished (1 failed)" in done.stderr
+    # the other way round, and against a setting it does not beat by much with 6 seeds each
+    assert run("compare", path, "-m", "reward", "--names", "lr=0.0003", "lr=0.001").returncode == 1
+    done = run("compare", path, "-m", "loss", "--names", "lr=0.001", "lr=0.0003", "lr=0.01")
+    assert "lower loss is better" in done.stdout and "lr=0.001 better than lr=0.0003" in done.stdout
+
+
+@pytest.mark.parametrize("extra, message", [
+    ((), "holds runs' final values in 3 settings (lr=0.001, lr=0.0003, lr=0.01): say which to compare, "
+         "the first with the others: --names lr=0.001 lr=0.0003"),
+    (("--names", "lr=0.001", "lr=0.1"), "--names: no setting 'lr=0.1'"),
+    (("--names", "lr=0.001"), "--names: give two or more different settings"),
+    (("--names", "lr=0.001", "lr=0.01", "--plan", "5"), "--plan: "),
+    (("--names", "lr=0.001", "lr=0.01", "--task", "env"), "--task: "),
+    (("--names", "lr=0.001", "lr=0.01", "-m", "nope"), "no metric 'nope'"),
+])
+def test_one_runs_table_without_a_clear_choice_is_refused(tmp_path, extra, message):
+    path = _runs_table(tmp_path / "runs.csv", {"0.001": [480, 470, 490], "0.0003": [400, 410, 405],
+                                               "0.01": [450, 460, 470]})
+    metric = () if "-m" in extra else ("-m", "reward")
+    done = run("compare", path, *metric, *extra)
+    assert done.returncode == 2 and message in done.stderr, done.stderr
+
+
+def test_one_file_that_is_not_a_table_of_settings_is_refused(tmp_path):
+    done = run("compare", "examples/data/reward_log.csv", "-m", "reward")
+    assert done.returncode == 2 and "two or more sets of runs" in done.stderr and "is one set" in done.stderr
+    # a setting with a single finished run: no spread between seeds to compare
+    path = _runs_table(tmp_path / "runs.csv", {"0.001": [480, 470], "0.0003": [400]}, failed=False)
+    done = run("compare", path, "-m", "reward", "--names", "lr=0.001", "lr=0.0003")
+    assert done.returncode == 2 and "1 run(s) of lr=0.0003" in done.stderr, done.stderr

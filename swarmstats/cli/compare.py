@@ -7,11 +7,17 @@ stratified-bootstrap intervals, and the probability that a run of one set beats 
 other), and the claim "the first set is better than each of the others" is shown when the
 interval of that probability lies above 1/2 (its level Bonferroni-split over the others).
 ``--plan DELTA`` says how many runs per set a difference of DELTA needs.
+
+One table of runs' final values in several settings (an MLflow runs table, a BehaviorSpace
+table, a Mesa batch run) is also taken: its settings are the sets, ``--names`` picks them (the
+first compared with the others), and each run's final value is its score.
 """
 
 from __future__ import annotations
 
 import math
+import os
+import shlex
 
 import numpy as np
 
@@ -20,7 +26,8 @@ from .._result import fmt
 from ..compare import compare_runs, evaluation_plan
 from ..direction import resolve
 from ..errors import InputError
-from ..io import LOG_FORMATS
+from ..io import LOG_FORMATS, read_log, select_metric
+from ..io.runs import name_list
 from ..sweeps.runs import ENVIRONMENT
 from ._options import (
     EXIT_FAIL,
@@ -32,7 +39,7 @@ from ._options import (
     add_random_seed_option,
     finite,
 )
-from ._output import plot_results, render
+from ._output import plot_results, render, say
 from ._runs import (
     add_last_option,
     check_last,
@@ -55,9 +62,13 @@ def add_parser(commands) -> None:
         exits={0: "the first set is shown better than each of the others",
                1: "the improvement is not shown"})
     parser.add_argument("sets", metavar="SET", nargs="+",
-                        help="a set of runs: a quoted glob, a folder of run folders, or a file (two or more sets)")
+                        help="a set of runs: a quoted glob, a folder of run folders, or a file (two or more "
+                             "sets); or one table of runs' final values in several settings (an MLflow runs "
+                             "table), whose settings --names picks")
     parser.add_argument("-m", "--metric", required=True, help="the metric that scores a run")
-    parser.add_argument("--names", nargs="+", metavar="NAME", help="a label per set (default: the SET as given)")
+    parser.add_argument("--names", nargs="+", metavar="NAME",
+                        help="a label per set (default: the SET as given); with one table of final values, "
+                             "the settings to compare, the first with the others")
     parser.add_argument("--task", metavar="KEY",
                         help="the run parameter naming its task (a KEY=value path segment, params.json or "
                              "an MLflow parameter): scores become runs x tasks, and runs pair by task "
@@ -75,16 +86,17 @@ def add_parser(commands) -> None:
 
 
 def run(args) -> int:
-    if len(args.sets) < 2:
-        raise InputError("compare needs two or more sets of runs (the first is compared with the others)")
-    names = list(args.names) if args.names else list(args.sets)
-    if len(names) != len(args.sets) or len(set(names)) != len(names):
-        raise InputError(f"--names: give {len(args.sets)} different labels, one per set; got {names}")
     check_last(args.last)
     if not 0 < args.alpha < 1:
         raise InputError(f"--alpha must be in (0, 1), got {args.alpha}")
-    read = {name: run_scores(pattern, args.metric, args.last, args.input_format, args.task)
-            for name, pattern in zip(names, args.sets)}
+    if len(args.sets) == 1:
+        names, read = settings_scores(args)
+    else:
+        names = list(args.names) if args.names else list(args.sets)
+        if len(names) != len(args.sets) or len(set(names)) != len(names):
+            raise InputError(f"--names: give {len(args.sets)} different labels, one per set; got {names}")
+        read = {name: run_scores(pattern, args.metric, args.last, args.input_format, args.task)
+                for name, pattern in zip(names, args.sets)}
     scores = {name: _matrix(name, found, args.task) for name, found in read.items()}
     if args.task is not None:
         _same_tasks(read)
@@ -143,6 +155,63 @@ def run_scores(pattern: str, metric: str, last: float, input_format: str | None,
     known = all(seed is not None for seed in seeds) and len(set(keys)) == len(keys)
     return {"scores": np.array(values), "seeds": seeds if known else None,
             "tasks": tasks if task is not None else None, "runs": runs, "specs": specs}
+
+
+def settings_scores(args) -> tuple[list[str], dict]:
+    """The settings ``--names`` picks from one table of runs' final values (``args.sets[0]``)
+    as sets, each :func:`run_scores`-shaped: a run's score is its final value of the metric.
+
+    The runs of a table are in one file, so there are no seeds to pair on, no task and no
+    series for ``--plan``'s noise; a run holding several values of the metric (a Mesa run's
+    agents) has no one score, and is refused rather than averaged behind the user's back."""
+    path = args.sets[0]
+    usage = ("compare needs two or more sets of runs (the first is compared with the others), or one "
+             "table of runs' final values in several settings (an MLflow runs table) and --names")
+    if not os.path.isfile(path):
+        raise InputError(usage)
+    frame = read_log(path, format=args.input_format, wide=True)
+    if not frame.attrs.get("final_values"):
+        raise InputError(f"{usage}; {path} is one set")
+    settings = list(dict.fromkeys(frame["run"])) if "run" in frame.columns else []
+    if len(settings) < 2:
+        raise InputError(f"{path}: the final values of runs in one setting; compare needs two or more "
+                         "settings (or sets of runs)")
+    if not args.names:
+        raise InputError(f"{path} holds runs' final values in {len(settings)} settings ({name_list(settings)}): "
+                         "say which to compare, the first with the others: --names "
+                         + " ".join(shlex.quote(str(setting)) for setting in settings[:2]))
+    names = list(args.names)
+    unknown = [name for name in names if name not in settings]
+    if unknown:
+        raise InputError(f"--names: no setting {unknown[0]!r} in {path}; its settings: {name_list(settings)}")
+    if len(names) < 2 or len(set(names)) != len(names):
+        raise InputError(f"--names: give two or more different settings of {path}; got {names}")
+    if args.task is not None:
+        raise InputError(f"--task: {path} holds one final value per run and setting; its settings are "
+                         "compared as labelled, with no task to pair runs on")
+    if args.plan is not None:
+        raise InputError(f"--plan: {path} holds one final value per run; the plan reads each run's noise "
+                         "from its values over time")
+    for note in frame.attrs.get("notes", [])[1:]:  # the runs left out (unfinished); the first says
+        say(f"{path}: {note}")                     # what a final-values table cannot show
+    say(f"{path}: each run's final {args.metric} is its score; the settings {name_list(names)} are compared")
+    read = {}
+    for name in names:
+        part = frame[frame["run"] == name]
+        try:
+            series = select_metric(part, args.metric, step="step")
+        except InputError as exc:
+            raise InputError(f"{path}: {exc}") from None
+        if series.index.has_duplicates:
+            raise InputError(f"{path}: a run of {name} holds several values of {args.metric} (one per agent?); "
+                             "compare scores each run by one value")
+        if len(series) < 2:
+            raise InputError(f"{path}: {len(series)} run(s) of {name} with a value of {args.metric}; a set "
+                             "needs at least two to compare seeds")
+        values = series.to_numpy()
+        read[name] = {"scores": values, "seeds": None, "tasks": None,
+                      "runs": [values[i:i + 1] for i in range(len(values))], "specs": []}
+    return names, read
 
 
 def _matrix(name: str, found: dict, task: str | None) -> np.ndarray:
