@@ -23,6 +23,7 @@ from ._input.interactions import cluster_option
 from ._result import fmt
 from .convergence.endings import with_divergence
 from .convergence.reasons import skipped_text, where_diverged
+from .convergence.step_axis import planned_budget
 from .convergence.verdict import ConvergenceTest
 from .description import describe
 from .errors import DivergedAtStart, InputError
@@ -197,6 +198,10 @@ def build_report(frame: pd.DataFrame, *, metrics=None, step: str | None = None,
     sections = []
     notes = []
     dead = []
+    planned = planned_budget(frame, columns.step)
+    if planned is not None:
+        notes.append(planned[1])
+    test = ConvergenceTest(better=better, budget=planned[0] if planned is not None else None)
     for name in names:
         try:
             series = select_metric(frame, name, step=columns.step, diverged=True)
@@ -216,7 +221,7 @@ def build_report(frame: pd.DataFrame, *, metrics=None, step: str | None = None,
                          f"({len(followed):,} points); replayed at each of the {len(series):,} steps it "
                          "would take minutes. Every other number uses every point.")
         sections.append(MetricSection(
-            name=name, convergence=with_divergence(ConvergenceTest(better=better).fit(series, name=name),
+            name=name, convergence=with_divergence(test.fit(series, name=name),
                                                    series_endings([series])),
             regimes=RegimeDetector().fit(series, name=name),
             window=replace(AdaptiveWindow(better=better).fit(followed, name=name), block=block),

@@ -133,3 +133,14 @@ def test_the_architecture_page_names_every_package():
              for name in re.findall(r"`([\w.]+)/`", cell)}
     missing = [name for name in packages if name not in named]
     assert packages and not missing, f"docs/architecture.md does not name {missing}"
+
+
+def test_the_cli_page_lists_every_input_format():
+    """The list of ``--input-format`` names on docs/cli.md had drifted (``mlflow-runs``,
+    ``parquet`` and ``arrow`` were missing from it)."""
+    from swarmstats.io import LOG_FORMATS
+
+    text = (DOCS / "cli.md").read_text(encoding="utf-8")
+    start = text.index("`--input-format` names the format (needed for `-`): `")
+    listed = text[start:text.index("`.", start + 60)].split("`")[-1]
+    assert sorted(name.strip() for name in listed.replace("\n", " ").split(",")) == sorted(LOG_FORMATS)

@@ -188,6 +188,8 @@ CASES = {
     "spinup": ("spinup-progress", "AverageEpRet", {0: -11.0, 1: -8.5, 2: -4.75}, "ppo_s1"),
     "ray/trial_00000/progress.csv": ("ray-progress", "env_runners/episode_return_mean", {1: 18.2, 2: 25.6}, None),
     "prime/metrics.jsonl": ("prime-rl", "reward/mean", {0: 0.21, 1: 0.26}, None),
+    # LLaMA-Factory's trainer_log.jsonl: an evaluation line after the training line of its step
+    "llamafactory/trainer_log.jsonl": ("llamafactory", "eval_loss", {15: 1.25, 30: 1.06}, None),
     "verifiers/results.jsonl": ("verifiers", "reward", {0: 1.2, 1: 0.2}, "0"),
     "mlruns/0/4f1c2ab": ("mlflow", "train/loss", {0: 1.9, 10: 1.7}, None),
     "mlruns/0/4f1c2ab/metrics/reward": ("mlflow", "reward", {0: 0.4812, 10: 0.512}, None),

@@ -142,6 +142,31 @@ def test_six_evaluations_of_a_lora_fine_tune_are_too_few_to_judge_and_read_back_
     assert "down from 284.9 to 5.024" in rows["loss"]["reasons"][0]
 
 
+def test_a_preference_run_stopped_in_its_warm_up_is_not_called_converged():
+    """LLaMA-Factory's trainer_log.jsonl of a DPO-style run stopped at step 202 of the 5,100 it
+    planned: its learning rate still warming up (2e-7 of 5e-7), its loss near ln 2 = 0.693 (the
+    loss of a policy that prefers neither answer) and its reward accuracy near chance.  A
+    reader says "nothing learned yet, 4% in".  Read as generic JSON lines, its steps were line
+    numbers, ``percentage`` was a metric, and both metrics read "converged": flat over the next
+    200 steps.  The log states its planned end, and flat means flat up to it."""
+    path = REAL / "llamafactory/trainer_log.jsonl"
+    log = ss.read_log(path, wide=True)
+    assert log.attrs["format"] == "llamafactory" and log.attrs["planned_steps"] == 5100
+    assert log["step"].tolist() == list(range(1, 203)) and "percentage" not in log
+    assert abs(log["loss"].mean() - np.log(2)) < 0.01  # 0.690: where a DPO loss starts
+    result = run("check-convergence", path, "--format", "json")
+    rows = verdicts(result)
+    assert result.returncode == 1 and set(rows) == {"loss", "accuracy"}  # lr, epoch, the clock left out
+    for row in rows.values():
+        assert row["verdict"] == "insufficient_data", row
+        assert "to the budget's end at 5,100" in row["reasons"][0]
+    assert "planned to 5100 steps and its log ends at 202" in result.stderr
+    # judged over the next 50 steps alone, as before, the flat start reads converged: it is the
+    # rest of the planned run that these 202 steps cannot speak for
+    near = verdicts(run("check-convergence", path, "--horizon", "50", "--format", "json"))
+    assert {row["verdict"] for row in near.values()} == {"converged"}
+
+
 def test_a_verifiers_eval_whose_completions_are_empty_reads_as_zero_reward_everywhere():
     path = REAL / "verifiers/gsm8k-gpt-4.1-mini-results.jsonl"
     tidy = ss.read_log(path)

@@ -8,9 +8,10 @@ import sys
 
 import pandas as pd
 
-from .._result import fmt, fmt_interval
+from .._result import fmt, fmt_interval, plain_number
 from ..convergence.endings import with_divergence
 from ..convergence.improvement import NO_IMPROVEMENT, no_improvement_note
+from ..convergence.step_axis import planned_budget
 from ..convergence.verdict import ConvergenceTest
 from ..convergence.warmup import WARMUP_METHODS
 from ..errors import InputError
@@ -83,10 +84,11 @@ def add_parser(commands) -> None:
 
 
 def run(args) -> int:
-    test = ConvergenceTest(alpha=args.alpha, tolerance=args.tolerance, tolerance_sd=args.tolerance_sd,
-                           horizon=args.horizon, budget=args.budget, precision=args.precision, warmup=args.warmup,
-                           better=args.better)
+    test = _test(args, args.budget)  # the options checked before the file is read
     frame, columns, metrics = load(args)
+    budget = _budget(args, frame, columns.step)
+    if budget != args.budget:
+        test = _test(args, budget)
     if args.format == "text":  # machine formats keep stderr for errors
         announce_direction(args, metrics)
     results, unlogged = [], {}
@@ -135,6 +137,23 @@ def run(args) -> int:
     if args.plot:
         plot_results(results, args.plot)
     return EXIT_PASS if passed or args.exit_zero else EXIT_FAIL
+
+
+def _test(args, budget) -> ConvergenceTest:
+    return ConvergenceTest(alpha=args.alpha, tolerance=args.tolerance, tolerance_sd=args.tolerance_sd,
+                           horizon=args.horizon, budget=budget, precision=args.precision, warmup=args.warmup,
+                           better=args.better)
+
+
+def _budget(args, frame, step: str | None) -> float | None:
+    """``--budget``, or the step the log says the run was planned to end at when it ends
+    before it (:func:`planned_budget`), said on stderr."""
+    planned = planned_budget(frame, step) if args.budget is None and args.horizon is None else None
+    if planned is None:
+        return args.budget
+    say(f"{frame.attrs.get('source')}: {planned[1]} (as --budget {plain_number(planned[0])}; --horizon H judges "
+        "the next H steps instead)")
+    return planned[0]
 
 
 def _render(args, frame, results, passed, metric_count: int):

@@ -21,6 +21,7 @@ from ..io.columns import left_out_text, stream_step
 from ..io.compressed import compression_of
 from ..io.flags import flag_value, is_outcome_flag
 from ..io.follow import LATE, DocumentFollower, Follower, ServerFollower, is_document
+from ..io.formats import llamafactory
 from ..io.long_tables import long_record
 from ..io.resumed import is_resume
 from ..io.runs import record_run
@@ -243,9 +244,10 @@ def run(args) -> int:
     notifier = Notifier(args.notify) if args.notify else None
 
     unit = None  # what a step is, once the first record shows the log's kind and step key
+    budget = args.budget  # or the planned end the first record states (LLaMA-Factory's total_steps)
 
     def new_monitor() -> Monitor:
-        return Monitor(metrics=args.metric, check_every=args.check_every, budget=args.budget,
+        return Monitor(metrics=args.metric, check_every=args.check_every, budget=budget,
                        step_unit=unit)
 
     monitors = RunMonitors(new_monitor)
@@ -260,11 +262,16 @@ def run(args) -> int:
         if follower.restarted:
             monitors, verdicts = RunMonitors(new_monitor), {}
             _say(args, {"event": "restart", "message": "the file was rewritten; reading it again"})
-        nonlocal unit
+        nonlocal unit, budget
         for record in records:
             step_key = args.step or stream_step(record)
             if unit is None:
                 unit = follower.step_unit(step_key)
+                planned = llamafactory.planned_in_record(record) if budget is None and step_key == llamafactory.STEP else None
+                if planned is not None:
+                    budget = planned
+                    _say(args, {"event": "budget", "message": f"the run is planned to {plain_number(planned)} "
+                                "steps (total_steps): converged means flat up to there (--budget overrides)"})
             late = bool(record.pop(LATE, False))
             run, run_keys = record_run(record)
             step, values = _numbers(record, step_key, run_keys)

@@ -86,6 +86,33 @@ def check_budget(budget, horizon=None) -> None:
         raise InputError("give horizon (steps ahead) or budget (the step the run ends at), not both")
 
 
+def planned_budget(frame, step: str | None) -> tuple[float, str] | None:
+    """(the step a log says its run was planned to end at, the note that says so) when the log
+    ends before it - a Trainer's ``max_steps``, LLaMA-Factory's ``total_steps``, carried in
+    ``frame.attrs["planned_steps"]`` - else None.  A DPO run stopped at step 202 of 5,100, its
+    learning rate still warming up and its loss at ln 2, read "converged" over the next 200
+    steps: flat so far, not flat to the end of its training.
+
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"step": [1.0, 2.0], "loss": [0.7, 0.69]})
+    >>> frame.attrs["planned_steps"] = 100.0
+    >>> planned_budget(frame, "step")[0]
+    100.0
+    """
+    planned = frame.attrs.get("planned_steps")
+    if planned is None or step is None or step not in frame.columns:
+        return None
+    steps = np.unique(np.asarray(frame[step], dtype=float))
+    steps = steps[np.isfinite(steps)]
+    if not len(steps) or not planned - steps[-1] > (np.median(np.diff(steps)) if len(steps) > 1 else 0.0):
+        # the run reached its end, or ended within one logging interval of it (a run of 692 steps
+        # logging every 100 logs last at 600): nothing ahead to claim
+        return None
+    last = steps[-1]
+    return planned, (f"the run was planned to {plain_number(planned)} steps and its log ends at "
+                     f"{plain_number(last)}: converged means flat up to the planned end")
+
+
 def step_spacing(steps: np.ndarray) -> float:
     """Steps per point (1 for row order; the mean spacing of a real step axis)."""
     if len(steps) < 2:

@@ -18,7 +18,7 @@ from .runs import SETTING_COLUMNS, RunKey, find_runs, normalise
 from .written_nan import MISSING_TOKENS, NAN_TOKENS, column_floats, is_written
 
 #: step axes by name, finest first (compared with ``normalise``: no case, "_" for separators)
-STEP_COLUMNS = ("step", "_step", "global_step", "trainer/global_step", "total_timesteps",
+STEP_COLUMNS = ("step", "_step", "global_step", "trainer/global_step", "current_steps", "total_timesteps",
                 "time/total_timesteps", "timesteps", "timestepssofar", "num_timesteps", "env_steps",
                 "steps", "frames", "training_iteration", "iteration", "iterations", "time/iterations",
                 "epoch", "episode", "episodes", "time/episodes", "train/episode")
@@ -78,6 +78,9 @@ _BOOKKEEPING = (
                            r"|_\((s|ms|sec|secs|seconds|min|mins|minutes|h|hours)\)$"
                            # fairseq's seconds since the start, all and training's alone
                            r"|(^|_)(wall|train_wall)$")),
+    # how far through its planned steps the run is (LLaMA-Factory's percentage, beside its
+    # current_steps and total_steps): a real DPO log's read "not converged, still improving"
+    ("progress through the planned run", re.compile(r"^(percentage|progress|percent_done|pct_done)$")),
     # (CleanRL writes its steps per second as charts/SPS)
     # (torchtune's tokens_per_second_per_gpu: a rate per device is a rate too)
     # (fairseq's words and updates per second: wps, ups)

@@ -276,6 +276,8 @@ class Follower:
             return "episodes"  # an SB3 monitor.csv: a row per episode, read_log's "monitor"
         if step_key == "Epoch" and self.header is not None and spinup.is_progress(self.header, ""):
             return "epochs"  # Spinning Up's progress.txt, read_log's spinup-progress
+        if step_key == "current_steps":
+            return "steps"  # LLaMA-Factory's trainer_log.jsonl: optimizer steps, as read_log says
         return step_key
 
     def records(self) -> list[dict]:

@@ -48,6 +48,8 @@ class LogTable:
     final_values: bool = False
     #: for final values whose series exist elsewhere, where (said by what needs a series)
     series_elsewhere: str = ""
+    #: the step the run was planned to end at, when its log says (a Trainer's max_steps)
+    planned_steps: float | None = None
 
     @property
     def frame(self) -> pd.DataFrame:
@@ -67,6 +69,18 @@ class LogTable:
     def _replace_format(self, format: str) -> "LogTable":
         self.format = format
         return self
+
+
+def planned_end(value) -> float | None:
+    """A log's planned number of steps (a Trainer's ``max_steps``) as a float, or None when it
+    is no positive finite number (a Trainer run by epochs with no step count saves 0).
+
+    >>> planned_end(5100), planned_end(0), planned_end("x"), planned_end(None)
+    (5100.0, None, None, None)
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        return None
+    return float(value) if np.isfinite(value) and value > 0 else None
 
 
 #: the type pandas gives column labels that are text (Arrow strings under pandas 3, object before)

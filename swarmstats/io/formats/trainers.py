@@ -14,6 +14,7 @@ from ._table import (
     numeric_axis,
     numeric_columns,
     numeric_frame,
+    planned_end,
     shadowed_axes_note,
 )
 
@@ -44,7 +45,13 @@ def read_trainer_state(payload, name: str) -> LogTable:
     metrics = numeric_columns(frame.drop(columns=["step"]), name)
     metrics.pop("epoch", None)
     folded = fold_columns(step, metrics)
-    return LogTable(None, "trainer-state", name, notes, arrays=folded)
+    # the planned end, unless the Trainer got there (its last log can fall short of it: a run of
+    # 692 steps logging every 100 logs last at step 600)
+    planned = planned_end(payload.get("max_steps"))
+    reached = planned_end(payload.get("global_step"))
+    if planned is not None and reached is not None and reached >= planned:
+        planned = None
+    return LogTable(None, "trainer-state", name, notes, arrays=folded, planned_steps=planned)
 
 
 def place_stepless_entries(rows: list) -> tuple[list, list]:
