@@ -4,7 +4,8 @@ Target (issue 7): reading a 1,000,000-row CSV log costs within 1.5x of pandas.re
 Reported for a generic CSV (the wide frame the commands analyse, and the tidy frame) and an
 SB3 progress.csv (namespaced keys, parsed and typed); then every real CSV log of
 tests/fixtures/real (issue 19: <= 1.5x read_csv on every reader's real fixture), where a
-monitor.csv's read_csv skips its JSON comment line.  Last, the real logs that are no table
+monitor.csv's read_csv skips its JSON comment line, and every real JSON-lines log against
+pandas.read_json(lines=True).  Last, the real logs that are no table
 (verl's console, a Trainer's notebook table, what pymarl printed, pymarl's info.json and a
 results/sacred folder of them, a folder of marl-eval JSON): read_log against read_csv of the
 table they hold written as a CSV - what the same numbers cost when a trainer writes them as a
@@ -54,7 +55,20 @@ def main():
                   f"{wide_ratio:.2f}x, tidy {tidy_ratio:.2f}x read_csv (medians of ratios, "
                   "alternating)  [target: <= 1.5x]")
     real_fixtures()
+    jsonl_fixtures()
     printed_fixtures()
+
+
+def jsonl_fixtures():
+    """The real JSON-lines logs against pandas' own reader of JSON lines."""
+    root = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "real"
+    for path in sorted(root.rglob("*.jsonl")):
+        if path.stat().st_size < 1000:
+            continue  # (a Git LFS pointer: no table to read)
+        wide, _, theirs = median_ratio(lambda: read_log(path, wide=True), lambda: pd.read_json(path, lines=True))
+        tidy, _, _ = median_ratio(lambda: read_log(path), lambda: pd.read_json(path, lines=True))
+        print(f"{path.relative_to(root)} ({path.stat().st_size / 1e3:.0f} KB): read_json(lines=True) "
+              f"{theirs * 1e3:.2f} ms; read_log wide {wide:.2f}x, tidy {tidy:.2f}x  (medians of ratios, alternating)")
 
 
 def real_fixtures():

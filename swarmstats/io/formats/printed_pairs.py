@@ -299,6 +299,8 @@ def is_printed_head(head: str, base: str) -> bool:
     lines = [line for line in head.splitlines() if line.strip()]
     found = 0
     for line in lines[:400]:
+        if line.startswith('{"'):
+            continue  # a JSON object is JSON lines' (a verifiers results file's 15 long lines cost 3.8 ms here)
         if ("=" in line or "|" in line or ": " in line) and parse_line(line) is not None:
             found += 1
             if found == 2:
