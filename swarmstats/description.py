@@ -168,7 +168,11 @@ class DescribeResult(Result):
 
     @staticmethod
     def _where(step, cluster) -> str:
-        return f"step {step}" if cluster is None else f"cluster {cluster}, step {step}"
+        if cluster is None:
+            return f"step {step}"
+        if str(cluster) == f"run {step}":  # runs' final values: the step is the run's number
+            return str(cluster)
+        return f"cluster {cluster}, step {step}"
 
     def summary(self) -> str:
         level = f"{self.ci_level:.0%}"

@@ -952,6 +952,8 @@ def test_an_mlflow_runs_table_is_read_as_each_runs_final_values(tmp_path, capsys
     assert main(["describe", str(path), "-m", "accuracy"]) == 0
     out = capsys.readouterr().out
     assert "accuracy [lr=0.001]: n = 3" in out and "accuracy [lr=0.002]: n = 3" in out
+    # where its extremes are: a run, named once ("cluster run 1, step 1" before: the step is the run's number)
+    assert "min 0.8 (run 1), max 0.84 (run 5)" in out, out
     for table in (path, FIXTURES / "wandb" / "runs.csv"):
         assert main(["watch", str(table), "--once"]) == 2
     # a run still going or failed has no final value
