@@ -137,7 +137,7 @@ def test_watch_follows_the_log_on_its_steps_without_the_progress():
     assert "loss: n 202" in done.stdout and "accuracy: n 202" in done.stdout
     assert "epochs" not in done.stdout
     # the planned end the lines state is the budget, as check-convergence takes it
-    assert "the run is planned to 5100 steps (total_steps)" in done.stdout
+    assert "the run is planned to 5100 steps: converged means flat up to there" in done.stdout
     assert "over the next 4,898 steps, to the budget's end at 5,100" in done.stdout
     given = run("watch", "tests/fixtures/real/llamafactory/trainer_log.jsonl", "--once", "--budget", "1000")
     assert "planned to" not in given.stdout and "to the budget's end at 1,000" in given.stdout
@@ -152,3 +152,18 @@ def test_a_training_and_an_evaluation_line_at_every_step_are_no_second_writer(tm
     log = ss.read_log(_write(tmp_path / "trainer_log.jsonl", lines), wide=True)
     assert log["step"].tolist() == list(range(10, 210, 10)) and log.attrs["notes"] == []
     assert log["eval_loss"].tolist() == [2 / s for s in range(10, 210, 10)]
+
+
+def test_watch_takes_a_mid_run_trainer_states_planned_end(tmp_path):
+    """watch reads a trainer_state.json whole at each change: its max_steps, while global_step is
+    short of it, is the budget too; a finished run's is not."""
+    state = json.loads(open("tests/fixtures/real/hf/trainer_state.json").read())
+    path = tmp_path / "trainer_state.json"
+    path.write_text(json.dumps(state))
+    finished = run("watch", path, "--once")
+    assert finished.returncode == 0 and "planned" not in finished.stdout
+    state["global_step"], state["max_steps"] = state["global_step"], 4 * state["max_steps"]
+    path.write_text(json.dumps(state))
+    early = run("watch", path, "--once")
+    assert f"the run is planned to {4 * state['global_step']} steps" in early.stdout
+    assert "to the budget's end" in early.stdout

@@ -21,7 +21,6 @@ from ..io.columns import left_out_text, stream_step
 from ..io.compressed import compression_of
 from ..io.flags import flag_value, is_outcome_flag
 from ..io.follow import LATE, DocumentFollower, Follower, ServerFollower, is_document
-from ..io.formats import llamafactory
 from ..io.long_tables import long_record
 from ..io.resumed import is_resume
 from ..io.runs import record_run
@@ -267,11 +266,11 @@ def run(args) -> int:
             step_key = args.step or stream_step(record)
             if unit is None:
                 unit = follower.step_unit(step_key)
-                planned = llamafactory.planned_in_record(record) if budget is None and step_key == llamafactory.STEP else None
+                planned = follower.planned_steps(record) if budget is None and args.step is None else None
                 if planned is not None:
                     budget = planned
                     _say(args, {"event": "budget", "message": f"the run is planned to {plain_number(planned)} "
-                                "steps (total_steps): converged means flat up to there (--budget overrides)"})
+                                "steps: converged means flat up to there (--budget overrides)"})
             late = bool(record.pop(LATE, False))
             run, run_keys = record_run(record)
             step, values = _numbers(record, step_key, run_keys)

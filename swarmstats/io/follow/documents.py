@@ -84,11 +84,17 @@ class DocumentFollower:
         self._seen: dict = {}  # (run, step) -> the metrics handed on at it
         self._stamp = None  # what the log looked like at the last read
         self._unit = None
+        self._planned = None
         self._unreadable = False
 
     def step_unit(self, step_key: str | None) -> str | None:
         """What a step of this log is, as read_log says (timesteps for pymarl's t_env)."""
         return self._unit
+
+    def planned_steps(self, record: dict) -> float | None:
+        """The step the run is planned to end at, as read_log says (a mid-run
+        trainer_state.json's ``max_steps``)."""
+        return self._planned
 
     def _changed(self) -> bool:
         stamp = _stamp(self.path)
@@ -111,6 +117,7 @@ class DocumentFollower:
             return []
         self._unreadable = False
         self._unit = wide.attrs.get("step_unit")
+        self._planned = wide.attrs.get("planned_steps")
         # a generic document's step column is named as any table's (global_step, epoch ...)
         axis = "step" if "step" in wide.columns else find_step(wide)
         # numbers only: a column of words is no metric here either (the batch commands name it)

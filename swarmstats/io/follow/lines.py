@@ -11,7 +11,7 @@ import stat
 
 from ..._result import plain_number
 from ..decoding import BadJSON, check_readable, loads
-from ..formats import registry, spinup
+from ..formats import llamafactory, registry, spinup
 from ..formats._table import headless
 from ..formats.console import BoxReader, is_box_row, is_rule, visible
 from ..formats.d3rlpy import is_metric_line
@@ -259,6 +259,12 @@ class Follower:
         return out
 
     # -- lines to records --------------------------------------------------------------
+    @staticmethod
+    def planned_steps(record: dict) -> float | None:
+        """The step the run is planned to end at, when a line states it (LLaMA-Factory's
+        ``total_steps``)."""
+        return llamafactory.planned_in_record(record)
+
     def step_unit(self, step_key: str | None) -> str | None:
         """What a step of this log is called, as ``check-convergence`` calls it: an SB3 printed
         table's ``time/total_timesteps`` "timesteps", a Trainer's printed dicts "logs" (the

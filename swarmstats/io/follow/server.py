@@ -29,6 +29,11 @@ class ServerFollower:
         """MLflow's steps are the run's own: "steps"."""
         return None
 
+    @staticmethod
+    def planned_steps(record: dict) -> float | None:
+        """An MLflow run's metric history states no planned end."""
+        return None
+
     def records(self) -> list[dict]:
         try:
             points = self._poller.new_points()
