@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ...errors import InputError
+from ...errors import InputError, is_real
 from ..flags import flag_floats, is_outcome_flag
 from ..written_nan import MISSING_TOKENS, is_missing_cell, logged, scalar
 
@@ -78,9 +78,7 @@ def planned_end(value) -> float | None:
     >>> planned_end(5100), planned_end(0), planned_end("x"), planned_end(None)
     (5100.0, None, None, None)
     """
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        return None
-    return float(value) if np.isfinite(value) and value > 0 else None
+    return float(value) if is_real(value) and np.isfinite(value) and value > 0 else None
 
 
 #: the type pandas gives column labels that are text (Arrow strings under pandas 3, object before)

@@ -14,7 +14,8 @@ a metric "higher is better" and a log written twice per step (two processes writ
 found in a real two-GPU run) was taken as twice the points.  Here the step is
 ``current_steps``, the clock ``elapsed_time`` in seconds, the progress columns are left out,
 and the lines of one step are folded into one row (its last value of each metric), said in a
-note when a metric was written more than once at a step.  A log whose steps go back (a run
+note when a step holds two different values of a metric or every step was written by several
+processes.  A log whose steps go back (a run
 resumed from a checkpoint appends to the same file) is left in the order written, for
 :mod:`swarmstats.io.resumed`.
 
@@ -89,7 +90,7 @@ def read_trainer_log(frame: pd.DataFrame, name: str) -> LogTable:
              if "elapsed_time" in frame.columns else None)
     totals = pd.to_numeric(frame[TOTAL], errors="coerce").to_numpy(dtype=float)
     planned = planned_end(np.nanmax(totals)) if not np.isnan(totals).all() else None
-    measured = ~np.isnan(np.column_stack(list(columns.values()))).all(axis=1)  # (progress alone: no point)
+    values = np.column_stack(list(columns.values()))
     # judged on the metric logged most: a training line and an evaluation line at every step
     # are two lines a step, but of different metrics
     most = max(columns.values(), key=lambda values: int(np.count_nonzero(~np.isnan(values))))
@@ -100,12 +101,13 @@ def read_trainer_log(frame: pd.DataFrame, name: str) -> LogTable:
                      f"{writers} processes at once, as in a multi-GPU run where each process saves): one "
                      "row per step, its last line's values")
     elif (np.diff(steps) < 0).any():  # resumed: left as written (io.resumed says which lines a resume supersedes)
+        measured = ~np.isnan(values).all(axis=1)  # (a line of progress alone is no point)
         arrays = {"step": steps[measured], **{c: v[measured] for c, v in columns.items()}}
         if clock is not None:
             arrays["wall_time"] = clock[measured]
         return LogTable(None, "llamafactory", name, notes, arrays=arrays, planned_steps=planned)
     else:
-        repeated = _differing_repeats(steps, columns)
+        repeated = _differing_repeats(steps, values)
         if repeated:
             notes.append(f"{repeated} step(s) hold different values of one metric on several lines: "
                          "each step's last value is kept")
@@ -129,11 +131,11 @@ def _writers(steps: np.ndarray) -> int:
     return common if common > 1 and np.mean(counts == common) >= 0.9 else 1
 
 
-def _differing_repeats(steps: np.ndarray, columns: dict) -> int:
-    """How many steps (in order, never going back) hold two different values of some metric:
-    the epoch a training line and an evaluation line of one step both carry is no conflict."""
+def _differing_repeats(steps: np.ndarray, values: np.ndarray) -> int:
+    """How many steps (in order, never going back) hold two different values of some metric
+    (``values``: a column per metric): the epoch a training line and an evaluation line of one
+    step both carry is no conflict."""
     starts = np.flatnonzero(np.r_[True, steps[1:] != steps[:-1]])
-    values = np.column_stack(list(columns.values()))
     with np.errstate(invalid="ignore"):
         spread = np.fmax.reduceat(values, starts, axis=0) - np.fmin.reduceat(values, starts, axis=0)
     return int((spread > 0).any(axis=1).sum())
