@@ -50,18 +50,31 @@ def test_a_batch_run_reads_as_runs_of_the_model_and_of_its_agents():
     assert "parameters n" in wide.attrs["notes"][0] and "agent reporters Wealth" in wide.attrs["notes"][0]
 
 
-def test_check_convergence_pools_the_iterations_of_each_setting_and_never_the_agents():
+def test_check_convergence_pools_the_iterations_of_each_setting_and_judges_agents_when_named():
     result = run("check-convergence", RESULTS, "--format", "json")
     payload = json.loads(result.stdout)["results"]
-    names = [r["name"] for r in payload]
-    assert names[:2] == ["Gini [n=4]", "Gini [n=8]"]
-    assert [[x["n"] for x in r["runs"]] for r in payload[:2]] == [[41] * 3] * 2
-    # an agent's series pools the same agent's replicates, never two agents
-    assert names[2:] == [f"Wealth [n=4, AgentID={a}]" for a in range(1, 5)] + [
+    # by default the model's reporters, once per setting over its iterations: each agent's
+    # wealth is a series of its own (this small batch gave 12 more pooled verdicts, and 36
+    # more rows; 100 agents in 20 runs would give 2,000)
+    assert [r["name"] for r in payload] == ["Gini [n=4]", "Gini [n=8]"]
+    assert [[x["n"] for x in r["runs"]] for r in payload] == [[41] * 3] * 2
+    assert "left out Wealth (agent reporter: a series per agent of each run, 36 agents in 6 runs" in result.stderr
+    assert "2 configuration(s)" in result.stderr and "not logged" not in result.stderr
+    # named, an agent's series pools the same agent's replicates, never two agents, and the
+    # model's runs (which hold no agent's value) are not listed as missing it
+    named = run("check-convergence", RESULTS, "-m", "Wealth", "--format", "json")
+    names = [r["name"] for r in json.loads(named.stdout)["results"]]
+    assert names == [f"Wealth [n=4, AgentID={a}]" for a in range(1, 5)] + [
         f"Wealth [n=8, AgentID={a}]" for a in range(1, 9)]
-    assert all(len(r["runs"]) == 3 for r in payload[2:])
-    # the model's reporters are missing from the agents' runs by design: one line, not twelve
-    assert result.stderr.count("Gini: not logged in the runs of 12 configurations") == 1
+    assert all(len(r["runs"]) == 3 for r in json.loads(named.stdout)["results"])
+    assert "not logged" not in named.stderr and "left out Wealth" not in named.stderr
+    # both named: both judged; the model's reporters are missing from the agents' runs by design
+    both = run("check-convergence", RESULTS, "-m", "Gini", "-m", "Wealth", "--format", "json")
+    assert len(json.loads(both.stdout)["results"]) == 2 + 12
+    assert both.stderr.count("Gini: not logged in the runs of 12 configurations") == 1
+    # one agent's run, picked with --run: its series alone
+    one = run("check-convergence", RESULTS, "--run", "RunId=1 AgentID=3", "-m", "Wealth", "--format", "json")
+    assert [r["n"] for r in json.loads(one.stdout)["results"]] == [41]
 
 
 def test_a_saved_index_and_runs_finished_out_of_order_read_the_same(tmp_path):
@@ -176,3 +189,22 @@ def test_a_single_runs_datacollector_tables():
     model = json.loads(run("check-convergence", MESA / "model.csv", "--format", "json").stdout)["results"]
     assert [(r["name"], r["n"]) for r in model] == [("Gini", 61)]
     assert model[0]["mean"] == pytest.approx(pd.read_csv(MESA / "model.csv")["Gini"][model[0]["warmup"]:].mean())
+
+
+def test_sweep_and_curves_of_a_batch_run_take_the_agents_when_named():
+    # sweep's default: the model's reporters by setting, one line each, the agents said to be
+    # left out (there were 36 agent runs, each with "Gini mean n/a over 0 runs" beside it)
+    swept = json.loads(run("sweep", RESULTS, "--format", "json").stdout)
+    assert swept["n_runs"] == 6 and {row["metric"] for row in swept["table"]} == {"Gini"}
+    assert any(note.startswith("left out Wealth (agent reporter") for note in swept["notes"])
+    named = json.loads(run("sweep", RESULTS, "-m", "Wealth", "--format", "json").stdout)
+    assert named["n_runs"] == 36 and len(named["table"]) == 12
+    assert not any("left out" in note for note in named["notes"])
+    # curves of an agent reporter: each agent's band across the iterations of its setting (it
+    # stopped at the model's first run, which holds no agent's value)
+    curves = run("curves", RESULTS, "-m", "Wealth", "--format", "json")
+    assert curves.returncode == 0, curves.stderr
+    names = [r["name"] for r in json.loads(curves.stdout)["results"]]
+    assert len(names) == 12 and names[0] == "Wealth [n=4, AgentID=1]"
+    gini = json.loads(run("curves", RESULTS, "-m", "Gini", "--format", "json").stdout)["results"]
+    assert [r["name"] for r in gini] == ["Gini [n=4]", "Gini [n=8]"]

@@ -36,6 +36,7 @@ def load(args):
         require_series(frame, args.file)
     for note in frame.attrs.get("notes", []):  # what the reader found (runs, joins, gaps)
         say(f"{frame.attrs.get('source')}: {note}")
+    frame = _agents_when_named(frame, args)
     group = getattr(args, "group", None)
     columns, key = table_roles(frame, step=args.step, group=group)
     frame = _runs(frame, key, args)
@@ -62,6 +63,19 @@ def load(args):
     _say_if_steps_repeat(frame, metrics, columns.step, getattr(args, "group", None),
                          [c for c, why in columns.bookkeeping.items() if why in ("a counter", "another step axis")])
     return frame, columns, metrics
+
+
+def _agents_when_named(frame, args):
+    """``frame`` without a Mesa batch run's agents unless an agent reporter is named with -m
+    or an agent's run with --run (:func:`~swarmstats.io.formats.mesa.for_metrics`)."""
+    from ..io.formats.mesa import for_metrics
+
+    if " AgentID=" in str(getattr(args, "run", None) or ""):
+        return frame
+    frame, note = for_metrics(frame, args.metric)
+    if note:
+        say(note)
+    return frame
 
 
 def _say_if_steps_repeat(frame, metrics: list, step: str | None, group: str | None, counters=()) -> None:
@@ -231,7 +245,7 @@ def _runs(frame, key, args):
         whole = attrs.get("run_configs_complete", False)
         configs = environments if configs is None or whole else _on_environments(configs, environments)
         if whole:
-            how = (f"{key.how.partition(',')[0]}; {len(set(known.values()))} configuration(s) "
+            how = (f"{key.how.partition(',')[0]}; {len({known[name] for name in key.names})} configuration(s) "
                    "by what the log records of each run, seeds aside")
     if configs is not None:
         frame[CONFIG] = configs

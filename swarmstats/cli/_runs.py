@@ -28,7 +28,7 @@ def metric_runs_at(paths, metric: str, input_format: str | None) -> list[tuple[R
     when it diverged before logging a finite value): see :func:`refuse_diverged` and
     :func:`note_diverged`."""
     found = []
-    for spec in discover(paths, format=input_format):
+    for spec in discover(paths, format=input_format, metrics=[metric]):
         frame = spec.frame if spec.frame is not None else require_series(
             read_log(spec.path, format=spec.format, wide=True))
         try:

@@ -206,9 +206,12 @@ def _tidy(table: LogTable) -> pd.DataFrame:
 def _run_configs(table: LogTable, frame: pd.DataFrame) -> None:
     """What the log says of its runs, in ``frame.attrs``: each run's configuration, whether
     its rows are the runs' final values rather than series in time, and the step it was
-    planned to end at (``planned_steps``: check-convergence's default budget)."""
+    planned to end at (``planned_steps``: check-convergence's default budget), and which metrics
+    are a series per agent beside the model's (``agent_metrics``)."""
     if table.planned_steps is not None:
         frame.attrs["planned_steps"] = table.planned_steps
+    if table.agent_metrics:
+        frame.attrs["agent_metrics"] = list(table.agent_metrics)
     if table.final_values:
         frame.attrs["final_values"] = True
         if table.series_elsewhere:

@@ -109,7 +109,7 @@ def sweep(runs, *, checks=CHECKS, metrics=None, by=None, group: str | None = Non
             raise InputError(f"checks must be among {CHECKS}, got {check!r}")
     by = [by] if isinstance(by, str) else list(by or [])
     specs = runs if isinstance(runs, list) and runs and all(isinstance(r, RunSpec) for r in runs) \
-        else discover(runs, group=group, format=format)
+        else discover(runs, group=group, format=format, metrics=metrics)
     options = SweepOptions(metrics=tuple(metrics) if metrics else None, checks=tuple(checks),
                            regime_rules=regime_rules or RegimeRules())
     show = sys.stderr.isatty() if progress is None else progress
@@ -118,6 +118,8 @@ def sweep(runs, *, checks=CHECKS, metrics=None, by=None, group: str | None = Non
         specs = [replace(spec, params={SETTING: settings[spec.name], **spec.params}) for spec in specs]
     results = run_all(specs, options, backend=backend, workers=workers, scheduler=scheduler, progress=show)
     notes = links_out(specs) + worker_notes(specs, "the spread between them is not a spread between seeds")
+    notes += list(dict.fromkeys(spec.frame.attrs["left_out"] for spec in specs
+                                if spec.frame is not None and "left_out" in spec.frame.attrs))
     if settings is not None and not by:
         # "a2c-CartPole-v1" and "dqn-CartPole-v1" read "r mean 300.1 [-2240, 2840] over 2 runs":
         # two algorithms' spread given as a spread between seeds

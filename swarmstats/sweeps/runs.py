@@ -19,6 +19,7 @@ from ..errors import InputError
 from ..io import mlflow_server, read_log
 from ..io.columns import table_roles
 from ..io.formats._sweep import require_series
+from ..io.formats.mesa import for_metrics
 from ..io.formats.sb3 import WORKER_START_SECONDS, monitor_environment, worker_groups
 from ..io.runs import normalise, setting_stems
 
@@ -88,9 +89,12 @@ def _read_whole(path: str) -> pd.DataFrame | None:
         return None
 
 
-def discover(paths, *, group: str | None = None, format: str | None = None) -> list[RunSpec]:
+def discover(paths, *, group: str | None = None, format: str | None = None, metrics=None) -> list[RunSpec]:
     """The runs behind ``paths`` (files, globs, directories of run folders), or the groups of
-    one long file when ``group`` names its run column."""
+    one long file when ``group`` names its run column.  ``metrics``: what will be analysed
+    (None: every metric), which decides whether a Mesa batch run's agents are runs of it
+    (:func:`~swarmstats.io.formats.mesa.for_metrics`; what was left out is said in
+    ``attrs["left_out"]`` of each run's frame)."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     expanded = []
@@ -116,7 +120,7 @@ def discover(paths, *, group: str | None = None, format: str | None = None) -> l
         return [spec for path in expanded for spec in
                 (_server_runs(path, format) if mlflow_server.is_source(path) else discover(path, format=format))]
     if len(expanded) == 1 and os.path.isfile(expanded[0]):
-        split = _runs_in_one_file(expanded[0], format)
+        split = _runs_in_one_file(expanded[0], format, metrics)
         if split:
             return split
     runs = []
@@ -285,10 +289,13 @@ def links_out(specs) -> list:
     return notes
 
 
-def _runs_in_one_file(path: str, format: str | None) -> list:
+def _runs_in_one_file(path: str, format: str | None, metrics=None) -> list:
     """One file holding several runs (a run/seed/trial column, label x seed, step restarts) is
     split by its run key, never analysed as one merged run."""
-    return _split_runs(require_series(read_log(path, format=format, wide=True), path), format)
+    frame, left_out = for_metrics(require_series(read_log(path, format=format, wide=True), path), metrics)
+    if left_out:
+        frame.attrs["left_out"] = left_out
+    return _split_runs(frame, format)
 
 
 def _split_runs(frame: pd.DataFrame, format: str | None) -> list:

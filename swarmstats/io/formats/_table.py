@@ -50,6 +50,9 @@ class LogTable:
     series_elsewhere: str = ""
     #: the step the run was planned to end at, when its log says (a Trainer's max_steps)
     planned_steps: float | None = None
+    #: the metrics that are one series per agent of each run (a Mesa batch run's agent
+    #: reporters), beside the model's own: the commands judge them when named
+    agent_metrics: tuple = ()
 
     @property
     def frame(self) -> pd.DataFrame:

@@ -156,7 +156,56 @@ def _batch_run(columns: dict, numeric, name: str) -> LogTable:
                  "only in their iteration are replicates)" if parameters else "no parameters")
     agents_said = (f"; agent reporters {', '.join(map(str, agent))} read per agent of each run" if agent else "")
     notes = [f"a Mesa batch run: {len(runs)} run(s), {described}{agents_said}"]
-    return LogTable(None, "mesa-batch", name, notes, run_configs=run_configs, configs_complete=True, arrays=arrays)
+    return LogTable(None, "mesa-batch", name, notes, run_configs=run_configs, configs_complete=True, arrays=arrays,
+                    agent_metrics=tuple(agent) if model else ())
+
+
+def for_metrics(frame: pd.DataFrame, metrics=None) -> tuple[pd.DataFrame, str | None]:
+    """(``frame`` with the rows of the part that holds ``metrics``, what was left out): a batch
+    run read with its agents (``attrs["agent_metrics"]``) keeps its agents' rows and reporters
+    only when an agent reporter is among ``metrics``, and its model's rows only when a model
+    reporter is.  With no ``metrics`` (every one, by default) the model's reporters are kept
+    and the note says what was left out: they describe the whole population, and each agent's
+    reporter is a series of its own - a batch of 20 runs of 100 agents gave 2,000 verdicts on
+    agents' wealth, which wanders by design, beside the model's one per setting.  Any other
+    frame is returned as it is.
+
+    >>> frame = pd.DataFrame({"run": ["RunId=0", "RunId=0 AgentID=1"], "step": [0.0, 0.0],
+    ...                       "Gini": [0.1, None], "Wealth": [None, 2.0]})
+    >>> frame.attrs["agent_metrics"] = ["Wealth"]
+    >>> kept, note = for_metrics(frame)
+    >>> kept.columns.tolist(), note
+    (['run', 'step', 'Gini'], 'left out Wealth (agent reporter: a series per agent of each run, 1 agents in 1 runs; name one with -m to judge each agent)')
+    >>> for_metrics(frame, ["Wealth"])[0]["run"].tolist()
+    ['RunId=0 AgentID=1']
+    """
+    agent_metrics = frame.attrs.get("agent_metrics")
+    if not agent_metrics or "run" not in frame.columns:
+        return frame, None
+    named = set(metrics or ())
+    codes, runs = pd.factorize(frame["run"])
+    agent_runs = of_agents(runs)
+    wanted_agents, wanted_model = bool(named & set(agent_metrics)), bool(named - set(agent_metrics))
+    if wanted_agents and wanted_model:
+        return frame, None
+    keep = agent_runs[codes] if wanted_agents else ~agent_runs[codes]
+    kept = frame.loc[keep, [c for c in frame.columns if c not in agent_metrics or named]].reset_index(drop=True)
+    kept.attrs.update(frame.attrs)
+    if named:
+        return kept, None
+    return kept, (f"left out {', '.join(map(str, agent_metrics))} (agent reporter{'s' if len(agent_metrics) > 1 else ''}: "
+                  f"a series per agent of each run, {int(agent_runs.sum()):,} agents in {int((~agent_runs).sum()):,} "
+                  "runs; name one with -m to judge each agent)")
+
+
+def of_agents(runs) -> np.ndarray:
+    """Which of the run labels ``runs`` name an agent of a run (``RunId=3 AgentID=7``), not
+    the run's model (``RunId=3``).
+
+    >>> of_agents(["RunId=3", "RunId=3 AgentID=7"]).tolist()
+    [False, True]
+    """
+    return np.array([f" {AGENT}=" in str(run) for run in runs], dtype=bool)
 
 
 def _parameters(table: dict, columns: list, order: np.ndarray, same_run: np.ndarray) -> list:
