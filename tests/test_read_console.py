@@ -307,3 +307,39 @@ def test_a_scripts_own_prints_between_the_tables_are_said_not_read(tmp_path):
                   for i, box in enumerate(boxes, start=1))
     (tmp_path / "own.txt").write_text(own)
     assert not any("printed line" in note for note in read_log(tmp_path / "own.txt").attrs["notes"])
+
+
+def test_runs_pasted_under_markdown_headings_are_named_and_set_apart(tmp_path):
+    """A Markdown file of results (a public course project's: "# PPO agent", its output in a
+    fenced block, "# DQN agent", its own) read as two runs of one setting, pooled: "the runs
+    disagree".  Each heading now names its run, runs under different headings are different
+    settings, and a heading used twice names two runs of one setting."""
+    printed = PRINTED.read_text()
+    fenced = lambda title: f"## {title}\n```\nUsing cpu device\n{printed}```\n\n"  # noqa: E731
+    path = tmp_path / "results.md"
+    # (a '#' line in a code block is a comment, not a heading)
+    code = "```python\n# train the agent\nmodel.learn(100_000)\n```\n"
+    path.write_text("# Breakout results\nsome prose, 3 runs\n\n" + fenced("PPO agent")
+                    + fenced("DQN agent").replace("```\nUsing", code + "```\nUsing") + fenced("PPO agent"))
+    wide = read_log(path, wide=True)
+    single = read_log(PRINTED, wide=True)
+    assert wide["run"].tolist() == ["PPO agent"] * 36 + ["DQN agent"] * 36 + ["PPO agent (2)"] * 36
+    assert wide.attrs["run_configs"] == {"PPO agent": "PPO agent", "DQN agent": "DQN agent",
+                                         "PPO agent (2)": "PPO agent"}
+    for _, part in wide.groupby("run"):
+        pd.testing.assert_frame_equal(part.drop(columns="run").reset_index(drop=True), single, check_like=True)
+    assert any("named by the Markdown heading" in note for note in wide.attrs["notes"])
+    done = run("check-convergence", path, "-m", "rollout/ep_rew_mean", "--format", "json")
+    pooled = [r for r in json.loads(done.stdout)["results"] if "runs" in r]
+    assert [r["name"] for r in pooled] == ["rollout/ep_rew_mean [PPO agent]"] and len(pooled[0]["runs"]) == 2
+    assert "2 configuration(s)" in done.stderr
+    # a section holding two runs (the step starts again under one heading): the headings are
+    # not the runs, the step's restarts tell them apart as before
+    path.write_text(fenced("PPO agent") + fenced("DQN agent").replace(printed, printed * 2))
+    assert "run" not in read_log(path, wide=True).columns
+    # one heading, or '#' lines in a text file: one run, as before
+    path.write_text(fenced("PPO agent"))
+    assert "run" not in read_log(path, wide=True).columns
+    (tmp_path / "results.txt").write_text(fenced("PPO agent") + fenced("DQN agent"))
+    text = read_log(tmp_path / "results.txt", wide=True)
+    assert "run" not in text.columns and len(text) == 72
