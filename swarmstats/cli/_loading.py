@@ -68,9 +68,9 @@ def load(args):
 def _agents_when_named(frame, args):
     """``frame`` without a Mesa batch run's agents unless an agent reporter is named with -m
     or an agent's run with --run (:func:`~swarmstats.io.formats.mesa.for_metrics`)."""
-    from ..io.formats.mesa import for_metrics
+    from ..io.formats.mesa import for_metrics, of_agents
 
-    if " AgentID=" in str(getattr(args, "run", None) or ""):
+    if getattr(args, "run", None) is not None and of_agents([args.run])[0]:
         return frame
     frame, note = for_metrics(frame, args.metric)
     if note:
