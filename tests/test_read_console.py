@@ -328,7 +328,7 @@ def test_runs_pasted_under_markdown_headings_are_named_and_set_apart(tmp_path):
                                          "PPO agent (2)": "PPO agent"}
     for _, part in wide.groupby("run"):
         pd.testing.assert_frame_equal(part.drop(columns="run").reset_index(drop=True), single, check_like=True)
-    assert any("named by the Markdown heading" in note for note in wide.attrs["notes"])
+    assert any("each named by the text above it" in note for note in wide.attrs["notes"])
     done = run("check-convergence", path, "-m", "rollout/ep_rew_mean", "--format", "json")
     pooled = [r for r in json.loads(done.stdout)["results"] if "runs" in r]
     assert [r["name"] for r in pooled] == ["rollout/ep_rew_mean [PPO agent]"] and len(pooled[0]["runs"]) == 2

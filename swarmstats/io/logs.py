@@ -52,6 +52,7 @@ from .formats._table import (
     runs_frame,
 )
 from .long_tables import long_columns, widen
+from .markdown_runs import is_markdown, read_runs
 from .plain_csv import numeric_table
 from .resumed import drop_superseded
 from .tabular import FORMATS as TABLE_FORMATS
@@ -298,7 +299,12 @@ def _file(name: str, data: bytes, format: str | None, source) -> LogTable:
     printed = () if format is None and _is_table_header(text_head, base) else registry.of_layout("text")
     for fmt in printed:
         if format == fmt.name or (format is None and fmt.sniff(text_head, base)):
-            return fmt.read(name, _whole(name, data, source))
+            whole = _whole(name, data, source)
+            if is_markdown(base):  # runs pasted in code blocks, each under what it was
+                runs = read_runs(fmt.read, name, whole)
+                if runs is not None:
+                    return runs
+            return fmt.read(name, whole)
     if format is None and base.lower().endswith(".ipynb") and len(data) >= HEAD_BYTES:
         # a notebook's training output often comes after 64 KiB of other cells' output (an
         # install log, a dataset preview): its printed formats are looked for in the whole of it

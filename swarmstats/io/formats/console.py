@@ -21,11 +21,7 @@ lines that are not part of a box (``Using cuda device``, ``Eval num_timesteps=..
 bars, warnings) are skipped, a prefix before the box (a notebook's indent, a logging prefix) is
 allowed, and where the dashes were lost in a copy a box ends where its keys stop being in
 sorted order (both loggers print them sorted).  A Jupyter
-notebook (``.ipynb``) is read from its cells' printed output.  In a Markdown file of results
-(``# PPO agent``, its output in a fenced block, then ``# DQN agent`` and its own), each heading
-names the run printed under it: runs under different headings are different settings, never
-replicates of one another (read as one table they were two runs of one setting, "the runs
-disagree").
+notebook (``.ipynb``) is read from its cells' printed output.
 
 What the text cannot give back: the loggers print floats to 3 significant digits (``%-8.3g``),
 so a value 0.001234 reads as 0.00123 (noted), and they cut a key longer than 36 characters to
@@ -92,7 +88,7 @@ def read_console(name: str, text: str) -> LogTable:
     """The boxes printed in ``text`` (the decoded file) as a progress table (module docstring)."""
     if name.lower().endswith(".ipynb"):
         text = printed_text(name, text)
-    records, unfinished, cut_keys, outside, headings = _boxes(text, markdown=_is_markdown(name))
+    records, unfinished, cut_keys, outside = _boxes(text)
     if not records and unfinished:
         raise InputError(f"{name}: the only logger table is not closed by its line of dashes yet "
                          "(is the run still printing it?)")
@@ -120,12 +116,6 @@ def read_console(name: str, text: str) -> LogTable:
                      f"{', '.join(cut_keys[:3])}{' ...' if len(cut_keys) > 3 else ''}")
     notes += _unread_prints(outside)
     table.notes = notes + table.notes
-    sections = _sections(headings, table.arrays["step"])
-    if sections is not None:
-        labels, configs, said = sections
-        table.arrays = {"run": labels, **table.arrays}
-        table.run_configs, table.configs_complete = configs, True
-        table.notes.append(said)
     return table
 
 
@@ -200,72 +190,21 @@ class BoxReader:
         return done
 
 
-def _boxes(text: str, markdown: bool = False) -> tuple[list, int, list, list, list]:
+def _boxes(text: str) -> tuple[list, int, list, list]:
     """The boxes as dicts of key -> printed value, in order; how many rows an unclosed last box
-    held (0: none); the keys the logger cut short; the lines outside the boxes that hold a digit;
-    and, in a Markdown file, each box's section: (the heading above it, that heading's place
-    among the headings) - (None, -1) before the first.  A '#' line inside a fenced block is
-    code (a Python comment), not a heading."""
+    held (0: none); the keys the logger cut short; the lines outside the boxes that hold a digit."""
     reader = BoxReader()
-    records, outside, headings = [], [], []
-    heading, place, fenced = None, -1, False
+    records, outside = [], []
     for line in text.splitlines():
         box = reader.feed(line)
         if box is not None:
             records.append(box)
-            headings.append((heading, place))
-        elif markdown and _FENCE.match(line):
-            fenced = not fenced
-        elif markdown and not fenced and (found := _HEADING.match(line)) is not None:
-            heading, place = found.group(1), place + 1
         elif _NUMBER.search(line) and _ROW.search(visible(line)) is None and not is_rule(line):
             outside.append(visible(line).strip())
     last, unfinished = reader.finish()
     if last is not None:
         records.append(last)
-        headings.append((heading, place))
-    return records, unfinished, list(reader.cut), outside, headings
-
-
-#: a Markdown heading (ATX: one to six '#', a space, the title, optional closing '#'s)
-_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
-
-
-#: a Markdown code fence's opening or closing line
-_FENCE = re.compile(r"^ {0,3}(?:```|~~~)")
-
-
-def _is_markdown(name: str) -> bool:
-    return name.lower().endswith((".md", ".markdown"))
-
-
-def _sections(headings: list, steps: np.ndarray) -> tuple | None:
-    """(run label per row, each run's configuration, the note) when the boxes lie under two or
-    more Markdown headings, each section one run whose step never goes back; None otherwise
-    (one section, or a section holding several runs: the step restarts tell those apart).  A
-    heading used twice names two runs of one setting (``8x8 PPO (2)``).
-
-    >>> labels, configs, said = _sections([("PPO", 0), ("PPO", 0), ("DQN", 1)], np.array([1.0, 2.0, 1.0]))
-    >>> labels.tolist(), configs
-    (['PPO', 'PPO', 'DQN'], {'PPO': 'PPO', 'DQN': 'DQN'})
-    """
-    places = np.array([place for _, place in headings])
-    if len(headings) != len(steps) or len(set(places.tolist())) < 2 or (places < 0).any():
-        return None
-    starts = np.r_[True, places[1:] != places[:-1]]
-    if (np.diff(steps)[~starts[1:]] < 0).any() or len(np.unique(places[starts])) != int(starts.sum()):
-        return None  # a section holding two runs, or one interrupted by another
-    uses: dict = {}
-    label_of = {}
-    for heading, place in dict.fromkeys(headings):
-        uses[heading] = uses.get(heading, 0) + 1
-        label_of[place] = heading if uses[heading] == 1 else f"{heading} ({uses[heading]})"
-    labels = np.array([label_of[place] for place in places.tolist()], dtype=object)
-    configs = {label_of[place]: heading for heading, place in dict.fromkeys(headings)}
-    shown = list(dict.fromkeys(label_of.values()))
-    said = (f"{len(shown)} runs, each named by the Markdown heading above it ({', '.join(shown[:4])}"
-            f"{' ...' if len(shown) > 4 else ''}); runs under different headings are different settings")
-    return labels, configs, said
+    return records, unfinished, list(reader.cut), outside
 
 
 #: a printed number, for a line's template

@@ -1,0 +1,100 @@
+"""Runs pasted into a Markdown file, each in code blocks under what it was
+(:mod:`swarmstats.io.markdown_runs`).
+
+The pattern is a public GPT-2 reproduction's ``log.md`` (14 runs of a nanoGPT-style train.py,
+each under a sentence: "Improving model with weight sharing", "Switched to cuda and trained the
+model with bf16 precision"), which read as 14 runs "#1" to "#14" of one setting, pooled: "the
+runs disagree, R-hat = 2.58".  Its repository has no licence, so the text here is made up in
+its shape."""
+
+import json
+
+import numpy as np
+import pytest
+
+from swarmstats.io import read_log
+from swarmstats.io.markdown_runs import fenced_blocks
+from tests.test_cli import run
+
+
+def printed(start: int, stop: int, level: float, seed: int) -> str:
+    rng = np.random.default_rng(seed)
+    return "".join(f"step {i}, loss: {level + 3 * np.exp(-i / 8) + rng.normal(0, 0.05):.6f}, "
+                   f"time: {100 + rng.normal(0, 2):.2f} ms\n" for i in range(start, stop))
+
+
+def block(text: str) -> str:
+    return f"```\nUsing device: cuda\n{text}```\n"
+
+
+@pytest.fixture
+def results(tmp_path):
+    path = tmp_path / "log.md"
+    path.write_text(
+        "# GPT-2 from scratch\n\nOverfit a single batch of data\n\n" + block(printed(0, 40, 0.5, 1))
+        + "\n**Improving model with weight sharing:**\n" + block(printed(0, 30, 6.0, 2))
+        + "the same run, continued after a restart of the notebook\n\n" + block(printed(30, 60, 6.0, 3))
+        + "\n## bf16\n```python\n# autocast\nwith torch.autocast('cuda'):\n    loss = model(x)\n```\n"
+        + block(printed(0, 40, 5.5, 4))
+        + "\nImproving model with weight sharing\n\n" + block(printed(0, 40, 6.0, 5)))
+    return path
+
+
+def test_each_run_is_named_by_the_text_above_it_and_runs_of_one_text_are_one_setting(results):
+    wide = read_log(results, wide=True)
+    names = ["GPT-2 from scratch - Overfit a single batch of data", "Improving model with weight sharing", "bf16",
+             "Improving model with weight sharing (2)"]
+    assert list(dict.fromkeys(wide["run"])) == names
+    assert wide.groupby("run", sort=False).size().tolist() == [40, 60, 40, 40]  # the continued block joins its run
+    assert wide.attrs["run_configs"] == {**{name: name for name in names[:3]}, names[3]: names[1]}
+    assert wide.attrs["run_configs_complete"]
+    # each run holds what its blocks printed, in order
+    continued = wide[wide["run"] == names[1]]
+    assert continued["step"].tolist() == list(range(60))
+    text = results.read_text()
+    loss = [float(line.split("loss: ")[1].split(",")[0]) for line in text.splitlines() if line.startswith("step ")]
+    assert wide["loss"].tolist() == loss
+    assert any("4 runs in the Markdown's code blocks" in note for note in wide.attrs["notes"])
+    # the runs of one text are pooled as replicates, the others never
+    done = run("check-convergence", results, "-m", "loss", "--format", "json")
+    payload = json.loads(done.stdout)["results"]
+    pooled = [r for r in payload if "runs" in r]
+    assert [r["name"] for r in pooled] == ["loss [Improving model with weight sharing]"]
+    assert len(pooled[0]["runs"]) == 2 and "3 configuration(s)" in done.stderr
+
+
+def test_a_file_better_read_whole_is_read_as_before(tmp_path):
+    path = tmp_path / "log.md"
+    # one block: one run
+    path.write_text("Overfit\n\n" + block(printed(0, 40, 0.5, 1)))
+    assert "run" not in read_log(path, wide=True).columns
+    # a block holding two runs (its step starts again): the restarts tell the runs apart
+    path.write_text("A\n\n" + block(printed(0, 30, 1, 1) + printed(0, 30, 1, 2)) + "B\n\n" + block(printed(0, 30, 1, 3)))
+    wide = read_log(path, wide=True)
+    assert "run" not in wide.columns and len(wide) == 90
+    # the same text as a plain text file: no Markdown, one text
+    (tmp_path / "log.txt").write_text("A\n\n" + block(printed(0, 30, 1, 1)) + "B\n\n" + block(printed(0, 30, 1, 3)))
+    assert "run" not in read_log(tmp_path / "log.txt", wide=True).columns
+
+
+def test_blocks_and_their_titles():
+    text = ("# Title #\nsome prose\nover two lines\n\n```\na\n```\n~~~\nb\n~~~\n"
+            "*[Comments: a very long sentence that goes on and on well past the sixty characters a name may take]*\n"
+            "```\nc\n```\n```\nd")
+    assert fenced_blocks(text) == [
+        ("Title - some prose", ["a"]), ("Title - some prose", ["b"]),
+        ("Comments: a very long sentence that goes on and on well ...", ["c"]),
+        ("Comments: a very long sentence that goes on and on well ...", ["d"])]  # (the last not closed yet)
+    assert fenced_blocks("no blocks here\n") == []
+
+
+def test_rows_outside_the_blocks_or_a_listing_read_as_a_run_keep_the_whole_text(tmp_path):
+    path = tmp_path / "log.md"
+    # a run's lines printed outside any block: read as one text, so none is left out
+    path.write_text("A\n\n" + block(printed(0, 30, 1, 1)) + "B\n\n" + block(printed(0, 30, 1, 2))
+                    + printed(0, 10, 1, 3))
+    wide = read_log(path, wide=True)
+    assert "run" not in wide.columns and len(wide) == 70
+    # a block of two lines the format reads (a listing) is no run of its own
+    path.write_text("A\n\n" + block(printed(0, 30, 1, 1)) + "B\n\n" + block(printed(0, 2, 1, 2)))
+    assert "run" not in read_log(path, wide=True).columns
