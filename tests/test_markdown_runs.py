@@ -98,3 +98,12 @@ def test_rows_outside_the_blocks_or_a_listing_read_as_a_run_keep_the_whole_text(
     # a block of two lines the format reads (a listing) is no run of its own
     path.write_text("A\n\n" + block(printed(0, 30, 1, 1)) + "B\n\n" + block(printed(0, 2, 1, 2)))
     assert "run" not in read_log(path, wide=True).columns
+
+
+def test_a_markdown_file_without_a_printed_log_is_one_clear_error(tmp_path):
+    # read as a table, its first line was the header: "no numeric metric column (columns: ```)"
+    path = tmp_path / "notes.md"
+    path.write_text("# Results\n```python\nx = 1\n```\n\n| lr | reward |\n|---|---|\n| 0.1 | 2 |\n")
+    done = run("check-convergence", path)
+    assert done.returncode == 2 and "no training log found in this Markdown file" in done.stderr
+    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1

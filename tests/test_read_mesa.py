@@ -72,6 +72,9 @@ def test_check_convergence_pools_the_iterations_of_each_setting_and_judges_agent
     both = run("check-convergence", RESULTS, "-m", "Gini", "-m", "Wealth", "--format", "json")
     assert len(json.loads(both.stdout)["results"]) == 2 + 12
     assert both.stderr.count("Gini: not logged in the runs of 12 configurations") == 1
+    # a metric the batch run lacks: the error lists the agents' reporters too
+    missing = run("check-convergence", RESULTS, "-m", "Nope")
+    assert missing.returncode == 2 and "available: Gini, Wealth" in missing.stderr
     # one agent's run, picked with --run: its series alone
     one = run("check-convergence", RESULTS, "--run", "RunId=1 AgentID=3", "-m", "Wealth", "--format", "json")
     assert [r["n"] for r in json.loads(one.stdout)["results"]] == [41]

@@ -305,6 +305,12 @@ def _file(name: str, data: bytes, format: str | None, source) -> LogTable:
                 if runs is not None:
                     return runs
             return fmt.read(name, whole)
+    if format is None and is_markdown(base):
+        # (read as a table, its first line became the header: "no numeric metric column
+        # (columns: ```)")
+        raise InputError(f"{name}: no training log found in this Markdown file: it is read for a trainer's "
+                         "printed output pasted into it (SB3's tables, a Trainer's dicts, nanoGPT's or "
+                         "another logger's lines; see docs/logs.md); --input-format names one")
     if format is None and base.lower().endswith(".ipynb") and len(data) >= HEAD_BYTES:
         # a notebook's training output often comes after 64 KiB of other cells' output (an
         # install log, a dataset preview): its printed formats are looked for in the whole of it

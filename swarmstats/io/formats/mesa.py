@@ -180,9 +180,9 @@ def for_metrics(frame: pd.DataFrame, metrics=None) -> tuple[pd.DataFrame, str | 
     ['RunId=0 AgentID=1']
     """
     agent_metrics = frame.attrs.get("agent_metrics")
-    if not agent_metrics or "run" not in frame.columns:
-        return frame, None
     named = set(metrics or ())
+    if not agent_metrics or "run" not in frame.columns or named - set(frame.columns):
+        return frame, None  # (a metric the log lacks: the caller's error lists every one)
     codes, runs = pd.factorize(frame["run"])
     agent_runs = of_agents(runs)
     wanted_agents, wanted_model = bool(named & set(agent_metrics)), bool(named - set(agent_metrics))
