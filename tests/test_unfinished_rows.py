@@ -139,5 +139,5 @@ def test_a_big_log_that_grows_while_it_is_read_is_cut_where_its_row_was_unfinish
     with open(path, "a") as handle:
         handle.write("00,1.000000\n8001,1.000125\n8002,1.0")  # the row finished, more written
     monkeypatch.setattr(unfinished, "_tail", lambda _: seen)
-    data, note = unfinished.without_unfinished_row("big.csv", head, str(path))
+    data, note = unfinished.without_unfinished_row(head, str(path))
     assert data == text.encode() and "ends mid-row" in note

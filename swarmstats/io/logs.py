@@ -259,7 +259,7 @@ def _load(source, format: str | None) -> LogTable:
         refuse_binary_file(os.fspath(source))
     unfinished = None
     if not _is_document(name, data, format):
-        cut, unfinished = without_unfinished_row(name, data, os.fspath(source) if on_disk else None)
+        cut, unfinished = without_unfinished_row(data, os.fspath(source) if on_disk else None)
         if unfinished is not None:  # the rows read are all there is to read now
             data, source = cut, BytesSource(name, cut)
     table = _file(name, data, format, source)

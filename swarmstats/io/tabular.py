@@ -75,7 +75,7 @@ def read_searched_table(source, *, format: str | None, searched: bool) -> pd.Dat
         format = sniff_layout(name, head_text)
     unfinished = None
     if format != "json":
-        cut, unfinished = without_unfinished_row(name, data, None if complete else path)
+        cut, unfinished = without_unfinished_row(data, None if complete else path)
         if unfinished is not None:  # the rows read are all there is to read now
             data, complete = cut, True
     if format in ("csv", "tsv"):

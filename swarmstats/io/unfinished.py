@@ -12,10 +12,10 @@ cut one is refused by its parser.
 A last line with all its fields and no newline cannot be told from a complete row of a file
 written without a final newline (``"\\n".join(rows)``): it is kept.
 
->>> data, note = without_unfinished_row("log.csv", b"step,reward\\n0,0.5\\n1,0.6\\n2")
+>>> data, note = without_unfinished_row(b"step,reward\\n0,0.5\\n1,0.6\\n2")
 >>> data, note
-(b'step,reward\\n0,0.5\\n1,0.6\\n', "log.csv: the last line ('2') ends mid-row, as a log still being written does: left out")
->>> without_unfinished_row("log.csv", b"step,reward\\n0,0.5\\n1,0.6")[1] is None  # complete, no newline
+(b'step,reward\\n0,0.5\\n1,0.6\\n', "the last line ('2') ends mid-row, as a log still being written does: left out")
+>>> without_unfinished_row(b"step,reward\\n0,0.5\\n1,0.6")[1] is None  # complete, no newline
 True
 """
 
@@ -30,10 +30,12 @@ TAIL_BYTES = 65536
 _SEPARATORS = (",", "\t", ";")
 
 
-def without_unfinished_row(name: str, data: bytes, path: str | None = None) -> tuple[bytes, str | None]:
+def without_unfinished_row(data: bytes, path: str | None = None) -> tuple[bytes, str | None]:
     """``data`` without its last line when that line is an unfinished row, and a note saying so
-    (None when nothing was cut).  ``path``: the file ``data`` is the first bytes of, when it is
-    only the head of a big file - its end is read to decide, and the whole file when a row is cut.
+    (None when nothing was cut; the note names no file: the log's source is said beside it, and
+    a reader of several files names the one).  ``path``: the file ``data`` is the first bytes
+    of, when it is only the head of a big file - its end is read to decide, and the whole file
+    when a row is cut.
     """
     whole = path is None or os.path.getsize(path) <= len(data)
     tail, size = (data, len(data)) if whole else _tail(path)
@@ -44,7 +46,7 @@ def without_unfinished_row(name: str, data: bytes, path: str | None = None) -> t
         return data, None
     last = tail[start:].decode("utf-8", errors="replace").strip()
     shown = last if len(last) <= 40 else last[:37] + "..."
-    note = f"{name}: the last line ({shown!r}) ends mid-row, as a log still being written does: left out"
+    note = f"the last line ({shown!r}) ends mid-row, as a log still being written does: left out"
     if whole:
         return data[:start], note
     with open(path, "rb") as handle:  # up to where the unfinished row began when the tail was read:

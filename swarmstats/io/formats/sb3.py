@@ -37,8 +37,8 @@ def read_monitor(files: list[tuple[str, bytes]], source: str, *, folders: list |
     10 KB monitor file the concat, sort, drop and inserts of a pandas assembly cost ~3 ms,
     six times the parse."""
     # a worker's file may end mid-row while its run goes on (a file read alone was cut already)
-    finished = [(name, *without_unfinished_row(name, data)) for name, data in files]
-    unfinished = [note for _, _, note in finished if note is not None]
+    finished = [(name, *without_unfinished_row(data)) for name, data in files]
+    unfinished = [f"{name}: {note}" for name, _, note in finished if note is not None]
     parts = [part for part in (_monitor_part(name, data) for name, data, _ in finished) if part is not None]
     if not parts:
         raise InputError(f"{source}: no finished episode in the monitor file(s)")
