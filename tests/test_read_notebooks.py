@@ -115,3 +115,40 @@ def test_a_row_that_does_not_fit_the_columns_is_left_out_and_counted(tmp_path):
     wide = read_log(tmp_path / "export.md", wide=True)
     assert wide["step"].tolist() == [1, 2, 4, 5]  # never shifted into the wrong columns
     assert any("1 row(s) with more or fewer cells" in note for note in wide.attrs["notes"])
+
+
+def test_runs_under_different_markdown_cells_are_named_by_them_and_never_pooled(tmp_path):
+    """Two training cells under "## lr 1e-4" and "## lr 5e-5" were runs "cell 3" and "cell 4"
+    of one setting, pooled ("the runs disagree: R-hat = 2.999"); each is now named by the
+    Markdown cell above it, and the two are two settings.  A text used twice names a second
+    run of its setting."""
+    notebook = json.loads(NOTEBOOK.read_text())
+    train, train2 = notebook["cells"][2], notebook["cells"][3]
+
+    def markdown(text):
+        return {"cell_type": "markdown", "metadata": {}, "source": [text]}
+
+    notebook["cells"][2:] = [markdown("## lr 1e-4\nThe first run."), train, markdown("## lr 5e-5"), train2]
+    path = tmp_path / "two.ipynb"
+    path.write_text(json.dumps(notebook))
+    wide = read_log(path, wide=True)
+    plain = read_log(NOTEBOOK, wide=True)
+    assert list(dict.fromkeys(wide["run"])) == ["lr 1e-4 - The first run.", "lr 5e-5"]
+    assert wide.drop(columns="run").equals(plain.drop(columns="run"))  # the same values, renamed runs
+    assert wide.attrs["run_configs"] == {"lr 1e-4 - The first run.": "lr 1e-4 - The first run.",
+                                         "lr 5e-5": "lr 5e-5"}
+    done = run("check-convergence", path, "-m", "Training Loss", "--format", "json")
+    assert not any("runs" in r for r in json.loads(done.stdout)["results"])  # no pooled verdict
+    assert "2 configuration(s)" in done.stderr
+    # a third run under the first text: a second run of that setting
+    notebook["cells"] += [markdown("## lr 1e-4\nThe first run."), train]
+    path.write_text(json.dumps(notebook))
+    again = read_log(path, wide=True)
+    assert list(dict.fromkeys(again["run"])) == ["lr 1e-4 - The first run.", "lr 5e-5", "lr 1e-4 - The first run. (2)"]
+    assert sorted(set(again.attrs["run_configs"].values())) == ["lr 1e-4 - The first run.", "lr 5e-5"]
+    # one text above every run: one setting, the runs keep their cells' labels
+    notebook["cells"][4] = markdown("## lr 1e-4\nThe first run.")
+    path.write_text(json.dumps(notebook))
+    assert list(dict.fromkeys(read_log(path, wide=True)["run"])) == ["cell 4", "cell 6", "cell 8"]
+    # no Markdown above the cells (or the same one above both, as in the fixture): the cells' labels
+    assert list(dict.fromkeys(plain["run"])) == ["cell 3", "cell 4"] and "run_configs" not in plain.attrs

@@ -27,7 +27,9 @@ The first column is ``Step``, or ``Epoch`` when the run evaluates once per epoch
 axis is then epochs); a float is printed ``%.6f``; ``No log`` is a value not logged yet.  An
 evaluation's metrics are named as displayed (``eval_matthews_correlation`` shows as
 ``Matthews Correlation``) and are read under those names.  Each training cell's table is one
-run; a notebook that trained twice holds two.  The same HTML in a notebook exported to
+run; a notebook that trained twice holds two, named by the Markdown cells above their training
+cells when those differ ("## lr 1e-4", "## lr 5e-5": two settings, never pooled as seeds of
+one), else by their cells (``cell 7``).  The same HTML in a notebook exported to
 Markdown or HTML (``jupyter nbconvert``) is read too.
 """
 
@@ -129,6 +131,9 @@ def read_trainer_tables(name: str, text: str) -> LogTable:
                          "read one notebook per run")
     axis = axes.pop()
     labels = _run_labels([cell for cell, _ in found])
+    configs = _titled_runs(name, text, [cell for cell, _ in found]) if len(found) > 1 else None
+    if configs is not None:  # each run named by the Markdown cell above it (see cell_titles)
+        labels = list(configs)
     keys, parts, unread = [], [], 0
     for label, (_, (headers, rows)) in zip(labels, found):
         keys += [key for key in headers[1:] if key not in keys]
@@ -157,8 +162,13 @@ def read_trainer_tables(name: str, text: str) -> LogTable:
         notes.append(f"{malformed} row(s) with more or fewer cells than the table's columns left out")
     if unread:
         notes.append(f"{unread} cell(s) holding neither a number nor '{NOT_LOGGED}' read as missing")
-    return LogTable(None, "hf-notebook", name, notes, arrays=arrays,
-                    step_unit="epochs" if axis == "Epoch" else None)
+    table = LogTable(None, "hf-notebook", name, notes, arrays=arrays,
+                     step_unit="epochs" if axis == "Epoch" else None)
+    if configs is not None:
+        table.run_configs, table.configs_complete = configs, True
+        notes.append("each run is named by the Markdown cell above its training cell: runs under different "
+                     "texts are different settings")
+    return table
 
 
 def refuse(name: str) -> LogTable:
@@ -178,6 +188,48 @@ def _cell_value(text: str) -> float | None:
 
 def _number_or_nan(value: float | None) -> float:
     return math.nan if value is None else value
+
+
+def cell_titles(name: str, text: str) -> dict:
+    """{code cell number: the text above it} of a notebook: the nearest heading or paragraph of
+    the Markdown cells before it, named as a Markdown file's code blocks are
+    (:func:`~swarmstats.io.markdown_runs.fenced_blocks`); None where no Markdown comes first."""
+    from ..markdown_runs import fenced_blocks
+
+    try:
+        cells = json.loads(text).get("cells") or []
+    except (json.JSONDecodeError, AttributeError):
+        return {}
+    pieces, numbers = [], []
+    for number, cell in enumerate(cells, start=1):
+        if not isinstance(cell, dict):
+            continue
+        source = _joined(cell.get("source", ""))
+        if cell.get("cell_type") == "markdown":
+            pieces.append(source)
+        elif cell.get("cell_type") == "code":
+            pieces.append(f"```\n{number}\n```")
+            numbers.append(number)
+    blocks = fenced_blocks("\n\n".join(pieces))
+    return {number: title for number, (title, _) in zip(numbers, blocks)}
+
+
+def _titled_runs(name: str, text: str, cells: list) -> dict | None:
+    """{run label: its setting} when the runs' training ``cells`` lie under two or more
+    different texts (:func:`cell_titles`), a text used twice naming a second run of its setting
+    (``lr 1e-4 (2)``); None otherwise (the runs keep their cells' labels).  A cell that drew
+    two tables (it trained twice) keeps its cells' labels too: one text cannot name two runs."""
+    if None in cells or len(set(cells)) != len(cells) or not name.lower().endswith(".ipynb"):
+        return None
+    titles = cell_titles(name, text)
+    found = [titles.get(cell) for cell in cells]
+    if None in found or len(set(found)) < 2:
+        return None
+    configs, uses = {}, {}
+    for title in found:
+        uses[title] = uses.get(title, 0) + 1
+        configs[title if uses[title] == 1 else f"{title} ({uses[title]})"] = title
+    return configs
 
 
 def _run_labels(cells: list) -> list:
