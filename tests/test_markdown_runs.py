@@ -68,6 +68,9 @@ def test_a_file_better_read_whole_is_read_as_before(tmp_path):
     # one block: one run
     path.write_text("Overfit\n\n" + block(printed(0, 40, 0.5, 1)))
     assert "run" not in read_log(path, wide=True).columns
+    # two runs under one text: nothing tells them apart but the step starting again
+    path.write_text("Two seeds\n\n" + block(printed(0, 40, 0.5, 1)) + block(printed(0, 40, 0.5, 2)))
+    assert "run" not in read_log(path, wide=True).columns
     # a block holding two runs (its step starts again): the restarts tell the runs apart
     path.write_text("A\n\n" + block(printed(0, 30, 1, 1) + printed(0, 30, 1, 2)) + "B\n\n" + block(printed(0, 30, 1, 3)))
     wide = read_log(path, wide=True)
@@ -107,3 +110,35 @@ def test_a_markdown_file_without_a_printed_log_is_one_clear_error(tmp_path):
     done = run("check-convergence", path)
     assert done.returncode == 2 and "no training log found in this Markdown file" in done.stderr
     assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_a_notebooks_training_cells_are_named_by_the_markdown_cells_above_them(tmp_path):
+    """What a printed format reads in a notebook (here SB3's tables) is read cell by cell the
+    same way: each training cell's run named by the Markdown cell above it.  Read as one text
+    they were runs "#1", "#2" of one setting."""
+    import json
+    from pathlib import Path
+
+    sb3 = (Path(__file__).resolve().parent / "fixtures" / "logs" / "sb3-console" / "ppo-cartpole.txt").read_text()
+
+    def code(text):
+        return {"cell_type": "code", "metadata": {}, "execution_count": 1, "source": ["train()"],
+                "outputs": [{"output_type": "stream", "name": "stdout", "text": text.splitlines(keepends=True)}]}
+
+    def markdown(text):
+        return {"cell_type": "markdown", "metadata": {}, "source": [text]}
+
+    cells = [markdown("# Sweep"), {"cell_type": "code", "metadata": {}, "source": ["import torch"], "outputs": []},
+             markdown("## Baseline"), code(sb3), markdown("## With weight sharing"), code(sb3)]
+    path = tmp_path / "sweep.ipynb"
+    path.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    wide = read_log(path, wide=True)
+    assert list(dict.fromkeys(wide["run"])) == ["Baseline", "With weight sharing"]
+    assert wide.groupby("run", sort=False).size().tolist() == [36, 36]
+    assert wide.attrs["format"] == "sb3-console"
+    assert set(wide.attrs["run_configs"].values()) == {"Baseline", "With weight sharing"}
+    # one Markdown cell above both: one text for the whole notebook tells no setting apart, and
+    # the notebook is read as one text, as before
+    path.write_text(json.dumps({"cells": [markdown("# Sweep"), cells[3], cells[5]], "metadata": {},
+                                "nbformat": 4, "nbformat_minor": 5}))
+    assert "run" not in read_log(path, wide=True).columns

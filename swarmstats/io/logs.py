@@ -52,7 +52,7 @@ from .formats._table import (
     runs_frame,
 )
 from .long_tables import long_columns, widen
-from .markdown_runs import is_markdown, read_runs
+from .markdown_runs import has_titled_blocks, is_markdown, read_runs
 from .plain_csv import numeric_table
 from .resumed import drop_superseded
 from .tabular import FORMATS as TABLE_FORMATS
@@ -299,12 +299,7 @@ def _file(name: str, data: bytes, format: str | None, source) -> LogTable:
     printed = () if format is None and _is_table_header(text_head, base) else registry.of_layout("text")
     for fmt in printed:
         if format == fmt.name or (format is None and fmt.sniff(text_head, base)):
-            whole = _whole(name, data, source)
-            if is_markdown(base):  # runs pasted in code blocks, each under what it was
-                runs = read_runs(fmt.read, name, whole)
-                if runs is not None:
-                    return runs
-            return fmt.read(name, whole)
+            return _printed(fmt, name, _whole(name, data, source))
     if format is None and is_markdown(base):
         # (read as a table, its first line became the header: "no numeric metric column
         # (columns: ```)")
@@ -318,7 +313,7 @@ def _file(name: str, data: bytes, format: str | None, source) -> LogTable:
         text = decode_text(name, whole)
         for fmt in registry.of_layout("text"):
             if fmt.sniff(text, base):
-                return fmt.read(name, whole)
+                return _printed(fmt, name, whole)
     kind = format if format in TABLE_FORMATS else (None if format else sniff_layout(name, text_head))
     documents = registry.of_layout("json")
     if kind == "json" or format in {fmt.name for fmt in documents}:
@@ -340,6 +335,16 @@ def _file(name: str, data: bytes, format: str | None, source) -> LogTable:
     # _load has searched such a file for NUL bytes already, the whole of it
     frame = read_searched_table(table_source, format=_table_kind(format, kind), searched=from_path)
     return _convert(frame, name, base, format)
+
+
+def _printed(fmt, name: str, data: bytes) -> LogTable:
+    """A printed log read by its format; in a Markdown file or a notebook, run by run when its
+    runs were pasted (or trained) under texts saying what each was (:mod:`.markdown_runs`)."""
+    if has_titled_blocks(name):
+        runs = read_runs(fmt.read, name, data)
+        if runs is not None:
+            return runs
+    return fmt.read(name, data)
 
 
 def _header_format(text: str, base: str):

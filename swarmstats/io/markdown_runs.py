@@ -10,7 +10,8 @@ settings; a text used twice names two runs of one setting (``PPO agent (2)``).
 
 A block whose step carries on from the block before continues that run (output pasted in
 parts); a block the format cannot read (a code listing) is passed over.  When fewer than two
-runs are found, a run holds fewer than ``MIN_ROWS`` rows (a listing the format read), a block
+runs under different texts are found (one text above every run names no setting apart from
+another: a notebook's title), a run holds fewer than ``MIN_ROWS`` rows (a listing the format read), a block
 itself holds a step that goes back (two runs in one block, or a resumed one), or the text
 outside the blocks holds rows too, the file is read as one text, as before: nothing is left
 out.
@@ -24,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from .formats.notebooks import printed_markdown
 from .tabular import decode_text
 
 #: a code fence's opening or closing line
@@ -38,6 +40,11 @@ MIN_ROWS = 3
 
 def is_markdown(name: str) -> bool:
     return str(name).lower().endswith((".md", ".markdown"))
+
+
+def has_titled_blocks(name: str) -> bool:
+    """A Markdown file, or a notebook (its Markdown cells above its code cells' output)."""
+    return is_markdown(name) or str(name).lower().endswith(".ipynb")
 
 
 def fenced_blocks(text: str) -> list:
@@ -99,9 +106,13 @@ def read_runs(read, name: str, data: bytes):
     the module docstring).  ``read`` is also given the whole file, for the notes a reader makes
     of everything it read (a file of several runs is parsed twice)."""
     parts = []
-    for title, lines in fenced_blocks(decode_text(name, data)):
+    if str(name).lower().endswith(".ipynb"):  # its Markdown cells, and each code cell's printed output as a block
+        text, block_name = printed_markdown(name, decode_text(name, data)), f"{name}.txt"
+    else:
+        text, block_name = decode_text(name, data), name
+    for title, lines in fenced_blocks(text):
         try:
-            table = read(name, "\n".join(lines).encode())
+            table = read(block_name, "\n".join(lines).encode())
         except InputError:
             continue  # (a code listing, a block of prose output)
         frame = table.frame
@@ -112,7 +123,7 @@ def read_runs(read, name: str, data: bytes):
             return None  # two runs (or a resumed one) in one block: the step's restarts tell them apart
         parts.append((title, table, steps))
     runs = _runs_of(parts)
-    if len(runs) < 2 or any(sum(len(table.frame) for table in tables) < MIN_ROWS for _, tables in runs):
+    if len({title for title, _ in runs}) < 2 or any(sum(len(table.frame) for table in tables) < MIN_ROWS for _, tables in runs):
         return None  # (a short block read from a listing, a config's name=value lines, is no run)
     labels, configs, uses = [], {}, {}
     for title, _ in runs:

@@ -196,22 +196,36 @@ def cell_titles(name: str, text: str) -> dict:
     (:func:`~swarmstats.io.markdown_runs.fenced_blocks`); None where no Markdown comes first."""
     from ..markdown_runs import fenced_blocks
 
+    numbers = []
+    blocks = fenced_blocks(_as_markdown(name, text, lambda number: numbers.append(number) or str(number)))
+    return {number: title for number, (title, _) in zip(numbers, blocks)}
+
+
+def printed_markdown(name: str, text: str) -> str:
+    """A notebook as the Markdown it would export to, for reading run by run
+    (:mod:`..markdown_runs`): its Markdown cells' text, and each code cell's printed output (the
+    text :func:`printed_text` reads) in a code block of its own."""
+    printed: dict = {}
+    for number, kind, content in outputs(name, text):
+        if kind == "text":
+            printed.setdefault(number, []).append(content)
+    return _as_markdown(name, text, lambda number: "\n".join(printed.get(number, [])))
+
+
+def _as_markdown(name: str, text: str, code) -> str:
+    """The notebook's cells in order as Markdown: a Markdown cell's source as written, a code
+    cell as a code block holding ``code(its number)``; "" for a notebook that cannot be read."""
     try:
         cells = json.loads(text).get("cells") or []
     except (json.JSONDecodeError, AttributeError):
-        return {}
-    pieces, numbers = [], []
+        return ""
+    pieces = []
     for number, cell in enumerate(cells, start=1):
-        if not isinstance(cell, dict):
-            continue
-        source = _joined(cell.get("source", ""))
-        if cell.get("cell_type") == "markdown":
-            pieces.append(source)
-        elif cell.get("cell_type") == "code":
-            pieces.append(f"```\n{number}\n```")
-            numbers.append(number)
-    blocks = fenced_blocks("\n\n".join(pieces))
-    return {number: title for number, (title, _) in zip(numbers, blocks)}
+        if isinstance(cell, dict) and cell.get("cell_type") == "markdown":
+            pieces.append(_joined(cell.get("source", "")))
+        elif isinstance(cell, dict) and cell.get("cell_type") == "code":
+            pieces.append(f"```\n{code(number)}\n```")
+    return "\n\n".join(pieces)
 
 
 def _titled_runs(name: str, text: str, cells: list) -> dict | None:
