@@ -340,8 +340,8 @@ def _file(name: str, data: bytes, format: str | None, source) -> LogTable:
 def _printed(fmt, name: str, data: bytes) -> LogTable:
     """A printed log read by its format; in a Markdown file or a notebook, run by run when its
     runs were pasted (or trained) under texts saying what each was (:mod:`.markdown_runs`)."""
-    if has_titled_blocks(name):
-        runs = read_runs(fmt.read, name, data)
+    if has_titled_blocks(name) and fmt.name != "hf-notebook":  # (its tables are named by its own reader)
+        runs = read_runs(fmt.read, name, data, fmt.sniff)
         if runs is not None:
             return runs
     return fmt.read(name, data)

@@ -19,6 +19,7 @@ out.
 
 from __future__ import annotations
 
+import os
 import re
 
 import numpy as np
@@ -99,20 +100,29 @@ def _name(text: str) -> str:
     return name
 
 
-def read_runs(read, name: str, data: bytes):
+def read_runs(read, name: str, data: bytes, sniff=None):
     """The runs of the Markdown file ``data`` read by ``read(name, bytes)`` (a printed format's
     reader) block by block, as one LogTable with a ``run`` column named by the text above each
     run and each run's configuration that text; None when the file is better read whole (see
     the module docstring).  ``read`` is also given the whole file, for the notes a reader makes
-    of everything it read (a file of several runs is parsed twice)."""
+    of everything it read (a file of several runs is parsed twice).  ``sniff(text, base)``, the
+    format's own test, passes over the blocks it does not recognise without parsing them (a
+    Markdown page's code listings)."""
     parts = []
     if str(name).lower().endswith(".ipynb"):  # its Markdown cells, and each code cell's printed output as a block
         text, block_name = printed_markdown(name, decode_text(name, data)), f"{name}.txt"
     else:
         text, block_name = decode_text(name, data), name
-    for title, lines in fenced_blocks(text):
+    blocks = [(title, lines) for title, lines in fenced_blocks(text) if any(line.strip() for line in lines)]
+    if len({title for title, _ in blocks}) < 2:
+        return None  # (every block under one text, or none: nothing to name runs apart by)
+    base = os.path.basename(block_name)
+    for title, lines in blocks:
+        block = "\n".join(lines)
+        if sniff is not None and not sniff(block, base):
+            continue
         try:
-            table = read(block_name, "\n".join(lines).encode())
+            table = read(block_name, block.encode())
         except InputError:
             continue  # (a code listing, a block of prose output)
         frame = table.frame
