@@ -10,8 +10,8 @@ settings; a text used twice names two runs of one setting (``PPO agent (2)``).
 
 A block whose step carries on from the block before continues that run (output pasted in
 parts); a block the format cannot read (a code listing) is passed over.  When fewer than two
-runs under different texts are found (one text above every run names no setting apart from
-another: a notebook's title), a run holds fewer than ``MIN_ROWS`` rows (a listing the format read), a block
+runs under different texts are found (one text above every run, a notebook's title, tells no
+setting apart), a run holds fewer than ``MIN_ROWS`` rows (a listing the format read), a block
 itself holds a step that goes back (two runs in one block, or a resumed one), or the text
 outside the blocks holds rows too, the file is read as one text, as before: nothing is left
 out.
@@ -135,13 +135,8 @@ def read_runs(read, name: str, data: bytes, sniff=None):
     runs = _runs_of(parts)
     if len({title for title, _ in runs}) < 2 or any(sum(len(table.frame) for table in tables) < MIN_ROWS for _, tables in runs):
         return None  # (a short block read from a listing, a config's name=value lines, is no run)
-    labels, configs, uses = [], {}, {}
-    for title, _ in runs:
-        title = title or "(untitled)"
-        uses[title] = uses.get(title, 0) + 1
-        label = title if uses[title] == 1 else f"{title} ({uses[title]})"
-        labels.append(label)
-        configs[label] = title
+    configs = titled_labels([title or "(untitled)" for title, _ in runs])
+    labels = list(configs)
     frame = pd.concat([pd.concat([table.frame for table in tables], ignore_index=True).assign(run=label)
                        for label, (_, tables) in zip(labels, runs)], ignore_index=True)
     whole = read(name, data)
@@ -154,6 +149,20 @@ def read_runs(read, name: str, data: bytes, sniff=None):
                        f"({', '.join(shown[:4])}{' ...' if len(shown) > 4 else ''}): runs under different "
                        "texts are different settings")
     return whole
+
+
+def titled_labels(titles: list) -> dict:
+    """{run label: its setting} for runs under ``titles`` (in order): a title used again names
+    a second run of its setting.
+
+    >>> titled_labels(["PPO", "DQN", "PPO"])
+    {'PPO': 'PPO', 'DQN': 'DQN', 'PPO (2)': 'PPO'}
+    """
+    configs, uses = {}, {}
+    for title in titles:
+        uses[title] = uses.get(title, 0) + 1
+        configs[title if uses[title] == 1 else f"{title} ({uses[title]})"] = title
+    return configs
 
 
 def _runs_of(parts: list) -> list:

@@ -197,7 +197,7 @@ def cell_titles(name: str, text: str) -> dict:
     from ..markdown_runs import fenced_blocks
 
     numbers = []
-    blocks = fenced_blocks(_as_markdown(name, text, lambda number: numbers.append(number) or str(number)))
+    blocks = fenced_blocks(_as_markdown(text, lambda number: numbers.append(number) or str(number)))
     return {number: title for number, (title, _) in zip(numbers, blocks)}
 
 
@@ -209,10 +209,10 @@ def printed_markdown(name: str, text: str) -> str:
     for number, kind, content in outputs(name, text):
         if kind == "text":
             printed.setdefault(number, []).append(content)
-    return _as_markdown(name, text, lambda number: "\n".join(printed.get(number, [])))
+    return _as_markdown(text, lambda number: "\n".join(printed.get(number, [])))
 
 
-def _as_markdown(name: str, text: str, code) -> str:
+def _as_markdown(text: str, code) -> str:
     """The notebook's cells in order as Markdown: a Markdown cell's source as written, a code
     cell as a code block holding ``code(its number)``; "" for a notebook that cannot be read."""
     try:
@@ -239,11 +239,9 @@ def _titled_runs(name: str, text: str, cells: list) -> dict | None:
     found = [titles.get(cell) for cell in cells]
     if None in found or len(set(found)) < 2:
         return None
-    configs, uses = {}, {}
-    for title in found:
-        uses[title] = uses.get(title, 0) + 1
-        configs[title if uses[title] == 1 else f"{title} ({uses[title]})"] = title
-    return configs
+    from ..markdown_runs import titled_labels
+
+    return titled_labels(found)
 
 
 def _run_labels(cells: list) -> list:
