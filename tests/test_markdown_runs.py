@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from swarmstats.io import read_log
-from swarmstats.io.markdown_runs import fenced_blocks
+from swarmstats.io.markdown_runs import fenced_blocks, titled_labels
 from tests.test_cli import run
 
 
@@ -84,11 +84,15 @@ def test_blocks_and_their_titles():
     text = ("# Title #\nsome prose\nover two lines\n\n```\na\n```\n~~~\nb\n~~~\n"
             "*[Comments: a very long sentence that goes on and on well past the sixty characters a name may take]*\n"
             "```\nc\n```\n```\nd")
-    assert fenced_blocks(text) == [
-        ("Title - some prose", ["a"]), ("Title - some prose", ["b"]),
-        ("Comments: a very long sentence that goes on and on well ...", ["c"]),
-        ("Comments: a very long sentence that goes on and on well ...", ["d"])]  # (the last not closed yet)
+    long = "Comments: a very long sentence that goes on and on well past the sixty characters a name may take"
+    assert fenced_blocks(text) == [("Title - some prose", ["a"]), ("Title - some prose", ["b"]),
+                                   (long, ["c"]), (long, ["d"])]  # (the last not closed yet)
     assert fenced_blocks("no blocks here\n") == []
+    # a long title is cut for the label, unless two settings would then read alike
+    cut = "Comments: a very long sentence that goes on and on well ..."
+    assert titled_labels([long, "PPO", long]) == {cut: cut, "PPO": "PPO", f"{cut} (2)": cut}
+    other = long.replace("take", "have")
+    assert titled_labels([long, other]) == {long: long, other: other}
 
 
 def test_rows_outside_the_blocks_or_a_listing_read_as_a_run_keep_the_whole_text(tmp_path):

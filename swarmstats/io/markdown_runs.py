@@ -92,12 +92,15 @@ def fenced_blocks(text: str) -> list:
 
 
 def _name(text: str) -> str:
-    """A run's name from a heading or a sentence: without emphasis marks and a closing colon,
-    cut at a word past ``LONGEST_NAME`` characters."""
-    name = text.strip().strip("*_`[]").strip().rstrip(":").strip()
-    if len(name) > LONGEST_NAME:
-        name = name[:LONGEST_NAME].rsplit(" ", 1)[0] + " ..."
-    return name
+    """A run's setting from a heading or a sentence: without emphasis marks and a closing colon."""
+    return text.strip().strip("*_`[]").strip().rstrip(":").strip()
+
+
+def _short(title: str) -> str:
+    """``title`` cut at a word past ``LONGEST_NAME`` characters, for a run's label."""
+    if len(title) <= LONGEST_NAME:
+        return title
+    return title[:LONGEST_NAME].rsplit(" ", 1)[0] + " ..."
 
 
 def read_runs(read, name: str, data: bytes, sniff=None):
@@ -153,15 +156,21 @@ def read_runs(read, name: str, data: bytes, sniff=None):
 
 def titled_labels(titles: list) -> dict:
     """{run label: its setting} for runs under ``titles`` (in order): a title used again names
-    a second run of its setting.
+    a second run of its setting; a long title is cut (label and setting alike), unless two
+    different titles would then read alike (sentences that differ only past their first 60
+    characters) and are kept whole.
 
     >>> titled_labels(["PPO", "DQN", "PPO"])
     {'PPO': 'PPO', 'DQN': 'DQN', 'PPO (2)': 'PPO'}
     """
+    cut: dict = {}
+    for title in dict.fromkeys(titles):
+        cut.setdefault(_short(title), []).append(title)
+    short = {title: label if len(alike) == 1 else title for label, alike in cut.items() for title in alike}
     configs, uses = {}, {}
     for title in titles:
         uses[title] = uses.get(title, 0) + 1
-        configs[title if uses[title] == 1 else f"{title} ({uses[title]})"] = title
+        configs[short[title] if uses[title] == 1 else f"{short[title]} ({uses[title]})"] = short[title]
     return configs
 
 
