@@ -43,9 +43,13 @@ def is_markdown(name: str) -> bool:
     return str(name).lower().endswith((".md", ".markdown"))
 
 
+def is_notebook(name: str) -> bool:
+    return str(name).lower().endswith(".ipynb")
+
+
 def has_titled_blocks(name: str) -> bool:
     """A Markdown file, or a notebook (its Markdown cells above its code cells' output)."""
-    return is_markdown(name) or str(name).lower().endswith(".ipynb")
+    return is_markdown(name) or is_notebook(name)
 
 
 def fenced_blocks(text: str) -> list:
@@ -107,12 +111,13 @@ def read_runs(read, name: str, data: bytes, sniff=None):
     """The runs of the Markdown file ``data`` read by ``read(name, bytes)`` (a printed format's
     reader) block by block, as one LogTable with a ``run`` column named by the text above each
     run and each run's configuration that text; None when the file is better read whole (see
-    the module docstring).  ``read`` is also given the whole file, for the notes a reader makes
-    of everything it read (a file of several runs is parsed twice).  ``sniff(text, base)``, the
+    the module docstring), or that whole read itself when it holds rows the blocks do not.
+    ``read`` is also given the whole file, for the notes a reader makes of everything it read
+    (a file of several runs is parsed twice).  ``sniff(text, base)``, the
     format's own test, passes over the blocks it does not recognise without parsing them (a
     Markdown page's code listings)."""
     parts = []
-    if str(name).lower().endswith(".ipynb"):  # its Markdown cells, and each code cell's printed output as a block
+    if is_notebook(name):  # its Markdown cells, and each code cell's printed output as a block
         text, block_name = printed_markdown(name, decode_text(name, data)), f"{name}.txt"
     else:
         text, block_name = decode_text(name, data), name
@@ -132,7 +137,8 @@ def read_runs(read, name: str, data: bytes, sniff=None):
         if "run" in frame.columns or "step" not in frame.columns or frame.empty:
             return None
         steps = frame["step"].to_numpy(dtype=float)
-        if (np.diff(steps[~np.isnan(steps)]) < 0).any():
+        steps = steps[~np.isnan(steps)]
+        if (np.diff(steps) < 0).any():
             return None  # two runs (or a resumed one) in one block: the step's restarts tell them apart
         parts.append((title, table, steps))
     runs = _runs_of(parts)
@@ -144,7 +150,7 @@ def read_runs(read, name: str, data: bytes, sniff=None):
                        for label, (_, tables) in zip(labels, runs)], ignore_index=True)
     whole = read(name, data)
     if len(whole.frame) != len(frame):
-        return None  # rows printed outside the blocks: read as one text, nothing left out
+        return whole  # rows printed outside the blocks: read as one text, nothing left out
     whole._frame, whole.arrays = frame[["run", *[c for c in frame.columns if c != "run"]]], None
     whole.run_configs, whole.configs_complete = configs, True
     shown = list(dict.fromkeys(labels))
@@ -175,17 +181,16 @@ def titled_labels(titles: list) -> dict:
 
 
 def _runs_of(parts: list) -> list:
-    """(title, [tables]) per run: a block whose first step does not carry on from the block
-    before (it starts again at or below that block's last step) begins a new run."""
+    """(title, [tables]) per run of ``parts`` (title, table, its logged steps): a block whose
+    first step does not carry on from the block before (it starts again at or below that
+    block's last step) begins a new run."""
     runs = []
     last_step = None
     for title, table, steps in parts:
-        present = steps[~np.isnan(steps)]
-        carries_on = runs and last_step is not None and len(present) and present[0] > last_step
-        if carries_on:
+        if runs and last_step is not None and len(steps) and steps[0] > last_step:
             runs[-1][1].append(table)
         else:
             runs.append((title, [table]))
-        if len(present):
-            last_step = present[-1]
+        if len(steps):
+            last_step = steps[-1]
     return runs

@@ -196,9 +196,8 @@ def cell_titles(name: str, text: str) -> dict:
     (:func:`~swarmstats.io.markdown_runs.fenced_blocks`); None where no Markdown comes first."""
     from ..markdown_runs import fenced_blocks
 
-    numbers = []
-    blocks = fenced_blocks(_as_markdown(text, lambda number: numbers.append(number) or str(number)))
-    return {number: title for number, (title, _) in zip(numbers, blocks)}
+    # each code cell's block holds its number
+    return {int(lines[0]): title for title, lines in fenced_blocks(_as_markdown(text, str))}
 
 
 def printed_markdown(name: str, text: str) -> str:
@@ -233,7 +232,7 @@ def _titled_runs(name: str, text: str, cells: list) -> dict | None:
     different texts (:func:`cell_titles`), a text used twice naming a second run of its setting
     (``lr 1e-4 (2)``); None otherwise (the runs keep their cells' labels).  A cell that drew
     two tables (it trained twice) keeps its cells' labels too: one text cannot name two runs."""
-    if None in cells or len(set(cells)) != len(cells) or not name.lower().endswith(".ipynb"):
+    if None in cells or len(set(cells)) != len(cells):  # (no cells: an export of a notebook)
         return None
     titles = cell_titles(name, text)
     found = [titles.get(cell) for cell in cells]
