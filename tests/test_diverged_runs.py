@@ -31,7 +31,8 @@ def test_select_metric_cuts_a_diverged_end_and_says_where(tmp_path):
     middle = frame.assign(reward=np.r_[0.5 + np.zeros(20), np.inf, 0.5 + np.zeros(22)])
     series = select_metric(middle, "reward", step="step", diverged=True)  # finite again: a skipped step
     assert len(series) == 42 and "diverged" not in series.attrs
-    assert series.attrs["skipped"] == {"values": 1, "kind": "infinite", "steps": [200], "at_end": False}
+    assert series.attrs["skipped"] == {"values": 1, "kind": "infinite", "steps": [200], "at_end": False,
+                                      "at_start": False}
     with pytest.raises(InputError, match="infinite from its first value"):
         select_metric(frame.assign(reward=np.inf), "reward", step="step", diverged=True)
 

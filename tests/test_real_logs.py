@@ -142,6 +142,31 @@ def test_six_evaluations_of_a_lora_fine_tune_are_too_few_to_judge_and_read_back_
     assert "down from 284.9 to 5.024" in rows["loss"]["reasons"][0]
 
 
+def test_hand_printed_episode_lines_in_markdown_are_four_settings_each_too_short_to_judge():
+    """A course project's results page: four agents (DQN, hill climbing, policy gradient, PPO) on
+    LunarLander, each a code block of ``Episode   100   Avg: ...   σ: ... | ε: ... | Steps: ...
+    Secs: ...`` lines printed every 100 episodes under a heading.  A reader sees four different
+    algorithms, three climbing to the 200 that "solves" the task and hill climbing falling back,
+    each from 6-15 printed averages: too few to test, read back as they go.  Read as a table
+    it stopped at "no numeric metric column"."""
+    result = run("check-convergence", REAL / "angela/lunarlander.md", "--format", "json")
+    assert result.returncode == 1, result.stderr
+    rows = verdicts(result)
+    assert {"Avg [run=DQN]", "Avg [run=HC]", "Avg [run=PG]", "Avg [run=PPO]"} <= set(rows)
+    assert "4 configuration(s)" in result.stderr and "DQN, HC, PG, PPO" in result.stderr
+    # the total steps (a counter within each run), the seconds and the exploration schedule are bookkeeping
+    assert "left out ε (a schedule: learning rate or exploration); Steps (a counter); Secs (a clock)" in result.stderr
+    assert not any(name.startswith(("Steps", "Secs", "ε")) for name in rows)
+    assert all(row["verdict"] == "insufficient_data" for row in rows.values())
+    assert rows["Avg [run=DQN]"]["n"] == 6 and rows["Avg [run=HC]"]["n"] == 15
+    assert "up from -144.3 to 201.1, higher than the point before every time" in rows["Avg [run=DQN]"]["reasons"][0]
+    assert "down from -133.6 to -169.3" in rows["Avg [run=HC]"]["reasons"][0]
+    # the best average starts at -inf: said as such, not as an overflowed fp16 step
+    said = " ".join(rows["BestAvg [run=DQN]"]["reasons"])
+    assert "1 infinite value left out (step 100), before the first finite one: a running best" in said
+    assert "fp16" not in result.stdout
+
+
 def test_a_preference_run_stopped_in_its_warm_up_is_not_called_converged():
     """LLaMA-Factory's trainer_log.jsonl of a DPO-style run stopped at step 202 of the 5,100 it
     planned: its learning rate still warming up (2e-7 of 5e-7), its loss near ln 2 = 0.693 (the

@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 
 from swarmstats import InputError
+from swarmstats.convergence.reasons import skipped_text
 from swarmstats.io import select_metric
 from swarmstats.io.written_nan import WRITTEN_NAN
 from tests.test_cli import run
@@ -49,7 +50,7 @@ def test_an_infinity_or_written_nan_between_finite_values_is_left_out_and_record
     series = select_metric(_frame(values), "grad_norm", step="step", diverged=True)
     assert len(series) == 15 and np.isfinite(series).all() and "diverged" not in series.attrs
     assert series.attrs["skipped"] == {"values": 3, "kind": "NaN or infinite", "steps": [50, 110, 120],
-                                       "at_end": False}
+                                       "at_end": False, "at_start": False}
     # the same without diverged=True (the API's reading)
     assert select_metric(_frame(values), "grad_norm", step="step").attrs["skipped"]["values"] == 3
 
@@ -147,3 +148,16 @@ def test_the_overflows_of_a_loss_scaler_finding_its_scale_at_the_start_are_skipp
     series = select_metric(_frame(values), "grad_norm", step="step", diverged=True)
     assert len(series) == 30 and series.attrs["skipped"]["steps"] == [0, 10, 20]
     assert series.attrs["skipped"]["at_end"] is False
+
+
+def test_an_infinity_before_the_first_finite_value_is_said_as_a_start_not_an_overflow():
+    # a hand-written loop prints its best average so far, -inf until one is known (the real
+    # log in tests/fixtures/real/angela): no fp16 step overflowed there
+    best = pd.DataFrame({"step": np.arange(25) * 100, "BestAvg": np.r_[-np.inf, np.linspace(-100.0, 50.0, 24)]})
+    series = select_metric(best, "BestAvg", step="step", diverged=True)
+    assert len(series) == 24 and series.attrs["skipped"]["at_start"] is True
+    text = skipped_text(series.attrs["skipped"])
+    assert "before the first finite one: a running best starts at -inf" in text and "fp16" not in text
+    # one between finite values is still a skipped step
+    middle = select_metric(best.assign(BestAvg=np.r_[1.0, -np.inf, np.ones(23)]), "BestAvg", step="step", diverged=True)
+    assert middle.attrs["skipped"]["at_start"] is False and "fp16" in skipped_text(middle.attrs["skipped"])

@@ -106,7 +106,8 @@ def test_select_metric_cuts_a_written_nan_end_and_leaves_a_transient_one_as_miss
     # a NaN written in the middle, finite values after it: a skipped step, left out and recorded
     middle = frame.assign(loss=mark(np.r_[0.5, np.nan, 0.5 + np.zeros(40)], np.r_[False, True, np.zeros(40, bool)]))
     assert len(series := select_metric(middle, "loss", step="step", diverged=True)) == 41
-    assert series.attrs == {"skipped": {"values": 1, "kind": "NaN", "steps": [10], "at_end": False}}
+    assert series.attrs == {"skipped": {"values": 1, "kind": "NaN", "steps": [10], "at_end": False,
+                                          "at_start": False}}
     both = frame.assign(loss=np.r_[0.5 + np.zeros(40), np.inf, WRITTEN_NAN])
     assert select_metric(both, "loss", step="step", diverged=True).attrs["diverged"]["kind"] == "NaN or infinite"
     dead = frame.assign(loss=WRITTEN_NAN)

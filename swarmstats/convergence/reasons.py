@@ -181,16 +181,23 @@ def where_diverged(info: dict) -> str:
 
 def skipped_text(info: dict) -> str:
     """What was left out of a metric as skipped steps: ``info`` is its record (``values``,
-    ``kind``, ``steps``, ``at_end``: :func:`swarmstats.io.select_metric`).
+    ``kind``, ``steps``, ``at_end``, ``at_start``: :func:`swarmstats.io.select_metric`).
 
     >>> skipped_text({"values": 3, "kind": "infinite", "steps": [40, 580, 1210], "at_end": False})
     '3 infinite values among finite ones left out (steps 40, 580, 1210): read as skipped steps (fp16/AMP training logs inf or NaN at a step whose gradients overflowed, and goes on)'
     >>> skipped_text({"values": 2, "kind": "NaN", "steps": [40, 2000], "at_end": True})[:60]
     '2 NaN values left out (steps 40, 2000, the last one logged):'
+    >>> skipped_text({"values": 1, "kind": "infinite", "steps": [100], "at_end": False, "at_start": True})
+    '1 infinite value left out (step 100), before the first finite one: a running best starts at -inf, or nothing was measured yet'
     """
     count = info["values"]
     steps = [fmt_step(step) for step in info["steps"]] + (["..."] if count > len(info["steps"]) else [])
     where = ", ".join(steps) + (", the last one logged" if info.get("at_end") else "")
+    if info.get("at_start") and info["kind"] == "infinite":
+        # a hand-written loop's best average starts at -inf (angela's "BestAvg: -inf" at its
+        # first print): no overflowed step of fp16 training
+        return (f"{count} infinite value{'s' if count > 1 else ''} left out (step{'s' if count > 1 else ''} {where}), "
+                "before the first finite one: a running best starts at -inf, or nothing was measured yet")
     among = "" if info.get("at_end") else " among finite ones"  # (before the first, or between)
     return (f"{count} {info['kind']} value{'s' if count > 1 else ''}{among} left out "
             f"(step{'s' if count > 1 else ''} {where}): read as skipped steps (fp16/AMP training logs inf or "

@@ -89,7 +89,8 @@ _BOOKKEEPING = (
                               r"(_per_(gpu|device|rank|worker|node))?$")),
     ("a schedule: learning rate or exploration",
      # (rl_games logs its PPO clip range, scaled with the learning rate, as info/e_clip)
-     re.compile(r"(^|_)(lr|learning_rate|exploration_rate|epsilon|clip_range|clip_range_vf|e_clip)$|(^|_)lr_")),
+     # (epsilon-greedy's epsilon as hand-written loops print it: eps, ε)
+     re.compile(r"(^|_)(lr|learning_rate|exploration_rate|epsilon|eps|ε|clip_range|clip_range_vf|e_clip)$|(^|_)lr_")),
     # PPO's adaptive KL weight (RLlib's cur_kl_coeff, TRL's kl_coef), SAC's entropy temperature
     # (SB3's ent_coef), fixed loss weights: set by the algorithm to steer the loss, so a KL
     # weight that doubled twice read "not converged" and failed the gate
@@ -195,6 +196,7 @@ def classify_columns(frame: pd.DataFrame, *, step: str | None = None,
     if step is None:
         step = find_step(frame, exclude={group, *runs})
     reserved = {step, group, *runs}
+    within = _run_labels(frame, [c for c in (group, *runs) if c is not None])
     metrics, ignored, bookkeeping, text = [], [], {}, []
     for column in frame.columns:
         name = normalise(column)
@@ -217,7 +219,7 @@ def classify_columns(frame: pd.DataFrame, *, step: str | None = None,
             bookkeeping[column] = "another step axis"
         elif name in _TIME_NAMES:
             bookkeeping[column] = "a clock"
-        elif (why := _bookkeeping(name, frame[column], column)) is not None:
+        elif (why := _bookkeeping(name, frame[column], column, within)) is not None:
             bookkeeping[column] = why
         else:
             metrics.append(column)
@@ -408,13 +410,23 @@ def _few_drops(values: np.ndarray) -> bool:
     return bool((np.diff(values) < 0).sum() <= max(1, 0.02 * len(values)))
 
 
-def _bookkeeping(name: str, column: pd.Series, raw) -> str | None:
+def _run_labels(frame: pd.DataFrame, runs: list) -> np.ndarray | None:
+    """Each row's run (a number per distinct key of the ``runs`` columns), or None for none."""
+    if not runs:
+        return None
+    if len(runs) == 1:
+        return pd.factorize(frame[runs[0]])[0]
+    return frame.groupby(runs, sort=False, dropna=False).ngroup().to_numpy()
+
+
+def _bookkeeping(name: str, column: pd.Series, raw, within=None) -> str | None:
     """The bookkeeping kind of a table's column: by its name (``name`` normalised, ``raw`` as
-    written), else a counter by its shape; None for a metric."""
-    why = timed_or_counted(_named_kind(raw, name), name, lambda: _is_counter(column))
+    written), else a counter by its shape (within each run, ``within`` giving each row's);
+    None for a metric."""
+    why = timed_or_counted(_named_kind(raw, name), name, lambda: _is_counter(column, within))
     if why is not None:
         return why
-    return "a counter" if not is_measurement_name(raw) and _is_counter(column) else None
+    return "a counter" if not is_measurement_name(raw) and _is_counter(column, within) else None
 
 
 def timed_or_counted(why: str | None, key: str, counts) -> str | None:
@@ -428,24 +440,37 @@ def timed_or_counted(why: str | None, key: str, counts) -> str | None:
     return "a clock" if why == "a counter" and key.startswith("time_") and not counts() else why
 
 
-def _is_counter(column: pd.Series) -> bool:
+def _is_counter(column: pd.Series, within=None) -> bool:
     """Integer values that go up at (nearly) every row: a count of something done so far,
-    shaped like a step axis (a few drops where a new run starts)."""
-    return counter_shaped(_present_numbers(column))
+    shaped like a step axis (a few drops where a new run starts; with ``within``, each row's
+    run, going down only where one run ends and the next begins: three runs of 15 rows start
+    again twice, more than 2% of their rows, and a total-steps count was judged as a metric)."""
+    if within is None:
+        return counter_shaped(_present_numbers(column))
+    numbers = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    present = ~np.isnan(numbers)
+    return counter_shaped(numbers[present], np.asarray(within)[present])
 
 
-def counter_shaped(values: np.ndarray) -> bool:
+def counter_shaped(values: np.ndarray, within=None) -> bool:
     """Whether ``values`` (at least 5, no missing ones) are a counter's: integers that go up
-    at 90% of steps or more, dropping at most where a new run starts (2%).
+    at 90% of steps or more, dropping at most where a new run starts (2%; with ``within``,
+    each value's run, never within a run, and the share going up counted within runs).
 
     >>> counter_shaped(np.arange(1.0, 27.0)), counter_shaped(np.array([1.0, 2, 3, 3.5, 4, 5]))
     (True, False)
+    >>> counter_shaped(np.tile([10.0, 20, 30], 3)), counter_shaped(np.tile([10.0, 20, 30], 3), np.repeat([0, 1, 2], 3))
+    (False, True)
     """
     if len(values) < 5 or not np.all(values[:1000] == np.round(values[:1000])):
         return False  # most metrics show a fraction in their first rows: no pass over them all
     if not np.all(values == np.round(values)):
         return False
-    return bool(np.mean(np.diff(values) > 0) >= 0.9 and _few_drops(values))
+    if within is None:
+        return bool(np.mean(np.diff(values) > 0) >= 0.9 and _few_drops(values))
+    same_run = within[1:] == within[:-1]
+    changes = np.diff(values)[same_run]
+    return bool(len(changes) >= 4 and np.mean(changes > 0) >= 0.9 and not (changes < 0).any())
 
 
 def _only_written_nan(column: pd.Series) -> bool:

@@ -150,7 +150,8 @@ def _skipped_steps(numbers: np.ndarray, frame: pd.DataFrame, step: str | None,
     numbers = numbers.copy()
     numbers[where] = np.nan  # an ordinary NaN: a missing cell, not a written one
     return numbers, {"values": len(where), "kind": nonfinite_kind(infinite, len(where) - infinite),
-                     "steps": steps, "at_end": bool(skipped[finite[-1]:].any())}
+                     "steps": steps, "at_end": bool(skipped[finite[-1]:].any()),
+                     "at_start": bool(where[-1] < finite[0])}
 
 
 def _divergence(numbers: np.ndarray, frame: pd.DataFrame, metric: str, step: str | None) -> dict | None:

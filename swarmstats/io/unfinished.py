@@ -62,14 +62,23 @@ def unfinished_line_start(data: bytes) -> int | None:
     12
     >>> unfinished_line_start(b"a\\tb\\n1\\t2\\n3\\t"), unfinished_line_start(b"a\\tb\\n1\\t2\\n3")
     (None, 8)
+
+    A carriage return ends a line as a newline does: a terminal's progress printed with ``\\r``
+    (``print("\\rEpisode 3\\tAverage Score: 0.52", end="")``) is a line per update.
+
+    >>> unfinished_line_start(b"\\rEpisode 1\\tScore: 0.5\\rEpisode 2\\tScore: 0.6") is None
+    True
+    >>> unfinished_line_start(b"a,b\\r\\n1,2\\r\\n3")   # Windows line ends
+    10
     """
     if not data or data.endswith((b"\n", b"\r")):
         return None
-    start = data.rfind(b"\n") + 1
+    start = _line_start(data, len(data))
     last = data[start:]  # not stripped: a tab that ends it is an empty field
     if start == 0 or not last.strip():
         return None  # one line (a header alone is not cut), or trailing blanks
-    previous = data[data.rfind(b"\n", 0, start - 1) + 1: start].rstrip(b"\r\n")
+    end = start - 1 - (data[start - 2: start] == b"\r\n")  # where the line before ends
+    previous = data[_line_start(data, end): end]
     if last.lstrip().startswith(b"{") or previous.lstrip().startswith(b"{"):
         try:
             json.loads(last)
@@ -85,6 +94,11 @@ def unfinished_line_start(data: bytes) -> int | None:
         if before > 1 and after < before:
             return start
     return None
+
+
+def _line_start(data: bytes, end: int) -> int:
+    """Where the line holding ``data[end - 1]`` begins: after the last newline or carriage return before ``end``."""
+    return max(data.rfind(b"\n", 0, end), data.rfind(b"\r", 0, end)) + 1
 
 
 def _fields(line: bytes, separator: str) -> int:

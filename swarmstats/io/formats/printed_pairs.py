@@ -57,8 +57,11 @@ _PIPED_LEAD = re.compile(r"(?<![\w./-])(global_step|step|iteration|iter|epoch|ep
                          r"(?:\s*[:=]\s*|\s+)(\d+)(?:\s*/\s*\d+)?\s*\|", re.IGNORECASE)
 #: one field of a piped record: a name (words allowed: ``Train Loss``), ``:`` or ``=``, a number
 _FIELD = re.compile(rf"^\s*([A-Za-z_][\w./ -]*?)\s*[:=]\s*({PRINTED_NUMBER})(?:ms|s|%)?\s*$", re.IGNORECASE)
+#: a name in a listed record's spaced fields: a word, or a symbol a loop printed for its schedule
+#: (``ε: 0.0476  ⍺: 0.5000``, ``σ: 3.37``)
+_SPACED_NAME = r"(?:[^\W\d]|[^\x00-\x7f\s])[\w./-]*"
 #: ... or several ``name:number`` in one field, apart by spaces (torchtune's disk log)
-_FIELDS = re.compile(rf"(?<![\w./-])([A-Za-z_][\w./-]*)\s*[:=]\s*({PRINTED_NUMBER})(?:ms|s|%)?(?=\s|$)", re.IGNORECASE)
+_FIELDS = re.compile(rf"(?<![\w./-])({_SPACED_NAME})\s*[:=]\s*({PRINTED_NUMBER})(?:ms|s|%)?(?=\s|$)", re.IGNORECASE)
 
 
 #: a record that begins with its step (at the line's start, after a ``[tag]``, a logger's `` - ``
@@ -66,13 +69,15 @@ _FIELDS = re.compile(rf"(?<![\w./-])([A-Za-z_][\w./-]*)\s*[:=]\s*({PRINTED_NUMBE
 _LISTED_LEAD = re.compile(r"(?:^|\]|\s-\s|^[A-Z]+:[\w.]*:)\s*\[?(?:(?:train|training|eval|evaluation|valid|validation|val|test)\s+)?"
                           r"(global_step|step|iteration|iter|epoch|episode|update|ep)\s*(?:[:=]\s*|\s+)"
                           r"\[?\s*(\d+)(?:\s*/\s*(\d+))?(?:\s*\])?", re.IGNORECASE)
-#: what follows a listed record's step: a separator, or a count in brackets (MNIST's ``[640/60000 (1%)]``)
-_LISTED_AFTER = re.compile(r"\s*(?:[,:;\t\[|]|-\s)")
+#: what follows a listed record's step: a separator, a count in brackets (MNIST's ``[640/60000 (1%)]``),
+#: or the spaces of columns printed aligned (``Episode   100   Avg:  -144.30   BestAvg: ...``)
+_LISTED_AFTER = re.compile(r"\s*(?:[,:;\t\[|]|-\s)|\s{2,}")
 #: a listed record's fields apart by spaces only, all of them ``name: number`` (or ``name=number``)
-_SPACED = re.compile(rf"^(?:\s*[A-Za-z_][\w./-]*\s*[:=]\s*(?:{PRINTED_NUMBER})(?:ms|s|%)?(?=\s|$))+\s*$",
+_SPACED = re.compile(rf"^(?:\s*{_SPACED_NAME}\s*[:=]\s*(?:{PRINTED_NUMBER})(?:ms|s|%)?(?=\s|$))+\s*$",
                      re.IGNORECASE)
-#: what parts a listed record's fields, the first of these it holds
-_FIELD_SEPARATORS = (",", "|", " - ")
+#: what parts a listed record's fields, the first of these it holds (a tab last: Udacity's deep RL
+#: course prints ``Episode 100\\tAverage Score: 0.73\\tScore: 1.00``, copied into thousands of projects)
+_FIELD_SEPARATORS = (",", "|", " - ", "\t")
 #: a count within the epoch out of a total, named (``Step [100/600]``, ``Batch 5/50``) or not
 #: (``[640/60000 (1%)]``), first among a listed record's fields
 _INNER = re.compile(r"^\s*(?:([A-Za-z_]\w*)\s*)?\[?\s*(\d+)\s*/\s*(\d+)\s*(?:\(\s*\d+(?:\.\d*)?%\s*\)\s*)?\]?")
@@ -148,6 +153,10 @@ def _listed_record(line: str, epoch_base: int = 1) -> dict | None:
     {'Epoch': 1.0, 'step': 640.0, 'Loss': 0.522614}
     >>> _listed_record("epoch 3: loss = 0.52, acc = 81%")
     {'epoch': 3.0, 'loss': 0.52, 'acc': 81.0}
+    >>> _listed_record("Episode 300\\tAverage Score: -56.82\\tScore: 12.50")
+    {'Episode': 300.0, 'Average Score': -56.82, 'Score': 12.5}
+    >>> _listed_record("Epoch 3, Train Loss: 0.52")
+    {'Epoch': 3.0, 'Train Loss': 0.52}
     >>> _listed_record("Epoch 1/10: 100%|####| 469/469 [00:10<00:00, 45.6it/s, loss=0.3]") is None  # a bar
     True
     """
@@ -159,13 +168,26 @@ def _listed_record(line: str, epoch_base: int = 1) -> dict | None:
     if inner is not None:
         pairs[_inner_name(inner)] = float((int(lead.group(2)) - epoch_base) * int(inner.group(3)) + int(inner.group(2)))
     separator = next((separator for separator in _FIELD_SEPARATORS if separator in rest), None)
-    if separator is not None:  # each field whole ("learning rate: 1e-3 -> 5e-4" is none, nor its "rate: 1e-3")
-        found = [whole.groups() for field in rest.split(separator) if (whole := _FIELD.match(field)) is not None]
-    else:  # "loss: 0.52 acc: 0.81": such pairs and nothing else
-        found = _FIELDS.findall(rest) if _SPACED.match(rest) else []
+    fields = rest.split(separator) if separator is not None else [rest]
+    found = [pair for field in fields for pair in _field_pairs(field)]
     for name, value in found:
         pairs.setdefault(name.strip(), scalar(float(value)))  # (a NaN printed: logged)
     return pairs if len(pairs) > 1 + (inner is not None) else None
+
+
+def _field_pairs(field: str) -> list:
+    """The (name, number) pairs of one field of a listed record: the field whole, its name words
+    and all (``Average Score: 0.73``), or ``name: number`` pairs apart by spaces and nothing else
+    (``loss: 0.52 acc: 0.81``); none for any other field ("learning rate: 1e-3 -> 5e-4" is
+    none, nor its "rate: 1e-3").
+
+    >>> _field_pairs("Average Score: 0.73"), _field_pairs("loss: 0.52 acc: 81%"), _field_pairs("lr: 1e-3 -> 5e-4")
+    ([('Average Score', '0.73')], [('loss', '0.52'), ('acc', '81')], [])
+    """
+    if _SPACED.match(field):
+        return _FIELDS.findall(field)
+    whole = _FIELD.match(field)
+    return [whole.groups()] if whole is not None else []
 
 
 def _listed_parts(line: str) -> tuple | None:
