@@ -8,6 +8,7 @@ import pytest
 
 from swarmstats import InputError
 from swarmstats.io import classify_columns, read_log
+from swarmstats.io.follow import Follower
 from swarmstats.io.unfinished import unfinished_line_start, without_unfinished_row
 from tests.test_cli import run
 
@@ -92,3 +93,18 @@ def test_the_cli_reads_the_course_s_log_and_calls_its_steady_climb_still_improvi
     assert "250 printed record(s) of 'Episode N, name: value, ...' fields, step = Episode" in result.stderr
     row = next(line for line in result.stdout.splitlines() if line.startswith("Average Score"))
     assert "not_converged" in row and "still improving" in row
+
+
+def test_watch_follows_every_redrawn_episode_as_read_log_reads_them(tmp_path):
+    # a terminal shows each line's last redraw only; the file holds every episode's record
+    log = tmp_path / "train.log"
+    log.write_text(UDACITY)
+    follower = Follower(str(log))
+    try:
+        records = follower.records()
+        assert type(follower._output).__name__ == "_Pairs"
+        assert [record["step"] for record in records] == list(range(1, 251))  # the 100th once
+        assert records[149]["Average Score"] == pytest.approx(15.0)
+        assert follower.step_unit("step") == "episodes"
+    finally:
+        follower.close()

@@ -40,6 +40,7 @@ from ..formats import (
     sample_factory,
     tianshou,
 )
+from ..formats.console import visible
 from ..formats.verl import is_late, parse_step_line, printed_value, printing_process
 
 #: the key a verl record printed late carries from the follower to the monitors (never a metric)
@@ -109,6 +110,24 @@ class _Pairs(PrintedLines):
 
     def __init__(self, axis: str):
         self._reader, self.unit = printed_pairs.LineReader(), printed_pairs.unit(axis)
+
+    def records(self, written: str, shown: str) -> list[dict]:
+        """The records of every redraw in ``written``: a loop that prints each episode over the
+        last with ``\\r`` (Udacity's course: ``\\rEpisode 7\\tAverage Score: 0.52``, every 100th
+        kept with a newline) wrote a record each time, as ``read_log`` reads them; a step redrawn
+        twice in a row is one record."""
+        if "\r" not in written:
+            return super().records(written, shown)
+        out: list = []
+        for redraw in written.split("\r"):
+            record = self.feed(visible(redraw))
+            if record is None:
+                continue
+            if out and out[-1]["step"] == record["step"]:
+                out[-1].update(record)
+            else:
+                out.append(record)
+        return out
 
     def feed(self, line: str) -> dict | None:
         record = self._reader.feed(line)
