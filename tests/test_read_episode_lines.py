@@ -2,6 +2,8 @@
 course and the many projects built on it), the carriage returns of a terminal's progress line,
 and counters that start again in each run."""
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -108,3 +110,22 @@ def test_watch_follows_every_redrawn_episode_as_read_log_reads_them(tmp_path):
         assert follower.step_unit("step") == "episodes"
     finally:
         follower.close()
+
+
+def test_a_notebook_s_printed_episode_lines_are_read_from_its_cells_output(tmp_path):
+    # the course's projects train in a notebook: its JSON escapes the tabs and carriage returns,
+    # and it was refused as "a Jupyter notebook with no training log in its cells' output"
+    notebook = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# Train the agent\n"]},
+                          {"cell_type": "code", "execution_count": 5, "metadata": {}, "source": ["scores = dqn()\n"],
+                           "outputs": [{"name": "stdout", "output_type": "stream",
+                                        "text": UDACITY.splitlines(True)}]}],
+                "metadata": {}, "nbformat": 4, "nbformat_minor": 2}
+    path = tmp_path / "Navigation.ipynb"
+    path.write_text(json.dumps(notebook))
+    frame = read_log(path, wide=True)
+    assert frame.attrs["format"] == "printed-pairs" and frame["step"].tolist() == list(range(1, 251))
+    # a notebook that printed no record is still refused as before
+    notebook["cells"][1]["outputs"][0]["text"] = ["Loading the environment...\n", "Score: 3.0\n"]
+    path.write_text(json.dumps(notebook))
+    with pytest.raises(InputError, match="no training log in its cells' output"):
+        read_log(path, wide=True)

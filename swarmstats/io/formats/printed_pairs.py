@@ -35,6 +35,7 @@ import numpy as np
 from ...errors import InputError
 from ..written_nan import PRINTED_NUMBER, scalar
 from ._table import LogTable, fed_lines, metric_label, stepped_columns
+from .notebooks import printed_text
 
 #: the keys that count steps, the most precise first, and what one step of each is ("per 100
 #: episodes"): the first of them a record holds is the axis (``num_timesteps``: SB3's EvalCallback
@@ -311,7 +312,15 @@ class StepsAcrossEpochs:
 
 def is_printed_head(head: str, base: str) -> bool:
     """Does the start of a file hold printed ``key=value`` records (two of them, or one in a
-    head of at most two lines)?"""
+    head of at most two lines)?  A notebook (``.ipynb``, given whole) is asked of what its cells
+    printed: in its JSON a line's tabs and carriage returns are escaped."""
+    if base.lower().endswith(".ipynb"):
+        if ": " not in head:
+            return False
+        try:
+            head = printed_text(base, head)
+        except InputError:
+            return False  # (no notebook: its own reader says why)
     if "=" not in head:
         # one-byte searches first (~0.1-1 us: a table of numbers has no '=' and no ':' past a
         # monitor file's JSON comment), the two-byte ': ' last (~30 us on 64 KiB)
@@ -398,7 +407,9 @@ class LineReader:
 
 
 def read_printed(name: str, text: str) -> LogTable:
-    """The records of ``text`` as rows (module docstring)."""
+    """The records of ``text`` as rows (module docstring); a notebook's from what its cells printed."""
+    if name.lower().endswith(".ipynb"):
+        text = printed_text(name, text)
     reader = LineReader()
     records, skipped = fed_lines(reader.feed, text)
     if not records:
