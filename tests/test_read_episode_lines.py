@@ -129,3 +129,15 @@ def test_a_notebook_s_printed_episode_lines_are_read_from_its_cells_output(tmp_p
     path.write_text(json.dumps(notebook))
     with pytest.raises(InputError, match="no training log in its cells' output"):
         read_log(path, wide=True)
+
+
+def test_a_best_so_far_is_left_out_unless_it_goes_back():
+    frame = pd.DataFrame({"episode": np.arange(1, 9) * 100, "Avg": [-144.0, -109, -60, 8.6, 166, 150, 190, 201],
+                          "BestAvg": [-np.inf, -109, -60, 8.6, 166, 166, 190, 201],
+                          "best_loss": [0.9, 0.7, 0.7, 0.5, 0.41, 0.41, 0.40, 0.39]})
+    columns = classify_columns(frame, step="episode")
+    assert columns.metrics == ["Avg"] and set(columns.bookkeeping) == {"BestAvg", "best_loss"}
+    assert columns.bookkeeping["BestAvg"].startswith("a running best")
+    # a column named "best" that goes back is no best so far: a metric
+    frame.loc[5, "BestAvg"] = 100.0
+    assert "BestAvg" in classify_columns(frame, step="episode").metrics

@@ -154,15 +154,18 @@ def test_hand_printed_episode_lines_in_markdown_are_four_settings_each_too_short
     rows = verdicts(result)
     assert {"Avg [run=DQN]", "Avg [run=HC]", "Avg [run=PG]", "Avg [run=PPO]"} <= set(rows)
     assert "4 configuration(s)" in result.stderr and "DQN, HC, PG, PPO" in result.stderr
-    # the total steps (a counter within each run), the seconds and the exploration schedule are bookkeeping
-    assert "left out ε (a schedule: learning rate or exploration); Steps (a counter); Secs (a clock)" in result.stderr
-    assert not any(name.startswith(("Steps", "Secs", "ε")) for name in rows)
+    # the best averages so far, the exploration schedule, the total steps (a counter within each
+    # run) and the seconds are bookkeeping
+    assert ("left out BestAvg, Best (a running best: the best value so far, which never goes back by "
+            "construction); ε (a schedule: learning rate or exploration); Steps (a counter); Secs (a clock)") in result.stderr
+    assert not any(name.startswith(("Best", "Steps", "Secs", "ε")) for name in rows)
     assert all(row["verdict"] == "insufficient_data" for row in rows.values())
     assert rows["Avg [run=DQN]"]["n"] == 6 and rows["Avg [run=HC]"]["n"] == 15
     assert "up from -144.3 to 201.1, higher than the point before every time" in rows["Avg [run=DQN]"]["reasons"][0]
     assert "down from -133.6 to -169.3" in rows["Avg [run=HC]"]["reasons"][0]
-    # the best average starts at -inf: said as such, not as an overflowed fp16 step
-    said = " ".join(rows["BestAvg [run=DQN]"]["reasons"])
+    # named, the best average is judged; it starts at -inf: said as such, not as an overflowed fp16 step
+    result = run("check-convergence", REAL / "angela/lunarlander.md", "--format", "json", "-m", "BestAvg")
+    said = " ".join(verdicts(result)["BestAvg [run=DQN]"]["reasons"])
     assert "1 infinite value left out (step 100), before the first finite one: a running best" in said
     assert "fp16" not in result.stdout
 

@@ -426,7 +426,41 @@ def _bookkeeping(name: str, column: pd.Series, raw, within=None) -> str | None:
     why = timed_or_counted(_named_kind(raw, name), name, lambda: _is_counter(column, within))
     if why is not None:
         return why
-    return "a counter" if not is_measurement_name(raw) and _is_counter(column, within) else None
+    if not is_measurement_name(raw) and _is_counter(column, within):
+        return "a counter"
+    return RUNNING_BEST if _is_running_best(raw, column, within) else None
+
+
+#: why a best-so-far column is left out of the default metrics
+RUNNING_BEST = "a running best: the best value so far, which never goes back by construction"
+#: a name that says "best" as a word of its own (``BestAvg``, ``best_reward``; not ``bestiary``)
+_BEST_WORD = re.compile(r"(^|_)best(_|$)")
+
+
+def _is_running_best(raw, column: pd.Series, within=None) -> bool:
+    """Is the column named ``raw`` a best so far: "best" among its words, and its values never
+    going down (or never up: a best loss) within a run?  A hand-written loop prints its best
+    average beside the average (``Avg: 13.0  BestAvg: 13.5``); judged as a metric it read "still
+    improving" at every new best and could never settle below one.
+
+    >>> _is_running_best("BestAvg", pd.Series([-109.5, -60.0, 8.6, 8.6, 166.6]))
+    True
+    >>> _is_running_best("BestAvg", pd.Series([-109.5, -60.0, -70.0, 8.6, 166.6]))  # it went back
+    False
+    >>> _is_running_best("best_loss", pd.Series([0.9, 0.7, 0.7, 0.5, 0.41]))
+    True
+    """
+    if _BEST_WORD.search(normalise(split_camel(raw))) is None:
+        return False
+    numbers = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    present = np.isfinite(numbers)  # (a best that starts at -inf: its first finite value on)
+    if present.sum() < 5 or np.ptp(numbers[present]) == 0:
+        return False
+    changes = np.diff(numbers[present])
+    if within is not None:
+        runs = np.asarray(within)[present]
+        changes = changes[runs[1:] == runs[:-1]]
+    return bool(len(changes) and ((changes >= 0).all() or (changes <= 0).all()))
 
 
 def timed_or_counted(why: str | None, key: str, counts) -> str | None:
