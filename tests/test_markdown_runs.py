@@ -146,3 +146,11 @@ def test_a_notebooks_training_cells_are_named_by_the_markdown_cells_above_them(t
     path.write_text(json.dumps({"cells": [markdown("# Sweep"), cells[3], cells[5]], "metadata": {},
                                 "nbformat": 4, "nbformat_minor": 5}))
     assert "run" not in read_log(path, wide=True).columns
+
+
+def test_a_page_ending_in_its_closing_fence_without_a_newline_has_no_row_cut_short(tmp_path):
+    # the check for a log still being written took the fence for a row cut mid-write
+    page = tmp_path / "results.md"
+    page.write_text("# Run\n```\n" + printed(0, 12, 2.0, seed=3) + "```")
+    table = read_log(page, wide=True)
+    assert len(table) == 12 and not any("mid-row" in note for note in table.attrs["notes"])

@@ -258,7 +258,9 @@ def _load(source, format: str | None) -> LogTable:
     if len(data) >= HEAD_BYTES and on_disk:
         refuse_binary_file(os.fspath(source))
     unfinished = None
-    if not _is_document(name, data, format):
+    # (a Markdown page is no log being written: its last line, a closing fence with no newline
+    # after it, read as a row cut short)
+    if not _is_document(name, data, format) and not is_markdown(os.path.basename(name)):
         cut, unfinished = without_unfinished_row(data, os.fspath(source) if on_disk else None)
         if unfinished is not None:  # the rows read are all there is to read now
             data, source = cut, BytesSource(name, cut)
