@@ -44,8 +44,9 @@ NEITHER = ("norm", "entropy", "ent", "len", "length", "lengths", "seqlen", "clip
            "q", "qvalue", "qvalues", "vals", "diff", "difference", "mismatch", "discrepancy", "stop",
            "temp", "scale", "termination", "gini", "inequality")
 #: a spread: no better side even of a cost or a loss (Spinning Up's ``StdEpCost``; skrl's
-#: ``Policy / Standard deviation``, the exploration noise)
-_SPREADS = {"std", "stddev", "deviation"}
+#: ``Policy / Standard deviation``, the exploration noise; a hand-written loop's ``σ`` of its
+#: last 100 returns)
+_SPREADS = {"std", "stddev", "stdev", "deviation", "σ"}
 #: an episode's length counted in steps (skrl's ``Episode / Total timesteps (mean)``): a
 #: diagnostic like SB3's ``ep_len_mean``
 _EPISODE_WORDS = {"episode", "ep"}
@@ -104,7 +105,8 @@ _ENTROPY_LEAF = re.compile(r"(?i)(mean[ _]?)?entropy")
 
 
 def _words(name) -> list:
-    return [w for w in re.split(r"[^a-z]+", split_camel(metric_part(name)).lower()) if w]
+    # (Greek letters are words too: a printed loop names its spread σ)
+    return [w for w in re.split(r"[^a-zα-ω]+", split_camel(metric_part(name)).lower()) if w]
 
 
 def guessed_direction(name) -> str | None:
@@ -135,6 +137,8 @@ def guessed_direction(name) -> str | None:
     (None, 'lower', 'lower')
     >>> guessed_direction("count wolves"), guessed_direction("n_agents"), guessed_direction("num_success")
     (None, None, 'higher')
+    >>> guessed_direction("σ [run=HC]"), guessed_direction("return_stdev")
+    (None, None)
     """
     words = _words(name)
     if _SPREADS & set(words):  # how widely a cost or loss varies is watched, not minimised
