@@ -124,6 +124,13 @@ def test_a_notebook_s_printed_episode_lines_are_read_from_its_cells_output(tmp_p
     path.write_text(json.dumps(notebook))
     frame = read_log(path, wide=True)
     assert frame.attrs["format"] == "printed-pairs" and frame["step"].tolist() == list(range(1, 251))
+    # two agents trained under two headings: two settings, named by them
+    notebook["cells"][0]["source"] = ["## DQN\n"]
+    notebook["cells"] += [{"cell_type": "markdown", "metadata": {}, "source": ["## Double DQN\n"]},
+                          {**notebook["cells"][1], "execution_count": 6}]
+    path.write_text(json.dumps(notebook))
+    frame = read_log(path, wide=True)
+    assert frame["run"].unique().tolist() == ["DQN", "Double DQN"] and len(frame) == 500
     # a notebook that printed no record is still refused as before
     notebook["cells"][1]["outputs"][0]["text"] = ["Loading the environment...\n", "Score: 3.0\n"]
     path.write_text(json.dumps(notebook))
