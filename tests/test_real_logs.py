@@ -168,6 +168,12 @@ def test_hand_printed_episode_lines_in_markdown_are_four_settings_each_too_short
     said = " ".join(verdicts(result)["BestAvg [run=DQN]"]["reasons"])
     assert "1 infinite value left out (step 100), before the first finite one: a running best" in said
     assert "fp16" not in result.stdout
+    # a sweep of the four summarises each agent's own fields: no "mean n/a over 0 runs" line for
+    # those another agent printed, and a note of them
+    result = run("sweep", REAL / "angela/lunarlander.md")
+    assert result.returncode == 0, result.stderr
+    assert "over 0 runs" not in result.stdout and "setting=DQN: Avg mean 10.41 over 1 run" in result.stdout
+    assert "note: setting=PG does not log Buffer, Noise, β, ⍺" in result.stdout
 
 
 def test_a_preference_run_stopped_in_its_warm_up_is_not_called_converged():

@@ -11,7 +11,7 @@ import pandas as pd
 from .._result import Result, fmt, jsonable
 from ..errors import InputError
 from ..io.runs import name_list
-from .aggregate import by_setting
+from .aggregate import by_setting, not_logged
 from .analyse import RegimeRules, SweepOptions, analyse_run, classify_regime
 from .backends import BACKENDS, run_all
 from .phase import critical_value, midpoint_rule
@@ -142,6 +142,7 @@ def sweep(runs, *, checks=CHECKS, metrics=None, by=None, group: str | None = Non
             notes.append(f"{missing} run(s) have no parameter {name!r}")
     table = by_setting(results, by, metrics=list(metrics) if metrics else None, n_boot=n_boot,
                        random_state=random_state)
+    notes += not_logged(results, by, list(metrics) if metrics else None)
     if len(table) and ((table["n"] >= 2) & (table["n"] < 10)).any():
         notes.append("a setting with fewer than 10 runs: its median's and IQM's percentile intervals (in "
                      "the table) tend to be too narrow; the mean's is Student's t, honest for few runs "
