@@ -104,6 +104,9 @@ _BOOKKEEPING = (
                 # (mixed precision's loss scale: fairseq's loss_scale, grown and cut by its scaler)
                 r"|(^|_)loss_scale$"
                 r"|^((loss|losses|train)_)?(log_)?(alpha|temp)$")),
+    # how full an off-policy learner's replay buffer is (a hand-written DQN loop's "Buffer: 37306",
+    # growing to its capacity and held there): the learner's state, not how well it does
+    ("the replay buffer's fill", re.compile(r"(^|_)(replay_)?buffer(_size|_len|_length|_fill)?$")),
     # which process wrote the row (Ray's pid), which agent it is of (Mesa's AgentID, where a
     # file holds one agent and so no agents to split by): a number, never a measurement
     ("an identifier", re.compile(r"^(pid|ppid|node_ip|hostname|trial_id|experiment_id|agent|agent_id|agentid|unique_id)$")),
@@ -356,6 +359,8 @@ def bookkeeping_by_name(name) -> str | None:
     ('a counter', None)
     >>> bookkeeping_by_name("config/train_batch_size"), bookkeeping_by_name("reward_config/x")
     ('a setting of the run: its configuration', None)
+    >>> bookkeeping_by_name("Buffer"), bookkeeping_by_name("replay_buffer_size"), bookkeeping_by_name("buffer_reward")
+    ("the replay buffer's fill", "the replay buffer's fill", None)
     """
     key = normalise(name)
     if key in _STEP_NAMES and not _SYSTEM_NAMESPACE.match(str(name)):
