@@ -82,3 +82,41 @@ def test_watch_follows_the_lines_as_read_log_reads_them():
     watched = watched_metrics(LOG)
     assert watched["train_inner/loss"]["n"] == 132 and watched["valid/loss"]["n"] == 12
     assert "train_inner/wps" not in watched and "train_inner/bsz" not in watched
+
+
+def _as_json_log(simple: str) -> str:
+    """The same run as ``--log-format json`` writes it: each stats line's values as a JSON object of
+    strings, an epoch's and a validation's keys prefixed by their logger's tag."""
+    out = []
+    for line in simple.splitlines():
+        parsed = parse_line(line)
+        if parsed is None:
+            out.append(line)
+            continue
+        step, values = parsed
+        tag = next(iter(values)).split("/")[0]
+        prefix = "" if tag == "train_inner" else f"{tag}_"
+        stats = {"epoch": 1, **{prefix + key.split("/", 1)[1]: f"{value:g}" for key, value in values.items()},
+                 prefix + "num_updates": str(int(step))}
+        if tag == "valid":
+            stats["valid_best_loss"] = stats["valid_loss"]
+        out.append(f"{line[:19]} | INFO | {tag} | {json.dumps(stats)}")
+    return "\n".join(out) + "\n"
+
+
+def test_the_json_log_format_reads_as_the_simple_one(tmp_path):
+    # --log-format json (real lines: '| INFO | valid | {"epoch": 3, "valid_loss": "8.751", ...,
+    # "valid_num_updates": "414", "valid_best_loss": "8.751"}') read as a table of junk names:
+    # '2021-03-08 12:31:36 | INFO | train_inner | {"epoch": 1', then "no numeric metric column"
+    log = tmp_path / "train.log"
+    log.write_text(_as_json_log(LOG.read_text()))
+    assert '| INFO | valid | {"epoch": 1, "valid_loss": "10.118"' in log.read_text()
+    simple, as_json = read_log(LOG, wide=True), read_log(log, wide=True)
+    assert as_json.attrs["format"] == "fairseq-console" and list(as_json.columns) == list(simple.columns)
+    assert as_json["step"].tolist() == simple["step"].tolist()
+    for column in simple.columns:
+        assert as_json[column].to_numpy() == pytest.approx(simple[column].to_numpy(), rel=1e-5, nan_ok=True)
+    # a value written as a number (fairseq's accuracy), not a string, is read too
+    assert parse_line('2020-04-22 07:47:12 | INFO | valid | {"epoch": 10, "valid_accuracy": 49.83, '
+                      '"valid_num_updates": "520", "valid_best_accuracy": 49.83}') == (520.0, {"valid/accuracy": 49.83})
+    assert parse_line('2021-03-08 12:29:51 | INFO | fairseq_cli.train | {"note": 1}') is None

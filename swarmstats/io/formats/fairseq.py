@@ -19,12 +19,24 @@ minimum) is left out.  ``lr`` is a schedule, ``wall`` and ``train_wall`` clocks 
 ``num_updates`` and the rest of the job's output are skipped and counted.  fairseq-hydra-train
 logs ``[2021-03-01 12:00:00,000][train_inner][INFO] - epoch 001: ...``: read the same.
 
+With ``--log-format json`` each stats line is the logger's tag, then a JSON object of its values
+as strings (an epoch's and a validation's keys prefixed by their tag, ``train_loss``,
+``valid_num_updates``)::
+
+    2021-03-08 12:31:36 | INFO | train_inner | {"epoch": 1, "update": 0.0, "loss": "16.475", ..., "num_updates": "1", ...}
+    2021-03-08 12:43:15 | INFO | valid | {"epoch": 1, "valid_loss": "17.953", ..., "valid_num_updates": "10"}
+
+read the same, each key without its tag's prefix (``valid/loss``, ``train/wall``).  As a table it
+was a header of junk names ('2021-03-08 12:31:36 | INFO | train_inner | {"epoch": 1', ...) and
+"no numeric metric column".
+
 >>> parse_line("2021-03-01 12:05:00 | INFO | valid | epoch 001 | valid on 'valid' subset | loss 8.9 | ppl 300 | num_updates 1000 | best_loss 8.9")
 (1000.0, {'valid/loss': 8.9, 'valid/ppl': 300.0})
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 from ...errors import InputError
@@ -43,8 +55,18 @@ _AXES = {"epoch", "update", "num_updates"}
 STEP = "num_updates"
 
 
+#: a stats line of ``--log-format json``: the logger's tag, then the JSON object of its values
+_JSON_HEAD = re.compile(r"\|\s*([\w.-]+)\s*\|\s*(?=\{)")
+
+
 def parse_line(line: str) -> tuple[float, dict] | None:
-    """(num_updates, values named ``<logger>/<key>``) of a stats line, else None."""
+    """(num_updates, values named ``<logger>/<key>``) of a stats line, else None.
+
+    >>> parse_line('2021-01-12 14:37:14 | INFO | valid | {"epoch": 3, "valid_loss": "8.751", "valid_num_updates": "414", "valid_best_loss": "8.751"}')
+    (414.0, {'valid/loss': 8.751})
+    """
+    if '{"' in line:
+        return _json_line(line)
     if "epoch " not in line:  # (one substring search for every other line of the job)
         return None
     head = _HEAD.search(line)
@@ -59,6 +81,32 @@ def parse_line(line: str) -> tuple[float, dict] | None:
     else:
         found = [_PIPED.match(field) for field in rest.split("|")]
     pairs = {match.group(1): scalar(float(match.group(2))) for match in found if match is not None}
+    if STEP not in pairs:
+        return None
+    values = {f"{tag}/{key}": value for key, value in pairs.items()
+              if key not in _AXES and not key.startswith("best_")}
+    return (pairs[STEP], values) if values else None
+
+
+def _json_line(line: str) -> tuple[float, dict] | None:
+    """A ``--log-format json`` stats line's (num_updates, values), else None (module docstring)."""
+    head = _JSON_HEAD.search(line)
+    if head is None or head.group(1).startswith("fairseq"):
+        return None
+    tag = head.group(1)
+    try:
+        stats = json.loads(line[head.end():])
+    except ValueError:
+        return None
+    if not isinstance(stats, dict):
+        return None
+    pairs = {}
+    for key, value in stats.items():
+        key = str(key).removeprefix(f"{tag}_")  # an epoch's and a validation's keys carry their tag
+        try:
+            pairs[key] = scalar(float(value))  # (values are printed as strings; some as numbers)
+        except (TypeError, ValueError):
+            continue
     if STEP not in pairs:
         return None
     values = {f"{tag}/{key}": value for key, value in pairs.items()
