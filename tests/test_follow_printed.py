@@ -21,7 +21,8 @@ PRINTED = [("keras/fit.log", "_Blocks"), ("mlagents/3dball-0.x.txt", "_Lines"), 
            ("sample-factory/sf_log.txt", "_SteppedLines"),
            ("mmengine/20230610_195844.log", "_SteppedLines"),
            ("fairseq/train.log", "_Lines"),
-           ("lightning-console/train.log", "_RedrawnLines")]
+           ("lightning-console/train.log", "_RedrawnLines"),
+           ("ray-console/train.log", "_Blocks")]
 
 
 @pytest.mark.parametrize("log, kind", PRINTED)

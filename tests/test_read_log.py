@@ -110,6 +110,9 @@ CASES = {
     "fairseq/train.log": ("fairseq-console", "valid/loss", {
         1100: 10.118, 2200: 7.709, 3300: 6.377, 4400: 5.588, 5500: 5.134, 6600: 4.876, 7700: 4.7, 8800: 4.55,
         9900: 4.538, 11000: 4.416, 12100: 4.364, 13200: 4.324}, None),
+    # what Ray Tune 1.x prints: a 'Result for <trial>:' YAML block per result, two trials in turn
+    "ray-console/train.log": ("ray-console", "episode_reward_mean",
+                              {1: 27.25, 2: 36.5, 3: 45.75, 4: 55.0, 5: 64.25, 6: 73.5}, "PPO_CartPole-v0_0339b_00001"),
     # what a Dreamer agent's logger prints: '[step] name value / ...', DreamerV2's short numbers
     "dreamer/train.log": ("dreamer-console", "eval_return", {
         10000: 105.79, 20000: 260.76, 30000: 323.15, 40000: 509.53, 50000: 599.06, 60000: 647.8, 70000: 707.69,

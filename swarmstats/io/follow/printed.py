@@ -36,6 +36,7 @@ from ..formats import (
     mmengine,
     printed_pairs,
     pymarl,
+    ray_console,
     rsl_rl,
     sample_factory,
     tianshou,
@@ -269,6 +270,8 @@ _OPENERS = (
     (lambda line: "Epoch: [" in line,
      lambda line: _SteppedLines(metric_logger.LineReader(), "iterations")
      if metric_logger.parse_line(line) is not None else None),
+    (lambda line: line.startswith("Result for "),
+     lambda line: _Blocks(ray_console.RecordReader(), "iterations") if ray_console.opens_result(line) else None),
     (lambda line: "num_updates" in line,
      lambda line: _Lines(_as_record(fairseq.parse_line), "updates") if fairseq.parse_line(line) is not None else None),
     (lambda line: line.startswith("["),

@@ -11,8 +11,11 @@ comes first and ``|`` parts its fields (``[rank0] Step 12 | loss: 0.53 | lr: 3e-
 begins with its step and lists ``name: value`` fields after it (the commonest hand-written
 loop: ``Epoch [1/5], Step [100/600], Loss: 0.2208``; ``Epoch 3/20, Loss: 0.52, Accuracy: 0.81``;
 ``epoch 3: loss = 0.52``; ``[Epoch 3/10] loss: 0.52 acc: 0.81``; PyTorch's MNIST example's
-``Train Epoch: 1 [640/60000 (1%)]\tLoss: 0.52``).  Pairs are parted by spaces, commas, semicolons
-or bars, a number may carry a unit (``ms``, ``s``, ``%``).  Every other line (the configuration,
+``Train Epoch: 1 [640/60000 (1%)]\tLoss: 0.52``; Udacity's deep RL course's ``Episode 100\tAverage
+Score: 0.73``, each episode redrawn with ``\r``; columns printed aligned, ``Episode   100   Avg:
+-144.30   σ:    94.67   |   ε: 0.6058``).  Pairs are parted by spaces, commas, semicolons, tabs
+or bars, a number may carry a unit (``ms``, ``s``, ``%``); a name may be words (``Average
+Score``) or a symbol (``σ``).  A notebook's records are read from its cells' output.  Every other line (the configuration,
 a progress bar, a warning) is skipped and counted.  The step is the first record's most precise
 step key (``step`` before ``epoch``), the others kept as columns (counters by name); an epoch
 followed by a count within it out of a total (``Step [100/600]``, ``[640/60000]``) is a step of
