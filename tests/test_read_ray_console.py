@@ -109,3 +109,40 @@ def test_watch_follows_the_results_as_read_log_reads_them():
         assert records[-1]["episode_reward_mean"] == pytest.approx(read_log(REAL, wide=True)["episode_reward_mean"].iloc[-1])
     finally:
         follower.close()
+
+
+def _ray2_result(iteration: int, loss: float, trial: str | None = None) -> str:
+    """A result as Ray 2 prints it: the line saying the iteration finished, then its box."""
+    said = f"Trial {trial}" if trial else "Training"
+    return (f"{said} finished iteration {iteration} at 2024-11-21 19:{10 + iteration}:46. Total running time: {iteration}min 2s\n"
+            "╭───────────────────────────────╮\n"
+            f"│ {'Trial ' + trial + ' result' if trial else 'Training result'}               │\n"
+            "├───────────────────────────────┤\n"
+            "│ checkpoint_dir_name           │\n"
+            f"│ time_this_iter_s        144.9 │\n"
+            f"│ training_iteration          {iteration} │\n"
+            f"│ accuracy                {0.8 + iteration / 100:.3f} │\n"
+            f"│ learning_rate              0. │\n"
+            f"│ loss                  {loss:.5f} │\n"
+            "╰───────────────────────────────╯\n"
+            "(RayTrainWorker pid=1193, ip=10.244.4.193) Train Epoch 1:   0%|          | 0/1875 [00:00<?, ?it/s]\n")
+
+
+def test_ray_2_s_result_boxes_are_read_as_the_results_they_are(tmp_path):
+    # Ray Train and Tune 2.x print each result as a box after "... finished iteration N at ..."
+    log = tmp_path / "train.log"
+    log.write_text("".join(_ray2_result(i, 0.9 / i) for i in range(1, 7)))
+    frame = read_log(log, wide=True)
+    assert frame.attrs["format"] == "ray-console" and frame["step"].tolist() == list(range(1, 7))
+    assert frame["loss"].tolist() == pytest.approx([0.9 / i for i in range(1, 7)], abs=1e-5)
+    assert frame["learning_rate"].tolist() == [0.0] * 6 and "checkpoint_dir_name" not in frame.columns
+    # Tune's trials, each a run
+    log.write_text("".join(_ray2_result(i, 0.9 / i, trial) for i in range(1, 4)
+                           for trial in ("TorchTrainer_95d16_00000", "TorchTrainer_95d16_00001")))
+    frame = read_log(log, wide=True)
+    assert frame["run"].unique().tolist() == ["TorchTrainer_95d16_00000", "TorchTrainer_95d16_00001"]
+    follower = Follower(str(log))
+    try:
+        assert [record["step"] for record in follower.records()] == [1, 1, 2, 2, 3, 3]
+    finally:
+        follower.close()

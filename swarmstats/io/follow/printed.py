@@ -270,7 +270,7 @@ _OPENERS = (
     (lambda line: "Epoch: [" in line,
      lambda line: _SteppedLines(metric_logger.LineReader(), "iterations")
      if metric_logger.parse_line(line) is not None else None),
-    (lambda line: line.startswith("Result for "),
+    (lambda line: line.startswith("Result for ") or " finished iteration " in line,
      lambda line: _Blocks(ray_console.RecordReader(), "iterations") if ray_console.opens_result(line) else None),
     (lambda line: "num_updates" in line,
      lambda line: _Lines(_as_record(fairseq.parse_line), "updates") if fairseq.parse_line(line) is not None else None),

@@ -22,6 +22,22 @@ or in a SLURM job's output), between its status tables::
 was one column of text ("no numeric metric column (columns: == Status ==)"), and users write
 their own scripts to pull ``episode_reward_mean`` out of the blocks.
 
+Ray 2 (Ray Train, and Tune's trials) prints each result as a box after the line saying its
+iteration finished::
+
+    Training finished iteration 3 at 2024-11-21 19:15:46. Total running time: 4min 22s
+    ╭───────────────────────────────╮
+    │ Training result               │
+    ├───────────────────────────────┤
+    │ time_this_iter_s        144.9 │
+    │ training_iteration          3 │
+    │ accuracy                0.805 │
+    │ loss                  0.52336 │
+    ╰───────────────────────────────╯
+
+(``Trial TorchTrainer_95d16_00000 finished iteration 3 at ...`` for a Tune trial), read the same
+way, each row's key as printed.
+
 Each block is a row of its trial's results, the nested keys joined with ``/`` as in the trial's
 ``result.json`` (``info/learner/default_policy/learner_stats/entropy``), read as that file is
 (:func:`.trainers.read_ray`): the step is ``training_iteration``, the wall time ``timestamp``,
@@ -51,6 +67,14 @@ _RESULT = re.compile(r"^Result for (\S+):\s*$")
 #: a line of the result's YAML: its indent, its key (quoted when YAML had to: ``'1':``) and its
 #: value (none for a mapping whose keys follow, indented more)
 _ENTRY = re.compile(r"^( +)('[^']*'|\"[^\"]*\"|[^:\s][^:]*?):(?: +(.*?))?\s*$")
+#: Ray 2's line before a result's box: ``Training finished iteration 3 at 2024-11-21 19:15:46.
+#: Total running time: 4min 22s`` (Ray Train), ``Trial PPO_CartPole-v1_5bc2e_00000 finished
+#: iteration 3 at ...`` (Tune)
+_FINISHED = re.compile(r"^\s*(?:Training|Trial (\S+)) finished iteration (\d+) at ")
+#: a row of the box: ``│ sampler_results/episode_reward_mean   22.1 │`` (the value may be empty)
+_BOX_ROW = re.compile(r"^\s*│\s*(\S+)(?:\s+(\S+))?\s*│\s*$")
+
+
 #: YAML's names for the floats that are not numbers
 _YAML_FLOATS = {".nan": math.nan, ".NaN": math.nan, ".NAN": math.nan, ".inf": math.inf, ".Inf": math.inf,
                 "+.inf": math.inf, "-.inf": -math.inf, "-.Inf": -math.inf}
@@ -58,17 +82,18 @@ _YAML_FLOATS = {".nan": math.nan, ".NaN": math.nan, ".NAN": math.nan, ".inf": ma
 
 def is_printed_head(head: str, base: str) -> bool:
     """Does the start of a file hold a Tune result: ``Result for <trial>:`` and its
-    ``training_iteration``?"""
-    # every text log pays this sniff: a one-character search first (~0.1 against ~30 us for the
-    # phrase on a 64 KiB head; a table of numbers has no capital R)
-    if "R" not in head or "Result for " not in head or "training_iteration: " not in head:
-        return False
-    return any(opens_result(line) for line in head.splitlines() if line.startswith("Result for "))
+    ``training_iteration``, or Ray 2's ``... finished iteration N at`` and its box?"""
+    # every text log pays this sniff: one-character searches first (~0.1 against ~30 us for a
+    # phrase on a 64 KiB head; a table of numbers has no capital R, nor a box's edge)
+    if "R" in head and "Result for " in head and "training_iteration: " in head:
+        return any(opens_result(line) for line in head.splitlines() if line.startswith("Result for "))
+    return "\u2570" in head and " finished iteration " in head and any(
+        _FINISHED.match(line) for line in head.splitlines() if " finished iteration " in line)
 
 
 def opens_result(line: str) -> bool:
-    """Does ``line`` open a result (``Result for <trial>:``)?"""
-    return _RESULT.match(line) is not None
+    """Does ``line`` open a result (``Result for <trial>:``, or Ray 2's ``... finished iteration N at``)?"""
+    return _RESULT.match(line) is not None or _FINISHED.match(line) is not None
 
 
 class ResultReader:
@@ -112,12 +137,73 @@ class ResultReader:
         return done
 
 
-class RecordReader:
-    """:class:`ResultReader`'s results as the records ``watch`` takes: the numbers, the step
-    (``training_iteration``) and the trial as the run; a result without the step is none."""
+class BoxReader:
+    """Ray 2's results, a line at a time: the line saying an iteration finished, then its box of
+    ``key value`` rows, ended by the box's bottom edge (``╰``)."""
 
     def __init__(self):
-        self._results = ResultReader()
+        self._trial: str | None = None
+        self._values: dict | None = None
+
+    def feed(self, line: str) -> tuple[str, dict] | None:
+        finished = _FINISHED.match(line)
+        if finished is not None:
+            self._trial = finished.group(1) or "training"
+            self._values = {"training_iteration": float(finished.group(2))}
+            return None
+        if self._values is None:
+            return None
+        if "╰" in line:
+            return self.close()
+        row = _BOX_ROW.match(line)
+        if row is not None and row.group(2) is not None:
+            number = _box_number(row.group(2))
+            if number is not None:
+                self._values[row.group(1)] = number
+        return None
+
+    def close(self) -> tuple[str, dict] | None:
+        done = (self._trial, self._values) if self._values is not None else None
+        self._values = None
+        return done
+
+
+def _box_number(value: str) -> float | None:
+    """A box's value as a float (``0.805``, ``0.``, ``1e-05``, ``nan``); None for text (a
+    checkpoint's folder, ``True``).
+
+    >>> _box_number("0."), _box_number("checkpoint_000000"), _box_number("True")
+    (0.0, None, None)
+    """
+    if value[:1] not in "0123456789+-.nNiI":
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        return None
+
+
+class AnyResults:
+    """Tune 1's results and Ray 2's boxes alike (a file holds one or the other)."""
+
+    def __init__(self):
+        self._readers = (ResultReader(), BoxReader())
+
+    def feed(self, line: str) -> tuple[str, dict] | None:
+        done = [result for reader in self._readers if (result := reader.feed(line)) is not None]
+        return done[0] if done else None
+
+    def close(self) -> tuple[str, dict] | None:
+        done = [result for reader in self._readers if (result := reader.close()) is not None]
+        return done[0] if done else None
+
+
+class RecordReader:
+    """The results as the records ``watch`` takes: the numbers, the step (``training_iteration``)
+    and the trial as the run; a result without the step is none."""
+
+    def __init__(self):
+        self._results = AnyResults()
 
     def feed(self, line: str) -> dict | None:
         done = self._results.feed(line)
@@ -131,7 +217,7 @@ class RecordReader:
 def result_blocks(text: str) -> list[tuple[str, dict]]:
     """(the trial's name, the result's numbers by their ``/``-joined keys) of every result in
     ``text``, in order."""
-    reader = ResultReader()
+    reader = AnyResults()
     blocks = [done for done in map(reader.feed, text.splitlines()) if done is not None]
     last = reader.close()
     return blocks + ([last] if last is not None else [])
