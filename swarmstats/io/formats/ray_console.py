@@ -59,7 +59,8 @@ import pandas as pd
 
 from ..._result import plain_number
 from ...errors import InputError
-from ._table import LogTable, runs_frame
+from ..written_nan import scalar
+from ._table import LogTable, printed_number, runs_frame
 from .trainers import read_ray
 
 #: the line that opens a result: ``Result for <trial name>:``
@@ -96,14 +97,26 @@ def opens_result(line: str) -> bool:
     return _RESULT.match(line) is not None or _FINISHED.match(line) is not None
 
 
-class ResultReader:
-    """The results of a Tune console, a line at a time: :meth:`feed` gives ``(trial, values)``
-    when a line ends a result (a blank line, the job's next output, the next ``Result for``),
-    :meth:`close` the one the text ended in."""
+class _Results:
+    """A reader of printed results, a line at a time: ``feed`` gives ``(trial, values)`` when a
+    line ends a result, :meth:`close` the one the text ended in."""
 
     def __init__(self):
         self._trial: str | None = None
         self._values: dict | None = None  # the open result's numbers (None: no result open)
+
+    def close(self) -> tuple[str, dict] | None:
+        """The open result, ended; None when none is open."""
+        done = (self._trial, self._values) if self._values is not None else None
+        self._values = None
+        return done
+
+
+class ResultReader(_Results):
+    """Tune 1's results: one ends at a blank line, the job's next output or the next ``Result for``."""
+
+    def __init__(self):
+        super().__init__()
         self._parents: list = []  # (indent, key) of the mappings the next line may belong to
 
     def feed(self, line: str) -> tuple[str, dict] | None:
@@ -125,25 +138,15 @@ class ResultReader:
         if not value:
             self._parents.append((indent, key))
             return None
-        number = _yaml_number(value)
+        number = _number(value)
         if number is not None:
             self._values["/".join([parent for _, parent in self._parents] + [key])] = number
         return None
 
-    def close(self) -> tuple[str, dict] | None:
-        """The open result, ended; None when none is open."""
-        done = (self._trial, self._values) if self._values is not None else None
-        self._values = None
-        return done
 
-
-class BoxReader:
-    """Ray 2's results, a line at a time: the line saying an iteration finished, then its box of
-    ``key value`` rows, ended by the box's bottom edge (``╰``)."""
-
-    def __init__(self):
-        self._trial: str | None = None
-        self._values: dict | None = None
+class BoxReader(_Results):
+    """Ray 2's results: the line saying an iteration finished, then its box of ``key value``
+    rows, ended by the box's bottom edge (``╰``)."""
 
     def feed(self, line: str) -> tuple[str, dict] | None:
         finished = _FINISHED.match(line)
@@ -157,29 +160,9 @@ class BoxReader:
             return self.close()
         row = _BOX_ROW.match(line)
         if row is not None and row.group(2) is not None:
-            number = _box_number(row.group(2))
+            number = _number(row.group(2))
             if number is not None:
                 self._values[row.group(1)] = number
-        return None
-
-    def close(self) -> tuple[str, dict] | None:
-        done = (self._trial, self._values) if self._values is not None else None
-        self._values = None
-        return done
-
-
-def _box_number(value: str) -> float | None:
-    """A box's value as a float (``0.805``, ``0.``, ``1e-05``, ``nan``); None for text (a
-    checkpoint's folder, ``True``).
-
-    >>> _box_number("0."), _box_number("checkpoint_000000"), _box_number("True")
-    (0.0, None, None)
-    """
-    if value[:1] not in "0123456789+-.nNiI":
-        return None
-    try:
-        return float(value)
-    except ValueError:
         return None
 
 
@@ -223,21 +206,17 @@ def result_blocks(text: str) -> list[tuple[str, dict]]:
     return blocks + ([last] if last is not None else [])
 
 
-def _yaml_number(value: str) -> float | None:
-    """A YAML scalar as a float; None for text, a quoted string (an id: ``'00000'``), a boolean,
-    ``null``, an empty mapping or list.
+def _number(value: str) -> float | None:
+    """A printed value as a float: YAML's names for the floats that are not numbers (``.nan``,
+    ``-.inf``), else :func:`printed_number`'s reading; None for text, a quoted string (an id:
+    ``'00000'``), a boolean, a date, an empty mapping or list.
 
-    >>> _yaml_number("4.999999873689376e-05"), _yaml_number(".nan"), _yaml_number("'00000'"), _yaml_number("false")
-    (4.999999873689376e-05, nan, None, None)
+    >>> _number("4.999999873689376e-05"), _number(".nan"), _number("0."), _number("'00000'"), _number("false")
+    (4.999999873689376e-05, nan, 0.0, None, None)
     """
     if value in _YAML_FLOATS:
-        return _YAML_FLOATS[value]
-    if value[:1] not in "0123456789+-.":
-        return None
-    try:
-        return float(value)
-    except ValueError:
-        return None  # a date (2021-05-12_10-00-28), a version
+        return scalar(_YAML_FLOATS[value])  # (a NaN printed is a NaN the run logged)
+    return printed_number(value)
 
 
 def read_printed(name: str, text: str) -> LogTable:
