@@ -4,6 +4,7 @@ measurements) with the reason."""
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -199,7 +200,8 @@ def classify_columns(frame: pd.DataFrame, *, step: str | None = None,
     if step is None:
         step = find_step(frame, exclude={group, *runs})
     reserved = {step, group, *runs}
-    within = _run_labels(frame, [c for c in (group, *runs) if c is not None])
+    # each row's run, for the shape tests of the columns not told by their names (asked only then)
+    within = functools.cache(lambda: _run_labels(frame, [c for c in (group, *runs) if c is not None]))
     metrics, ignored, bookkeeping, text = [], [], {}, []
     for column in frame.columns:
         name = normalise(column)
@@ -403,11 +405,21 @@ def _is_axis(column: pd.Series, within=None) -> bool:
         return len(values) == len(column)
     if within is None:
         return _few_drops(values)
-    numbers = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
-    present = ~np.isnan(numbers)
-    runs = np.asarray(within, dtype=object)[present]
-    drops = (np.diff(numbers[present]) < 0) & (runs[1:] == runs[:-1])
+    present, same_run = _present_in_runs(column, within)
+    drops = (np.diff(present) < 0) & same_run
     return bool(drops.sum() <= max(1, 0.02 * len(values)))
+
+
+def _present_in_runs(column: pd.Series, within, finite: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(the column's values that are numbers - finite ones only with ``finite`` -, and for each
+    step between two of them whether both lie in one run, ``within`` giving each row's run;
+    one run when it is None)."""
+    numbers = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    present = np.isfinite(numbers) if finite else ~np.isnan(numbers)
+    if within is None:
+        return numbers[present], np.ones(max(int(present.sum()) - 1, 0), dtype=bool)
+    runs = np.asarray(within, dtype=object)[present]
+    return numbers[present], runs[1:] == runs[:-1]
 
 
 def _few_drops(values: np.ndarray) -> bool:
@@ -424,14 +436,14 @@ def _run_labels(frame: pd.DataFrame, runs: list) -> np.ndarray | None:
     return frame.groupby(runs, sort=False, dropna=False).ngroup().to_numpy()
 
 
-def _bookkeeping(name: str, column: pd.Series, raw, within=None) -> str | None:
+def _bookkeeping(name: str, column: pd.Series, raw, within=lambda: None) -> str | None:
     """The bookkeeping kind of a table's column: by its name (``name`` normalised, ``raw`` as
-    written), else a counter by its shape (within each run, ``within`` giving each row's);
-    None for a metric."""
-    why = timed_or_counted(_named_kind(raw, name), name, lambda: _is_counter(column, within))
+    written), else a counter or a running best by its shape (within each run, ``within()``
+    giving each row's); None for a metric."""
+    why = timed_or_counted(_named_kind(raw, name), name, lambda: _is_counter(column, within()))
     if why is not None:
         return why
-    if not is_measurement_name(raw) and _is_counter(column, within):
+    if not is_measurement_name(raw) and _is_counter(column, within()):
         return "a counter"
     return RUNNING_BEST if _is_running_best(raw, column, within) else None
 
@@ -442,7 +454,7 @@ RUNNING_BEST = "a running best: the best value so far, which never goes back by 
 _BEST_WORD = re.compile(r"(^|_)best(_|$)")
 
 
-def _is_running_best(raw, column: pd.Series, within=None) -> bool:
+def _is_running_best(raw, column: pd.Series, within=lambda: None) -> bool:
     """Is the column named ``raw`` a best so far: "best" among its words, and its values never
     going down (or never up: a best loss) within a run?  A hand-written loop prints its best
     average beside the average (``Avg: 13.0  BestAvg: 13.5``); judged as a metric it read "still
@@ -457,14 +469,11 @@ def _is_running_best(raw, column: pd.Series, within=None) -> bool:
     """
     if _BEST_WORD.search(normalise(split_camel(raw))) is None:
         return False
-    numbers = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
-    present = np.isfinite(numbers)  # (a best that starts at -inf: its first finite value on)
-    if present.sum() < 5 or np.ptp(numbers[present]) == 0:
+    # (finite values only: a best that starts at -inf, from its first finite value on)
+    values, same_run = _present_in_runs(column, within(), finite=True)
+    if len(values) < 5 or np.ptp(values) == 0:
         return False
-    changes = np.diff(numbers[present])
-    if within is not None:
-        runs = np.asarray(within)[present]
-        changes = changes[runs[1:] == runs[:-1]]
+    changes = np.diff(values)[same_run]
     return bool(len(changes) and ((changes >= 0).all() or (changes <= 0).all()))
 
 
@@ -486,28 +495,27 @@ def _is_counter(column: pd.Series, within=None) -> bool:
     again twice, more than 2% of their rows, and a total-steps count was judged as a metric)."""
     if within is None:
         return counter_shaped(_present_numbers(column))
-    numbers = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
-    present = ~np.isnan(numbers)
-    return counter_shaped(numbers[present], np.asarray(within)[present])
+    return counter_shaped(*_present_in_runs(column, within))
 
 
-def counter_shaped(values: np.ndarray, within=None) -> bool:
+def counter_shaped(values: np.ndarray, same_run=None) -> bool:
     """Whether ``values`` (at least 5, no missing ones) are a counter's: integers that go up
-    at 90% of steps or more, dropping at most where a new run starts (2%; with ``within``,
-    each value's run, never within a run, and the share going up counted within runs).
+    at 90% of steps or more, dropping at most where a new run starts (2%; with ``same_run``,
+    whether each step between two values stays in one run, never within a run, and the share
+    going up counted within runs).
 
     >>> counter_shaped(np.arange(1.0, 27.0)), counter_shaped(np.array([1.0, 2, 3, 3.5, 4, 5]))
     (True, False)
-    >>> counter_shaped(np.tile([10.0, 20, 30], 3)), counter_shaped(np.tile([10.0, 20, 30], 3), np.repeat([0, 1, 2], 3))
+    >>> runs = np.repeat([0, 1, 2], 3)
+    >>> counter_shaped(np.tile([10.0, 20, 30], 3)), counter_shaped(np.tile([10.0, 20, 30], 3), runs[1:] == runs[:-1])
     (False, True)
     """
     if len(values) < 5 or not np.all(values[:1000] == np.round(values[:1000])):
         return False  # most metrics show a fraction in their first rows: no pass over them all
     if not np.all(values == np.round(values)):
         return False
-    if within is None:
+    if same_run is None:
         return bool(np.mean(np.diff(values) > 0) >= 0.9 and _few_drops(values))
-    same_run = within[1:] == within[:-1]
     changes = np.diff(values)[same_run]
     return bool(len(changes) >= 4 and np.mean(changes > 0) >= 0.9 and not (changes < 0).any())
 

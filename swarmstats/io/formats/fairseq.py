@@ -80,7 +80,12 @@ def parse_line(line: str) -> tuple[float, dict] | None:
         found = [_PAIR.match(field) for field in rest[counted.end():].split(",")]
     else:
         found = [_PIPED.match(field) for field in rest.split("|")]
-    pairs = {match.group(1): scalar(float(match.group(2))) for match in found if match is not None}
+    return _stats(tag, {match.group(1): scalar(float(match.group(2))) for match in found if match is not None})
+
+
+def _stats(tag: str, pairs: dict) -> tuple[float, dict] | None:
+    """(num_updates, the values named ``<tag>/<key>``) of a stats line's pairs, else None: the
+    line's position (epoch, update) and a running best (``best_loss``) are no values."""
     if STEP not in pairs:
         return None
     values = {f"{tag}/{key}": value for key, value in pairs.items()
@@ -107,11 +112,7 @@ def _json_line(line: str) -> tuple[float, dict] | None:
             pairs[key] = scalar(float(value))  # (values are printed as strings; some as numbers)
         except (TypeError, ValueError):
             continue
-    if STEP not in pairs:
-        return None
-    values = {f"{tag}/{key}": value for key, value in pairs.items()
-              if key not in _AXES and not key.startswith("best_")}
-    return (pairs[STEP], values) if values else None
+    return _stats(tag, pairs)
 
 
 def is_printed_head(head: str, base: str) -> bool:
