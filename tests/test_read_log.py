@@ -61,6 +61,10 @@ CASES = {
     "mlagents/soccer.log": ("mlagents-console", "ELO", {10000 * (k + 1): 1200 - 3.5 * k for k in range(8)}, "Goalie"),
     "mlagents/3dball-0.x.txt": ("mlagents-console", "Mean Reward", {1000: 1.242, 2000: 1.319, 3000: 1.804,
                                                                     4000: 2.151, 5000: 3.175, 6000: 4.898}, None),
+    # two trainings kept in one terminal, each run named by its captured --run-id
+    "mlagents/two-trainings.log": ("mlagents-console", "Mean Reward", {
+        12000: 26.737, 24000: 38.97, 36000: 42.758, 48000: 46.678, 60000: 52.859, 72000: 58.895, 84000: 54.192,
+        96000: 53.598}, "ball_lr1e-3"),
     # what rsl_rl's runner prints (legged_gym, Isaac Lab): a block per learning iteration
     "rsl-rl/train.log": ("rsl-rl-console", "Mean value_function loss",
                          {it: round(0.08 * math.exp(-it / 8) + 0.005, 4) for it in range(24)}, None),

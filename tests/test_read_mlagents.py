@@ -81,6 +81,40 @@ def test_a_line_in_other_words_is_no_summary(line):
     assert parse_line(line) is None
 
 
+def test_trainings_kept_in_one_terminal_are_runs_named_by_their_run_id():
+    # made up as a terminal kept across two trainings (the second with --force): read as one
+    # series, its 20 summaries were one curve that fell from 100 to 18 half-way
+    wide = read_log(LOGS / "two-trainings.log", wide=True)
+    assert wide["run"].unique().tolist() == ["ball_lr3e-4", "ball_lr1e-3"]
+    assert (wide["run"] == "ball_lr3e-4").sum() == 12 and (wide["run"] == "ball_lr1e-3").sum() == 8
+    assert wide.attrs["notes"][1] == "2 trainings, each named by its --run-id: ball_lr3e-4, ball_lr1e-3"
+    done = run("check-convergence", LOGS / "two-trainings.log", "-m", "Mean Reward", "--format", "json")
+    rows = {row["name"]: row for row in json.loads(done.stdout)["results"]}
+    assert sorted(rows) == ["Mean Reward [run=ball_lr1e-3]", "Mean Reward [run=ball_lr3e-4]"]
+    assert rows["Mean Reward [run=ball_lr1e-3]"]["n"] == 8 and rows["Mean Reward [run=ball_lr3e-4]"]["n"] == 12
+    assert "each its own setting" in done.stderr  # two learning rates, never replicates
+
+
+def test_trainings_without_their_commands_are_told_apart_where_the_step_starts_again(tmp_path):
+    # the same terminal without the command lines (a tee of each training appended to one file)
+    text = (LOGS / "two-trainings.log").read_text()
+    path = tmp_path / "appended.log"
+    path.write_text("\n".join(line for line in text.splitlines() if "mlagents-learn" not in line) + "\n")
+    wide = read_log(path, wide=True)
+    assert "run" not in wide.columns and wide.attrs["notes"] == ["20 ML-Agents summary line(s) of the behaviour 3DBall"]
+    done = run("describe", path, "-m", "Mean Reward", "--format", "json")
+    assert [row["n"] for row in json.loads(done.stdout)["results"]] == [12, 8]
+    assert "the step column 'step' starting again 1 time(s)" in done.stderr
+
+
+def test_every_summary_of_ml_agents_0x_names_its_run():
+    from swarmstats.io.formats.mlagents import run_id
+
+    text = (LOGS / "3dball-0.x.txt").read_text().replace("first3DBallRun", "secondRun", 3)
+    runs = [run_id(line) for line in text.splitlines() if "Step:" in line]
+    assert runs == ["secondRun"] * 3 + ["first3DBallRun"] * 3
+
+
 def test_a_log_with_no_summary_yet_is_refused_in_one_line(tmp_path):
     path = tmp_path / "run.log"
     path.write_text("[INFO] Listening on port 5004. Start training by pressing the Play button.\n"

@@ -134,9 +134,14 @@ def test_many_short_runs_keep_their_step_axis(tmp_path):
     result = run("check-convergence", path, "--format", "json")
     assert "env_steps" not in result.stderr  # not left out as a counter
     assert all(x["n"] == 20 for x in json.loads(result.stdout)["results"][0]["runs"])
-    # a column named like a step that goes down within a run is still no axis
-    frame["env_steps"] = np.tile(np.r_[np.arange(1, 11), np.arange(1, 11)] * 2048, 10)
+    # a column named like a step that goes back within a run (not to where the run began)
+    # is still no axis
+    frame["env_steps"] = np.tile(np.r_[np.arange(1, 11), np.arange(5, 15)] * 2048, 10)
     assert table_roles(frame)[0].step is None
+    # one that starts again from the beginning within each seed is two runs of that seed
+    frame["env_steps"] = np.tile(np.r_[np.arange(1, 11), np.arange(1, 11)] * 2048, 10)
+    columns, key = table_roles(frame)
+    assert columns.step == "env_steps" and key.names[:2] == ["seed=0 #1", "seed=0 #2"] and key.restarts == 10
 
 
 def test_label_by_seed_is_a_composite_key_and_seeds_are_summarised_per_label(tmp_path):
@@ -161,6 +166,31 @@ def test_a_step_axis_that_starts_again_splits_the_runs(tmp_path):
     result = run("regimes", path, "--format", "json")
     assert [r["n"] for r in json.loads(result.stdout)["results"]] == [60, 60]
     assert "starting again 1 time" in result.stderr
+
+
+def test_short_runs_appended_to_one_file_are_split_not_merged(tmp_path):
+    # four 15-row runs start their step again 3 times, 5% of the rows: beyond the 2% a drop
+    # was allowed, the step column was "a counter" and the four runs one merged series
+    rng = np.random.default_rng(4)
+    steps = np.tile(np.arange(1, 16) * 1000, 4)
+    frame = pd.DataFrame({"step": steps, "total_env_steps": steps * 8,
+                          "reward": np.repeat([0.0, 0.5, 1.0, 1.5], 15) + rng.normal(size=60)})
+    from swarmstats.io.columns import table_roles
+
+    columns, key = table_roles(frame)
+    assert columns.step == "step" and columns.metrics == ["reward"]
+    assert columns.bookkeeping == {"total_env_steps": "a counter"}  # a counter too, run by run
+    assert key.names == ["#1", "#2", "#3", "#4"] and key.restarts == 3
+    path = tmp_path / "appended.csv"
+    frame.to_csv(path, index=False)
+    result = run("describe", path, "--format", "json")
+    assert [r["n"] for r in json.loads(result.stdout)["results"]] == [15] * 4
+    assert "starting again 3 time(s)" in result.stderr and "(a counter)" not in result.stderr.split("total_env_steps")[0]
+    # a run that resumes half-way through the one before is no restart from the beginning:
+    # with more than one such drop the column stays no axis, as before
+    resumed = pd.DataFrame({"step": np.r_[np.arange(1, 16), np.arange(8, 23), np.arange(15, 30), np.arange(22, 37)],
+                            "reward": rng.normal(size=60)})
+    assert table_roles(resumed)[0].step is None
 
 
 def test_a_single_run_is_not_split_and_run_says_so(tmp_path):

@@ -423,8 +423,19 @@ def _present_in_runs(column: pd.Series, within, finite: bool = False) -> tuple[n
 
 
 def _few_drops(values: np.ndarray) -> bool:
-    """Numbers that never go down except at a few places (2%: where a new run starts)."""
-    return bool((np.diff(values) < 0).sum() <= max(1, 0.02 * len(values)))
+    """Numbers that never go down except at a few places (2%: where a new run starts), or
+    runs appended one after another, each starting again from where the one before started
+    (or lower) and at least 3 rows long on average: four 15-row runs in one CSV start again
+    3 times, 5% of their rows, and their step column was "a counter", the runs merged.
+
+    >>> _few_drops(np.tile(np.arange(1.0, 16.0), 4)), _few_drops(np.array([1.0, 3, 2, 4, 3, 5, 4, 6]))
+    (True, False)
+    """
+    drops = np.flatnonzero(np.diff(values) < 0)
+    if len(drops) <= max(1, 0.02 * len(values)):
+        return True
+    starts = np.concatenate(([0], drops + 1))  # each run's first row
+    return bool(len(values) >= 3 * len(starts) and np.all(values[drops + 1] <= values[starts[:-1]]))
 
 
 def _run_labels(frame: pd.DataFrame, runs: list) -> np.ndarray | None:
