@@ -1108,3 +1108,33 @@ def test_d3rlpy_logs_read_each_fit_as_a_run_and_see_offline_rls_rise_and_fall():
         assert 90_000 <= regimes[name]["changepoint_steps"][0] <= 115_000
     pooled = rows["environment [CQL_hopper-medium-v0]"]
     assert pooled["verdict"] != "not_converged" and len(pooled["runs"]) == 2
+
+
+def test_an_rsl_rl_run_quoted_in_its_projects_docs_climbs_to_the_episode_cap_and_is_not_called_converged():
+    """What rsl_rl's runner printed over 101 iterations of PPO teaching a Go2 to walk in Genesis,
+    pasted (indented, in a collapsed note) into the project's documentation page.  The total
+    reward climbs 0.17 -> 17.0, up 74 of 100 times and at its highest at the end; the episodes
+    reach the 1,000-step cap (20 s at dt 0.02) by iteration ~85; the policy's noise falls 1.0 ->
+    0.6.  A reader says "still improving".  The verdict cannot judge so persistent a climb
+    (3.3 effective samples after the warm-up) and says so; it said nothing of the climb it
+    could not judge before it said the climb as read."""
+    path = REAL / "rsl-rl/go2-walking-ppo.md"
+    log = ss.read_log(path, wide=True)
+    assert log.attrs["format"] == "rsl-rl-console" and log["step"].tolist() == list(range(101))
+    assert log["Mean total reward"].iloc[[0, -1]].tolist() == [0.17, 17.02]
+    assert log["Mean episode length"].iloc[85:].between(985, 1001).all()
+    result = run("check-convergence", path, "--format", "json")
+    rows = verdicts(result)
+    assert result.returncode == 1
+    assert "left out Total timesteps (another step axis); Iteration time, Total time, ETA (a clock)" in result.stderr
+    assert not any(row["verdict"] == "converged" for row in rows.values())
+    reward = rows["Mean total reward"]
+    assert reward["verdict"] == "insufficient_data" and reward["n"] == 101
+    assert reward["reasons"][0].startswith("only 3.29 effective samples after the warm-up")
+    assert reward["reasons"][1].startswith("as read, not tested: up from 0.17 to 17.02, higher than the point "
+                                           "before 74 of 100 times, the last 6 in a row; the last is the highest")
+    assert "no better side for Mean action noise std, Mean episode length" in run("check-convergence", path).stderr
+    # followed live, every block is read, the last one too (it ends with the file)
+    out = run("watch", path, "--once", "--format", "json").stdout
+    followed = json.loads(out[out.index('{\n  "schema_version"'):])["report"]["metrics"]
+    assert followed["Mean total reward"]["n"] == 101 and followed["Mean total reward"]["verdict"] != "converged"

@@ -353,8 +353,11 @@ class ConvergenceTest(Estimator):
             # reaching the count to judge by settles nothing when flatness needs far more
             needed = worst.points_needed if unsettled else 0
             to_show = None if needed is None else int(math.ceil(needed * spacing))
+            # what the curve shows, as read: "too few effective samples" alone left a curve
+            # that climbed 100-fold over 101 iterations (a real rsl_rl run) with nothing said
             return insufficient(None if to_show is None else max(to_judge, to_show),
-                                few_effective_reason(ess, tau, self.min_ess, to_judge, to_show, order, unit))
+                                few_effective_reason(ess, tau, self.min_ess, to_judge, to_show, order, unit),
+                                short_reading(values, series, unit))
         if precision.long_memory:
             return insufficient(None, long_memory_reason(precision),
                                 notes=[note for note in notes if not note.startswith("long memory")])

@@ -26,9 +26,7 @@ JSON".
 
 >>> reader = BlockReader()
 >>> [reader.feed(line) for line in [" Learning iteration 3/10 ", "  Mean reward: 1.50", "   ETA: 00:01:05"]]
-[None, None, None]
->>> reader.finish()
-{'step': 3.0, 'Mean reward': 1.5, 'ETA': 65.0}
+[None, None, {'step': 3.0, 'Mean reward': 1.5, 'ETA': 65.0}]
 """
 
 from __future__ import annotations
@@ -93,6 +91,8 @@ class BlockReader:
             return self.finish()
         if item is not True:
             self._block[item[0]] = item[1]
+            if item[0] == "ETA":  # every release prints it last: the block is whole (a
+                return self.finish()  # followed log that ends with its last block gives it)
         return None
 
     def finish(self) -> dict | None:
