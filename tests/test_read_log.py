@@ -1380,6 +1380,27 @@ def test_rllibs_new_api_stack_judges_returns_and_losses_and_leaves_its_timers_an
     assert why["learners/default_policy/curr_kl_coeff"].startswith("a coefficient the algorithm sets")
 
 
+def test_the_model_size_a_vision_training_writes_on_every_line_is_a_setting_not_a_converged_metric(tmp_path):
+    # the log.txt of DeiT, MAE, ConvNeXt and DETR (torchvision's reference-script loop): one
+    # JSON line per epoch with the model's n_parameters in each, which read "converged: the
+    # series is constant" beside the accuracy it sat next to
+    path = tmp_path / "log.txt"
+    path.write_text("".join(json.dumps({"train_lr": 1e-4, "train_loss": 4.0 - 0.1 * e, "test_loss": 3.0 - 0.05 * e,
+                                        "test_acc1": 40.0 + 2 * e + (e % 3), "epoch": e, "n_parameters": 5717416})
+                            + "\n" for e in range(30)))
+    result = cli("check-convergence", path, "--format", "json")
+    assert sorted(row["name"] for row in json.loads(result.stdout)["results"]) == ["test_acc1", "test_loss",
+                                                                                    "train_loss"]
+    assert "n_parameters (a setting of the run: its configuration)" in result.stderr
+    from swarmstats.io.columns import bookkeeping_by_name
+
+    for name in ("n_parameters", "num_params", "total_params", "model/num_parameters", "trainable_params",
+                 "param_count"):
+        assert bookkeeping_by_name(name) == "a setting of the run: its configuration", name
+    for name in ("params_norm", "param_grad_norm", "n_params_updated_ratio"):  # measured, not set
+        assert bookkeeping_by_name(name) is None, name
+
+
 def test_a_wandb_history_that_logged_its_own_step_keeps_wandbs_step_as_the_axis(tmp_path):
     # wandb.log({"step": i, ...}) beside W&B's _step: the history had two "step" columns and
     # every command stopped in a traceback

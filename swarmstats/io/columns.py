@@ -130,9 +130,13 @@ _BOOKKEEPING = (
                                     r"|^(memory|mem|gpu_mem|max_mem|max_memory)$"
                                     # fairseq's free GPU memory
                                     r"|(^|_)gb_free$")),
-    # the model's size (RLlib's num_trainable_parameters) and the batch it trains on
-    # (fairseq's batch, in sentences and in words: bsz, wpb - what its --max-tokens makes of the data)
+    # the model's size (RLlib's num_trainable_parameters; the n_parameters that DeiT, MAE,
+    # ConvNeXt and DETR write in every line of their log.txt, judged "converged" as a metric)
+    # and the batch it trains on (fairseq's batch, in sentences and in words: bsz, wpb - what
+    # its --max-tokens makes of the data)
     (CONFIG_SETTING, re.compile(r"(^|_)num_(non_)?trainable_parameters$|(^|_)module_train_batch_size_mean$"
+                                r"|(^|_)(n|num|total|model|trainable)_(params|parameters)$"
+                                r"|^(params|parameters|param_count|parameter_count)$"
                                 r"|(^|_)(bsz|wpb)$")),
 )
 #: system measurements by the names as written: RLlib's new API stack's connector pipelines
