@@ -1395,7 +1395,7 @@ def test_the_model_size_a_vision_training_writes_on_every_line_is_a_setting_not_
     from swarmstats.io.columns import bookkeeping_by_name
 
     for name in ("n_parameters", "num_params", "total_params", "model/num_parameters", "trainable_params",
-                 "param_count"):
+                 "param_count", "world_size", "num_gpus", "train/max_seq_length", "gradient_accumulation_steps"):
         assert bookkeeping_by_name(name) == "a setting of the run: its configuration", name
     for name in ("params_norm", "param_grad_norm", "n_params_updated_ratio"):  # measured, not set
         assert bookkeeping_by_name(name) is None, name

@@ -264,7 +264,12 @@ def _text(value) -> str:
 SETTING_COLUMNS = ("gamma", "gae_lambda", "batch_size", "minibatch_size", "num_envs", "n_envs",
                    "hidden_size", "hidden_dim", "num_layers", "n_layers", "weight_decay", "dropout",
                    "buffer_size", "target_update_interval", "train_freq", "update_epochs", "n_epochs",
-                   "num_minibatches")
+                   "num_minibatches",
+                   # how the job ran and the data it was given (a run's world_size or
+                   # max_seq_length logged on every row read "converged" as a metric)
+                   "world_size", "num_gpus", "n_gpu", "n_gpus", "num_workers", "gradient_accumulation_steps",
+                   "max_seq_length", "warmup_steps", "image_size", "input_size", "num_generations",
+                   "max_new_tokens")
 #: the kinds of bookkeeping that are a run's settings when one value is logged for each run
 _SETTING_KINDS = ("a schedule", "a coefficient", "a setting")
 
