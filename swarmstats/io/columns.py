@@ -104,7 +104,9 @@ _BOOKKEEPING = (
                 r"|(^|_)(ent|entropy)_scale$"
                 # (mixed precision's loss scale: fairseq's loss_scale, grown and cut by its scaler)
                 r"|(^|_)loss_scale$"
-                r"|^((loss|losses|train)_)?(log_)?(alpha|temp)$")),
+                # (and beta: DPO's and a beta-VAE's KL weight, prioritised replay's importance
+                # exponent; the Greek letters as a hand-written loop prints them, "⍺: 0.5000")
+                r"|^((loss|losses|train)_)?(log_)?(alpha|temp|α|⍺|beta|β)$")),
     # how full an off-policy learner's replay buffer is (a hand-written DQN loop's "Buffer: 37306",
     # growing to its capacity and held there): the learner's state, not how well it does
     ("the replay buffer's fill", re.compile(r"(^|_)(replay_)?buffer(_size|_len|_length|_fill)?$")),
