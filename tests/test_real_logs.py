@@ -1137,6 +1137,14 @@ def test_an_rsl_rl_run_quoted_in_its_projects_docs_climbs_to_the_episode_cap_and
     assert reward["reasons"][1].startswith("as read, not tested: up from 0.17 to 17.02, higher than the point "
                                            "before 74 of 100 times, the last 6 in a row; the last is the highest")
     assert "no better side for Mean action noise std, Mean episode length" in run("check-convergence", path).stderr
+    # its regimes: a level, a step up, then the climb; a change between two regimes the table
+    # calls level is a jump - it read "a bend, the slope 0 -> 0"
+    regimes = ss.detect_regimes(log["Mean total reward"].to_numpy(), model="trend")
+    sloped = regimes.segments["sloped"].tolist()
+    assert sloped[-1] and regimes.segments["slope"].iloc[-1] > 0.1
+    for i, kind in enumerate(regimes.strengths["kind"]):
+        assert kind == "jump" or sloped[i] or sloped[i + 1], (i, kind, sloped)
+    assert "the slope 0 -> 0 per" not in regimes.summary()
     # followed live, every block is read, the last one too (it ends with the file)
     out = run("watch", path, "--once", "--format", "json").stdout
     followed = json.loads(out[out.index('{\n  "schema_version"'):])["report"]["metrics"]

@@ -388,9 +388,16 @@ class RegimeDetector(Estimator):
             local = LocalNoise(scaled, MeanCost(scaled), long_run, inflation=tau)
         strengths = change_strengths(segments, changepoints, steps, scaled_sd, long_run, tau, trend_cost=trend_cost,
                                      local=local)
-        # a change of the trend model is a bend where the lines either side meet, else a jump
-        strengths["kind"] = (change_kinds(scaled, list(changepoints), long_run * math.log(len(values)))
-                             if trend and long_run > 0 else None)
+        # a change of the trend model is a bend where the lines either side meet, else a jump;
+        # between two regimes the table calls level there is no pace to change: a jump (a real
+        # Go2 reward read "a bend, the slope 0 -> 0")
+        if trend and long_run > 0:
+            kinds = change_kinds(scaled, list(changepoints), long_run * math.log(len(values)))
+            sloped = segments["sloped"].to_numpy(dtype=bool)
+            strengths["kind"] = ["jump" if kind == "bend" and not (sloped[i] or sloped[i + 1]) else kind
+                                 for i, kind in enumerate(kinds)]
+        else:
+            strengths["kind"] = None
         if trend and len(changepoints):
             slopes = np.where(segments["sloped"], segments["slope"], 0.0)
             smooth = curve_note(list(slopes), list(strengths["kind"]))
