@@ -11,7 +11,11 @@ results/sacred folder of them, a folder of marl-eval JSON): read_log against rea
 table they hold written as a CSV - what the same numbers cost when a trainer writes them as a
 table.
 
-    python benchmarks/bench_read_log.py [--rows 1000000] [--tables-only]
+    python benchmarks/bench_read_log.py [--rows 1000000] [--tables-only] [--scaled]
+
+``--scaled`` reads the real logs furthest over the target (Ray's progress.csv, the nanoGPT W&B
+chart, the BenchMARL W&B history) repeated to ~1 MB and ~10 MB as one run (each copy's steps
+after the last), to tell the costs that stay per file from those that grow with its rows.
 """
 
 import argparse
@@ -31,8 +35,12 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--tables-only", action="store_true", help="only the real logs that are no table")
+    parser.add_argument("--scaled", action="store_true", help="only the real logs repeated to 1 and 10 MB")
     args = parser.parse_args()
     print(machine())
+    if args.scaled:
+        scaled_fixtures()
+        return
     if args.tables_only:
         printed_fixtures()
         return
@@ -81,6 +89,48 @@ def real_fixtures():
         print(f"{path.relative_to(root)} ({path.stat().st_size / 1e3:.0f} KB): read_csv "
               f"{theirs * 1e3:.2f} ms; read_log wide {wide:.2f}x, tidy {tidy:.2f}x  (medians of "
               "ratios, alternating)")
+
+
+def repeated(path: Path, step: str, size: float, out: Path) -> None:
+    """``path`` (a CSV log) written to ``out`` as one run of ~``size`` bytes: its rows again and
+    again, each copy's ``step`` after the last copy's, every other cell as written (a file
+    whose every cell is quoted keeps its quotes)."""
+    import csv
+
+    lines = path.read_text().splitlines()
+    quoting = csv.QUOTE_ALL if lines[0].startswith('"') else csv.QUOTE_MINIMAL
+    rows = list(csv.reader(lines))
+    header, body = rows[0], rows[1:]
+    at = header.index(step)
+    steps = [float(row[at]) if row[at] else None for row in body]
+    span = max(s for s in steps if s is not None) + 1
+    copies = max(int(size // path.stat().st_size), 1)
+    with out.open("w", newline="") as handle:
+        writer = csv.writer(handle, quoting=quoting, lineterminator="\n")
+        writer.writerow(header)
+        for k in range(copies):
+            for row, value in zip(body, steps):
+                if value is not None:
+                    row = [*row[:at], f"{value + k * span:g}", *row[at + 1:]]
+                writer.writerow(row)
+
+
+def scaled_fixtures():
+    """The real logs furthest over 1.5x read_csv, repeated to ~1 and ~10 MB as one run: does
+    the ratio fall as the file grows (fixed costs) or hold (costs per row)?"""
+    root = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "real"
+    with tempfile.TemporaryDirectory() as folder:
+        for name, step in (("ray/ppo-deepcomp/progress.csv", "training_iteration"),
+                           ("wandb/nanogpt-chart.csv", "Step"), ("wandb/benchmarl-mappo-history.csv", "_step")):
+            for size in (1e6, 1e7):
+                path = Path(folder) / f"{size:.0e}-{Path(name).name}"
+                repeated(root / name, step, size, path)
+                wide, _, theirs = median_ratio(lambda: read_log(path, wide=True), lambda: pd.read_csv(path),
+                                               repeats=15)
+                tidy, _, _ = median_ratio(lambda: read_log(path), lambda: pd.read_csv(path), repeats=15)
+                print(f"{name} repeated to {path.stat().st_size / 1e6:.1f} MB: read_csv {theirs * 1e3:.1f} ms; "
+                      f"read_log wide {wide:.2f}x, tidy {tidy:.2f}x  (medians of ratios, alternating)")
+                path.unlink()
 
 
 def printed_fixtures():
