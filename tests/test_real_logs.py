@@ -1149,3 +1149,38 @@ def test_an_rsl_rl_run_quoted_in_its_projects_docs_climbs_to_the_episode_cap_and
     out = run("watch", path, "--once", "--format", "json").stdout
     followed = json.loads(out[out.index('{\n  "schema_version"'):])["report"]["metrics"]
     assert followed["Mean total reward"]["n"] == 101 and followed["Mean total reward"]["verdict"] != "converged"
+
+
+def test_baselines_her_printed_tables_read_on_their_epochs_with_the_normalisers_statistics_left_out():
+    """What OpenAI baselines' HER printed while learning FetchPush (2018: the configuration four
+    times over, one per MPI worker, then a table per epoch).  The test success rate climbs 0.08
+    -> 1.0 by epoch 18 and stays at 0.98-1.0; the training one settles near 0.96.  A reader
+    says "solved".  Read before: on its row numbers (its epoch "another step axis": its train/
+    keys made it an SB3 table, which counts time/total_timesteps), "floats are printed to 3
+    significant digits" (this logger printed 0.051250000000000004), and the goal normaliser's
+    running mean, stats_g/mean, "still worsening" - failing the gate beside a solved task."""
+    path = REAL / "baselines-her/fetchpush-run1.txt"
+    log = ss.read_log(path, wide=True)
+    assert log.attrs["format"] == "sb3-console" and log.attrs["step_unit"] == "epochs"
+    assert log["step"].tolist() == list(range(38)) and "epoch" not in log
+    assert log["train/success_rate"].iloc[0] == 0.051250000000000004
+    assert log.attrs["notes"][0] == "38 logger table(s) read from printed output"
+    assert "step = epoch" in log.attrs["notes"]
+    result = run("check-convergence", path, "--format", "json")
+    rows = verdicts(result)
+    assert set(rows) == {"test/mean_Q", "test/success_rate", "train/success_rate"}
+    assert ("stats_g/mean, stats_g/std, stats_o/mean, stats_o/std (the running statistics of the inputs' "
+            "normaliser)") in result.stderr
+    # the success rates are not shown flat within the default tolerance (a share of their small
+    # noise) and say so; asked for flat within 0.02, both are converged, as a reader says
+    for name in ("test/success_rate", "train/success_rate"):
+        assert rows[name]["verdict"] == "insufficient_data" and "per 100 epochs" not in rows[name]["reasons"][0]
+        assert "epochs" in rows[name]["reasons"][0]
+    settled = verdicts(run("check-convergence", path, "-m", "test/success_rate", "-m", "train/success_rate",
+                           "--tolerance", "0.02", "--format", "json"))
+    assert all(row["verdict"] == "converged" for row in settled.values())
+    assert 0.99 < settled["test/success_rate"]["mean"] <= 1 and 0.95 < settled["train/success_rate"]["mean"] < 0.97
+    # followed live, the same steps and unit
+    out = run("watch", path, "--once", "--format", "json").stdout
+    report = json.loads(out[out.index('{\n  "schema_version"'):])["report"]
+    assert report["metrics"]["test/success_rate"]["n"] == 38 and "stats_g/mean" in report["left_out"]

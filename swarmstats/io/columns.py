@@ -110,6 +110,12 @@ _BOOKKEEPING = (
     # how full an off-policy learner's replay buffer is (a hand-written DQN loop's "Buffer: 37306",
     # growing to its capacity and held there): the learner's state, not how well it does
     ("the replay buffer's fill", re.compile(r"(^|_)(replay_)?buffer(_size|_len|_length|_fill)?$")),
+    # the running mean and SD an observation normaliser keeps (baselines' HER and its many ports
+    # log stats_o/mean, stats_o/std and the goals' stats_g/*, its DDPG obs_rms_mean): what the
+    # inputs looked like so far, not how well the agent does - stats_g/mean read "still
+    # worsening" and failed the gate beside a success rate
+    ("the running statistics of the inputs' normaliser",
+     re.compile(r"(^|_)stats_(o|g|u)_(mean|std)$|(^|_)(obs|ob|ret|rew|reward|return|returns)_rms_(mean|std|var)$")),
     # which process wrote the row (Ray's pid), which agent it is of (Mesa's AgentID, where a
     # file holds one agent and so no agents to split by): a number, never a measurement
     ("an identifier", re.compile(r"^(pid|ppid|node_ip|hostname|trial_id|experiment_id|agent|agent_id|agentid|unique_id)$")),
@@ -369,6 +375,8 @@ def bookkeeping_by_name(name) -> str | None:
     ('a setting of the run: its configuration', None)
     >>> bookkeeping_by_name("Buffer"), bookkeeping_by_name("replay_buffer_size"), bookkeeping_by_name("buffer_reward")
     ("the replay buffer's fill", "the replay buffer's fill", None)
+    >>> bookkeeping_by_name("stats_g/mean"), bookkeeping_by_name("obs_rms_std"), bookkeeping_by_name("test/mean_Q")
+    ("the running statistics of the inputs' normaliser", "the running statistics of the inputs' normaliser", None)
     """
     key = normalise(name)
     if key in _STEP_NAMES and not _SYSTEM_NAMESPACE.match(str(name)):

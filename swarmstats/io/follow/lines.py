@@ -13,7 +13,14 @@ from ..._result import plain_number
 from ..decoding import BadJSON, check_readable, loads
 from ..formats import llamafactory, registry, spinup
 from ..formats._table import headless
-from ..formats.console import BoxReader, is_box_row, is_rule, visible
+from ..formats.console import (
+    TIMESTEP_COLUMNS,
+    BoxReader,
+    is_box_row,
+    is_rule,
+    unit_of,
+    visible,
+)
 from ..formats.d3rlpy import is_metric_line
 from ..formats.printed_dicts import StepCounter, parse_line
 from ..formats.torchrl import is_scalar_line, metric_name
@@ -271,7 +278,8 @@ class Follower:
         step is the training log's number), a monitor.csv's rows "episodes", else the step
         column's own name (None: none)."""
         if self._boxes is not None and step_key is not None and step_key != "nupdates":
-            return "timesteps"
+            # (baselines' HER prints its epoch: "epochs", as read_log says)
+            return "timesteps" if step_key in TIMESTEP_COLUMNS else unit_of(step_key)
         if self._printed:
             return "logs"
         if self._output is not None and self._output.unit is not None:

@@ -38,7 +38,16 @@ import numpy as np
 from ...errors import InputError
 from ._table import LogTable, printed_number
 from .notebooks import printed_text
-from .sb3 import is_sb3_progress, progress_step, progress_table
+from .sb3 import (
+    BASELINES_STEPS,
+    SB3_STEP,
+    is_sb3_progress,
+    progress_step,
+    progress_table,
+)
+
+#: the step columns counted in environment timesteps
+TIMESTEP_COLUMNS = frozenset({SB3_STEP, *BASELINES_STEPS} - {"nupdates"})
 
 #: SB3 prints a float with "%-8.3g": three significant digits
 PRINTED_DIGITS = 3
@@ -103,11 +112,11 @@ def read_console(name: str, text: str) -> LogTable:
     step = progress_step(columns, layout)
     table = progress_table(columns, len(records), name, layout)
     table.format = "sb3-console"
-    table.step_unit = "timesteps" if step is not None and step != "nupdates" else None
+    table.step_unit = (None if step is None or step == "nupdates" else "timesteps" if step in TIMESTEP_COLUMNS
+                       else unit_of(step))
     # (baselines' note on forks writing 0 as an empty cell is about its CSV writer, not this)
     table.notes = [note for note in table.notes if note.startswith(("step = ", "no step column"))]
-    notes = [f"{len(records)} logger table(s) read from printed output; floats are printed to "
-             f"{PRINTED_DIGITS} significant digits, so each is known only to within 0.5%"]
+    notes = [f"{len(records)} logger table(s) read from printed output" + _precision_note(records)]
     if unfinished:
         notes.append(f"the last table is not closed by a line of dashes (a log still being written): "
                      f"its {unfinished} row(s) left out")
@@ -117,6 +126,45 @@ def read_console(name: str, text: str) -> LogTable:
     notes += _unread_prints(outside)
     table.notes = notes + table.notes
     return table
+
+
+def unit_of(step: str) -> str:
+    """What one step of a table's step column is, for "per 100 <unit>".
+
+    >>> unit_of("epoch"), unit_of("iterations")
+    ('epochs', 'iterations')
+    """
+    return step + "s" if step.isalpha() and not step.endswith("s") else step
+
+
+#: a printed float with a fraction: the digits before the point, after it, the exponent apart
+_FLOAT = re.compile(r"^[-+]?(\d*)\.(\d*[1-9]\d*)(?:[eE][-+]?\d+)?$")
+
+
+def _precision_note(records: list) -> str:
+    """How precisely the boxes' floats were printed, for the reading's note.  SB3 prints a
+    Python float with "%-8.3g" (three significant digits) but a NumPy float whole (PPO's
+    ``train/approx_kl``: 0.00014112983); baselines' logger of 2018 printed every float whole
+    (0.051250000000000004).  When most printed fractions hold more than three digits the
+    logger rounded nothing and no precision is claimed.
+
+    >>> _precision_note([{"ep_rew_mean": "22.5", "loss": "-0.00948", "approx_kl": "0.00014112983"}])
+    '; floats are printed to 3 significant digits, so each is known only to within 0.5% (but approx_kl, printed whole)'
+    >>> _precision_note([{"test/mean_Q": "-2.7906647", "train/success_rate": "0.051250000000000004"}])
+    ''
+    """
+    digits: dict = {}
+    for record in records:
+        for key, value in record.items():
+            found = _FLOAT.match(value)
+            if found is not None:  # ("0.00123" and "22.5" hold 3, "0.051250000000000004" 17)
+                digits.setdefault(key, []).append(len((found[1] + found[2]).strip("0")))
+    counts = [n for values in digits.values() for n in values]
+    if not counts or sum(n > PRINTED_DIGITS for n in counts) > len(counts) / 2:
+        return ""
+    whole = [key for key, values in digits.items() if max(values) > PRINTED_DIGITS]
+    return (f"; floats are printed to {PRINTED_DIGITS} significant digits, so each is known only to within 0.5%"
+            + (f" (but {', '.join(whole[:3])}{' ...' if len(whole) > 3 else ''}, printed whole)" if whole else ""))
 
 
 def is_box_row(line: str) -> bool:

@@ -311,10 +311,28 @@ def progress_table(columns: dict, rows: int, name: str, format: str) -> LogTable
 
 def progress_step(columns, format: str) -> str | None:
     """The step column of a progress table (None: it has none): SB3's
-    ``time/total_timesteps``, or the first of baselines' step names present."""
-    if format == "sb3-progress":
-        return SB3_STEP if SB3_STEP in columns else None
-    return next((c for c in BASELINES_STEPS if c in columns), None)
+    ``time/total_timesteps``, or the first of baselines' step names present; else a column
+    named like a step axis whose values never go down (baselines' HER counts ``epoch``, and
+    its printed tables were judged on their row numbers).
+
+    >>> progress_step({"epoch": np.arange(3.0), "test/success_rate": np.ones(3)}, "sb3-progress")
+    'epoch'
+    """
+    if format == "sb3-progress" and SB3_STEP in columns:
+        return SB3_STEP
+    found = None if format == "sb3-progress" else next((c for c in BASELINES_STEPS if c in columns), None)
+    if found is None:
+        from ..columns import step_names  # (columns imports the formats' helpers)
+
+        found = next((name for name in step_names(columns) if _rising(columns[name])), None)
+    return found
+
+
+def _rising(values) -> bool:
+    """Numbers present in at least two rows that never go down."""
+    values = np.asarray(values, dtype=float)
+    values = values[~np.isnan(values)]
+    return len(values) >= 2 and bool(np.all(np.diff(values) >= 0))
 
 
 def is_sb3_progress(columns) -> bool:
