@@ -51,6 +51,7 @@ from ._result import Result, fmt, fmt_interval, interval_digits
 from .convergence.warmup import warmup_of_values
 from .direction import DIRECTIONS, sense
 from .errors import InputError, check_choice, check_level
+from .proportions import proportion_bounds, within_bounds
 
 QUANTILES = (0.05, 0.25, 0.75, 0.95)
 MEDIAN_METHODS = ("bootstrap", "order-statistics")
@@ -523,7 +524,8 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int, med
         # a mean cannot lie beyond every value the series holds: a success rate's interval
         # stops at 1, a capped return's at its cap (given enough values for the cut to cost
         # nothing: with 4 the mean lies beyond all of them 12.5% of the time)
-        ci = within_range(ci, shape["minimum"], shape["maximum"], ess, level)
+        ci = within_bounds(within_range(ci, shape["minimum"], shape["maximum"], ess, level),
+                           proportion_bounds(series.name, x))  # (and a success rate's at 1, always)
         if median_method == "bootstrap" and n * n_boot > bootstrap.EXACT_LIMIT:
             notes.append(f"{n} values: the median's interval uses order statistics and the ESS "
                          "(a bootstrap would cost n x n_boot draws)")

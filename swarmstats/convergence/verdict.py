@@ -52,6 +52,7 @@ from .._kernels.verdict_tests import (
 from .._result import fmt
 from ..direction import DIRECTIONS, sense
 from ..errors import InputError, check_choice, check_level, is_real
+from ..proportions import proportion_bounds, within_bounds
 from .endings import with_divergence
 from .improvement import NO_IMPROVEMENT, compare_start, no_improvement_note
 from .movement import movement_tests
@@ -300,10 +301,12 @@ class ConvergenceTest(Estimator):
             warmup=start, warmup_step=series.step_of(start), n_kept=m, ess=ess, autocorr_time=tau,
             mean=centre + units(mean), sd=units(sd),
             # a mean cannot lie beyond every value the run produced (a capped score's end
-            # stays at its cap); the precision judged is the interval before the cut
-            ci=within_range((centre + units(mean - half_width - below),
-                             centre + units(mean + half_width + above)),
-                            float(values.min()), float(values.max()), ess),
+            # stays at its cap), nor a success rate's beyond 1 (:mod:`swarmstats.proportions`);
+            # the precision judged is the interval before the cut
+            ci=within_bounds(within_range((centre + units(mean - half_width - below),
+                                           centre + units(mean + half_width + above)),
+                                          float(values.min()), float(values.max()), ess),
+                             proportion_bounds(series.name, values)),
             mcse=units(precision.mcse), trend_slope=units(trend.estimate),
             trend_pvalue=trend.pvalue, drift_slope=units(drift.estimate), drift_pvalue=drift.pvalue,
             late_change=units(late.change), late_pvalue=late.pvalue, late_length=late.length,

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._names import normalise
+
 #: column names (compared lower-case, separators as "_") that name an agent of a simulation:
 #: Mesa's DataCollector writes its agent table with ``AgentID`` beside ``Step``
 AGENT_NAMES = ("agent", "agent_id", "agentid", "agent_name")
@@ -36,11 +38,6 @@ RUN_NAMES = ("run", "run_id", "run_name", "runid", "trial_id", "trial", "simulat
              "random_seed", "rng_seed") + AGENT_NAMES
 #: of those, the ones naming a replicate of a configuration (runs to compare with R-hat)
 REPLICATE_NAMES = ("seed", "random_seed", "rng_seed")
-
-
-def normalise(name) -> str:
-    """'Total Timesteps' -> 'total_timesteps': names compared without case or separators."""
-    return re.sub(r"[\s\-./]+", "_", str(name).strip().lower())
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,44 @@
+"""A success rate's interval stops at 1 (and 0) whatever the series holds
+(``swarmstats/proportions.py``): the true mean lies there, so the cut costs no coverage."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import swarmstats as ss
+from swarmstats.proportions import proportion_bounds, within_bounds
+
+
+def climb_to_one(seed: int = 0) -> np.ndarray:
+    """A success rate climbing to ~0.96 and wandering there: ~3 effective values, so the cut
+    to the values' own range (which needs 9) leaves the interval above 1."""
+    rng = np.random.default_rng(seed)
+    return np.clip(np.r_[np.linspace(0.05, 0.9, 15), 0.96 + np.cumsum(rng.normal(0, 0.01, 18))], 0, 1)
+
+
+@pytest.mark.parametrize("name", ["test/success_rate", "eval/success", "win_rate", "battle_won_mean", "is_success"])
+def test_the_interval_of_a_success_rate_stops_at_one(name):
+    y = climb_to_one()
+    verdict = ss.check_convergence(pd.Series(y, name=name))
+    unbounded = ss.check_convergence(pd.Series(y, name="reward"))
+    assert unbounded.ci[1] > 1.1  # the same values named otherwise: nothing to cut at
+    assert verdict.ci == (unbounded.ci[0], 1.0)
+    described = ss.describe(pd.Series(y, name=name))
+    assert described.ci[1] == 1.0 and ss.describe(pd.Series(y, name="reward")).ci[1] > 1.1
+
+
+def test_a_rate_in_percent_or_an_accuracy_is_not_cut():
+    # an accuracy may be printed in percent (DeiT's test_acc1), and a rate in percent holds
+    # values above 1: neither says where its mean must lie
+    assert proportion_bounds("test_acc1", [0.2, 0.5]) is None
+    assert proportion_bounds("success_rate", [12.0, 87.5]) is None
+    assert proportion_bounds("success_rate", [0.2, np.nan, 0.9]) == (0.0, 1.0)
+    assert proportion_bounds("success_rate", [np.nan]) is None and proportion_bounds(None, [0.5]) is None
+    assert proportion_bounds("success_count", [0.0, 1.0]) is None
+    y = climb_to_one() * 100
+    assert ss.check_convergence(pd.Series(y, name="success_rate")).ci[1] > 100
+
+
+def test_the_cut_keeps_a_missing_end_missing():
+    assert within_bounds((np.nan, 1.2), (0.0, 1.0))[1] == 1.0 and np.isnan(within_bounds((np.nan, 1.2), (0.0, 1.0))[0])
+    assert within_bounds((-0.1, 0.4), (0.0, 1.0)) == (0.0, 0.4)
