@@ -16,9 +16,9 @@ never pooled with another.  A terminal kept across several trainings holds sever
 is named by its ``--run-id`` where the command was captured (``mlagents-learn config.yaml
 --run-id=ppo_v2``; 0.x printed it in every summary, ``first-run-0: 3DBallLearning: Step:``),
 and a behaviour's step starting again begins a new run anyway (a real capture of four trainings
-was one series of 71 summaries, its step "a counter").  The metrics are named as printed (``Mean Reward``, ``Std of
-Reward``, ``Mean Group Reward``, ``ELO``; ``Time Elapsed`` is a clock); a summary at which no
-episode had ended holds no reward (counted in a note).  A run resumed (``--resume``) continues
+was one series of 71 summaries, its step "a counter").  The metrics are named as printed
+(``Mean Reward``, ``Std of Reward``, ``Mean Group Reward``, ``ELO``; ``Time Elapsed`` is a
+clock); a summary at which no episode had ended holds no reward (counted in a note).  A run resumed (``--resume``) continues
 its steps; a step that goes back is left to the loader's rules, as for any log.
 
 >>> parse_line("[INFO] 3DBall. Step: 12000. Time Elapsed: 15.893 s. Mean Reward: 1.137. Std of Reward: 0.725. Training.")
