@@ -27,6 +27,15 @@ _PROPORTION = re.compile(r"(^|_)(success|successes|win|won|wins|solve|solved|pas
                          r"|(^|_)battle_won_mean$|(^|_)is_success$")
 
 
+def is_proportion_name(name) -> bool:
+    """Does ``name`` say a rate of successes (a streaming window checks each value as it comes)?
+
+    >>> is_proportion_name("eval/success"), is_proportion_name("test_acc1")
+    (True, False)
+    """
+    return name is not None and _PROPORTION.search(normalise(str(name))) is not None
+
+
 def proportion_bounds(name, values) -> tuple[float, float] | None:
     """(0, 1) when ``name`` says a rate of successes and every finite value lies in [0, 1];
     else None.
@@ -35,7 +44,7 @@ def proportion_bounds(name, values) -> tuple[float, float] | None:
     ((0.0, 1.0), None)
     >>> proportion_bounds("success_rate", [12.0, 87.5])   # printed in percent: no bound known
     """
-    if name is None or not _PROPORTION.search(normalise(str(name))):
+    if not is_proportion_name(name):
         return None
     finite = np.asarray(values, dtype=float)
     finite = finite[np.isfinite(finite)]

@@ -42,3 +42,22 @@ def test_a_rate_in_percent_or_an_accuracy_is_not_cut():
 def test_the_cut_keeps_a_missing_end_missing():
     assert within_bounds((np.nan, 1.2), (0.0, 1.0))[1] == 1.0 and np.isnan(within_bounds((np.nan, 1.2), (0.0, 1.0))[0])
     assert within_bounds((-0.1, 0.4), (0.0, 1.0)) == (0.0, 0.4)
+
+
+def test_the_adaptive_windows_intervals_of_a_success_rate_stop_at_one_while_its_values_lie_in_zero_one():
+    y = climb_to_one()
+    table = ss.AdaptiveWindow().fit(pd.Series(y, name="test/success_rate")).table
+    free = ss.AdaptiveWindow().fit(pd.Series(y, name="reward")).table
+    assert free["level_high"].max() > 1.05 and free["ci_high"].max() > 1.0  # what the cut takes
+    assert table["level_high"].max() <= 1.0 and table["ci_high"].max() <= 1.0
+    assert table["level_low"].min() >= 0.0
+    # unchanged where the values' range already held them
+    inside = free["level_high"] <= 1.0
+    assert np.array_equal(table.loc[inside, "level_high"], free.loc[inside, "level_high"])
+    # a value beyond 1 says it is no rate of successes (or not one in [0, 1]): from there on,
+    # no cut; the states before keep theirs
+    late = np.r_[y, [1.4, 1.3]]
+    table = ss.AdaptiveWindow().fit(pd.Series(late, name="success_rate")).table
+    assert table["level_high"].iloc[:len(y)].max() <= 1.0
+    assert table["level_high"].iloc[len(y):].to_numpy() == pytest.approx(
+        ss.AdaptiveWindow().fit(pd.Series(late, name="reward")).table["level_high"].iloc[len(y):].to_numpy())

@@ -30,6 +30,7 @@ from ..errors import (
     check_positive,
     finite_number,
 )
+from ..proportions import is_proportion_name, within_bounds
 from .limits import SHARED_PLAN_LENGTH, recent_plan, shared_plan, t_isf, t_ppf
 from .noise import memory_notes, part_noise, scale_dof, shape_noise
 from .reasons import (
@@ -155,6 +156,9 @@ class AdaptiveWindow(OnlineEstimator):
     def _start_stream(self, name: str | None = None, capacity: int = 256) -> None:
         self.name = name
         self.direction = sense(self.better, name)  # which way is "improving" (None: neither)
+        # a success rate's intervals stop at 0 and 1 while every value lies there (a real HER
+        # run's test success rate read "level now 0.960 [0.598, 1.322]")
+        self._unit = (0.0, 1.0) if is_proportion_name(name) else None
         self._buffer = np.empty(2 * self.max_length)
         self._base = 0          # stream index of buffer[0]
         self._used = 0          # filled part of the buffer
@@ -189,6 +193,8 @@ class AdaptiveWindow(OnlineEstimator):
                 raise InputError("step: this stream's values came with steps; give one here too")
             self._steps.append(finite_number(step, "step"))
         self._append(value)
+        if self._unit is not None and not 0.0 <= value <= 1.0:
+            self._unit = None  # (a rate in percent, or no rate at all: from here on, no bound)
         if self._steps is None:
             state = self._state(self.n - 1, self.n - 1)
         else:
@@ -712,6 +718,8 @@ class AdaptiveWindow(OnlineEstimator):
                     high if np.count_nonzero(window == high) > 1 else math.inf)
             ci_low, ci_high = within_range((ci_low, ci_high), *held)
             level_low, level_high = within_range((level_low, level_high), *held)
+        ci_low, ci_high = within_bounds((ci_low, ci_high), self._unit)
+        level_low, level_high = within_bounds((level_low, level_high), self._unit)
         if length >= 2 and low == high:
             # a constant stretch is a streak, not a measurement without error: departures as
             # far as the values the stream took lately are ruled out only up to a share
