@@ -18,8 +18,9 @@ is named by its ``--run-id`` where the command was captured (``mlagents-learn co
 and a behaviour's step starting again begins a new run anyway (a real capture of four trainings
 was one series of 71 summaries, its step "a counter").  The metrics are named as printed
 (``Mean Reward``, ``Std of Reward``, ``Mean Group Reward``, ``ELO``; ``Time Elapsed`` is a
-clock); a summary at which no episode had ended holds no reward (counted in a note).  A run resumed (``--resume``) continues
-its steps; a step that goes back is left to the loader's rules, as for any log.
+clock); a summary at which no episode had ended holds no reward (counted in a note).  A run
+resumed (``--resume``) continues its steps; a step that goes back is left to the loader's
+rules, as for any log.
 
 >>> parse_line("[INFO] 3DBall. Step: 12000. Time Elapsed: 15.893 s. Mean Reward: 1.137. Std of Reward: 0.725. Training.")
 ('3DBall', 12000.0, {'Time Elapsed': 15.893, 'Mean Reward': 1.137, 'Std of Reward': 0.725})
@@ -38,7 +39,8 @@ from ..written_nan import PRINTED_NUMBER, scalar
 from ._table import LogTable
 
 #: the behaviour (the word before ". Step:", or ": Step:" before 1.0, after 0.x's run id) and the step
-_SUMMARY = re.compile(r"(?:^|[\s\]:])(?:(?P<run>[^\s\]:]+): )?(?P<behavior>[^\s\]:]+)[.:] Step: (?P<step>\d+)\.(?P<rest>.*)$")
+_SUMMARY = re.compile(r"(?:^|[\s\]:])(?:(?P<run>[^\s\]:]+): )?(?P<behavior>[^\s\]:]+)[.:] "
+                      r"Step: (?P<step>\d+)\.(?P<rest>.*)$")
 #: the command that starts a training, captured with its output: its ``--run-id`` names the run
 _COMMAND = re.compile(r"mlagents-learn\b.*?--run-id(?:=|\s+)[\"']?(?P<run>[^\s\"']+)")
 #: a printed statistic: ``Mean Reward: 1.137``, ``Time Elapsed: 15.893 s``, ``ELO: 1201.5``
