@@ -24,6 +24,15 @@ from .foreign import from_foreign
 NAN_POLICIES = ("raise", "omit")
 
 
+def unit_of(name: str) -> str:
+    """What one step of an axis named ``name`` is, for "per 100 <unit>": a word in the plural.
+
+    >>> unit_of("epoch"), unit_of("iterations"), unit_of("total_timesteps")
+    ('epochs', 'iterations', 'total_timesteps')
+    """
+    return name + "s" if name.isalpha() and not name.endswith("s") else name  # epoch -> epochs
+
+
 @dataclass(frozen=True)
 class Series:
     """One validated run: finite float64 ``values`` and optional ``steps``."""
@@ -40,9 +49,7 @@ class Series:
         name = self.step_name if self.steps is not None else None
         if not name or name.strip("_").lower() in ("step", "steps", "global_step", "index"):
             return "steps"
-        if name.isalpha() and not name.endswith("s"):
-            return name + "s"  # epoch -> epochs, episode -> episodes
-        return name
+        return unit_of(name)
 
     def __len__(self) -> int:
         return len(self.values)

@@ -9,6 +9,7 @@ import os
 import re
 import stat
 
+from ..._input.series import unit_of
 from ..._result import plain_number
 from ..decoding import BadJSON, check_readable, loads
 from ..formats import llamafactory, registry, spinup
@@ -18,7 +19,6 @@ from ..formats.console import (
     BoxReader,
     is_box_row,
     is_rule,
-    unit_of,
     visible,
 )
 from ..formats.d3rlpy import is_metric_line

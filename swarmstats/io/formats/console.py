@@ -35,6 +35,7 @@ import re
 
 import numpy as np
 
+from ..._input.series import unit_of
 from ...errors import InputError
 from ._table import LogTable, printed_number
 from .notebooks import printed_text
@@ -126,15 +127,6 @@ def read_console(name: str, text: str) -> LogTable:
     notes += _unread_prints(outside)
     table.notes = notes + table.notes
     return table
-
-
-def unit_of(step: str) -> str:
-    """What one step of a table's step column is, for "per 100 <unit>".
-
-    >>> unit_of("epoch"), unit_of("iterations")
-    ('epochs', 'iterations')
-    """
-    return step + "s" if step.isalpha() and not step.endswith("s") else step
 
 
 #: a printed float with a fraction: the digits before the point, after it, the exponent apart
