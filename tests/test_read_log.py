@@ -181,6 +181,9 @@ CASES = {
     # a hand-written loop's logging lines of name=value pairs: episode the step, an evaluation
     # line at an episode joining that episode's row
     "printed-pairs/train.log": ("printed-pairs", "eval_return", {10: -72.5, 20: -33.0, 30: -18.5}, None),
+    # a loop's lines in its own words, in no format: each number named by the words before it
+    "printed-template/train.log": ("printed-template", "mean reward", {2: 14.5, 4: 25.0, 6: 33.5, 8: 70.0,
+                                                                           10: 104.5, 12: 160.0}, None),
     # Optuna's study.trials_dataframe(): the trial number the step; a failed, a pruned and a
     # running trial have no value
     "optuna/trials.csv": ("optuna-trials", "value",

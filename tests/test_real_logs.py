@@ -1187,3 +1187,45 @@ def test_baselines_her_printed_tables_read_on_their_epochs_with_the_normalisers_
     out = run("watch", path, "--once", "--format", "json").stdout
     report = json.loads(out[out.index('{\n  "schema_version"'):])["report"]
     assert report["metrics"]["test/success_rate"]["n"] == 38 and "stats_g/mean" in report["left_out"]
+
+
+def test_keras_actor_critic_example_printed_in_its_own_words_is_read_and_not_called_converged():
+    """Keras' actor-critic example (keras-io's rendered page) printed ``running reward: 8.82 at
+    episode 10`` every ten episodes until it solved CartPole: 32 lines, 8.82 -> 194.54, a dip to
+    107.5 at episode 260, the last six rising.  A reader says "still climbing; stopped when
+    solved".  No format knows the line; read as a table its page was refused ("no training log
+    found in this Markdown file").  Now each number is named by the words before it."""
+    path = REAL / "keras-io/actor_critic_cartpole.md"
+    log = ss.read_log(path, wide=True)
+    assert log.attrs["format"] == "printed-template" and log.attrs["step_unit"] == "episodes"
+    assert log.columns.tolist() == ["step", "running reward"]
+    assert log["step"].tolist() == list(range(10, 330, 10))
+    assert log["running reward"].iloc[[0, 23, 25, -1]].tolist() == [8.82, 154.78, 107.51, 194.54]
+    assert log.attrs["notes"][0].startswith("32 printed line(s) like 'running reward: 8.82 at episode 10' read "
+                                            "as 'running reward' by 'episode'")
+    result = run("check-convergence", path, "--format", "json")
+    (row,) = verdicts(result).values()
+    assert result.returncode == 1 and row["verdict"] == "insufficient_data" and row["n"] == 32
+    assert row["reasons"][1].startswith("as read, not tested: up from 8.82 to 194.5")
+    assert "the last is the highest" in row["reasons"][1]
+
+
+def test_keras_ddpg_example_learns_within_sixty_episodes_then_holds_a_plateau():
+    """Keras' DDPG example on Pendulum printed ``Episode * 12 * Avg Reward is ==> -1287.49`` (the
+    mean of the last 40 episodes) for 100 episodes: -1,021, down to -1,560, a climb to ~-130 by
+    episode 56, then -127 to -177.  A reader says "learned by episode ~55, then a plateau (a
+    little worse at the end)".  The running mean makes it persistent (AR(1) ~0.9): too few
+    effective samples after the warm-up to call it converged, and the verdict says so."""
+    path = REAL / "keras-io/ddpg_pendulum.md"
+    log = ss.read_log(path, wide=True)
+    assert log.attrs["format"] == "printed-template" and log.columns.tolist() == ["step", "Avg Reward"]
+    assert log["step"].tolist() == list(range(100))
+    assert log["Avg Reward"].iloc[[0, -1]].tolist() == [-1020.8244931732263, -173.2394285933109]
+    result = run("check-convergence", path, "--format", "json")
+    (row,) = verdicts(result).values()
+    assert result.returncode == 1 and row["verdict"] == "insufficient_data" and row["n"] == 100
+    assert "the highest, -126.6, was at episode 68" in row["reasons"][1]
+    # the climb's end is found, and the last regime is the plateau: level, near -140
+    regimes = ss.detect_regimes(log["Avg Reward"].to_numpy(), model="trend")
+    last = regimes.segments.iloc[-1]
+    assert 45 <= last["start"] <= 65 and not last["sloped"] and -180 < last["mean"] < -120

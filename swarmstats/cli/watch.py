@@ -381,9 +381,25 @@ def _refuse_if_nothing_read(args, report, follower: Follower) -> None:
         if report.left_out:  # (a TorchRL or d3rlpy file of a learning rate or a clock alone)
             why += (f"; left out as bookkeeping: {left_out_text(report.left_out)} (name one with -m to "
                     "follow it)")
-        raise InputError(f"{args.file}: no numeric metric values were read{why}")
+        raise InputError(f"{args.file}: no numeric metric values were read{why}{_unfollowed_form(args.file)}")
     counts = capped_list([f"{name} ({entry['n']})" for name, entry in report.metrics.items()])
     raise too_few(args.file, f"too few values to analyse: {counts}", "is the run just starting?")
+
+
+def _unfollowed_form(file) -> str:
+    """What to say of a file whose log is printed lines of a form no format knows: the other
+    commands read it whole (``printed-template``), but a form is known only once enough lines
+    share it, so ``watch`` does not open it as lines arrive."""
+    if not (isinstance(file, str) and os.path.isfile(file)):
+        return ""
+    from ..io import read_log
+
+    try:
+        notes = read_log(file, format="printed-template").attrs["notes"]
+    except InputError:
+        return ""
+    return (f"; its lines of one form in no format swarmstats knows are read by the other commands, which "
+            f"read the file whole ({notes[0].split(' (')[0]}), but not followed as they arrive")
 
 
 class _StopOnSignal:

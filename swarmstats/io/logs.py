@@ -300,11 +300,14 @@ def _file(name: str, data: bytes, format: str | None, source) -> LogTable:
     # a table's header (no printed log starts so): not the printed formats' sniffs
     printed = () if format is None and _is_table_header(text_head, base) else registry.of_layout("text")
     for fmt in printed:
-        if format == fmt.name or (format is None and fmt.sniff(text_head, base)):
+        if format == fmt.name or (format is None and not fmt.last_resort and fmt.sniff(text_head, base)):
             return _printed(fmt, name, _whole(name, data, source))
     if format is None and is_markdown(base):
         # (read as a table, its first line became the header: "no numeric metric column
         # (columns: ```)")
+        table = _last_resort(name, data, source)
+        if table is not None:
+            return table
         raise InputError(f"{name}: no training log found in this Markdown file: it is read for a trainer's "
                          "printed output pasted into it (SB3's tables, a Trainer's dicts, nanoGPT's or "
                          "another logger's lines; see docs/logs.md); --input-format names one")
@@ -314,8 +317,12 @@ def _file(name: str, data: bytes, format: str | None, source) -> LogTable:
         whole = _whole(name, data, source)
         text = decode_text(name, whole)
         for fmt in registry.of_layout("text"):
-            if fmt.sniff(text, base):
+            if not fmt.last_resort and fmt.sniff(text, base):
                 return _printed(fmt, name, whole)
+    if format is None and base.lower().endswith(".ipynb"):  # (else refused: no log found in it)
+        table = _last_resort(name, data, source)
+        if table is not None:
+            return table
     kind = format if format in TABLE_FORMATS else (None if format else sniff_layout(name, text_head))
     documents = registry.of_layout("json")
     if kind == "json" or format in {fmt.name for fmt in documents}:
@@ -334,9 +341,37 @@ def _file(name: str, data: bytes, format: str | None, source) -> LogTable:
     # ~40 us, a tenth of its parse)
     from_path = isinstance(source, (str, os.PathLike)) and source != "-" and len(data) >= HEAD_BYTES
     table_source = source if from_path else BytesSource(name, data)
-    # _load has searched such a file for NUL bytes already, the whole of it
-    frame = read_searched_table(table_source, format=_table_kind(format, kind), searched=from_path)
-    return _convert(frame, name, base, format)
+    try:
+        # _load has searched such a file for NUL bytes already, the whole of it
+        frame = read_searched_table(table_source, format=_table_kind(format, kind), searched=from_path)
+        table = _convert(frame, name, base, format)
+    except InputError:  # (a line with a comma among lines without: "expected 1 field, saw 2")
+        found = _last_resort(name, data, source) if format is None and kind in ("csv", "tsv") else None
+        if found is None:
+            raise
+        return found
+    if format is None and table.format in ("csv", "tsv") and not _has_numbers(table.frame):
+        # no table with a number in it: a hand-written loop's printed lines, read as a table,
+        # were a column of text ("no numeric metric column (columns: running reward: 8.82 at
+        # episode 10)")
+        found = _last_resort(name, data, source)
+        if found is not None:
+            return found
+    return table
+
+
+def _has_numbers(frame: pd.DataFrame) -> bool:
+    """Does any column of ``frame`` hold numbers (or true/false)?"""
+    return any(dtype.kind in "iufb" for dtype in frame.dtypes)
+
+
+def _last_resort(name: str, data: bytes, source) -> LogTable | None:
+    """The log in what a hand-written loop printed in its own words, lines of one form
+    (:mod:`.formats.printed_template`), for a file no format reads; None when there is none."""
+    try:
+        return _printed(registry.get("printed-template"), name, _whole(name, data, source))
+    except InputError:
+        return None
 
 
 def _printed(fmt, name: str, data: bytes) -> LogTable:

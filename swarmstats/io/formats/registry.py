@@ -47,6 +47,7 @@ from . import (
     optuna,
     printed_dicts,
     printed_pairs,
+    printed_template,
     pymarl,
     ray_console,
     rsl_rl,
@@ -84,6 +85,8 @@ class LogFormat:
     #: ``(columns, rows, name)``, the columns a dict of name -> floats, for a file of plain
     #: numbers read without a DataFrame (:mod:`..plain_csv`)
     read_numbers: Callable[[dict, int, str], LogTable] | None = None
+    #: asked only where no other format read the file (``read_log`` would refuse it), or when named
+    last_resort: bool = False
 
 
 def _monitor_head(head: str, base: str) -> bool:
@@ -137,6 +140,8 @@ REGISTRY = (
     LogFormat("torchrl-csv", "text", torchrl.is_scalar_head, _text(torchrl.read_scalar_file)),
     LogFormat("d3rlpy-csv", "text", d3rlpy.is_metric_head, _text(d3rlpy.read_metric_file)),
     LogFormat("printed-pairs", "text", printed_pairs.is_printed_head, _text(printed_pairs.read_printed)),
+    LogFormat("printed-template", "text", printed_template.is_template_text, _text(printed_template.read_template),
+              last_resort=True),
     # -- one JSON document -----------------------------------------------------------------------
     LogFormat("trainer-state", "json",
               lambda payload, base: base == "trainer_state.json" or (

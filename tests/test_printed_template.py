@@ -1,0 +1,137 @@
+"""Printed lines of one form in no known format (swarmstats/io/formats/printed_template.py):
+what each number is called, which lines make a log, and that nothing a format reads, and no
+file refused for good reason, is read this way instead."""
+
+import json
+
+import pytest
+
+from swarmstats.errors import InputError
+from swarmstats.io import read_log
+from swarmstats.io.formats.printed_template import MIN_RECORDS, read_template, slot_name
+from tests.test_cli import run
+
+
+@pytest.mark.parametrize("before, name", [
+    ("running reward: ", "running reward"),                   # Keras' actor-critic example
+    (" at episode ", "episode"),
+    ("Episode * ", "Episode"),                                 # Keras' DDPG example
+    (" * Avg Reward is ==> ", "Avg Reward"),
+    (" Epoch: ", "Epoch"),                                     # Keras' PPO example
+    (". Mean Return: ", "Mean Return"),
+    (", frame count ", "frame count"),                         # Keras' DQN example
+    ("2024-05-01 10:01:00,123 INFO running reward: ", "running reward"),  # a logger's prefix
+    ("INFO:root:loss = ", "loss"),
+    ("[Iter ", "Iter"),
+    (" loss -> ", "loss"),
+    ("/", None),                                               # the total of "Epoch 3/10"
+    ("", None),
+    (" over ", None),                                          # "mean reward 30.5 over 5 runs"
+    ("the mean of the rewards of all the agents in the last evaluation round was ", "last evaluation round"),
+])
+def test_a_number_is_named_by_the_words_before_it(before, name):
+    assert slot_name(before) == name
+
+
+def lines(form: str, rows) -> str:
+    return "\n".join(form.format(*row) for row in rows) + "\n"
+
+
+def test_a_loop_printing_the_step_last_is_read_on_it():
+    text = lines("running reward: {} at episode {}", [(8.82, 10), (23.04, 20), (28.41, 30), (53.59, 40),
+                                                      (53.71, 50), (77.35, 60)]) + "Solved at episode 62!\n"
+    table = read_template("run.log", text)
+    frame = table.frame
+    assert frame.columns.tolist() == ["step", "running reward"]
+    assert frame["step"].tolist() == [10, 20, 30, 40, 50, 60]
+    assert frame["running reward"].tolist() == [8.82, 23.04, 28.41, 53.59, 53.71, 77.35]
+    assert table.step_unit == "episodes" and table.format == "printed-template"
+    assert table.notes == [("6 printed line(s) like 'running reward: 8.82 at episode 10' read as 'running reward' "
+                            "by 'episode' (in no format swarmstats knows: each number named by the words printed "
+                            "before it); 1 other line(s) skipped")]
+
+
+def test_lines_of_two_forms_at_one_step_share_a_row_and_a_clock_is_left_out_and_said():
+    train = lines("[10:{:02d}:{:02d}] total reward {} after episode {} (epsilon {})",
+                  [(k // 60, k % 60, 10.0 * k, k, 1 - k / 10) for k in range(1, 7)])
+    evaluation = lines("[10:{:02d}:{:02d}] evaluation: mean reward {} over 5 runs after episode {}",
+                       [(k // 60, k % 60 + 1, 11.0 * k, k) for k in range(1, 7)])
+    text = "".join(a + b for a, b in zip(train.splitlines(True), evaluation.splitlines(True)))
+    table = read_template("dqn.log", text)
+    frame = table.frame
+    assert frame.columns.tolist() == ["step", "total reward", "epsilon", "mean reward"]
+    assert frame["step"].tolist() == [1, 2, 3, 4, 5, 6]
+    assert frame["mean reward"].tolist() == pytest.approx([11, 22, 33, 44, 55, 66])
+    # the seconds vary; the hour is the same on every line, and "5 runs" is named by no word
+    assert table.notes[1] == "left out: 1 number(s) on each line with no words before them, which vary from line to line"
+
+
+def test_the_most_precise_step_key_is_the_axis_and_a_total_is_no_value():
+    text = lines("Epoch {}/3, Step {}/200: loss {}", [(e, s, 1 / (e * s)) for e in (1, 2) for s in (50, 100, 150)])
+    frame = read_template("train.txt", text).frame
+    assert frame["step"].tolist() == [50, 100, 150, 50, 100, 150]  # the step starting again: the loader's rules
+    assert frame.columns.tolist() == ["step", "Epoch", "loss"]
+
+
+def test_too_few_lines_no_step_key_or_no_named_metric_is_no_log():
+    with pytest.raises(InputError, match="no 5 printed lines of one form hold a step key"):
+        read_template("short.log", lines("reward {} at episode {}", [(1.0, k) for k in range(MIN_RECORDS - 1)]))
+    with pytest.raises(InputError, match="no 5 printed lines"):
+        read_template("nostep.log", lines("loss {} accuracy {}", [(1.0 / k, k / 10) for k in range(1, 9)]))
+    with pytest.raises(InputError, match="no 5 printed lines"):  # a table of numbers: nothing names them
+        read_template("numbers.log", lines("{} {} {}", [(k, k * 2, k * 3) for k in range(1, 9)]))
+    with pytest.raises(InputError, match="no 5 printed lines"):  # numbers inside words are no numbers
+        read_template("names.log", "".join(f"episode v{k} of gpt2 run-{k}\n" for k in range(9)))
+
+
+def test_read_log_tries_it_last_where_it_would_refuse_the_file(tmp_path):
+    text = lines(" Epoch: {}. Mean Return: {}. Mean Length: {}", [(k, 18.0 + k, 18.0 + k) for k in range(1, 9)])
+    for name in ("ppo.txt", "ppo.log", "ppo.csv"):  # read as a table, it was one column of text
+        (tmp_path / name).write_text(text)
+        wide = read_log(tmp_path / name, wide=True)
+        assert wide.attrs["format"] == "printed-template"
+        assert wide.columns.tolist() == ["step", "Mean Return", "Mean Length"]
+    page = tmp_path / "results.md"
+    page.write_text("# PPO on CartPole\n\nWhat it printed:\n\n```\n" + text + "```\n")
+    assert read_log(page, wide=True)["Mean Return"].iloc[-1] == 26.0
+    notebook = tmp_path / "ppo.ipynb"
+    notebook.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "code", "source": ["train()"], "metadata": {}, "execution_count": 1,
+         "outputs": [{"output_type": "stream", "name": "stdout", "text": text.splitlines(True)}]}]}))
+    assert read_log(notebook, wide=True)["step"].tolist() == list(range(1, 9))
+    # named, it is read whatever else the file could be
+    assert read_log(tmp_path / "ppo.txt", format="printed-template", wide=True).shape == (8, 3)
+
+
+def test_a_file_a_format_reads_or_a_table_of_numbers_is_never_read_as_a_form(tmp_path):
+    pairs = tmp_path / "pairs.log"  # printed-pairs' own: it keeps reading it
+    pairs.write_text(lines("episode={}, return={}", [(k, 1.5 * k) for k in range(1, 9)]))
+    assert read_log(pairs).attrs["format"] == "printed-pairs"
+    table = tmp_path / "log.csv"  # a table with text cells and a number column stays a table
+    table.write_text("step,reward,comment\n" + lines("{},{},run {} at epoch {}", [(k, k / 2, k, k) for k in range(1, 9)]))
+    assert read_log(table).attrs["format"] == "csv"
+
+
+def test_what_has_no_form_is_refused_as_before(tmp_path):
+    page = tmp_path / "notes.md"
+    page.write_text("# Notes\n\nWe trained for 3 days on 8 GPUs.\n\n```python\nmodel.fit(x, epochs=10)\n```\n")
+    result = run("check-convergence", page)
+    assert result.returncode == 2 and "no training log found in this Markdown file" in result.stderr
+    prose = tmp_path / "prose.txt"
+    prose.write_text("".join(f"Chapter {k}: the {k}th day was warm\n" for k in range(1, 9)))
+    result = run("describe", prose)
+    assert result.returncode == 2 and "no numeric metric column" in result.stderr
+
+
+def test_the_cli_reads_it_and_watch_says_it_does_not_follow_it(tmp_path):
+    path = tmp_path / "a2c.log"
+    rising = [(round(10 + 3 * k + (k % 3), 2), 10 * k) for k in range(1, 41)]
+    path.write_text("starting\n" + lines("running reward: {} at episode {}", rising))
+    result = run("check-convergence", path, "--format", "json")
+    assert result.returncode == 1 and "40 printed line(s) like 'running reward: 14 at episode 10'" in result.stderr
+    (row,) = json.loads(result.stdout)["results"]
+    assert row["name"] == "running reward" and row["verdict"] == "not_converged" and row["n"] == 40
+    watched = run("watch", path, "--once")
+    assert watched.returncode == 2
+    assert ("its lines of one form in no format swarmstats knows are read by the other commands, which read the "
+            "file whole (40 printed line(s) like 'running reward: 14 at episode 10'") in watched.stderr
