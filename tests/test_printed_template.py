@@ -8,7 +8,12 @@ import pytest
 
 from swarmstats.errors import InputError
 from swarmstats.io import read_log
-from swarmstats.io.formats.printed_template import MIN_RECORDS, read_template, slot_name
+from swarmstats.io.formats.printed_template import (
+    MIN_RECORDS,
+    FormFollower,
+    read_template,
+    slot_name,
+)
 from tests.test_cli import run
 
 
@@ -123,7 +128,7 @@ def test_what_has_no_form_is_refused_as_before(tmp_path):
     assert result.returncode == 2 and "no numeric metric column" in result.stderr
 
 
-def test_the_cli_reads_it_and_watch_says_it_does_not_follow_it(tmp_path):
+def test_the_cli_reads_it_and_watch_follows_it_as_it_is_written(tmp_path):
     path = tmp_path / "a2c.log"
     rising = [(round(10 + 3 * k + (k % 3), 2), 10 * k) for k in range(1, 41)]
     path.write_text("starting\n" + lines("running reward: {} at episode {}", rising))
@@ -131,7 +136,37 @@ def test_the_cli_reads_it_and_watch_says_it_does_not_follow_it(tmp_path):
     assert result.returncode == 1 and "40 printed line(s) like 'running reward: 14 at episode 10'" in result.stderr
     (row,) = json.loads(result.stdout)["results"]
     assert row["name"] == "running reward" and row["verdict"] == "not_converged" and row["n"] == 40
+    out = run("watch", path, "--once", "--format", "json").stdout
+    followed = json.loads(out[out.index('{\n  "schema_version"'):])["report"]["metrics"]["running reward"]
+    assert followed["n"] == 40 and followed["verdict"] == "not_converged"
+
+
+def test_the_follower_opens_at_the_fifth_line_of_a_form_and_reads_another_form_from_its_fifth():
+    follower = FormFollower()
+    train = [f"[10:00:{k:02d}] total reward {10.0 * k} after episode {k}" for k in range(1, 9)]
+    evaluation = [f"eval: mean reward {11.0 * k} over 5 runs after episode {k}" for k in range(1, 9)]
+    given = [follower.feed(line) for pair in zip(train, evaluation) for line in pair]
+    assert given[:8] == [[]] * 8  # four lines of each: no form has made a log yet
+    assert given[8] == [(k, {"total reward": 10.0 * k}) for k in range(1, 6)]  # the training lines held
+    assert given[9] == [(5, {"mean reward": 55.0})]  # the evaluations from their fifth on
+    assert given[10:] == [[(6, {"total reward": 60.0})], [(6, {"mean reward": 66.0})],
+                          [(7, {"total reward": 70.0})], [(7, {"mean reward": 77.0})],
+                          [(8, {"total reward": 80.0})], [(8, {"mean reward": 88.0})]]
+    assert follower.axis == "episode" and follower.feed("no number here") == []
+    other = FormFollower()  # a form with another step key does not join the log
+    for k in range(1, 6):
+        other.feed(f"running reward: {k} at episode {10 * k}")
+    assert [other.feed(f"loss {0.1 * k} at step {k}") for k in range(1, 6)] == [[]] * 5
+
+
+def test_watch_says_what_it_cannot_follow_that_the_other_commands_read(tmp_path):
+    # a Keras epoch line opens Keras' follower, which reads none of the loop's own lines
+    path = tmp_path / "mixed.log"
+    path.write_text("model.fit(x, y, epochs=10) prints Epoch 1/10 and a bar\nEpoch 1/10\nthen our own loop:\n"
+                    + lines("Episode * {} * Avg Reward is ==> {}", [(k, -1000 + 20 * k) for k in range(40)]))
+    assert read_log(path, wide=True)["Avg Reward"].tolist() == [-1000 + 20 * k for k in range(40)]
     watched = run("watch", path, "--once")
     assert watched.returncode == 2
-    assert ("its lines of one form in no format swarmstats knows are read by the other commands, which read the "
-            "file whole (40 printed line(s) like 'running reward: 14 at episode 10'") in watched.stderr
+    assert ("no numeric metric values were read; its lines of one form in no format swarmstats knows are read by the "
+            "other commands, which read the file whole (40 printed line(s) like 'Episode * 0 * Avg Reward is ==> "
+            "-1000' read as 'Avg Reward' by 'Episode'), but not followed as they arrive") in watched.stderr

@@ -1208,6 +1208,10 @@ def test_keras_actor_critic_example_printed_in_its_own_words_is_read_and_not_cal
     assert result.returncode == 1 and row["verdict"] == "insufficient_data" and row["n"] == 32
     assert row["reasons"][1].startswith("as read, not tested: up from 8.82 to 194.5")
     assert "the last is the highest" in row["reasons"][1]
+    # followed live: every line, from the fifth (which makes the form a log) with the four before it
+    out = run("watch", path, "--once", "--format", "json").stdout
+    followed = json.loads(out[out.index('{\n  "schema_version"'):])["report"]["metrics"]["running reward"]
+    assert followed["n"] == 32 and followed["verdict"] == "insufficient_data"
 
 
 def test_keras_ddpg_example_learns_within_sixty_episodes_then_holds_a_plateau():

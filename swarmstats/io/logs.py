@@ -361,8 +361,16 @@ def _file(name: str, data: bytes, format: str | None, source) -> LogTable:
 
 
 def _has_numbers(frame: pd.DataFrame) -> bool:
-    """Does any column of ``frame`` hold numbers (or true/false)?"""
-    return any(dtype.kind in "iufb" for dtype in frame.dtypes)
+    """Does any column of ``frame`` hold a number (or true/false)?  A column of NaN alone holds
+    none: the fields a line of prose with commas in it gave the lines after it."""
+    for column, dtype in zip(frame.columns, frame.dtypes):
+        if dtype.kind in "iub":
+            return True
+        if dtype.kind == "f":
+            values = frame[column].to_numpy()
+            if len(values) and (values[0] == values[0] or not np.isnan(values).all()):
+                return True
+    return False
 
 
 def _last_resort(name: str, data: bytes, source) -> LogTable | None:

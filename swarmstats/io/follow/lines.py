@@ -23,8 +23,15 @@ from ..formats.console import (
 )
 from ..formats.d3rlpy import is_metric_line
 from ..formats.printed_dicts import StepCounter, parse_line
+from ..formats.printed_template import FormFollower
 from ..formats.torchrl import is_scalar_line, metric_name
-from .printed import PrintedLines, VerlLines, open_printed
+from .printed import (
+    PrintedLines,
+    TemplateLines,
+    VerlLines,
+    open_printed,
+    template_records,
+)
 
 #: a line longer than this is not a log record (a 50 MB cell); it is skipped
 MAX_LINE = 1 << 20
@@ -178,6 +185,7 @@ class Follower:
         self._printed = False  # a Trainer's printed dicts seen: the other lines are its terminal text
         self._printed_steps = StepCounter()  # ... and their steps
         self._output: PrintedLines | None = None  # printed training output (.printed), once seen
+        self._forms = FormFollower()  # the held lines' forms: one may make a log in no format
         self._json_seen = False  # a JSON record read: a line that is not one is then a bad line
 
     @property
@@ -333,6 +341,10 @@ class Follower:
                 if not self._shows_csv(stripped, self._held[0][1] if self._held else None):
                     if not _header_then_row(self._held[-1][1].strip() if self._held else None, stripped):
                         self._held.append((number, line))
+                        found = self._forms.feed(line)
+                        if found:  # lines of one form made a log: the file is a loop's own printing
+                            self._output, self._held = TemplateLines(self._forms), []
+                            out.extend(template_records(found))
                         continue
                     self._held = self._held[-1:]  # the lines before the header were the job's text
                 for held_number, held in self._held:  # the first line held was the header

@@ -35,6 +35,7 @@ from ..formats import (
     mlagents,
     mmengine,
     printed_pairs,
+    printed_template,
     pymarl,
     ray_console,
     rsl_rl,
@@ -243,6 +244,28 @@ class _RedrawnLines(PrintedLines):
 
     def feed(self, line: str) -> dict | None:
         raise TypeError("Lightning's bar is read a line of the file at a time, its redraws and all: records()")
+
+
+class TemplateLines(PrintedLines):
+    """Lines of one form in no format (:mod:`~swarmstats.io.formats.printed_template`), opened
+    by the :class:`~swarmstats.io.formats.printed_template.FormFollower` that found the form
+    among the lines held before the file showed what it is; it reads the lines after them."""
+
+    def __init__(self, forms: printed_template.FormFollower):
+        self._forms = forms
+        self.unit = printed_pairs.unit("_".join(forms.axis.lower().split()))
+
+    def records(self, written: str, shown: str) -> list[dict]:
+        return template_records(self._forms.feed(shown))
+
+    def feed(self, line: str) -> dict | None:
+        found = self.records(line, line)
+        return found[-1] if found else None
+
+
+def template_records(found: list) -> list[dict]:
+    """A form follower's ``(step, values)`` as the records the monitors take."""
+    return [{**values, "step": plain_number(step)} for step, values in found]
 
 
 def _opens_acme(line: str) -> PrintedLines | None:

@@ -114,25 +114,36 @@ class _Form:
         return kept
 
 
+def line_form(line: str) -> tuple[tuple, list, list] | None:
+    """(its form's key, the text before each number, the numbers) of a line holding two numbers
+    or more, else None.  The key is the line's words with each number masked and each run of
+    spaces made one (columns printed aligned are one form)."""
+    if _DIGIT.search(line) is None:
+        return None
+    found = list(_NUMBER.finditer(line))
+    if len(found) < 2:
+        return None
+    befores, start = [], 0
+    for match in found:
+        befores.append(line[start:match.start()])
+        start = match.end()
+    key = (*(" ".join(before.split()) for before in befores), " ".join(line[start:].split()))
+    return key, befores, [float(match.group(1)) for match in found]
+
+
 def _forms(text: str) -> list:
     """The forms of ``text``'s lines that hold two numbers or more, in the order first seen."""
     forms: dict = {}
     for index, line in enumerate(text.splitlines()):
-        if _DIGIT.search(line) is None:
+        parsed = line_form(line)
+        if parsed is None:
             continue
-        found = list(_NUMBER.finditer(line))
-        if len(found) < 2:
-            continue
-        befores, start = [], 0
-        for match in found:
-            befores.append(line[start:match.start()])
-            start = match.end()
-        key = (*(" ".join(before.split()) for before in befores), " ".join(line[start:].split()))
+        key, befores, values = parsed
         form = forms.get(key)
         if form is None:
             form = forms[key] = _Form(line.strip(), [slot_name(before) for before in befores], [], [])
         form.lines.append(index)
-        form.values.append([float(match.group(1)) for match in found])
+        form.values.append(values)
     return list(forms.values())
 
 
@@ -147,6 +158,49 @@ def _read_forms(text: str) -> tuple[list, str] | None:
     axis = chosen.names[chosen.step]
     key = _step_rank(axis)
     return [form for form in logs if _step_rank(form.names[form.step]) == key], axis
+
+
+class FormFollower:
+    """The lines of a log being written, fed one at a time (``watch``): :meth:`feed` gives, once
+    a form has made a log (:data:`MIN_RECORDS` lines of it, as ``read_log`` reads them), the
+    records of every line held until then that it reads, and after that each line's record.
+    Forms are told apart as ``read_log`` tells them; the step key is that of the first form to
+    make a log, and another form with it is read from the line that makes it a log on (its
+    earlier lines would come after later steps)."""
+
+    def __init__(self):
+        self.axis: str | None = None
+        self._forms: dict = {}  # key -> _Form of the lines held (their values)
+        self._open: set = set()  # the keys read
+
+    def feed(self, line: str) -> list:
+        """The ``(step, values)`` records ``line`` gives (module docstring), in order."""
+        parsed = line_form(line)
+        if parsed is None:
+            return []
+        key, befores, values = parsed
+        form = self._forms.get(key)
+        if form is None:
+            form = self._forms[key] = _Form(line.strip(), [slot_name(before) for before in befores], [], [])
+        if key in self._open:
+            return [_record(form, values)]
+        form.lines.append(len(form.lines))
+        form.values.append(values)
+        if len(form.lines) < MIN_RECORDS or form.step is None or not form.metrics():
+            return []
+        axis = form.names[form.step]
+        if self.axis is None:
+            self.axis = axis
+        elif _step_rank(axis) != _step_rank(self.axis):
+            return []
+        self._open.add(key)
+        held = form.values if len(self._open) == 1 else form.values[-1:]
+        form.values = []
+        return [_record(form, row) for row in held]
+
+
+def _record(form: _Form, row: list) -> tuple:
+    return row[form.step], {form.names[at]: row[at] for at in form.metrics()}
 
 
 def is_template_text(text: str, base: str = "") -> bool:
