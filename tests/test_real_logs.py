@@ -1233,3 +1233,22 @@ def test_keras_ddpg_example_learns_within_sixty_episodes_then_holds_a_plateau():
     regimes = ss.detect_regimes(log["Avg Reward"].to_numpy(), model="trend")
     last = regimes.segments.iloc[-1]
     assert 45 <= last["start"] <= 65 and not last["sloped"] and -180 < last["mean"] < -120
+
+
+def test_keras_ppo_example_reaches_the_cartpole_cap_and_is_never_called_still_improving():
+    """Keras' PPO example on CartPole-v0 printed `` Epoch: 3. Mean Return: 27.39. Mean Length:
+    27.39`` (a field ends with ``. ``) for 30 epochs: 18 -> 200 (the environment's cap) by epoch
+    11, then 181.8-200, the last six at 200.  A reader says "solved".  Return and length are the
+    same numbers on CartPole (a reward of 1 a step).  Ten points after the climb, in steps of
+    200/k, are too few to show flat: the verdict says so, reads the climb back, and calls
+    neither metric still improving."""
+    path = REAL / "keras-io/ppo_cartpole.md"
+    log = ss.read_log(path, wide=True)
+    assert log.attrs["format"] == "printed-template" and log.attrs["step_unit"] == "epochs"
+    assert log.columns.tolist() == ["step", "Mean Return", "Mean Length"]
+    assert log["step"].tolist() == list(range(1, 31)) and (log["Mean Return"] == log["Mean Length"]).all()
+    assert log["Mean Return"].iloc[-6:].eq(200).all() and log["Mean Return"].iloc[0] == 18.01801801801802
+    rows = verdicts(run("check-convergence", path, "--format", "json"))
+    for row in rows.values():
+        assert row["verdict"] == "insufficient_data" and row["n"] == 30
+        assert row["reasons"][1].startswith("as read, not tested: up from 18.02 to 200")
