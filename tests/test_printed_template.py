@@ -9,6 +9,7 @@ import pytest
 from swarmstats.errors import InputError
 from swarmstats.io import read_log
 from swarmstats.io.formats.printed_template import (
+    MAX_NUMBERS,
     MIN_RECORDS,
     FormFollower,
     read_template,
@@ -87,6 +88,16 @@ def test_too_few_lines_no_step_key_or_no_named_metric_is_no_log():
         read_template("numbers.log", lines("{} {} {}", [(k, k * 2, k * 3) for k in range(1, 9)]))
     with pytest.raises(InputError, match="no 5 printed lines"):  # numbers inside words are no numbers
         read_template("names.log", "".join(f"episode v{k} of gpt2 run-{k}\n" for k in range(9)))
+
+
+def test_a_step_that_is_no_number_is_left_out_and_said_and_an_array_is_no_record():
+    text = lines("reward {} at episode {}", [(1.5, 1), (2.5, 2), (3.0, "nan"), (4.0, 4), (4.5, 5), (5.0, 6)])
+    table = read_template("run.log", text)
+    assert table.frame["step"].tolist() == [1, 2, 4, 5, 6]
+    assert table.notes[-1] == "1 line(s) whose 'episode' is not a number left out"
+    array = " ".join(["0.5"] * (MAX_NUMBERS + 1))
+    with pytest.raises(InputError, match="no 5 printed lines"):
+        read_template("arrays.log", "".join(f"episode {k} obs {array}\n" for k in range(9)))
 
 
 def test_read_log_tries_it_last_where_it_would_refuse_the_file(tmp_path):

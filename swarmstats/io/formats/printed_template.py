@@ -46,6 +46,9 @@ MIN_RECORDS = 5
 _NUMBER = re.compile(r"(?<![\w.])([-+]?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?nan|[-+]?inf)"
                      r"(?:ms|s|%)?(?![\w])")
 _DIGIT = re.compile(r"\d")
+#: a line with more numbers than this prints an array (an observation, a weight matrix), not a
+#: record: read as a form, 10,000 such lines would hold millions of values
+MAX_NUMBERS = 100
 #: where the words naming a number begin: after the last of these in the text before it
 _SEPARATOR = re.compile(r"[,;|\t()\[\]{}*#<>]|\.\s|\s-\s|:|\s->\s|\s=>\s")
 #: the connector between a name and its number, at the end of the text before it
@@ -121,7 +124,7 @@ def line_form(line: str) -> tuple[tuple, list, list] | None:
     if _DIGIT.search(line) is None:
         return None
     found = list(_NUMBER.finditer(line))
-    if len(found) < 2:
+    if not 2 <= len(found) <= MAX_NUMBERS:
         return None
     befores, start = [], 0
     for match in found:
