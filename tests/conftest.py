@@ -9,6 +9,35 @@ for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 # The CLI tests run commands in this process (tests/test_cli.py's run): no display to draw on.
 os.environ.setdefault("MPLBACKEND", "Agg")
 
+
+def _stamp_arviz_daily_warning() -> None:
+    """Write arviz's once-a-day stamp before any worker imports arviz.
+
+    arviz 0.23 writes ``<cache>/arviz/daily_warning`` on import through one fixed temporary
+    name; two xdist workers importing it in the same second race, and the loser's import fails
+    with FileNotFoundError (CI failed so, 2026-12-02).  With today's stamp in place arviz writes
+    nothing.  Each process writes through its own temporary name, so this write cannot race.
+    """
+    import datetime
+
+    try:
+        from platformdirs import user_cache_dir
+    except ImportError:  # no arviz either: nothing to stamp
+        return
+    folder = user_cache_dir("arviz", "arviz")
+    stamp = os.path.join(folder, "daily_warning")
+    temporary = f"{stamp}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with open(temporary, "w") as handle:
+            handle.write(datetime.date.today().isoformat())
+        os.replace(temporary, stamp)
+    except OSError:  # a read-only cache: arviz's own write would fail there too
+        pass
+
+
+_stamp_arviz_daily_warning()
+
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from scipy.signal import lfilter  # noqa: E402
