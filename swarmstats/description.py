@@ -37,6 +37,7 @@ from ._kernels.modes import two_modes
 from ._kernels.precision import (
     SLOW_COMPONENT,
     departure_share,
+    held_range,
     mean_precision,
     within_range,
 )
@@ -524,7 +525,8 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int, med
         # a mean cannot lie beyond every value the series holds: a success rate's interval
         # stops at 1, a capped return's at its cap (given enough values for the cut to cost
         # nothing: with 4 the mean lies beyond all of them 12.5% of the time)
-        ci = within_bounds(within_range(ci, shape["minimum"], shape["maximum"], ess, level),
+        ci = within_bounds(within_range(within_range(ci, shape["minimum"], shape["maximum"], ess, level),
+                                        *held_range(x)),  # (at a cap the series held, always)
                            proportion_bounds(series.name, x))  # (and a success rate's at 1, always)
         if median_method == "bootstrap" and n * n_boot > bootstrap.EXACT_LIMIT:
             notes.append(f"{n} values: the median's interval uses order statistics and the ESS "

@@ -396,6 +396,27 @@ def test_few_values_keep_their_coverage_where_the_range_would_cut_it(n, clustere
     assert covered / draws >= 0.95 - 3 * np.sqrt(0.95 * 0.05 / draws)
 
 
+def test_an_interval_stops_at_an_extreme_held_more_than_once_at_no_cost_in_coverage():
+    """A value held more than once at an extreme marks a cap (Pong's 21, an episode limit); the
+    cut there needs no effective count, and costs nothing where the extreme is no cap: 1,500
+    Poisson(1) counts of 10 values, whose interval passed a held extreme about a fifth of the
+    time, cover their mean as often as before (95.7%)."""
+    rng = np.random.default_rng(13)
+    draws, covered, at_held = 1500, 0, 0
+    for _ in range(draws):
+        y = rng.poisson(1.0, 10).astype(float)
+        if y.min() == y.max():
+            y[0] += 1
+        low, high = describe(y).ci
+        covered += low <= 1.0 <= high
+        at_held += (high == y.max() and (y == y.max()).sum() > 1) or (low == y.min() and (y == y.min()).sum() > 1)
+    assert covered / draws >= 0.95 - 3 * np.sqrt(0.95 * 0.05 / draws)
+    assert at_held / draws > 0.1  # the cut is made: the test is not vacuous
+    # a capped, persistent score with few effective values stops at its cap
+    capped = np.minimum(21.0, np.round(15 + 8 * ar1(0.95, 200, rng, 1)[0]))
+    assert (capped == 21).sum() > 1 and describe(capped).ci[1] <= 21.0
+
+
 def test_a_capped_score_still_stops_at_its_cap_given_enough_values():
     """The range cut, which keeps a success rate's interval at or below 1, stays where it costs
     nothing: 40 episodes of which 39 succeeded."""

@@ -290,6 +290,30 @@ def within_range(interval: tuple[float, float], low: float, high: float, effecti
     return max(interval[0], low), min(interval[1], high)
 
 
+#: the fewest values in which an extreme held more than once reads as a cap (:func:`held_range`)
+MIN_HELD_VALUES = 10
+
+
+def held_range(values: np.ndarray, min_values: int = MIN_HELD_VALUES) -> tuple[float, float]:
+    """The smallest and largest of ``values`` where each is held more than once - the mark of a
+    cap the process cannot pass (Pong's 21, an episode's step limit, a success rate's 1) - else
+    -inf and inf.  A mean cannot lie beyond a cap, so an interval is cut there whatever the
+    effective count (:func:`within_range` needs 9 effective values to cut at a lone extreme): an
+    A2C Pong run with 3 effective samples read "mean -7.5 [-136.8, 121.7]" of scores in [-21, 21].
+    Among fewer than ``min_values`` values a small count repeats by chance: 4 draws of a
+    Poisson(1.5) count, cut at a held maximum, covered their mean 88% of the time, not 94%
+    (1,458 draws; at 6 values 95.7% against 96.7%, at 8 and 10 no change).
+
+    >>> held_range(np.r_[-21.0, -21.0, np.arange(8.0), 21.0, 21.0]), held_range(np.arange(12.0))
+    ((-21.0, 21.0), (-inf, inf))
+    """
+    if len(values) < min_values:
+        return -math.inf, math.inf
+    low, high = float(values.min()), float(values.max())
+    return (low if np.count_nonzero(values == low) > 1 else -math.inf,
+            high if np.count_nonzero(values == high) > 1 else math.inf)
+
+
 def departure_share(length: int, ci: float) -> float:
     """The largest share of departures that ``length`` identical points leave plausible: the
     Clopper-Pearson bound for no event in ``length`` independent trials,

@@ -38,6 +38,7 @@ from .._kernels.long_memory import POSSIBLE_EVIDENCE, STRONG_EVIDENCE
 from .._kernels.precision import (
     MeanPrecision,
     departure_share,
+    held_range,
     mean_precision,
     streak_interval,
     streak_length_needed,
@@ -301,11 +302,12 @@ class ConvergenceTest(Estimator):
             warmup=start, warmup_step=series.step_of(start), n_kept=m, ess=ess, autocorr_time=tau,
             mean=centre + units(mean), sd=units(sd),
             # a mean cannot lie beyond every value the run produced (a capped score's end
-            # stays at its cap), nor a success rate's beyond 1 (:mod:`swarmstats.proportions`);
-            # the precision judged is the interval before the cut
-            ci=within_bounds(within_range((centre + units(mean - half_width - below),
-                                           centre + units(mean + half_width + above)),
-                                          float(values.min()), float(values.max()), ess),
+            # stays at its cap), nor beyond a cap the run held, nor a success rate's beyond 1
+            # (:mod:`swarmstats.proportions`); the precision judged is the interval before the cut
+            ci=within_bounds(within_range(within_range((centre + units(mean - half_width - below),
+                                                        centre + units(mean + half_width + above)),
+                                                       float(values.min()), float(values.max()), ess),
+                                          *held_range(values)),
                              proportion_bounds(series.name, values)),
             mcse=units(precision.mcse), trend_slope=units(trend.estimate),
             trend_pvalue=trend.pvalue, drift_slope=units(drift.estimate), drift_pvalue=drift.pvalue,

@@ -12,7 +12,7 @@ from .._base import OnlineEstimator, Trace
 from .._input.series import as_series
 from .._kernels.distributions import beta_ppf
 from .._kernels.history import BlockHistory, block_trend, span_blocks
-from .._kernels.precision import streak_interval, within_range
+from .._kernels.precision import held_range, streak_interval, within_range
 from .._kernels.window_tests import (
     RecentPlan,
     length_grid,
@@ -714,8 +714,7 @@ class AdaptiveWindow(OnlineEstimator):
         if (ci_low < low or level_low < low or ci_high > high or level_high > high) and length >= 2:
             # ... or beyond an extreme value held more than once, the mark of a cap: Pong's 21
             # among a few 16s to 20s (24 points, ~8 effective) read [16.9, 22.9] uncut
-            held = (low if np.count_nonzero(window == low) > 1 else -math.inf,
-                    high if np.count_nonzero(window == high) > 1 else math.inf)
+            held = held_range(window, min_values=2)  # (a window's cap: shown on a short one too)
             ci_low, ci_high = within_range((ci_low, ci_high), *held)
             level_low, level_high = within_range((level_low, level_high), *held)
         ci_low, ci_high = within_bounds((ci_low, ci_high), self._unit)
