@@ -35,6 +35,16 @@ def _same_state(a, b, rel=1e-12):
             assert list(x.window) == list(y.window)
         assert x.v_m2 == pytest.approx(y.v_m2, rel=rel, abs=1e-300)
         assert x.lagged == pytest.approx(y.lagged, rel=1e-9, abs=1e-12)
+        assert x.m4 == pytest.approx(y.m4, rel=1e-9, abs=1e-12)
+
+
+def test_a_list_of_keys_of_several_types_keeps_each_key_as_update_does():
+    # numpy made the 7 of ["a", 7] a "7": update_many split agent 7 from what update(p, key=7) adds
+    p = np.array([0.2, 0.4, 0.6, 0.8])
+    batch = ProxyVarianceTracker()
+    batch.update_many(p, keys=["a", 7, 7, "a"])
+    assert batch.keys == ["a", 7]
+    _same_state(_loop(ProxyVarianceTracker(), p, ["a", 7, 7, "a"]), batch)
 
 
 def test_update_many_equals_a_loop_of_update_and_numpy():
