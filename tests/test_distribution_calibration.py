@@ -21,6 +21,45 @@ def test_quality_gap_interval_covers_in_93_to_97_percent_of_iid_replicates():
     assert 0.93 <= covered / reps <= 0.97
 
 
+def test_side_means_cover_with_few_interactions_on_one_side():
+    """40 interactions, each rejected with probability 0.2 (1 - p): 1-9 rejected.  The percentile
+    bootstrap covered the gap 87%, the rejected side's mean 83% and the hard gap 79% of the
+    batches that had an interval (500 batches).  Student's t and Newcombe now cover within 3
+    binomial SE of 95%; Welch's gap, whose rejected side is skewed (p | rejected ~ Beta(2, 3)),
+    93.5% with 5-9 rejected and 91% with 3 or 4 (20,000 batches of the same design; the note
+    calls those rough), held here to 3 binomial SE below those.  A batch of fewer than 3 on a
+    side has no gap interval."""
+    rng = np.random.default_rng(41)
+    big = rng.beta(2, 2, 2_000_000)
+    kept = rng.random(len(big)) < 0.8 + 0.2 * big
+    truth = {"quality_gap": big[kept].mean() - big[~kept].mean(), "rejected_quality": big[~kept].mean(),
+             "toxicity": 1 - big[kept].mean(), "hard_quality_gap": (big[kept] >= 0.5).mean() - (big[~kept] >= 0.5).mean()}
+    counts = {(name, rough): [0, 0] for name in truth for rough in (False, True)}
+    for _ in range(1500):
+        p = rng.beta(2, 2, 40)
+        accepted = rng.random(40) < 0.8 + 0.2 * p
+        report = quality_metrics(p, accepted, n_boot=0)
+        for name, value in truth.items():
+            estimate = report.soft.get(name) or report.hard[name]
+            if (~accepted).sum() < 3 and name != "toxicity":
+                assert np.isnan(estimate.ci_low)
+                continue
+            rough = (~accepted).sum() < 5 and name != "toxicity"
+            assert rough == any("rough" in note for note in report.notes) or name == "toxicity"
+            counts[name, rough][0] += 1
+            counts[name, rough][1] += estimate.ci_low <= value <= estimate.ci_high
+    for (name, rough), (batches, covered) in counts.items():
+        if name == "toxicity" and rough:
+            continue
+        assert batches > 400, (name, rough, batches)
+        share = covered / batches
+        if name == "quality_gap":
+            expected = 0.91 if rough else 0.935
+            assert share >= expected - 3 * np.sqrt(expected * (1 - expected) / batches), (rough, share)
+        else:
+            assert abs(share - 0.95) <= 3 * np.sqrt(0.95 * 0.05 / batches), (name, rough, share)
+
+
 def test_describe_mean_interval_covers_ar1_where_the_iid_interval_fails():
     # AR(1), phi = 0.9, n = 1000: g = 19, about 53 effectively independent points; on ESS - 1
     # degrees of freedom it covered 93.7-93.9%, on the long-run variance's (ESS - 1) / 4 95.2%

@@ -180,9 +180,11 @@ def test_bootstrap_is_reproducible_and_seed_sensitive():
     p = rng.uniform(size=100)
     a = rng.uniform(size=100) < 0.5
     one, two = quality_metrics(p, a, random_state=7), quality_metrics(p, a, random_state=7)
-    assert one.soft["quality_gap"] == two.soft["quality_gap"]
+    assert one.soft["quality_correlation"] == two.soft["quality_correlation"]
     other = quality_metrics(p, a, random_state=8)
-    assert one.soft["quality_gap"].ci_low != other.soft["quality_gap"].ci_low
+    assert one.soft["quality_correlation"].ci_low != other.soft["quality_correlation"].ci_low
+    # the gap's interval is Student's t given each side's size: no resampling, no seed
+    assert one.soft["quality_gap"] == other.soft["quality_gap"]
 
 
 def test_band_and_threshold_edges_are_strict_like_swarm():
@@ -389,3 +391,34 @@ def test_normal_limit_intervals_agree_with_exact_resampling(monkeypatch):
         # interval ends from 1,000 resamples wobble by a few percent of the width
         assert l.ci_low == pytest.approx(e.ci_low, abs=0.1 * width), name
         assert l.ci_high == pytest.approx(e.ci_high, abs=0.1 * width), name
+
+
+def test_a_side_of_fewer_than_three_gives_the_gap_no_interval_and_says_why():
+    # one rejected interaction has no spread to read; with two, Welch's covered 85-90%
+    report = quality_metrics([0.1, 0.2, 0.3, 0.4, 0.5], [1, 1, 1, 1, 0])
+    gap = report.soft["quality_gap"]
+    assert gap.value == pytest.approx(-0.25) and np.isnan(gap.ci_low) and np.isnan(gap.ci_high)
+    assert np.isnan(report.soft["rejected_quality"].ci_low) and np.isfinite(report.soft["toxicity"].ci_low)
+    assert any("1 rejected interaction(s), where an interval needs at least 3" in note for note in report.notes)
+    few_accepted = quality_metrics([0.1, 0.2, 0.3, 0.4, 0.5], [0, 0, 0, 1, 1])
+    assert np.isnan(few_accepted.soft["toxicity"].ci_low)
+    assert any("mean quality and toxicity: 2 accepted" in note for note in few_accepted.notes)
+    # three on the smaller side: an interval, called rough
+    rough = quality_metrics(np.linspace(0.1, 0.9, 11), [1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1])
+    assert np.isfinite(rough.soft["quality_gap"].ci_low)
+    assert any("only 3 rejected interactions" in note and "rough" in note for note in rough.notes)
+
+
+def test_the_side_intervals_are_welchs_and_newcombes():
+    from scipy import stats
+
+    rng = np.random.default_rng(12)
+    p = rng.beta(2, 2, 60)
+    accepted = rng.random(60) < p
+    report = quality_metrics(p, accepted, n_boot=0, blocks=None)
+    welch = stats.ttest_ind(p[accepted], p[~accepted], equal_var=False).confidence_interval(0.95)
+    gap = report.soft["quality_gap"]
+    assert (gap.ci_low, gap.ci_high) == pytest.approx((welch.low, welch.high), rel=1e-9)
+    one_side = stats.ttest_1samp(p[~accepted], 0.0).confidence_interval(0.95)
+    rejected = report.soft["rejected_quality"]
+    assert (rejected.ci_low, rejected.ci_high) == pytest.approx((one_side.low, one_side.high), rel=1e-9)
