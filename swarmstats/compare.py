@@ -20,6 +20,7 @@ import pandas as pd
 from ._input.random_state import resolve_rng
 from ._kernels.bootstrap import chunk_sizes, percentile_interval
 from ._kernels.distributions import average_ranks, t_ppf
+from ._kernels.order_statistics import median_binomial_interval, median_range_note
 from ._result import Result, fmt
 from .description import interquartile_mean
 from .errors import InputError, check_level
@@ -53,8 +54,9 @@ class CompareResult(Result):
 
     def summary(self) -> str:
         level = f"{self.ci_level:.0%}"
-        lines = [f"{len(self.table)} set(s) of runs; {level} stratified bootstrap intervals "
-                 f"({self.n_boot} resamples)"]
+        lines = [f"{len(self.table)} set(s) of runs; {level} intervals (the mean's Student's t, a "
+                 f"one-task median's its order statistics', the rest a stratified bootstrap of "
+                 f"{self.n_boot} resamples)"]
         for row in self.table.to_dict("records"):
             lines.append(
                 f"  {row['name']}: {row['n_runs']} runs x {row['n_tasks']} task(s); "
@@ -233,10 +235,25 @@ def compare_runs(runs_a, runs_b=None, *, names=("a", "b"), ci: float = 0.95, n_b
                         f"{aggregate}_high": float(high[i])})
         if scores.shape[0] >= 2:
             row["mean_low"], row["mean_high"] = mean_interval(scores, level)
+        if scores.shape[1] == 1:
+            # one task: the median across the runs.  rliable's median is over tasks of the task
+            # means, which with one task is the mean itself (scores 1, 2 and 10 read "median
+            # 4.33"); its interval is the order statistics', distribution-free, where a percentile
+            # bootstrap of 5 runs' median reads (x_(2), x_(4)) and holds it 62.5% of the time
+            ordered = np.sort(scores[:, 0])
+            row["median"] = float(np.median(ordered))
+            row["median_low"], row["median_high"] = (median_binomial_interval(ordered, level)
+                                                     if len(ordered) >= 2 else (math.nan, math.nan))
         rows.append(row)
         if scores.shape[0] < 10:
-            notes.append(f"{name}: only {scores.shape[0]} runs; the median's and IQM's percentile intervals "
-                         "from fewer than 10 runs tend to be too narrow (the mean's is Student's t)")
+            intervals = ("the IQM's percentile interval from fewer than 10 runs tends to be too narrow (the "
+                         "mean's is Student's t, the median's the order statistics')" if scores.shape[1] == 1
+                         else "the median's and IQM's percentile intervals from fewer than 10 runs tend to be "
+                         "too narrow (the mean's is Student's t)")
+            notes.append(f"{name}: only {scores.shape[0]} runs; {intervals}")
+            short = median_range_note(scores.shape[0], level) if 2 <= scores.shape[0] and scores.shape[1] == 1 else None
+            if short:
+                notes.append(f"{name}: {short.replace('values', 'runs', 1)}")
     improvement = _improvement(sets, n_boot, level, rng)
     profile = _profile(sets, thresholds, n_boot, level, rng)
     return CompareResult(table=pd.DataFrame(rows), improvement=improvement, profile=profile,

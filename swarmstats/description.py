@@ -34,6 +34,7 @@ from ._kernels.bootstrap import (
 )
 from ._kernels.chains import ess_quantile
 from ._kernels.modes import two_modes
+from ._kernels.order_statistics import median_binomial_interval, median_range_note
 from ._kernels.precision import (
     SLOW_COMPONENT,
     departure_share,
@@ -462,14 +463,6 @@ def _constant_note(n: int, level: float) -> str:
             f"other values in more than {share:.1%} of points at {level:.0%}, not how far they would lie)")
 
 
-def _median_range_note(n: int, level: float) -> str | None:
-    widest = 1 - 2 * 0.5**n  # the chance that the median lies within the range of n values
-    if widest >= level:
-        return None
-    return (f"with {n} values even their range holds the median only {widest:.2%} of the "
-            f"time (independent values), not {level:.0%}: the median's interval is that range")
-
-
 def _iid_interval(shape: dict, level: float) -> tuple:
     """The textbook interval that assumes independent values, within their range."""
     nan = float("nan")
@@ -536,7 +529,7 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int, med
             median_ci = _median_interval(x, tau, level, n_boot, rng)
         else:
             median_ci = _median_order_interval(x, level)
-        notes += [note for note in [_median_range_note(n, level)] if note]
+        notes += [note for note in [median_range_note(n, level)] if note]
         if ess < 20:
             notes.append(f"only about {ess:.0f} effectively independent values: the intervals "
                          "are rough (their coverage can fall short of the nominal level)")
@@ -599,7 +592,7 @@ def _describe_clustered(series: Series, codes: np.ndarray, names: np.ndarray, le
         indicator = float(jackknife_variance(ratio, cluster_totals(np.c_[np.ones(n), below], codes, groups))[0])
         median_ess = share * (1 - share) / indicator if indicator > 0 else float(n)
         median_ci = _order_interval(np.sort(x), median_ess, level)
-        notes += [note for note in [_median_range_note(n, level)] if note]
+        notes += [note for note in [median_range_note(n, level)] if note]
         if variance > 0:
             notes.append(_cluster_note(groups, n / groups, effect))
         else:
@@ -650,7 +643,7 @@ def _median_order_interval(x: np.ndarray, level: float) -> tuple:
 def _order_interval(ordered: np.ndarray, ess: float, level: float) -> tuple:
     """The median's interval from the sorted values and the ESS of the indicator."""
     if not np.isfinite(ess):
-        return _median_binomial_interval(ordered, level)
+        return median_binomial_interval(ordered, level)
     probs = stats.beta.ppf([(1 - level) / 2, (1 + level) / 2], ess / 2 + 1, ess / 2 + 1)
     # the order statistics at or beyond those positions, not an interpolation between two: with
     # 8-20 skewed values interpolating covered 87-92%, rounding outwards 91-97% (95% from 30)
@@ -680,19 +673,6 @@ def _median_ess(x: np.ndarray) -> float:
         return float("nan")
     tau = blocked_integrated_time(shares, size, share * (1 - share), n)
     return n / tau if np.isfinite(tau) else float("nan")
-
-
-def _median_binomial_interval(ordered: np.ndarray, level: float) -> tuple:
-    """(x_(j), x_(n+1-j)): the median lies between them with probability 1 - 2 P(Bin(n, 1/2) < j)
-    for independent values, whatever their distribution; j is the largest keeping that >= level
-    (1 when none does: with 5 values the widest interval covers 93.75%).
-
-    >>> _median_binomial_interval(np.arange(1.0, 7.0), 0.95)     # 6 values: min and max, 96.9%
-    (1.0, 6.0)
-    """
-    n = len(ordered)
-    j = max(int(stats.binom.ppf((1 - level) / 2, n, 0.5)), 1)
-    return (float(ordered[j - 1]), float(ordered[n - j]))
 
 
 def _median_interval(x: np.ndarray, tau: float, level: float, n_boot: int,

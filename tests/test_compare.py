@@ -27,9 +27,38 @@ def test_matches_rliable_metrics_on_random_scores():
         row = result.table.iloc[0]
         assert row["iqm"] == pytest.approx(metrics.aggregate_iqm(x))
         assert row["mean"] == pytest.approx(metrics.aggregate_mean(x))
-        assert row["median"] == pytest.approx(metrics.aggregate_median(x))
+        # rliable's median is over tasks of the task means: with one task, the mean itself; ours
+        # is then the median across the runs
+        assert row["median"] == pytest.approx(metrics.aggregate_median(x) if tasks > 1 else np.median(x))
         assert result.improvement.loc[0, "probability"] == pytest.approx(
             metrics.probability_of_improvement(x, y))
+
+
+def test_one_tasks_median_is_across_runs_with_an_order_statistics_interval():
+    # scores 1, 2 and 10 read "median 4.33" (rliable's median over one task: the mean)
+    result = compare_runs([1.0, 2.0, 10.0], [3.0, 4.0, 5.0, 6.0, 7.0, 8.0], n_boot=200, random_state=0)
+    first, second = result.table.to_dict("records")
+    assert (first["median"], first["median_low"], first["median_high"]) == (2.0, 1.0, 10.0)
+    assert (second["median"], second["median_low"], second["median_high"]) == (5.5, 3.0, 8.0)  # 96.9%
+    assert any("3 runs even their range holds the median only 75.00%" in note for note in result.notes)
+    assert not any("6 runs even their range" in note for note in result.notes)
+
+
+@pytest.mark.parametrize("runs", [5, 7, 12])
+def test_one_tasks_median_interval_holds_the_median_as_often_as_the_binomial_says(runs):
+    """Log-normal scores (median 1): the percentile bootstrap of 5 runs' median held it 62.5% of
+    the time; the order statistics hold it 1 - 2 P(Bin(n, 1/2) < j): 93.75%, 98.4%, 96.1%."""
+    from scipy import stats
+
+    rng = np.random.default_rng(runs)
+    reps = 400
+    held = 0
+    for _ in range(reps):
+        row = compare_runs(rng.lognormal(size=runs), n_boot=20, random_state=0).table.iloc[0]
+        held += row["median_low"] <= 1.0 <= row["median_high"]
+    j = max(int(stats.binom.ppf(0.025, runs, 0.5)), 1)
+    expected = 1 - 2 * stats.binom.cdf(j - 1, runs, 0.5)
+    assert abs(held / reps - expected) <= 3 * np.sqrt(expected * (1 - expected) / reps), (held / reps, expected)
 
 
 def test_identical_sets_are_a_coin_flip_and_intervals_bracket_estimates():

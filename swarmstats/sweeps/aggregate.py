@@ -10,7 +10,7 @@ from ..compare import compare_runs
 
 def by_setting(results: list, by: list, *, metrics=None, n_boot: int = 2000, random_state=0) -> pd.DataFrame:
     """One row per (setting, metric): runs, how many failed, how many diverged, share converged,
-    the across-seed mean (Student's t interval) / median / IQM (bootstrap intervals) of the
+    the across-seed mean (Student's t interval) / median (order statistics) / IQM (bootstrap) of the
     runs' post-warm-up means, and the share of runs in each SWARM regime.  A run whose metric
     diverged counts as not converged and is left out of the scores: its mean is of the values
     before it diverged, not the run's."""
