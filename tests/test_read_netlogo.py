@@ -81,6 +81,19 @@ def test_a_seed_variable_sets_no_configuration(tmp_path):
     assert set(read_log(path, wide=True).attrs["run_configs"].values()) == {ONE_CONFIGURATION}
 
 
+def test_a_table_of_final_values_keeps_each_runs_seed_for_compare_to_pair_on(tmp_path):
+    rows = [(1, 10, 7, 0.52), (2, 20, 7, 0.71), (3, 10, 8, 0.48), (4, 20, 8, 0.69)]
+    path = tmp_path / "final.csv"
+    path.write_text("\n".join([*METADATA, '"[run number]","n","random-seed","[step]","share"',
+                               *(f'"{k}","{n}","{seed}","500","{v}"' for k, n, seed, v in rows)]) + "\n")
+    wide = read_log(path, wide=True)
+    assert wide.attrs["run_seeds"] == {1.0: 7, 2.0: 7, 3.0: 8, 4.0: 8}
+    assert wide["run"].tolist() == ["n=10", "n=20", "n=10", "n=20"]
+    done = run("compare", path, "-m", "share", "--names", "n=20", "n=10", "--format", "json")
+    claim = json.loads(done.stdout)["claims"][0]
+    assert claim["paired"] and claim["pairs"] == 2 and claim["paired_on"] == "seeds"
+
+
 def test_a_table_of_final_values_is_described_per_setting_and_never_judged_in_time(tmp_path):
     # "Measure runs at every step" off: a row per run, at its end (both public BehaviorSpace
     # tables found are so), the runs finishing in any order

@@ -161,9 +161,11 @@ def settings_scores(args) -> tuple[list[str], dict]:
     """The settings ``--names`` picks from one table of runs' final values (``args.sets[0]``)
     as sets, each :func:`run_scores`-shaped: a run's score is its final value of the metric.
 
-    The runs of a table are in one file, so there are no seeds to pair on, no task and no
-    series for ``--plan``'s noise; a run holding several values of the metric (a Mesa run's
-    agents) has no one score, and is refused rather than averaged behind the user's back."""
+    The runs of a table are in one file: no task and no series for ``--plan``'s noise.  Where
+    the table names each run's seed (an MLflow run's ``params.seed``), the settings pair on the
+    seeds they share, as sets of run folders do; a run holding several values of the metric (a
+    Mesa run's agents) has no one score, and is refused rather than averaged behind the user's
+    back."""
     path = args.sets[0]
     usage = ("compare needs two or more sets of runs (the first is compared with the others), or one "
              "table of runs' final values in several settings (an MLflow runs table) and --names")
@@ -209,9 +211,20 @@ def settings_scores(args) -> tuple[list[str], dict]:
             raise InputError(f"{path}: {len(series)} run(s) of {name} with a value of {args.metric}; a set "
                              "needs at least two to compare seeds")
         values = series.to_numpy()
-        read[name] = {"scores": values, "seeds": None, "tasks": None,
-                      "runs": [values[i:i + 1] for i in range(len(values))], "specs": []}
+        read[name] = {"scores": values, "seeds": _table_seeds(series.index, frame.attrs.get("run_seeds")),
+                      "tasks": None, "runs": [values[i:i + 1] for i in range(len(values))], "specs": []}
     return names, read
+
+
+def _table_seeds(runs, seeds: dict | None) -> list | None:
+    """The seed of each run (by its run number, the table's step) when the table names every
+    one and no seed repeats within the setting, else None (the runs are then independent)."""
+    if not seeds:
+        return None
+    found = [seeds.get(float(run)) for run in runs]
+    if any(seed is None for seed in found) or len(set(map(str, found))) != len(found):
+        return None
+    return found
 
 
 def _matrix(name: str, found: dict, task: str | None) -> np.ndarray:

@@ -217,6 +217,8 @@ def _run_configs(table: LogTable, frame: pd.DataFrame) -> None:
         frame.attrs["final_values"] = True
         if table.series_elsewhere:
             frame.attrs["series_elsewhere"] = table.series_elsewhere
+    if table.run_seeds:
+        frame.attrs["run_seeds"] = dict(table.run_seeds)
     if table.run_configs:
         frame.attrs["run_configs"] = dict(table.run_configs)
         if table.configs_complete:

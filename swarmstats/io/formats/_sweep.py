@@ -24,7 +24,7 @@ def plain_setting(value):
 
 
 def final_values(format: str, name: str, runs: np.ndarray, settings: list, metrics: dict, notes: list,
-                 series_elsewhere: str = "") -> LogTable:
+                 series_elsewhere: str = "", seeds=None) -> LogTable:
     """A sweep measured once per run, at its end - a BehaviorSpace table without "measure runs at
     every step", Mesa's ``batch_run`` at its default ``data_collection_period`` - as a row per
     measurement, in the order of the runs' numbers (``runs``), each row's run number its step (an
@@ -32,7 +32,8 @@ def final_values(format: str, name: str, runs: np.ndarray, settings: list, metri
     it), its setting (``settings``, :func:`setting_labels`) the ``run`` column, so that each
     setting's repetitions are described together, and ``metrics`` (name -> a value per row).
     The commands that read a series in time refuse it, saying ``series_elsewhere`` (where the
-    series are, when they exist: an MLflow run's metric history).
+    series are, when they exist: an MLflow run's metric history).  ``seeds`` (a value per row,
+    :func:`replicate_seeds`) is kept by run number for ``compare`` to pair settings on.
 
     >>> table = final_values("netlogo-table", "t.csv", np.array([2.0, 1.0]), ["n=10", "n=20"], {"r": np.array([0.5, 0.7])}, [])
     >>> table.frame.to_dict("list"), table.final_values
@@ -49,8 +50,35 @@ def final_values(format: str, name: str, runs: np.ndarray, settings: list, metri
     # each setting its own configuration, whatever its label looks like ("offset=-5" is no
     # replicate number)
     configs = {setting: setting for setting in settings} if "run" in arrays else {}
+    run_seeds = ({float(run): plain_setting(seed) for run, seed in zip(np.asarray(runs, dtype=float).tolist(), seeds)}
+                 if seeds is not None else {})
     return LogTable(None, format, name, notes, arrays=arrays, final_values=True, run_configs=configs,
-                    configs_complete=bool(configs), series_elsewhere=series_elsewhere)
+                    configs_complete=bool(configs), series_elsewhere=series_elsewhere, run_seeds=run_seeds)
+
+
+def _is_seed(parameter) -> bool:
+    """A parameter that sets a replicate, not a setting: a name ending in ``seed``
+    (``random-seed``) or ``rng`` (``seed-density`` is a setting)."""
+    name = str(parameter).strip().lower()
+    return name.endswith("seed") or name == "rng"
+
+
+def replicate_seeds(frame, parameters: list):
+    """Each row's seed (``frame`` a DataFrame or a dict of columns) when exactly one of
+    ``parameters`` is a seed (:func:`_is_seed`) and every row has one, else None.
+
+    >>> replicate_seeds({"lr": [0.1, 0.2], "seed": [1.0, 2.0]}, ["lr", "seed"])
+    [1.0, 2.0]
+    >>> replicate_seeds({"lr": [0.1, 0.2]}, ["lr"]) is None
+    True
+    """
+    named = [p for p in parameters if _is_seed(p)]
+    if len(named) != 1:
+        return None
+    values = list(np.asarray(frame[named[0]], dtype=object))
+    if any(pd.isna(value) or str(value).strip() == "" for value in values):
+        return None
+    return values
 
 
 def run_and_step_numbers(table, run: str, step: str, name: str, what: str) -> tuple:
@@ -85,7 +113,7 @@ def sweep_configurations(frame, parameters: list, codes: np.ndarray, labels: lis
     ['n=10', 'n=10', 'n=20']
     """
     first = np.unique(codes, return_index=True)[1]
-    kept = [p for p in parameters if not str(p).strip().lower().endswith("seed") and str(p).strip().lower() != "rng"]
+    kept = [p for p in parameters if not _is_seed(p)]
     values = {p: np.asarray(frame[p])[first] for p in kept}
     settings = {label: {p: plain_setting(values[p][i]) for p in kept} for i, label in enumerate(labels)}
     return list(setting_labels(settings).values())

@@ -48,6 +48,9 @@ class LogTable:
     final_values: bool = False
     #: for final values whose series exist elsewhere, where (said by what needs a series)
     series_elsewhere: str = ""
+    #: for final values, each run's seed when its parameters name one ({run number: seed}): what
+    #: ``compare`` pairs the settings' runs on
+    run_seeds: dict = field(default_factory=dict)
     #: the step the run was planned to end at, when its log says (a Trainer's max_steps)
     planned_steps: float | None = None
     #: the metrics that are one series per agent of each run (a Mesa batch run's agent

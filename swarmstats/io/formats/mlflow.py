@@ -11,7 +11,7 @@ import pandas as pd
 
 from ...errors import InputError
 from ..written_nan import scalar
-from ._sweep import final_values, sweep_configurations
+from ._sweep import final_values, replicate_seeds, sweep_configurations
 from ._table import LogTable, numeric_columns, sparse_to_wide
 
 #: the columns ``mlflow.search_runs()`` gives each run besides its ``metrics.``, ``params.`` and
@@ -90,7 +90,8 @@ def read_runs_table(frame: pd.DataFrame, name: str) -> LogTable:
     settings = sweep_configurations(parameters, list(parameters), np.arange(len(frame)),
                                     frame["run_id"].astype(str).tolist())
     notes.append(f"an MLflow runs table (mlflow.search_runs()): each run's last value of each metric; {HISTORIES}")
-    return final_values("mlflow-runs", name, started, settings, values, notes, series_elsewhere=HISTORIES)
+    return final_values("mlflow-runs", name, started, settings, values, notes, series_elsewhere=HISTORIES,
+                        seeds=replicate_seeds(parameters, list(parameters)))
 
 
 def parse_metric_file(name: str, text: str, metric: str) -> pd.DataFrame:

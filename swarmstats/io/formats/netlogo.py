@@ -34,7 +34,12 @@ import pandas as pd
 
 from ...errors import InputError
 from ..tabular import parse_delimited
-from ._sweep import final_values, run_and_step_numbers, sweep_configurations
+from ._sweep import (
+    final_values,
+    replicate_seeds,
+    run_and_step_numbers,
+    sweep_configurations,
+)
 from ._table import LogTable, numeric_columns
 
 #: how BehaviorSpace's output files begin (the table, the spreadsheet, the lists and stats files),
@@ -89,7 +94,8 @@ def read_table(name: str, data: bytes) -> LogTable:
         notes.append(f"left out {', '.join(map(str, left))}: not numbers (a list, a word or true/false each step)")
     if len(runs) == len(frame):  # measured at each run's end only ("Measure runs at every step" off)
         return final_values("netlogo-table", name, run_numbers, [configs[code] for code in codes],
-                            {metric: numbers[metric] for metric in metrics}, notes)
+                            {metric: numbers[metric] for metric in metrics}, notes,
+                            seeds=replicate_seeds(frame, parameters))
     arrays = {"run": labels[codes[order]], "step": steps[order]}
     arrays.update({metric: np.asarray(numbers[metric], dtype=float)[order] for metric in metrics})
     return LogTable(None, "netlogo-table", name, notes, run_configs=dict(zip(labels.tolist(), configs)),
