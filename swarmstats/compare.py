@@ -251,9 +251,10 @@ def compare_runs(runs_a, runs_b=None, *, names=("a", "b"), ci: float = 0.95, n_b
                          else "the median's and IQM's percentile intervals from fewer than 10 runs tend to be "
                          "too narrow (the mean's is Student's t)")
             notes.append(f"{name}: only {scores.shape[0]} runs; {intervals}")
-            short = median_range_note(scores.shape[0], level) if 2 <= scores.shape[0] and scores.shape[1] == 1 else None
+            short = (median_range_note(scores.shape[0], level, "runs")
+                     if 2 <= scores.shape[0] and scores.shape[1] == 1 else None)
             if short:
-                notes.append(f"{name}: {short.replace('values', 'runs', 1)}")
+                notes.append(f"{name}: {short}")
     improvement = _improvement(sets, n_boot, level, rng)
     profile = _profile(sets, thresholds, n_boot, level, rng)
     return CompareResult(table=pd.DataFrame(rows), improvement=improvement, profile=profile,

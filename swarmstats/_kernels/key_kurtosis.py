@@ -58,14 +58,14 @@ def expected_fourth(kurtosis, n) -> tuple[np.ndarray, np.ndarray]:
     return fourth, squared
 
 
-def _solve(fourth_by_length: np.ndarray, squared_by_length: np.ndarray, lengths: np.ndarray) -> float:
-    """K solving sum(M4) = sum over lengths of sum(M2^2) E[M4] / E[M2^2] (interpolated on
-    :data:`KURTOSIS_GRID`; the grid's ends when the sums lie beyond what any K gives)."""
+def _solve(fourth_by_length: np.ndarray, squared_by_length: np.ndarray, ratios: np.ndarray) -> float:
+    """K solving sum(M4) = sum over lengths of sum(M2^2) E[M4] / E[M2^2], where ``ratios`` holds
+    E[M4] / E[M2^2] on :data:`KURTOSIS_GRID` x lengths (interpolated on the grid; its ends when
+    the sums lie beyond what any K gives)."""
     total = float(squared_by_length.sum())
     if not total > 0:
         return math.nan
-    expected_fourth_sums, expected_squared = expected_fourth(KURTOSIS_GRID[:, None], lengths[None, :])
-    model = (expected_fourth_sums / expected_squared) @ (squared_by_length / total)
+    model = ratios @ (squared_by_length / total)
     return float(np.interp(float(fourth_by_length.sum()) / total, model, KURTOSIS_GRID))
 
 
@@ -93,12 +93,14 @@ def pooled_kurtosis(fourth: np.ndarray, squares: np.ndarray, n: np.ndarray) -> t
     size = JACKKNIFE_GROUPS * len(lengths)
     fourth_cells = np.bincount(cells, weights=fourth, minlength=size).reshape(JACKKNIFE_GROUPS, -1)
     squared_cells = np.bincount(cells, weights=squared, minlength=size).reshape(JACKKNIFE_GROUPS, -1)
-    kurtosis = _solve(fourth_cells.sum(0), squared_cells.sum(0), lengths)
+    expected_fourth_sums, expected_squared = expected_fourth(KURTOSIS_GRID[:, None], lengths[None, :])
+    ratios = expected_fourth_sums / expected_squared  # the same for the estimate and each group left out
+    kurtosis = _solve(fourth_cells.sum(0), squared_cells.sum(0), ratios)
     present = np.flatnonzero(squared_cells.sum(1) > 0)
     if len(present) < 2:
         return kurtosis, math.inf
     left_out = np.array([_solve(fourth_cells.sum(0) - fourth_cells[g], squared_cells.sum(0) - squared_cells[g],
-                                lengths) for g in present])
+                                ratios) for g in present])
     left_out = left_out[np.isfinite(left_out)]
     g = len(left_out)
     se = math.sqrt((g - 1) / g * float(((left_out - left_out.mean()) ** 2).sum())) if g > 1 else math.inf

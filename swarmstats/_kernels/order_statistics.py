@@ -29,9 +29,9 @@ def median_binomial_interval(ordered: np.ndarray, level: float) -> tuple:
     return (float(ordered[j - 1]), float(ordered[n - j]))
 
 
-def median_range_note(n: int, level: float) -> str | None:
-    """What to say when even the range of ``n`` independent values holds their median less
-    often than ``level`` (fewer than 6 values at 95%), else None.
+def median_range_note(n: int, level: float, unit: str = "values") -> str | None:
+    """What to say when even the range of ``n`` independent values (``unit``: what they are)
+    holds their median less often than ``level`` (fewer than 6 values at 95%), else None.
 
     >>> median_range_note(3, 0.95)
     "with 3 values even their range holds the median only 75.00% of the time (independent values), not 95%: the median's interval is that range"
@@ -39,5 +39,5 @@ def median_range_note(n: int, level: float) -> str | None:
     widest = 1 - 2 * 0.5**n  # the chance that the median lies within the range of n values
     if widest >= level:
         return None
-    return (f"with {n} values even their range holds the median only {widest:.2%} of the "
-            f"time (independent values), not {level:.0%}: the median's interval is that range")
+    return (f"with {n} {unit} even their range holds the median only {widest:.2%} of the "
+            f"time (independent {unit}), not {level:.0%}: the median's interval is that range")
