@@ -132,9 +132,13 @@ class LocalNoise:
 
     def saved(self, start: int, middle: int, end: int) -> float:
         """What the split at ``middle`` saves of the cost of y[start:end] as one regime."""
-        one = np.array([start])
-        return float(self.cost.cost(one, end)[0] - self.cost.cost(one, middle)[0]
-                     - self.cost.cost(np.array([middle]), end)[0])
+        return saved_cost(self.cost, start, middle, end)
+
+
+def saved_cost(cost: SegmentCost, start: int, middle: int, end: int) -> float:
+    """What a split at ``middle`` saves of ``cost`` of [start, end) as one regime."""
+    one = np.array([start])
+    return float(cost.cost(one, end)[0] - cost.cost(one, middle)[0] - cost.cost(np.array([middle]), end)[0])
 
 
 def merge_within_local_noise(changepoints, noise: LocalNoise, penalty: float) -> tuple[list, int]:
@@ -166,16 +170,24 @@ def merge_within_local_noise(changepoints, noise: LocalNoise, penalty: float) ->
             return 0.0
         return 1.0 - (saved / penalty) * (noise.floor / local)  # two ratios: 1e-150-sized data underflow
 
+    return points, merge_weakest_first(points, shortfall)
+
+
+def merge_weakest_first(points: list, shortfall, touched: set | None = None) -> int:
+    """Remove from ``points`` (in place), the largest first, each change whose ``shortfall(i)``
+    (a function of its index in ``points``) is positive, judging the neighbours of each removed
+    change again (and adding them to ``touched`` when given); how many were removed."""
     gaps = [shortfall(i) for i in range(len(points))]
     merged = 0
     while points:
         worst = int(np.argmax(gaps))
         if gaps[worst] <= 0:
             break
-        del points[worst]
-        del gaps[worst]
+        del points[worst], gaps[worst]
         merged += 1
         for neighbour in (worst - 1, worst):  # the regimes either side changed
             if 0 <= neighbour < len(points):
+                if touched is not None:
+                    touched.add(points[neighbour])
                 gaps[neighbour] = shortfall(neighbour)
-    return points, merged
+    return merged

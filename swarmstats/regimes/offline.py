@@ -22,6 +22,7 @@ from .noise import noise_scale
 from .pelt import pelt
 from .residuals import WANDER_Z, memory_around, wander_changes
 from .seeded import place_changes, seeded_search
+from .spikes import defuse_spikes, merge_spike_carried, spike_note
 from .whitened import (
     CHANGE_CONSTANT,
     SLOPE_CONSTANT,
@@ -321,10 +322,22 @@ class RegimeDetector(Estimator):
         placed = place_changes(level_or_trend, fit.changepoints, min_size)
         kept, merged = merge_small_effects(adjusted, placed, self._min_effect() * fit.marginal_sd, "linear")
         kept = place_bends(adjusted, kept, min_size, scaled_long_run * math.log(n))
-        local = LocalNoise(adjusted, level_or_trend, scaled_long_run, persistence=phi)
+        # the search saw lone far values clipped; placed on the series itself, changes can close
+        # round one of them (a "regime" of min_size points): they are judged without them
+        defused, spikes, spike_sizes = defuse_spikes(adjusted, min_size)
+        without = LevelOrTrendCost(defused, level_or_trend.slope_penalty) if len(spikes) else level_or_trend
+        local = LocalNoise(adjusted, without, scaled_long_run, persistence=phi)
         kept, noisy = self._merge_within_local_noise(kept, local, CHANGE_CONSTANT * scaled_long_run * math.log(n),
                                                      notes)
         merged += noisy
+        if len(spikes):
+            kept, spiky = merge_spike_carried(kept, level_or_trend, without, CHANGE_CONSTANT * scaled_long_run * math.log(n))
+            if spiky:  # the changes left were placed beside the merged ones: place them again
+                kept = place_changes(without, kept, min_size)
+            merged += spiky
+            named = spike_note(spikes, spike_sizes, steps, values, spiky)
+            if named is not None:
+                notes.append(named)
         first_end = kept[0] if kept else n
         far = start_note(values, first_end, sd, fit.phi, sloped=level_or_trend.sloped(0, first_end))
         if far is not None:
