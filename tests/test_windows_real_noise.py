@@ -194,6 +194,30 @@ def test_a_real_curve_still_climbing_ends_with_its_level_at_the_end_not_the_midd
     assert last["level_low"] <= rewards.iloc[-50:].mean() <= last["level_high"]
 
 
+def test_a_jump_that_arrives_as_a_ramp_ends_with_the_level_after_the_ramp():
+    """DDPG on Pendulum jumps from ~-1,300 to ~-170 over episodes 59-66 and holds for 33 more.
+    The window cut at 59 kept the ramp: once its refreshed g made the whole 40-point window look
+    flat, the run ended "level now -279.2 [-546, -12.43]".  The recent half's own g says the
+    ramp is still in the window, and the level's noise is the kept part's own."""
+    rewards = swarmstats.read_log(REAL + "sb3/ddpg-Pendulum-v1.monitor.csv", wide=True)["r"].to_numpy()
+    last = AdaptiveWindow().fit(rewards).table.iloc[-1]
+    after = rewards[67:]
+    assert abs(last["level"] - after.mean()) < 20, last["level"]
+    assert last["level_low"] <= after.mean() <= last["level_high"]
+    assert last["level_high"] - last["level_low"] < 200  # was 534 wide
+    # the same on synthetic ramps: the median error of the level was -88 (noise SD 70)
+    rng = np.random.default_rng(31)
+    errors, covered = [], 0
+    for _ in range(40):
+        y = np.r_[rng.normal(-1300, 200, 60), np.linspace(-900, -250, 8) + rng.normal(0, 80, 8),
+                  rng.normal(-170, 70, 35)]
+        final = AdaptiveWindow().fit(y).table.iloc[-1]
+        errors.append(final["level"] + 170)
+        covered += final["level_low"] <= -170 <= final["level_high"]
+    assert abs(np.median(errors)) < 40, np.median(errors)
+    assert covered >= 34, covered  # 97% of 200 measured; P(< 34 of 40) < 1% at 95%
+
+
 def test_long_memory_in_the_current_regime_is_named():
     from tests.conftest import fractional_noise
 
