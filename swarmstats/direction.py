@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from ._names import metric_part
 from .errors import check_choice
 
 DIRECTIONS = ("higher", "lower")
@@ -67,21 +68,6 @@ _MEASUREMENT_WORDS = {"reward", "rewards", "rew", "return", "returns", "ret", "s
 #: words that make such a name a count of something done so far (``num_success``, Safety Gym's
 #: ``CumulativeCost``) or of what there is (a simulation's ``count sheep``, ``n_agents``)
 _COUNTING_WORDS = {"num", "n", "nb", "count", "counts", "cum", "cumulative", "number", "population"}
-
-
-#: the run or configuration a command appends to a metric's name: "reward [run=low_loss_lr]"
-_RUN_LABEL = re.compile(r"\s+\[[^\[\]]*\]$")
-
-
-def metric_part(name) -> str:
-    """``name`` without the run or configuration label the commands append: the guess is the
-    metric's, not its run's (a reward in a run named ``low_loss_lr`` read "lower is better",
-    and an SB3 monitor's ``l`` in a folder of runs "higher is better").
-
-    >>> metric_part("reward [run=low_loss_lr]"), metric_part("l [env_args.map_name=3s5z]"), metric_part("loss")
-    ('reward', 'l', 'loss')
-    """
-    return _RUN_LABEL.sub("", str(name or ""))
 
 
 #: where a CamelCase name starts a word: a capital after a small letter or digit (``LossV``,

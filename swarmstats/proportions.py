@@ -17,7 +17,7 @@ import re
 
 import numpy as np
 
-from ._names import normalise
+from ._names import metric_part, normalise
 
 #: a share of successes, wins or solved tasks by its name (compared normalised: no case, "_"
 #: for separators): success_rate, test/success_rate, eval/success, win_rate, battle_won_mean,
@@ -29,11 +29,15 @@ _PROPORTION = re.compile(r"(^|_)(success|successes|win|won|wins|solve|solved|pas
 
 def is_proportion_name(name) -> bool:
     """Does ``name`` say a rate of successes (a streaming window checks each value as it comes)?
+    A run's label appended by the commands is not part of it (pymarl's ``test_battle_won_mean
+    [run=1]`` read "0.639 [0.368, 1.047]").
 
     >>> is_proportion_name("eval/success"), is_proportion_name("test_acc1")
     (True, False)
+    >>> is_proportion_name("test_battle_won_mean [run=1]"), is_proportion_name("success [env=Hopper-v3]")
+    (True, True)
     """
-    return name is not None and _PROPORTION.search(normalise(str(name))) is not None
+    return name is not None and _PROPORTION.search(normalise(metric_part(name))) is not None
 
 
 def proportion_bounds(name, values) -> tuple[float, float] | None:

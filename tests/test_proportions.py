@@ -7,6 +7,8 @@ import pytest
 
 import swarmstats as ss
 from swarmstats.proportions import proportion_bounds, within_bounds
+from tests.test_cli import run
+from tests.test_real_logs import REAL
 
 
 def climb_to_one(seed: int = 0) -> np.ndarray:
@@ -61,3 +63,16 @@ def test_the_adaptive_windows_intervals_of_a_success_rate_stop_at_one_while_its_
     assert table["level_high"].iloc[:len(y)].max() <= 1.0
     assert table["level_high"].iloc[len(y):].to_numpy() == pytest.approx(
         ss.AdaptiveWindow().fit(pd.Series(late, name="reward")).table["level_high"].iloc[len(y):].to_numpy())
+
+
+def test_a_rate_labelled_with_its_run_is_still_a_rate():
+    # the commands append the run ("test_battle_won_mean [run=1]"): a real pymarl seed's win
+    # rate read "0.6393 [0.3678, 1.047]" in check-convergence's table of a sacred folder
+    y = climb_to_one()
+    for name in ("test_battle_won_mean [run=1]", "success_rate [env_args.map_name=3s5z]"):
+        assert ss.check_convergence(pd.Series(y, name=name)).ci[1] == 1.0
+        assert ss.describe(pd.Series(y, name=name)).ci[1] == 1.0
+    assert proportion_bounds("reward [run=win_rate]", [0.2, 0.5]) is None  # the run's name says nothing
+    text = run("check-convergence", REAL / "pymarl" / "sacred", "-m", "test_battle_won_mean").stdout
+    row = next(line for line in text.splitlines() if line.startswith("test_battle_won_mean [run=1] "))
+    assert "[0.3678, 1]" in row, row
