@@ -95,6 +95,27 @@ def _words(name) -> list:
     return [w for w in re.split(r"[^a-zα-ω]+", split_camel(metric_part(name)).lower()) if w]
 
 
+#: a name's words that say the data were held out of training, and those that say a score of
+#: the model's quality on them (what a checkpoint is kept for)
+_HELD_OUT_WORDS = {"eval", "evaluation", "val", "valid", "validation", "test", "testing"}
+_SCORE_WORDS = {"loss", "accuracy", "acc", "reward", "rewards", "return", "returns", "ret", "score", "success",
+                "f", "bleu", "rouge", "perplexity", "ppl", "win", "won", "wer", "cer", "auc", "map", "error", "err"}
+
+
+def is_held_out_score(name) -> bool:
+    """Does ``name`` say a score of the model measured on held-out data - an evaluation, a
+    validation, a test - the figure a checkpoint is kept for?  A training loss or a diagnostic
+    (``train/grad_norm``, ``test/mean_Q``) is not one.
+
+    >>> is_held_out_score("eval_loss"), is_held_out_score("TestEpRet"), is_held_out_score("test_battle_won_mean [run=1]")
+    (True, True, True)
+    >>> is_held_out_score("loss"), is_held_out_score("test/mean_Q"), is_held_out_score("train/grad_norm")
+    (False, False, False)
+    """
+    words = set(_words(name))
+    return bool(words & _HELD_OUT_WORDS) and bool(words & _SCORE_WORDS)
+
+
 def guessed_direction(name) -> str | None:
     """"lower" for losses, errors, toxicity ..., None for a diagnostic with no better side,
     else "higher".

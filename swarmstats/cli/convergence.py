@@ -10,7 +10,12 @@ import pandas as pd
 
 from .._result import fmt, fmt_interval, plain_number
 from ..convergence.endings import with_divergence
-from ..convergence.improvement import NO_IMPROVEMENT, no_improvement_note
+from ..convergence.improvement import (
+    BELOW_BEST,
+    NO_IMPROVEMENT,
+    no_improvement_note,
+    worse_than_best_note,
+)
 from ..convergence.step_axis import planned_budget
 from ..convergence.verdict import ConvergenceTest
 from ..convergence.warmup import WARMUP_METHODS
@@ -213,6 +218,9 @@ def _github(args, frame, results) -> None:
             held = no_improvement_note(result.reasons) if result.converged else None
             if held is not None:  # flat, but nothing learned in this log: worth a look, not a failure
                 print(annotation("warning", source, f"{result.name}: converged, {NO_IMPROVEMENT}", held))
+            worse = worse_than_best_note(result.reasons) if result.converged else None
+            if worse is not None:  # flat, but below where it had been: a checkpoint question
+                print(annotation("warning", source, f"{result.name}: converged, {BELOW_BEST}", worse))
             if not result.converged:
                 level = "warning" if args.exit_zero else "error"
                 message = result.main_reason.replace("\n", " ")

@@ -25,7 +25,12 @@ import subprocess
 import sys
 
 from .._result import fmt
-from ..convergence.improvement import NO_IMPROVEMENT, no_improvement_note
+from ..convergence.improvement import (
+    BELOW_BEST,
+    NO_IMPROVEMENT,
+    no_improvement_note,
+    worse_than_best_note,
+)
 
 LEVELS = {"not_converged": "error", "insufficient_data": "warning", "converged": "notice"}
 
@@ -86,6 +91,10 @@ def main(argv=None) -> int:
         held = no_improvement_note(result.get("reasons")) if verdict == "converged" else None
         if held is not None:  # flat, but nothing learned in this log: worth a look, not a failure
             print(annotation("warning", options.log, f"{result.get('name')}: converged, {NO_IMPROVEMENT}", held))
+            continue
+        worse = worse_than_best_note(result.get("reasons")) if verdict == "converged" else None
+        if worse is not None:  # flat, but below where it had been: a checkpoint question, not a failure
+            print(annotation("warning", options.log, f"{result.get('name')}: converged, {BELOW_BEST}", worse))
             continue
         print(annotation(LEVELS.get(verdict, "warning"), options.log,
                          f"{result.get('name')}: {verdict.replace('_', ' ')}", reason))

@@ -16,7 +16,7 @@ from .._kernels.flatness import MAX_GROWTH, POWER
 from .._kernels.precision import SLOW_COMPONENT
 from .._result import fmt, fmt_interval, fmt_step, interval_digits
 from ..direction import movement
-from .improvement import NO_IMPROVEMENT
+from .improvement import BELOW_BEST, NO_IMPROVEMENT
 
 #: past tense of :func:`swarmstats.direction.movement`'s words, for a movement that stopped
 PAST = {"improving": "improved", "worsening": "worsened", "rising": "rose", "falling": "fell"}
@@ -446,6 +446,26 @@ def held_from_start_note(start, n: int) -> str:
             f"{fmt(start.mean)}) are not worse than the rest (mean {fmt(start.level)}) beyond "
             f"noise (one-sided p = {fmt(start.pvalue, 2)}): a run that never learned reads so, as "
             "does one logged only after it had learned")
+
+
+def below_best_note(best, series: Series, start: int, better: str) -> str:
+    """The note on a run whose kept part is worse than a stretch before it (``best``: a
+    :class:`~swarmstats.convergence.improvement.Best`; ``start``: where the kept part begins).
+
+    >>> from swarmstats.convergence.improvement import Best
+    >>> from swarmstats._input.series import as_series
+    >>> series = as_series(np.arange(30.0), name="eval_loss")
+    >>> below_best_note(Best(1, 5, 1.32, 2.6, 1.28, 1e-9, 3), series, 15, "lower").split(" (")[0]
+    'worse than its best: steps 1-5 averaged 1.32, and the level kept from step 15 is 2.6, 1.28 higher'
+    """
+    side = "higher" if better == "lower" else "lower"
+    first, last = series.step_of(best.first), series.step_of(best.first + best.length - 1)
+    return (f"{BELOW_BEST}: {series.step_unit} {fmt_step(first)}-{fmt_step(last)} averaged {fmt(best.mean)}, and the "
+            f"level kept from {series.step_unit.rstrip('s')} {fmt_step(series.step_of(start))} is {fmt(best.level)}, "
+            f"{fmt(best.loss)} {side} (one-sided p = {fmt(best.pvalue, 2)}, allowing for the best of "
+            f"{best.stretches} stretch{'es' if best.stretches > 1 else ''} having been picked): the run settled "
+            f"worse than it had been; a checkpoint from then would score better ({better} is better for this "
+            "metric)")
 
 
 def warmup_reason(cut, start: int, first: int, apart_p: float) -> str:

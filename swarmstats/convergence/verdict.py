@@ -51,16 +51,22 @@ from .._kernels.verdict_tests import (
     ROUNDING,
 )
 from .._result import fmt
-from ..direction import DIRECTIONS, sense
+from ..direction import DIRECTIONS, is_held_out_score, sense
 from ..errors import InputError, check_choice, check_level, is_real
 from ..proportions import proportion_bounds, within_bounds
 from .endings import with_divergence
-from .improvement import NO_IMPROVEMENT, compare_start, no_improvement_note
+from .improvement import (
+    NO_IMPROVEMENT,
+    compare_best,
+    compare_start,
+    no_improvement_note,
+)
 from .movement import movement_tests
 from .pace import moving_now, recent_pace
 from .reasons import (
     VARIANCE_UNJUDGED,
     ahead_text,
+    below_best_note,
     count_text,
     few_effective_reason,
     flat_reason,
@@ -230,6 +236,17 @@ class ConvergenceTest(Estimator):
             start = compare_start(series.values, result.autocorr_time, better, self.alpha)
             if start is not None and not start.improved:
                 result.reasons.insert(1, held_from_start_note(start, result.n))
+        if (better is not None and result.warmup > 0 and result.sd > 0
+                and (self.better not in (None, "auto") or is_held_out_score(series.name))):
+            # flat now is not at its best: an evaluation loss that rose after its first epochs
+            # and settled reads "converged" on the plateau the warm-up cut leaves.  Only for a
+            # held-out score or a metric whose better side was given: a training loss or a
+            # diagnostic whose side is guessed from its name (a GAN's generator loss, a PPO
+            # surrogate, a critic's gradient norm) is not worse for having risen
+            best = compare_best(series.values, result.warmup, result.autocorr_time, result.sd, better,
+                                self.alpha, result.tolerance)
+            if best is not None:
+                result.reasons.insert(1, below_best_note(best, series, result.warmup, better))
         return result
 
     def _judge(self, series: Series, better: str | None) -> ConvergenceResult:

@@ -122,10 +122,13 @@ def spike_note(where: np.ndarray, sizes: np.ndarray, steps: np.ndarray, values: 
     """A note naming the spikes more than ``NAMED`` robust SDs out when there are at most
     ``NAMED_MAX``, or when changes closing round them were ``merged``; None otherwise.
 
-    >>> spike_note(np.array([3, 9]), np.array([5.0, 40.0]), np.arange(10.0) * 10, np.arange(10.0), 2)
+    >>> spike_note(np.array([3, 9]), np.array([5.0, 40.0]), np.arange(12.0) * 10, np.arange(12.0), 2)
     '1 lone value far from its neighbours (step 90: 9, 40 robust SDs from the median around it) is an outlier, not a regime: 2 changes that paid only with it were merged'
     """
-    far = sizes > NAMED
+    # the first and last values are not named: a first evaluation before training stands apart
+    # as a start (an untrained model's loss, 5.74 before 1.11 after one epoch), and a last
+    # value far out may be the first of a regime that has not had min_size points yet
+    far = (sizes > NAMED) & (where > 0) & (where < len(values) - 1)
     count = int(far.sum())
     if not 0 < count <= NAMED_MAX:
         return None
