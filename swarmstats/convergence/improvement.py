@@ -60,8 +60,8 @@ def no_improvement_note(reasons) -> str | None:
 class Best:
     """The best ``length`` consecutive points before the kept part (from index ``first``),
     their mean against the kept part's (``level``), how much worse the level is (``loss``, on
-    the metric's better side), and the one-sided p-value of that, allowing for the best of
-    ``stretches`` effectively independent stretches having been picked."""
+    the metric's better side), and the one-sided p-value of that, Bonferroni over the
+    ``stretches`` starting points the best was picked from."""
 
     first: int
     length: int
@@ -75,9 +75,9 @@ class Best:
 def compare_best(values: np.ndarray, start: int, tau: float, sd: float, better: str, alpha: float,
                  tolerance: float) -> Best | None:
     """The run's best stretch before its kept part (``values[start:]``) when the kept part is
-    worse by more than ``tolerance`` and beyond noise (one-sided at ``alpha``, Bonferroni over
-    the stretches it was picked from; the noise is the kept part's: ``sd`` and its
-    autocorrelation time ``tau``); None otherwise.
+    worse by more than REGRESSION_TOLERANCES x ``tolerance`` and beyond noise (one-sided at
+    ``alpha``, Bonferroni over every start the stretch could have had; the noise is the kept
+    part's: ``sd`` and its autocorrelation time ``tau``); None otherwise.
 
     Why: a converged verdict says the metric is flat now, not that it is at its best.  A real
     fine-tune's evaluation loss (tests/fixtures/real/hf) fell to 1.11 after one epoch, climbed
