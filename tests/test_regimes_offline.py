@@ -5,11 +5,13 @@ import json
 import numpy as np
 import pytest
 
+import swarmstats as ss
 from swarmstats.errors import InputError
 from swarmstats.regimes.offline import detect_regimes
 from swarmstats.regimes.scoring import f1_score
 
 from .conftest import ar1
+from .test_real_logs import REAL
 
 
 def test_level_shifts_of_two_sds_mean_f1_at_least_0_9():
@@ -293,3 +295,20 @@ def test_a_change_its_own_test_does_not_confirm_is_said_so_in_the_summary():
     for (_, row), line in zip(weak.strengths.iterrows(), lines):
         said = f"not significant at {CONFIRMED_P:g} on its own - the penalised search placed it" in line
         assert said == (row["pvalue_adjusted"] > CONFIRMED_P), line
+
+
+def test_the_head_line_counts_the_changes_not_significant_on_their_own():
+    # pymarl's printed QMIX return (a running mean of 5, 203 points, autocorrelation time 39)
+    # reads as a staircase of 7 changes, 6 short of their own test: said in the first line,
+    # not only one change at a time below it
+    table = ss.read_log(REAL / "pymarl" / "sacred" / "1" / "cout.txt", wide=True)
+    result = detect_regimes(table["return_mean"], name="return_mean")
+    unconfirmed = int((result.strengths["pvalue_adjusted"] > 0.05).sum())
+    assert unconfirmed >= 4
+    head = result.summary().splitlines()[0]
+    assert head.endswith(f"; {unconfirmed} of the {len(result.changepoints)} not significant on their own"), head
+    # every change confirmed: nothing added (QR-DQN's climb on Breakout, three bends)
+    log = ss.read_log(REAL / "sb3-long" / "qrdqn-Breakout-v4.monitor.csv", wide=True)
+    clean = detect_regimes(log["r"], name="r")
+    assert (clean.strengths["pvalue_adjusted"] <= 0.05).all()
+    assert clean.summary().splitlines()[0].endswith("(trend model)")

@@ -106,6 +106,12 @@ class RegimeResult(Result):
             if self.wander_changes:
                 some = "" if len(self.wander_changes) == len(self.changepoints) else "some "
                 head += f" - {some}possibly the wander of long-memory noise (see the note)"
+            unconfirmed = int((self.strengths["pvalue_adjusted"] > CONFIRMED_P).sum()) if len(self.strengths) else 0
+            if unconfirmed:
+                # said up front: a staircase of changes each short of its own test reads as
+                # events in the head line otherwise (pymarl's smoothed QMIX return: 6 of 7)
+                head += (f"; {unconfirmed} of the {len(self.changepoints)} not significant on "
+                         f"{'their' if unconfirmed > 1 else 'its'} own")
         lines = [head]
         slopes = [100 * (row["slope"] if row.get("sloped") else 0.0) for row in self.segments.to_dict("records")]
         for i, row in enumerate(self.strengths.to_dict("records")):
