@@ -16,7 +16,8 @@ from ._draw import downsample, plot_series
 @plotter(RegimeResult)
 def plot_regimes(result, ax):
     """The series; each regime's level (or line) with its interval; the changes as dashed lines,
-    dotted and grey where they are within the wander of long-memory noise."""
+    dotted and grey where they are within the wander of long-memory noise; a change of spread
+    within a regime as a dash-dotted purple line."""
     steps = result._steps
     plot_series(ax, steps, result._values, lw=0.8, color="0.4", label=result.name or "series")
     for row in result.segments.to_dict("records"):
@@ -34,6 +35,9 @@ def plot_regimes(result, ax):
             ax.axvline(steps[point], color="0.5", ls=":", lw=1.2)
         else:
             ax.axvline(steps[point], color="C0", ls="--", lw=1)
+    for row in result.spread_changes.to_dict("records"):
+        if not row["at_change"]:  # one on a change is that change's line
+            ax.axvline(steps[row["changepoint"]], color="C4", ls="-.", lw=1)
     ax.set_title(result.summary().splitlines()[0], fontsize=9)
     ax.set_xlabel("step")
     return ax

@@ -23,6 +23,8 @@ from .pelt import pelt
 from .residuals import WANDER_Z, memory_around, wander_changes
 from .seeded import place_changes, seeded_search
 from .spikes import defuse_spikes, merge_spike_carried, spike_note
+from .spread import COLUMNS as SPREAD_COLUMNS
+from .spread import ratio_text, spread_changes, spread_text
 from .whitened import (
     CHANGE_CONSTANT,
     SLOPE_CONSTANT,
@@ -85,6 +87,10 @@ class RegimeResult(Result):
     #: the changes (first indices of new regimes) no larger than the wander of the noise
     #: around the regimes, whose spectrum reads long memory (:func:`.residuals.wander_changes`)
     wander_changes: list = field(default_factory=list)
+    #: where the noise's spread changes (:func:`.spread.spread_changes`): one row per change,
+    #: ``at_change`` when it falls on one of ``changepoints``; empty for ``meanvar`` and
+    #: ``kernel``, whose regimes are already changes of spread
+    spread_changes: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=SPREAD_COLUMNS))
     _values: np.ndarray = field(default=None, repr=False)
     _steps: np.ndarray = field(default=None, repr=False)
 
@@ -98,8 +104,11 @@ class RegimeResult(Result):
 
     def summary(self) -> str:
         label = f"{self.name}: " if self.name else ""
+        spread = self.spread_changes.to_dict("records")
+        on_change = {row["changepoint"]: row for row in spread if row["at_change"]}
         if not self.changepoints:
-            head = f"{label}one regime, no change found ({self.model} model)"
+            found = "no change of level found" if self.model == "mean" else "no change of level or trend found"
+            head = f"{label}one regime, {found if spread else 'no change found'} ({self.model} model)"
         else:
             where = ", ".join(str(s) for s in (self.changepoint_steps or self.changepoints))
             head = f"{label}{self.n_regimes} regimes, changes at {where} ({self.model} model)"
@@ -112,6 +121,9 @@ class RegimeResult(Result):
                 # events in the head line otherwise (pymarl's smoothed QMIX return: 6 of 7)
                 head += (f"; {unconfirmed} of the {len(self.changepoints)} not significant on "
                          f"{'their' if unconfirmed > 1 else 'its'} own")
+        if spread:
+            where = ", ".join(f"{row['step']} ({ratio_text(row)})" for row in spread)
+            head += f"; the noise's spread changes at {where}"
         lines = [head]
         slopes = [100 * (row["slope"] if row.get("sloped") else 0.0) for row in self.segments.to_dict("records")]
         for i, row in enumerate(self.strengths.to_dict("records")):
@@ -119,13 +131,19 @@ class RegimeResult(Result):
                     "where to split")
             if row["pvalue_adjusted"] > CONFIRMED_P:  # (9% of the changes found on the real logs)
                 test += f": not significant at {CONFIRMED_P:g} on its own - the penalised search placed it"
+            also = (f"; and {spread_text(on_change[row['changepoint']])}"
+                    if row["changepoint"] in on_change else "")
             if row.get("kind") == "bend":  # the lines meet: what changes is the pace
                 lines.append(f"  change at {row['step']}: a bend, the slope {fmt(slopes[i], 3)} -> "
                              f"{fmt(slopes[i + 1], 3)} per 100 {self.step_unit} ({fmt(abs(row['effect_size']), 3)} "
-                             f"noise SDs; {test})")
+                             f"noise SDs; {test}){also}")
             else:
                 kind = "a jump: " if row.get("kind") == "jump" else ""
-                lines.append(f"  change at {row['step']}: {kind}{fmt(row['effect_size'], 3)} noise SDs ({test})")
+                lines.append(f"  change at {row['step']}: {kind}{fmt(row['effect_size'], 3)} noise SDs ({test})"
+                             f"{also}")
+        for row in spread:
+            if not row["at_change"]:
+                lines.append(f"  change of spread at {row['step']}: {spread_text(row)}, within a regime")
         for row in self.segments.to_dict("records"):
             if row.get("sloped"):
                 # per 100 steps of the axis, as the convergence verdict states a slope
@@ -261,8 +279,10 @@ class RegimeDetector(Estimator):
             kept, noisy = self._merge_within_local_noise(kept, LocalNoise(values, cost, sd * sd * tau, inflation=tau),
                                                          penalty, notes)
             merged += noisy
+        # meanvar's and kernel's regimes are already changes of spread
+        spread_values = values if self.model in ("mean", "linear") else None
         return self._result(values, steps, kept, sd, tau, penalty, rule, min_size, merged, notes,
-                            series.name)
+                            series.name, spread_values=spread_values)
 
     @staticmethod
     def _noise(values):
@@ -350,7 +370,8 @@ class RegimeDetector(Estimator):
             notes.append(far)
         penalty = CHANGE_CONSTANT * long_run * math.log(n)
         return self._result(values, steps, kept, sd, tau, penalty, f"bic, AR(1) phi = {fmt(fit.phi, 2)}",
-                            min_size, merged, notes, name, persistence=fit.phi, period=fit.period)
+                            min_size, merged, notes, name, persistence=fit.phi, period=fit.period,
+                            spread_values=adjusted * unit)  # a seasonal cycle is not a spread
 
     def _cost_and_penalty(self, values, sd, tau, penalty=None):
         """The segment cost and the penalty in its units (``penalty`` overrides the detector's)."""
@@ -396,7 +417,7 @@ class RegimeDetector(Estimator):
         return [int(c) for c in search.fit(standardised).predict(pen=penalty)[:-1]], penalty, rule
 
     def _result(self, values, steps, changepoints, sd, tau, penalty, rule, min_size, merged, notes, name,
-                persistence=None, period=None):
+                persistence=None, period=None, spread_values=None):
         # the tables are computed in units of the series' range and scaled back: a long-run
         # variance of 1e-300-sized data underflows to zero, and its intervals with it
         unit = float(np.ptp(values)) or 1.0
@@ -455,7 +476,9 @@ class RegimeDetector(Estimator):
             penalty=float(penalty), penalty_rule=rule, min_size=min_size,
             min_effect=float(self._min_effect()), noise_sd=float(sd), autocorr_time=float(tau),
             merged=int(merged), notes=notes, name=name, persistence=persistence, period=period,
-            wander_changes=wander, _values=values, _steps=steps)
+            wander_changes=wander, _values=values, _steps=steps,
+            spread_changes=(spread_changes(spread_values, steps, list(changepoints), min_size)
+                            if spread_values is not None else pd.DataFrame(columns=SPREAD_COLUMNS)))
 
 
 class _MbicCost(SegmentCost):
