@@ -230,3 +230,12 @@ def test_plot_marks_a_change_of_spread_within_a_regime():
     assert len(dash_dotted) == 1
     assert dash_dotted[0].get_xdata()[0] == result.spread_changes["step"].iloc[0]
     assert "spread changes at" in ax.get_title()
+
+
+def test_a_series_that_is_its_cycle_exactly_is_one_regime():
+    # a 21 with a 19 every 50th step: the seasonal cycle removed leaves rounding, whose
+    # "changes" read 1.6e15 noise SDs before
+    y = np.where(np.arange(300) % 50 == 0, 19.0, 21.0)
+    result = detect_regimes(y)
+    assert result.changepoints == []
+    assert any("repeats a cycle of period 50 exactly" in note for note in result.notes)

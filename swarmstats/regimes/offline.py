@@ -325,6 +325,12 @@ class RegimeDetector(Estimator):
         if fit.marginal_sd <= 0:
             notes.append("no measurable noise: one regime")
             return self._result(values, steps, [], 0.0, 1.0, 0.0, "n/a", min_size, 0, notes, name)
+        if fit.period and fit.marginal_sd <= 1e-9:
+            # a series that is its cycle to rounding (a 19 every 50th step of a 21) has nothing
+            # left but rounding once the cycle is out: its "changes" read 1e15 noise SDs
+            notes.append(f"the series repeats a cycle of period {fit.period} exactly, with no noise "
+                         "around it: one regime")
+            return self._result(values, steps, [], 0.0, 1.0, 0.0, "n/a", min_size, 0, notes, name)
         phi = min(fit.phi, 0.99)
         tau = (1 + phi) / (1 - phi)
         sd = fit.marginal_sd * unit
