@@ -33,6 +33,7 @@ from .io.outputs import REPORT_SUFFIXES, check_output, write_atomically
 from .plots import literal_text
 from .quality import quality_metrics
 from .regimes import RegimeDetector
+from .regimes.spread import ratio_text
 from .windows import AdaptiveWindow, window_input
 
 #: one look for every figure of the report
@@ -240,15 +241,23 @@ def build_report(frame: pd.DataFrame, *, metrics=None, step: str | None = None,
 
 
 def _changes_text(regimes) -> str:
-    """The count of regime changes, and how many of them are within long-memory wander.
+    """The count of regime changes, how many of them are within long-memory wander, and where
+    the noise's spread changes.
 
     >>> from types import SimpleNamespace
-    >>> _changes_text(SimpleNamespace(changepoints=[211, 900], wander_changes=[211]))
+    >>> _changes_text(SimpleNamespace(changepoints=[211, 900], wander_changes=[211], spread_changes=pd.DataFrame()))
     '2 (1 possibly the wander of long-memory noise)'
+    >>> spread = pd.DataFrame([{"step": 280, "ratio": 4.2, "sd_before": 0.004, "sd_after": 0.017}])
+    >>> _changes_text(SimpleNamespace(changepoints=[280], wander_changes=[], spread_changes=spread))
+    "1; the noise's spread changes at 280 (x4.2)"
     """
     count = str(len(regimes.changepoints))
     wander = len(regimes.wander_changes)
-    return f"{count} ({wander} possibly the wander of long-memory noise)" if wander else count
+    text = f"{count} ({wander} possibly the wander of long-memory noise)" if wander else count
+    spread = regimes.spread_changes.to_dict("records")
+    if spread:
+        text += "; the noise's spread changes at " + ", ".join(f"{row['step']} ({ratio_text(row)})" for row in spread)
+    return html.escape(text, quote=False)
 
 
 def _embed(fig, alt: str) -> str:
