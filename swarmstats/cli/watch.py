@@ -15,6 +15,7 @@ from array import array
 import numpy as np
 
 from .._result import fmt, fmt_step, plain_number
+from ..convergence.improvement import worse_than_best_note
 from ..errors import InputError
 from ..io import mlflow_server
 from ..io.columns import left_out_text, stream_step
@@ -341,8 +342,13 @@ def _checked_at_the_stop(args, monitors: RunMonitors, verdicts: dict, notifier: 
             continue
         metrics[name] = {**entry, "verdict": result.verdict, "converged": result.converged,
                          "checked_at": entry["n"], "reason": result.reasons[0], **verdict_level(result)}
+        metrics[name].pop("worse_than_best", None)
+        worse = worse_than_best_note(result.reasons)
+        if worse is not None:
+            metrics[name]["worse_than_best"] = worse
         _announce_change(args, name, metrics[name], verdicts, notifier,
                          f"at the stop, on all {entry['n']:,} values - {result.reasons[0]}")
+        _announce_worse_than_best(args, name, metrics[name], verdicts, notifier)
     # the stop rule on those verdicts: a log read whole said "stop on r: not yet" above "r:
     # converged" (the rule had seen only the check made at 761 of its 1,011 values)
     return dataclasses.replace(report, metrics=metrics,
@@ -456,6 +462,23 @@ def _report_changes(args, status: MonitorStatus, verdicts: dict, notifier: Notif
         values = (f"n {entry['n']}" if checked == entry["n"] else f"not checked yet at {entry['n']:,} values"
                   if not checked else f"checked at {checked:,} of {entry['n']:,} values")
         _announce_change(args, name, entry, verdicts, notifier, f"({values}, {level_text(entry)})")
+        _announce_worse_than_best(args, name, entry, verdicts, notifier)
+
+
+def _announce_worse_than_best(args, name: str, entry: dict, verdicts: dict, notifier: Notifier | None) -> None:
+    """Print (and post), once per metric, that an evaluation settled worse than its best: the
+    checkpoint worth keeping is behind it.  Its level is spent over the checks as the verdict's
+    (:class:`~swarmstats.streaming.ConvergenceMonitor`), so saying it once it holds is no
+    more often wrong on a stream than on the whole log."""
+    note = entry.get("worse_than_best")
+    if note is None or verdicts.get((name, "worse_than_best")):
+        return
+    verdicts[(name, "worse_than_best")] = True
+    event = {"event": "worse_than_best", "metric": name, "step": entry["last_step"], "n": entry["n"],
+             "checked_at": entry["checked_at"], "message": f"step {entry['last_step']}: {name} is {note}"}
+    _say(args, event)
+    if notifier is not None:
+        notifier.send(notification(event, args.file))
 
 
 def _announce_change(args, name: str, entry: dict, verdicts: dict, notifier: Notifier | None, detail: str) -> None:

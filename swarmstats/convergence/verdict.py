@@ -132,6 +132,12 @@ class ConvergenceTest(Estimator):
         Level of the flatness bound (default ``alpha``); live monitors pass a
         level spent over their looks so that repeated checks keep the chance
         of a wrong "converged" below ``alpha``.
+    best_alpha : float, optional
+        Level of the "worse than its best" note (default ``alpha``): a held-out
+        score (or a metric whose ``better`` was given) whose kept level is worse
+        than a stretch before its warm-up cut.  Live monitors spend it over their
+        looks as ``equivalence_alpha``, so the note is as rare on a stream as on
+        one log.
     horizon : float, optional
         How far ahead (in steps) flatness is claimed.  Default: the span of the
         part kept after the warm-up.
@@ -170,7 +176,7 @@ class ConvergenceTest(Estimator):
     def __init__(self, *, alpha: float = 0.05, warmup: str = "variance", max_warmup: float = 0.5,
                  tolerance: float | None = None, tolerance_sd: float = 0.75,
                  horizon: float | None = None, budget: float | None = None,
-                 equivalence_alpha: float | None = None,
+                 equivalence_alpha: float | None = None, best_alpha: float | None = None,
                  precision: float | None = None, ci: float = 0.95,
                  min_points: int = 20, min_ess: float = 10, rhat_threshold: float | None = 1.01,
                  nan_policy: str = "raise", better: str = "auto"):
@@ -182,6 +188,7 @@ class ConvergenceTest(Estimator):
         self.horizon = horizon
         self.budget = budget
         self.equivalence_alpha = equivalence_alpha
+        self.best_alpha = best_alpha
         self.precision = precision
         self.ci = ci
         self.min_points = min_points
@@ -195,6 +202,8 @@ class ConvergenceTest(Estimator):
         check_level(self.alpha, "alpha")
         if self.equivalence_alpha is not None:
             check_level(self.equivalence_alpha, "equivalence_alpha")
+        if self.best_alpha is not None:
+            check_level(self.best_alpha, "best_alpha")
         check_level(self.ci, "ci")
         check_choice("warmup", self.warmup, WARMUP_METHODS)
         check_choice("better", self.better, ("auto",) + DIRECTIONS)
@@ -244,7 +253,7 @@ class ConvergenceTest(Estimator):
             # diagnostic whose side is guessed from its name (a GAN's generator loss, a PPO
             # surrogate, a critic's gradient norm) is not worse for having risen
             best = compare_best(series.values, result.warmup, result.autocorr_time, result.sd, better,
-                                self.alpha, result.tolerance)
+                                self.alpha if self.best_alpha is None else self.best_alpha, result.tolerance)
             if best is not None:
                 result.reasons.insert(1, below_best_note(best, series, result.warmup, better))
         return result

@@ -12,7 +12,9 @@ all checks, however many, add up to at most alpha (alpha-spending over looks wit
 union bound; Lan & DeMets 1983 for spending functions).  A run that is still
 improving is therefore stopped by mistake at most alpha of the time over the
 whole stream, whichever step the caller reads the verdict at: the verdict only
-changes at the scheduled checks.
+changes at the scheduled checks.  The note "worse than its best" (a held-out score that
+settled worse than a stretch before its warm-up cut) is spent the same way, so a stream
+raises it wrongly at most alpha of the time too.
 """
 
 from __future__ import annotations
@@ -271,7 +273,9 @@ class ConvergenceMonitor(OnlineEstimator):
             self._last_step = float(steps[-1])
 
     def _look(self, length: int, look: int) -> ConvergenceResult:
-        test = self.test.clone(equivalence_alpha=self.look_alpha(look))
+        best = self.test.best_alpha if self.test.best_alpha is not None else self.test.alpha
+        test = self.test.clone(equivalence_alpha=self.look_alpha(look),
+                               best_alpha=spent_alpha(best, look) if self.anytime else best)
         if self._steps is not None:
             steps = self._steps.values[:length].copy()
             if self.step_unit is not None:

@@ -25,7 +25,11 @@ import numpy as np
 from .._base import Estimator, renamed_names, same_value
 from .._result import Result, fmt, fmt_interval, plain_number
 from ..convergence.endings import with_divergence
-from ..convergence.improvement import NO_IMPROVEMENT, no_improvement_note
+from ..convergence.improvement import (
+    NO_IMPROVEMENT,
+    no_improvement_note,
+    worse_than_best_note,
+)
 from ..convergence.reasons import diverged_text
 from ..convergence.step_axis import check_budget
 from ..direction import is_measurement_name
@@ -105,6 +109,8 @@ class MonitorStatus(Result):
             lines.append(f"  {name}: n {entry['n']}, {level_text(entry)}, {entry['verdict']}{at}{window}")
             if entry.get("reason"):
                 lines.append(f"    {entry['reason']}")
+            if entry.get("worse_than_best"):
+                lines.append(f"    {entry['worse_than_best']}")
         for name, count in self.skipped.items():
             lines.append(f"  {name}: {count} non-finite value(s) skipped")
         if self.left_out:
@@ -446,6 +452,9 @@ class Monitor(Estimator):
                      **(verdict_level(verdict) if verdict is not None else {})}
             if verdict is not None and verdict.converged:  # a level held from the start, or reached
                 entry["improvement_shown"] = no_improvement_note(verdict.reasons) is None
+            worse = worse_than_best_note(verdict.reasons) if verdict is not None else None
+            if worse is not None:  # an evaluation that settled worse than it had been
+                entry["worse_than_best"] = worse
             last = self._window_states.get(name)
             if last is not None:
                 entry.update(window_status=last.status, window_length=last.length,
