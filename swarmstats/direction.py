@@ -98,6 +98,10 @@ def _words(name) -> list:
 #: a name's words that say the data were held out of training, and those that say a score of
 #: the model's quality on them (what a checkpoint is kept for)
 _HELD_OUT_WORDS = {"eval", "evaluation", "val", "valid", "validation", "test", "testing"}
+#: whole names that are an evaluation's score by a library's convention: d3rlpy logs the return
+#: of its policy run in the environment (its EnvironmentEvaluator, v1's evaluate_on_environment)
+#: as ``environment`` (a real DiscreteBCQ run peaked at ~62 and settled near 14)
+_EVALUATION_NAMES = {"environment"}
 _SCORE_WORDS = {"loss", "accuracy", "acc", "reward", "rewards", "return", "returns", "ret", "score", "success",
                 "f", "bleu", "rouge", "perplexity", "ppl", "win", "won", "wer", "cer", "auc", "map", "error", "err"}
 
@@ -111,8 +115,12 @@ def is_held_out_score(name) -> bool:
     (True, True, True)
     >>> is_held_out_score("loss"), is_held_out_score("test/mean_Q"), is_held_out_score("train/grad_norm")
     (False, False, False)
+    >>> is_held_out_score("environment [run=DiscreteBCQ_breakout_5]")   # d3rlpy's evaluation return
+    True
     """
     words = set(_words(name))
+    if metric_part(name).strip() in _EVALUATION_NAMES:
+        return True
     return bool(words & _HELD_OUT_WORDS) and bool(words & _SCORE_WORDS)
 
 

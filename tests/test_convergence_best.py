@@ -169,3 +169,16 @@ def test_watch_says_once_that_an_evaluation_is_worse_than_its_best(capsys):
     said = [line for line in out.splitlines() if line.startswith("step 12030: eval_g0_loss is worse than its best")]
     assert len(said) == 1, out
     assert "averaged 1.354" in said[0]
+
+
+def test_d3rlpys_evaluation_return_is_a_held_out_score():
+    # d3rlpy logs its policy's return in the environment as `environment`: a real DiscreteBCQ
+    # run on Breakout peaked at ~62 by epoch 5 and settled near 14; the two CQL seeds did not
+    assert is_held_out_score("environment") and not is_held_out_score("environment_steps")
+    folder = REAL / "d3rlpy" / "d3rlpy_logs"
+    bcq = ss.read_log(folder / "DiscreteBCQ_breakout_5_20220509062757", wide=True)
+    note = _below_best(ss.check_convergence(bcq.set_index("step")["environment"].dropna()))
+    assert note and "14.29" in note[0] and "lower" in note[0], note
+    for seed in ("CQL_hopper-medium-v0_1_20210617091227", "CQL_hopper-medium-v0_2_20210617132440"):
+        cql = ss.read_log(folder / seed, wide=True)
+        assert not _below_best(ss.check_convergence(cql.set_index("step")["environment"].dropna()))
