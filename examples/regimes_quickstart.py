@@ -25,6 +25,14 @@ print(result.segments[["start", "end", "mean", "slope", "slope_ci_low", "slope_c
 # The fixed-scale mean model cuts the same climb into a staircase of levels.
 print("model='mean':", swarmstats.detect_regimes(reward, model="mean").summary().splitlines()[0])
 
+# A change of spread, not of level: the same level, but the noise triples from step 500 (a
+# policy whose episodes start to vary).  The regimes see one regime; the spread test says where.
+noisier = 0.6 + rng.normal(0, 0.03, 1000) * np.where(steps >= 500, 3.0, 1.0)
+spread = swarmstats.detect_regimes(noisier)
+print("noise that triples:", spread.summary().splitlines()[0])
+print(spread.spread_changes[["step", "sd_before", "sd_after", "ratio", "pvalue"]].to_string(index=False,
+                                                                                          float_format="%.3g"))
+
 # Every optimal segmentation over a penalty range, and the elbow.
 path = swarmstats.regime_path(reward)
 print(path.summary().splitlines()[0])
