@@ -22,7 +22,7 @@ from .noise import noise_scale
 from .pelt import pelt
 from .residuals import WANDER_Z, memory_around, wander_changes
 from .seeded import place_changes, seeded_search
-from .spikes import defuse_spikes, merge_spike_carried, spike_note
+from .spikes import defuse_spikes, edge_note, merge_spike_carried, spike_note
 from .spread import COLUMNS as SPREAD_COLUMNS
 from .spread import ratio_text, spread_changes, spread_text
 from .whitened import (
@@ -370,6 +370,7 @@ class RegimeDetector(Estimator):
             named = spike_note(spikes, spike_sizes, steps, values, spiky)
             if named is not None:
                 notes.append(named)
+            notes += edge_note(spikes, spike_sizes, steps, values, sd, min_size)
         first_end = kept[0] if kept else n
         far = start_note(values, first_end, sd, fit.phi, sloped=level_or_trend.sloped(0, first_end))
         if far is not None:
