@@ -22,7 +22,8 @@ the number of intervals (Bonferroni) is below ``LEVEL``, is a change, and each s
 again with the intervals that lie in it.  Searched over the whole series only, a noisy middle
 stretch (SD 1, 4, 1 over 400 points each) was not found at all.  A change is reported when the
 ratio of the spreads either side (the mean absolute second differences up to the neighbouring
-changes, or the ends of the interval that found it) is at least ``RATIO``: on 10^4 points a 10% change is significant but not worth a line.
+changes, or the ends of the interval that found it) is at least ``RATIO``: on 10^4 points a 10%
+change is significant but not worth a line.
 
 What it cannot tell: volatility that comes and goes (GARCH-like noise) has real calm and busy
 stretches, and some of them are reported as changes - the rates are in docs/regimes.md.  A
