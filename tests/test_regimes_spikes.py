@@ -20,6 +20,7 @@ from swarmstats.regimes.spikes import (
     merge_spike_carried,
 )
 
+from .conftest import ar1
 from .test_real_logs import REAL
 
 
@@ -149,13 +150,6 @@ def test_stationary_noise_rarely_has_a_first_or_last_value_said_apart(kind):
     # measured on 300 series each at 50 and 300 points: white 0%, t(3) 0-0.7%, AR(0.9)
     # 0-0.7%, GARCH 0%; t(1.5), whose variance is infinite, 2-4% (its far values are real)
     rng = np.random.default_rng(192)
-    if kind == "t(3)":
-        series = rng.standard_t(3, size=(300, 50))
-    else:
-        series = np.empty((300, 50))
-        x = rng.normal(size=300) / np.sqrt(1 - 0.81)
-        for t in range(50):
-            x = 0.9 * x + rng.normal(size=300)
-            series[:, t] = x
+    series = rng.standard_t(3, size=(300, 50)) if kind == "t(3)" else ar1(0.9, 50, rng, 300)
     said = sum(any(" value (step " in note for note in detect_regimes(y).notes) for y in series)
     assert said <= 6, said  # 2%: P(> 6 of 300) < 1% at 0.7%
