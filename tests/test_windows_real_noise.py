@@ -3,6 +3,7 @@ slower than the window, a level that must follow a rising curve, and the block h
 long-run-variance correction those rely on, checked against closed forms."""
 
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from swarmstats import AdaptiveWindow
 from swarmstats._kernels.autocorr import integrated_time
 from swarmstats._kernels.history import BlockHistory, block_trend, span_blocks
 from swarmstats._kernels.window_tests import RecentPlan, length_grid
-from swarmstats.windows import short_window_inflation
+from swarmstats.windows import HOLD_LIMIT_SHARE, short_window_inflation
 from tests.conftest import ar1, binomial_upper
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
@@ -172,15 +173,18 @@ def test_the_level_of_a_climb_that_slows_down_stays_with_the_curve():
     through the whole concave climb ended above the curve - above its asymptote of 10 in 45
     of 200 runs (11.3-11.8) - and the level's interval covered the mean of the last 50 points
     in 74%.  A trend span must now have a recent half whose slope agrees with its own:
-    92.5% in 200 (target 90%)."""
+    92.5% in 200 then; 87-90% since the call is held (hysteresis), in 300 runs of each of two
+    seeds, and above 10.5 in 2% (1% with no hold below the alarm limit).  The bounds: those
+    rates with three binomial standard errors of this test's 200 runs."""
     rng = np.random.default_rng(18)
-    reps, covered, above, t = 40, 0, 0, np.arange(125)
+    reps, covered, above, t = 200, 0, 0, np.arange(125)
     for tau in rng.uniform(10, 40, reps):
         curve = 10 * (1 - np.exp(-t / tau))
         last = AdaptiveWindow().fit(curve + rng.normal(size=125)).table.iloc[-1]
         above += last["level"] > 10.5  # (a 96-point line can still end a little high)
         covered += last["level_low"] <= curve[-50:].mean() <= last["level_high"]
-    assert above <= 3 and covered / reps >= 0.9 - 1.64 * np.sqrt(0.9 * 0.1 / reps), (above, covered)
+    assert above / reps <= 0.02 + 3 * np.sqrt(0.02 * 0.98 / reps), above
+    assert covered / reps >= 0.87 - 3 * np.sqrt(0.87 * 0.13 / reps), covered
 
 
 def test_a_real_curve_still_climbing_ends_with_its_level_at_the_end_not_the_middle():
@@ -268,14 +272,15 @@ def test_an_unknown_level_names_persistence_rather_than_noise_when_that_is_the_c
 def test_a_steady_climb_keeps_its_call_instead_of_flickering():
     """Re-tested every step at one level, a status flips at every crossing: a steady climb of
     2,000 steps (0.0025 per step, unit noise) changed status ~35 times on average; a call is
-    now given up only on firmer evidence than it took to make it (hysteresis): ~12."""
+    now given up only on firmer evidence than it took to make it (hysteresis): ~12, and ~6 since
+    a call is kept while its span passes 80% of the alarm limit."""
     rng = np.random.default_rng(3)
     t = np.arange(2_000)
     flips = []
     for _ in range(8):
         status = AdaptiveWindow().fit(0.0025 * t + rng.normal(size=t.size)).table["status"].astype(str).to_numpy()
         flips.append(int((status[1:] != status[:-1]).sum()))
-    assert np.mean(flips) <= 20, flips
+    assert np.mean(flips) <= 10, flips
 
 
 def test_a_real_climb_is_never_called_stable_while_a_trend_beyond_the_limit_is_unconfirmed():
@@ -292,6 +297,24 @@ def test_a_real_climb_is_never_called_stable_while_a_trend_beyond_the_limit_is_u
     late = reasons[600:][status[600:] == "uncertain"]
     assert len(late) and late.str.contains("it may be levelling off").all()
     assert not reasons[600:].str.contains("no trend or change beyond the alarm limit").any()
+
+
+@pytest.mark.parametrize("name, before, now", [("sac-LunarLanderContinuous-v2", 16, 8), ("dqn-CartPole-v1", 27, 7)])
+def test_a_real_climb_near_its_alarm_limit_keeps_its_call(name, before, now):
+    """SB3's SAC on LunarLander and DQN on CartPole climb with a t that hovers near the alarm
+    limit: re-judged at the full limit every step, the status flipped improving / uncertain /
+    stable (16 and 27 changes).  A call already made is now kept while its span passes
+    HOLD_LIMIT_SHARE of the limit, and the reason says so."""
+    rewards = swarmstats.read_log(REAL + f"sb3/{name}.monitor.csv", wide=True)["r"].to_numpy()
+    table = AdaptiveWindow().fit(rewards).table
+    status, reasons = table["status"].astype(str).to_numpy(), table["reason"].astype(str)
+    assert int((status[1:] != status[:-1]).sum()) <= now < before
+    kept = reasons[reasons.str.contains("called before, kept while above")]
+    assert len(kept) and (status[kept.index] == "improving").all()
+    for reason in kept:  # below the limit, above its share
+        t, limit, keep = map(float, re.search(r"t = ([\d.]+), limit ([\d.]+); called before, kept while above "
+                                              r"([\d.]+)", reason).groups())
+        assert keep < t <= limit and keep == pytest.approx(HOLD_LIMIT_SHARE * limit, abs=0.01)
 
 
 def test_a_smoothed_climb_is_called_on_its_steps_and_the_level_follows_it():

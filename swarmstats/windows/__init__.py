@@ -37,8 +37,14 @@ from .long_series import WINDOW_POINTS, window_input
 from .noise import LONG_RUN_BIAS, MAX_INFLATION, scale_dof, short_window_inflation
 from .result import WindowResult
 from .state import STATUSES, StateRecord, WindowState
-from .window import DEFAULT_PRECISION_SDS, HOLD_HALF_T, HOLD_LEVEL, AdaptiveWindow
+from .window import (
+           DEFAULT_PRECISION_SDS,
+           HOLD_HALF_T,
+           HOLD_LEVEL,
+           HOLD_LIMIT_SHARE,
+           AdaptiveWindow,
+)
 
 __all__ = ["AdaptiveWindow", "WindowState", "WindowResult", "StateRecord", "STATUSES",
-           "DEFAULT_PRECISION_SDS", "HOLD_LEVEL", "HOLD_HALF_T", "LONG_RUN_BIAS", "MAX_INFLATION",
+           "DEFAULT_PRECISION_SDS", "HOLD_LEVEL", "HOLD_HALF_T", "HOLD_LIMIT_SHARE", "LONG_RUN_BIAS", "MAX_INFLATION",
            "short_window_inflation", "scale_dof", "WINDOW_POINTS", "window_input"]
