@@ -375,7 +375,7 @@ def test_annotated_training_curves_score_the_issues_targets_and_beat_binseg():
 @pytest.mark.parametrize("path, words", [
     # TD3 on Humanoid: ~300 for 3,300 episodes, then a take-off to ~5,000 by episode 3,750
     ("sb3-long/td3-Humanoid-v3.monitor.csv", "still improving"),
-    # PPO on Hopper: bursts near 1,000 early, ~200 for most of the run, a fresh climb at the end
+    # PPO on Hopper: bursts near 1,000 early, ~18 creeping to ~48 for most of the run, a fresh climb at the end
     ("sb3-long/ppo-Hopper-v3.monitor.csv", "higher than the kept part before them"),
     # QR-DQN on Breakout: the S-shaped climb runs past half the run, where the warm-up stops
     ("sb3-long/qrdqn-Breakout-v4.monitor.csv", "still improving"),
@@ -537,13 +537,29 @@ def test_online_alarms_on_pong_come_from_cusum_once_the_reward_sits_at_its_cap()
     # BOCPD's check judged only the first 100 episodes (still learning, all values distinct);
     # after its alarms the reward sits at 21 with a few 19s and 20s, where BOCPD alarmed on
     # them: 9 alarms.  Judged on every reference it learns, "auto" hands the metric to CUSUM:
-    # one alarm, where the climb starts
+    # an alarm where the climb starts, and one where the misses at the cap stop (from episode
+    # 449 on, 21 in 79 of 80 episodes; 19-20 in ~1 of 8 before) - learnt from the climb as
+    # persistence 0.95, the reference had been blind to it
     result = run("regimes", REAL / "sb3/ppo-Pong-v4.monitor.csv", "-m", "r", "--online", "--format", "json")
     payload = json.loads(result.stdout)
     assert payload["detectors"] == {"r": "CUSUM"}
-    assert [a["change_step"] for a in payload["alarms"]] == [100]
+    assert [a["change_step"] for a in payload["alarms"]] == [100, 449]
     assert "CUSUM rather than BOCPD" in result.stderr and "are the same value" in result.stderr
     assert "(the reference learnt after an alarm)" in result.stderr and "from step 1" in result.stderr
+
+
+def test_online_alarms_follow_a_level_that_moved_inside_the_relearn_buffer():
+    # A2C Pong: CUSUM alarmed at 199 as the reward crept from -20 to -17; the reward then
+    # jumped to +18 over episodes 259-290 inside the next buffer, learnt as persistence 0.95
+    # around a level of -6.8, and the new level was never alarmed.  PPO Hopper's reward creeps
+    # from ~18 to ~48 (SD ~2) over episodes 2,100-7,400: no alarm from 2,011 to 10,179
+    pong = json.loads(run("regimes", REAL / "sb3/a2c-Pong-v4.monitor.csv", "-m", "r", "--online",
+                          "--format", "json").stdout)
+    assert [a["change_step"] for a in pong["alarms"]][0] == 184
+    assert [a for a in pong["alarms"] if 255 <= a["change_step"] <= 295 and a["alarm_step"] <= 340]
+    hopper = json.loads(run("regimes", REAL / "sb3-long/ppo-Hopper-v3.monitor.csv", "-m", "r",
+                            "--online-method", "cusum", "--format", "json").stdout)
+    assert len([a for a in hopper["alarms"] if 2200 <= a["change_step"] <= 7400]) >= 10
 
 
 def test_online_cusum_along_a_line_reports_take_off_and_plateau_not_a_staircase():

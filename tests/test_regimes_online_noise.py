@@ -125,13 +125,45 @@ def test_a_second_step_soon_after_the_first_is_caught_not_learnt_into_the_refere
     assert caught(OnlineRegimeDetector, 20) >= 15
 
 
-def test_only_a_step_between_two_levels_starts_a_new_regime_inside_a_relearn_buffer():
-    from swarmstats.regimes.reference import latest_regime_start
+def test_a_relearn_buffer_is_cut_after_a_step_or_a_finished_climb_and_waits_during_one():
+    from swarmstats.regimes.reference import MAX_WAIT, RelearnCut, relearn_cut
 
     rng = np.random.default_rng(191)
-    assert latest_regime_start(np.r_[rng.normal(2, 1, 60), rng.normal(4, 1, 40)]) == 60
-    assert latest_regime_start(rng.normal(size=100)) == 0
-    # a climb that levels off is a bend, not a step: cut there, the next buffer bent again and
-    # the alarms were a staircase
+    assert relearn_cut(np.r_[rng.normal(2, 1, 60), rng.normal(4, 1, 40)], 100) == RelearnCut(60, 60, False)
+    assert relearn_cut(rng.normal(size=100), 100) == RelearnCut()
+    # the climb already alarmed, levelled off: learnt from the level after it, no new alarm
+    # (cut at the climb's start, the next buffer bent again and the alarms were a staircase)
     bend = np.r_[np.linspace(0, 6, 50), np.full(50, 6.0)] + rng.normal(0, 0.5, 100)
-    assert latest_regime_start(bend) == 0
+    cut = relearn_cut(bend, 100)
+    assert cut.change is None and not cut.wait and 40 <= cut.start <= 60
+    # a level, then a climb that levelled off: an alarm where the climb began
+    level_climb = np.r_[np.zeros(40), np.linspace(0, 6, 30), np.full(50, 6.0)] + rng.normal(0, 0.5, 120)
+    cut = relearn_cut(level_climb, 100)
+    assert 35 <= cut.change <= 45 and 65 <= cut.start <= 75
+    # still climbing: nothing learnt yet - until MAX_WAIT warm-ups, then the latest one
+    climbing = np.r_[np.zeros(40), np.linspace(0, 6, 60)] + rng.normal(0, 0.5, 100)
+    assert relearn_cut(climbing, 100) == RelearnCut(wait=True)
+    long_climb = np.r_[np.zeros(100), np.linspace(0, 60, 400)] + rng.normal(0, 0.5, 500)
+    assert relearn_cut(long_climb[:450], 100) == RelearnCut(wait=True)
+    assert relearn_cut(long_climb, 100) == RelearnCut(start=500 - 100) and MAX_WAIT == 5
+    # a detector that follows a line learns a climb
+    assert relearn_cut(climbing, 100, climbs=False) == RelearnCut()
+
+
+def test_a_climb_inside_the_relearn_buffer_is_alarmed_not_learnt_as_persistence():
+    # a 1-SD step at 300 (alarmed), then 60 points later a climb of 6 SDs over 40 points: the
+    # relearn buffer held the climb, read it as persistence 0.95, and the new level was alarmed
+    # in 3% of 100 streams (CUSUM; BOCPD 57%); now 67% and 75%.  Bounds: three binomial SEs
+    # below those rates in this test's 40 and 20 streams
+    rng = np.random.default_rng(192)
+
+    def caught(make, streams):
+        found, t = 0, np.arange(800)
+        level = np.where(t >= 300, 1.0, 0.0) + np.clip((t - 360) / 40, 0, 1) * 6
+        for _ in range(streams):
+            alarms = make().fit(level + rng.normal(size=800)).alarms
+            found += any(a["index"] >= 360 and a["start"] >= 340 for a in alarms)
+        return found
+
+    assert caught(CusumDetector, 40) >= 40 * (0.67 - 3 * np.sqrt(0.67 * 0.33 / 40))
+    assert caught(OnlineRegimeDetector, 20) >= 20 * (0.75 - 3 * np.sqrt(0.75 * 0.25 / 20))

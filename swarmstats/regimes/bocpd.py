@@ -43,7 +43,7 @@ from .reference import (
     REFERENCE_MODELS,
     Reference,
     estimate_reference,
-    latest_regime_start,
+    relearn_cut,
 )
 
 __all__ = ["OnlineRegimeDetector", "OnlineRegimeState", "OnlineRegimeResult"]
@@ -187,6 +187,7 @@ class OnlineRegimeDetector(OnlineEstimator):
                                        points=0, bound=math.inf)
         self._previous: float | None = None
         self._buffer: list[float] = []
+        self._learn_at = self.warmup  # buffer length at which a reference is (next) tried
         self.n = 0
         self.alarms: list[tuple[int, int]] = []
         self._last_change = -(10**18)  # estimated start of the last reported change
@@ -246,7 +247,7 @@ class OnlineRegimeDetector(OnlineEstimator):
         previous, self._previous = self._previous, x
         if self.reference is None:
             self._buffer.append(x)
-            if len(self._buffer) < self.warmup or (self.alarms and self._changed_again()):
+            if len(self._buffer) < self._learn_at or (self.alarms and self._changed_again()):
                 return self._record(self.state)
             warm = np.asarray(self._buffer)
             self._reset()
@@ -296,16 +297,21 @@ class OnlineRegimeDetector(OnlineEstimator):
 
     def _changed_again(self) -> bool:
         """While the reference is learnt again after an alarm: whether the values since the
-        change hold another (:func:`.reference.latest_regime_start`).  The reference is then
-        learnt from the values after it, and if it starts after the alarm it is an alarm of
-        its own (before, it is where the reported change really started).  True when the
-        buffer was cut, and more values are needed."""
-        start = latest_regime_start(np.asarray(self._buffer))
-        if not start:
+        change hold another, or a climb (:func:`.reference.relearn_cut`).  The reference is then
+        learnt from the values after it, and if the change starts after the alarm it is an
+        alarm of its own (before, it is where the reported change really started); during a
+        climb nothing is learnt yet (looked at again a quarter of ``warmup`` later).  True when
+        more values are needed."""
+        cut = relearn_cut(np.asarray(self._buffer), self.warmup, climbs=self.model == "level")
+        if cut.wait:
+            self._learn_at = len(self._buffer) + max(self.warmup // 4, 1)
+            return True
+        self._learn_at = self.warmup
+        if not cut.start:
             return False
-        change = self.n - len(self._buffer) + start
-        self._buffer = self._buffer[start:]
-        if change > self.alarms[-1][0]:
+        change = None if cut.change is None else self.n - len(self._buffer) + cut.change
+        self._buffer = self._buffer[cut.start:]
+        if change is not None and change > self.alarms[-1][0]:
             self.alarms.append((self.n - 1, change))
             self._last_change = change
             self._seen_at_alarm = self.n - 1  # the buffer's points are this alarm's, as in _relearn

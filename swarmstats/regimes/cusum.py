@@ -39,7 +39,7 @@ from .reference import (
     REFERENCE_MODELS,
     Reference,
     estimate_reference,
-    latest_regime_start,
+    relearn_cut,
 )
 
 __all__ = ["CusumDetector", "CusumState", "CusumResult", "cusum_threshold", "cusum_arl", "REFERENCE_MODELS"]
@@ -225,6 +225,7 @@ class CusumDetector(OnlineEstimator):
         self.reference: Reference | None = self._given
         self._previous: float | None = None
         self._buffer: list[float] = []
+        self._learn_at = self.warmup  # buffer length at which a reference is (next) tried
         self.n = 0
         self.upper = self.lower = 0.0
         self._upper_zero = self._lower_zero = 0  # last index where each sum was 0
@@ -242,7 +243,7 @@ class CusumDetector(OnlineEstimator):
         previous, self._previous = self._previous, x
         if self.reference is None:
             self._buffer.append(x)
-            if len(self._buffer) >= self.warmup and not (self.alarms and self._changed_again(index)):
+            if len(self._buffer) >= self._learn_at and not (self.alarms and self._changed_again(index)):
                 # its clip reaches at most MAX_CLIPPED of the warm-up: a reward's second mode,
                 # clipped, made a two-point stream that alarmed 3.4x the promised rate.  (BOCPD
                 # keeps its clip: it models the spread, and a second mode left unclipped reads
@@ -274,14 +275,20 @@ class CusumDetector(OnlineEstimator):
 
     def _changed_again(self, index: int) -> bool:
         """While the reference is learnt again after an alarm: whether the values since hold a
-        second change (:func:`.reference.latest_regime_start`).  If so, that is an alarm, and
-        the reference is learnt from the values after it."""
-        start = latest_regime_start(np.asarray(self._buffer))
-        if not start:
+        second change or a climb (:func:`.reference.relearn_cut`).  A change is an alarm, and
+        the reference is learnt from the values after it; during a climb nothing is learnt yet
+        (looked at again a quarter of ``warmup`` later).  True when more values are needed."""
+        cut = relearn_cut(np.asarray(self._buffer), self.warmup, climbs=self.model == "level")
+        if cut.wait:
+            self._learn_at = len(self._buffer) + max(self.warmup // 4, 1)
+            return True
+        self._learn_at = self.warmup
+        if not cut.start:
             return False
-        self.alarms.append((index, index - len(self._buffer) + 1 + start))
-        self._alarm_now = True
-        self._buffer = self._buffer[start:]
+        if cut.change is not None:
+            self.alarms.append((index, index - len(self._buffer) + 1 + cut.change))
+            self._alarm_now = True
+        self._buffer = self._buffer[cut.start:]
         return True
 
     def _record(self) -> None:

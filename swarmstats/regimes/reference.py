@@ -102,18 +102,50 @@ def estimate_reference(values: np.ndarray, clip: float = CLIP, max_clipped: floa
 RELEARN_P = 0.01
 
 
-def latest_regime_start(values: np.ndarray) -> int:
-    """Where the latest regime of ``values`` starts (0: they are one regime), by the offline
-    detector, counting changes with a selection-adjusted p-value below ``RELEARN_P``.
+#: while a relearn buffer ends in a climb, it is not learnt from (:func:`relearn_cut`) - up to
+#: this many times ``warmup`` values; then from the latest ``warmup`` of them, as before
+MAX_WAIT = 5
+
+
+@dataclass(frozen=True)
+class RelearnCut:
+    """What a relearn buffer holds (:func:`relearn_cut`): learn from ``start`` on (0: all of
+    it); ``change``, where a change inside it began that is an alarm of its own (None: none);
+    ``wait``: it ends in a climb, so no reference is learnt yet."""
+    start: int = 0
+    change: int | None = None
+    wait: bool = False
+
+
+def relearn_cut(values: np.ndarray, warmup: int, climbs: bool = True) -> RelearnCut:
+    """Where the reference of a relearn buffer starts, by the offline detector's regimes of it
+    (changes with a selection-adjusted p-value below ``RELEARN_P``).
 
     An online detector learns its reference again after an alarm from the next ``warmup``
-    values; a second change among them was learnt into the reference and missed - a 2-SD step
+    values.  A second change among them was learnt into the reference and missed - a 2-SD step
     60 points after another: CUSUM 59 of 60 missed, BOCPD 25 of 60 - as persistence: a step
     inside the buffer reads as AR(1) persistence near 1, and the whitened step is then tiny.
+    So a step between two levels is an alarm, and the reference is learnt after it.  A climb
+    was learnt the same way: A2C's Pong reward (tests/fixtures/real/sb3) crept from -20 to -17
+    (an alarm at episode 199), climbed to +18 over episodes 250-290 inside the next buffer,
+    whose reference read persistence 0.95 and a level of -6.8, and the new level was never
+    alarmed; PPO Hopper's reward crept from ~18 to ~48 over 5,000 episodes with no alarm.  So
+    while the buffer ends in a climb nothing is learnt (``wait``; up to ``MAX_WAIT`` times
+    ``warmup`` values, then the latest ``warmup``), and once the climb has levelled off the
+    reference is learnt from the level after it - with an alarm where the climb began if a
+    level of at least ``warmup / 4`` values came before it in the buffer, none if it is the
+    climb already alarmed.  (Cut at a climb's start instead, the next buffer bent again, and
+    the alarms were a staircase: TD3 Humanoid, CUSUM 14 -> 28.)  Without ``climbs`` (a
+    detector whose "no change" is a line, which a climb is) only steps cut the buffer.
 
     >>> rng = np.random.default_rng(1)
-    >>> latest_regime_start(np.r_[rng.normal(2, 1, 60), rng.normal(4, 1, 40)])
-    60
+    >>> relearn_cut(np.r_[rng.normal(2, 1, 60), rng.normal(4, 1, 40)], 100)
+    RelearnCut(start=60, change=60, wait=False)
+    >>> cut = relearn_cut(np.r_[np.linspace(0, 6, 60), np.full(60, 6.0)] + rng.normal(0, 0.5, 120), 100)
+    >>> cut.change, abs(cut.start - 60) <= 5   # the climb already alarmed: learnt after it
+    (None, True)
+    >>> relearn_cut(np.r_[np.zeros(40), np.linspace(0, 6, 60)] + rng.normal(0, 0.5, 100), 100).wait
+    True
     """
     from .offline import detect_regimes
 
@@ -121,11 +153,19 @@ def latest_regime_start(values: np.ndarray) -> int:
     strengths = result.strengths
     found = strengths[strengths["pvalue_adjusted"] < RELEARN_P] if len(strengths) else strengths
     if not len(found):
-        return 0
-    start = int(found["changepoint"].max())
-    # a step between two levels only: a learning curve's bend (a climb levelling off, a climb
-    # starting) is a change too, but cut there the next buffer bends again, and the alarms
-    # were a staircase (TD3 Humanoid, CUSUM: 14 -> 28 alarms)
+        return RelearnCut()
+    starts = set(found["changepoint"].astype(int))
+    start = max(starts)
     segments = result.segments
-    beside = segments[(segments["end"] == start) | (segments["start"] == start)]
-    return 0 if beside["sloped"].any() else start
+    last = segments[segments["start"] == start]
+    before = segments[segments["end"] == start]
+    if not climbs and (last["sloped"].any() or before["sloped"].any()):
+        return RelearnCut()
+    if last["sloped"].any():  # it is climbing now
+        return RelearnCut(start=len(values) - warmup) if len(values) >= MAX_WAIT * warmup else RelearnCut(wait=True)
+    if not before["sloped"].any():  # a step between two levels
+        return RelearnCut(start=start, change=start)
+    began = int(before["start"].iloc[0])
+    level = segments[segments["end"] == began]  # a level of its own before the climb
+    own = began in starts and len(level) and int(level["n"].iloc[0]) >= max(warmup // 4, 1)
+    return RelearnCut(start=start, change=began if own else None)
