@@ -43,7 +43,7 @@ from .reference import (
     REFERENCE_MODELS,
     Reference,
     estimate_reference,
-    relearn_cut,
+    look_at_buffer,
 )
 
 __all__ = ["OnlineRegimeDetector", "OnlineRegimeState", "OnlineRegimeResult"]
@@ -302,11 +302,9 @@ class OnlineRegimeDetector(OnlineEstimator):
         alarm of its own (before, it is where the reported change really started); during a
         climb nothing is learnt yet (looked at again a quarter of ``warmup`` later).  True when
         more values are needed."""
-        cut = relearn_cut(np.asarray(self._buffer), self.warmup, climbs=self.model == "level")
+        cut, self._learn_at = look_at_buffer(self._buffer, self.warmup, self.model)
         if cut.wait:
-            self._learn_at = len(self._buffer) + max(self.warmup // 4, 1)
             return True
-        self._learn_at = self.warmup
         if not cut.start:
             return False
         change = None if cut.change is None else self.n - len(self._buffer) + cut.change

@@ -39,7 +39,7 @@ from .reference import (
     REFERENCE_MODELS,
     Reference,
     estimate_reference,
-    relearn_cut,
+    look_at_buffer,
 )
 
 __all__ = ["CusumDetector", "CusumState", "CusumResult", "cusum_threshold", "cusum_arl", "REFERENCE_MODELS"]
@@ -278,11 +278,9 @@ class CusumDetector(OnlineEstimator):
         second change or a climb (:func:`.reference.relearn_cut`).  A change is an alarm, and
         the reference is learnt from the values after it; during a climb nothing is learnt yet
         (looked at again a quarter of ``warmup`` later).  True when more values are needed."""
-        cut = relearn_cut(np.asarray(self._buffer), self.warmup, climbs=self.model == "level")
+        cut, self._learn_at = look_at_buffer(self._buffer, self.warmup, self.model)
         if cut.wait:
-            self._learn_at = len(self._buffer) + max(self.warmup // 4, 1)
             return True
-        self._learn_at = self.warmup
         if not cut.start:
             return False
         if cut.change is not None:

@@ -169,3 +169,12 @@ def relearn_cut(values: np.ndarray, warmup: int, climbs: bool = True) -> Relearn
     level = segments[segments["end"] == began]  # a level of its own before the climb
     own = began in starts and len(level) and int(level["n"].iloc[0]) >= max(warmup // 4, 1)
     return RelearnCut(start=start, change=began if own else None)
+
+
+def look_at_buffer(buffer: list[float], warmup: int, model: str) -> tuple[RelearnCut, int]:
+    """:func:`relearn_cut` of a detector's relearn ``buffer`` (a climb counts only where "no
+    change" is a level), and the buffer's length at which to try again: a quarter of
+    ``warmup`` later while it climbs (the offline detector is not run at every value), else
+    ``warmup``."""
+    cut = relearn_cut(np.asarray(buffer), warmup, climbs=model == "level")
+    return cut, len(buffer) + max(warmup // 4, 1) if cut.wait else warmup
