@@ -546,8 +546,9 @@ class AdaptiveWindow(OnlineEstimator):
         is None if no span qualifies; ``unconfirmed`` is then the most significant span beyond
         its limit whose half did not confirm it (None if there is none).
 
-        Hysteresis, for a trend called at the last step (``held``, its sign): the half need
-        only point the same way with t above ``HOLD_HALF_T``; and a climb whose pace changed is
+        Hysteresis, for a trend called at the last step (``held``, its sign): spans pointing
+        that way need only pass ``HOLD_LIMIT_SHARE`` of their limits; the half need only point
+        the same way with t above ``HOLD_HALF_T``; and a climb whose pace changed is
         followed on its half when the half itself passes the stricter ``HOLD_LEVEL`` and the
         recent part of that half still points the same way (so a rise that stopped is not
         followed onto its plateau).  ``followed`` is then the span it was called on."""
