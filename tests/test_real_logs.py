@@ -556,7 +556,9 @@ def test_online_alarms_follow_a_level_that_moved_inside_the_relearn_buffer():
     pong = json.loads(run("regimes", REAL / "sb3/a2c-Pong-v4.monitor.csv", "-m", "r", "--online",
                           "--format", "json").stdout)
     assert [a["change_step"] for a in pong["alarms"]][0] == 184
-    assert [a for a in pong["alarms"] if 255 <= a["change_step"] <= 295 and a["alarm_step"] <= 340]
+    # both of the jumps the offline regimes of that buffer find, each an alarm (the latest alone
+    # read "change from 281", after most of the move)
+    assert [(a["alarm_step"], a["change_step"]) for a in pong["alarms"][1:]] == [(324, 259), (324, 281)]
     hopper = json.loads(run("regimes", REAL / "sb3-long/ppo-Hopper-v3.monitor.csv", "-m", "r",
                             "--online-method", "cusum", "--format", "json").stdout)
     assert len([a for a in hopper["alarms"] if 2200 <= a["change_step"] <= 7400]) >= 10

@@ -118,8 +118,10 @@ def test_an_alarm_is_not_raised_again_for_the_change_it_just_reported():
     for name in ("qrdqn-Breakout-v4", "ppo-Hopper-v3"):
         table = ss.read_log(REAL / "sb3-long" / f"{name}.monitor.csv")
         alarms = OnlineRegimeDetector().fit(table.loc[table["metric"] == "r", "value"].to_numpy()).alarms
-        gaps = np.diff([a["index"] for a in alarms])
-        assert len(alarms) > 5 and gaps.min() > 3, (name, gaps.min())
+        # (a relearn buffer whose levels step twice gives two alarms at one index, for two changes)
+        gaps = np.diff(sorted({a["index"] for a in alarms}))
+        starts = [a["start"] for a in alarms]
+        assert len(alarms) > 5 and gaps.min() > 3 and len(set(starts)) == len(starts), (name, gaps.min())
 
 
 def test_a_stream_shorter_than_the_warm_up_is_not_called_quiet():

@@ -129,17 +129,17 @@ def test_a_relearn_buffer_is_cut_after_a_step_or_a_finished_climb_and_waits_duri
     from swarmstats.regimes.reference import MAX_WAIT, RelearnCut, relearn_cut
 
     rng = np.random.default_rng(191)
-    assert relearn_cut(np.r_[rng.normal(2, 1, 60), rng.normal(4, 1, 40)], 100) == RelearnCut(60, 60, False)
+    assert relearn_cut(np.r_[rng.normal(2, 1, 60), rng.normal(4, 1, 40)], 100) == RelearnCut(60, (60,), False)
     assert relearn_cut(rng.normal(size=100), 100) == RelearnCut()
     # the climb already alarmed, levelled off: learnt from the level after it, no new alarm
     # (cut at the climb's start, the next buffer bent again and the alarms were a staircase)
     bend = np.r_[np.linspace(0, 6, 50), np.full(50, 6.0)] + rng.normal(0, 0.5, 100)
     cut = relearn_cut(bend, 100)
-    assert cut.change is None and not cut.wait and 40 <= cut.start <= 60
+    assert cut.changes == () and not cut.wait and 40 <= cut.start <= 60
     # a level, then a climb that levelled off: an alarm where the climb began
     level_climb = np.r_[np.zeros(40), np.linspace(0, 6, 30), np.full(50, 6.0)] + rng.normal(0, 0.5, 120)
     cut = relearn_cut(level_climb, 100)
-    assert 35 <= cut.change <= 45 and 65 <= cut.start <= 75
+    assert len(cut.changes) == 1 and 35 <= cut.changes[0] <= 45 and 65 <= cut.start <= 75
     # still climbing: nothing learnt yet - until MAX_WAIT warm-ups, then the latest one
     climbing = np.r_[np.zeros(40), np.linspace(0, 6, 60)] + rng.normal(0, 0.5, 100)
     assert relearn_cut(climbing, 100) == RelearnCut(wait=True)

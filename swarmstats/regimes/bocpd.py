@@ -307,13 +307,14 @@ class OnlineRegimeDetector(OnlineEstimator):
             return True
         if not cut.start:
             return False
-        change = None if cut.change is None else self.n - len(self._buffer) + cut.change
+        previous = self.alarms[-1][0]
+        for change in (self.n - len(self._buffer) + c for c in cut.changes):
+            if change > previous:
+                self.alarms.append((self.n - 1, change))
+                self._last_change = change
+                self._seen_at_alarm = self.n - 1  # the buffer's points are this alarm's, as in _relearn
+                self._alarm_now = True
         self._buffer = self._buffer[cut.start:]
-        if change is not None and change > self.alarms[-1][0]:
-            self.alarms.append((self.n - 1, change))
-            self._last_change = change
-            self._seen_at_alarm = self.n - 1  # the buffer's points are this alarm's, as in _relearn
-            self._alarm_now = True
         return True
 
     def _record(self, state: OnlineRegimeState) -> OnlineRegimeState:

@@ -283,8 +283,8 @@ class CusumDetector(OnlineEstimator):
             return True
         if not cut.start:
             return False
-        if cut.change is not None:
-            self.alarms.append((index, index - len(self._buffer) + 1 + cut.change))
+        for change in cut.changes:
+            self.alarms.append((index, index - len(self._buffer) + 1 + change))
             self._alarm_now = True
         self._buffer = self._buffer[cut.start:]
         return True

@@ -110,10 +110,10 @@ MAX_WAIT = 5
 @dataclass(frozen=True)
 class RelearnCut:
     """What a relearn buffer holds (:func:`relearn_cut`): learn from ``start`` on (0: all of
-    it); ``change``, where a change inside it began that is an alarm of its own (None: none);
+    it); ``changes``, where changes inside it began that are alarms of their own, in order;
     ``wait``: it ends in a climb, so no reference is learnt yet."""
     start: int = 0
-    change: int | None = None
+    changes: tuple[int, ...] = ()
     wait: bool = False
 
 
@@ -125,7 +125,9 @@ def relearn_cut(values: np.ndarray, warmup: int, climbs: bool = True) -> Relearn
     values.  A second change among them was learnt into the reference and missed - a 2-SD step
     60 points after another: CUSUM 59 of 60 missed, BOCPD 25 of 60 - as persistence: a step
     inside the buffer reads as AR(1) persistence near 1, and the whitened step is then tiny.
-    So a step between two levels is an alarm, and the reference is learnt after it.  A climb
+    So a step between two levels is an alarm, and the reference is learnt after it - each step,
+    when the levels before it step more than once (A2C Pong, below: jumps at 259 and 281; the
+    latest alone read "change from 281", after most of the move).  A climb
     was learnt the same way: A2C's Pong reward (tests/fixtures/real/sb3) crept from -20 to -17
     (an alarm at episode 199), climbed to +18 over episodes 250-290 inside the next buffer,
     whose reference read persistence 0.95 and a level of -6.8, and the new level was never
@@ -140,10 +142,10 @@ def relearn_cut(values: np.ndarray, warmup: int, climbs: bool = True) -> Relearn
 
     >>> rng = np.random.default_rng(1)
     >>> relearn_cut(np.r_[rng.normal(2, 1, 60), rng.normal(4, 1, 40)], 100)
-    RelearnCut(start=60, change=60, wait=False)
+    RelearnCut(start=60, changes=(60,), wait=False)
     >>> cut = relearn_cut(np.r_[np.linspace(0, 6, 60), np.full(60, 6.0)] + rng.normal(0, 0.5, 120), 100)
-    >>> cut.change, abs(cut.start - 60) <= 5   # the climb already alarmed: learnt after it
-    (None, True)
+    >>> cut.changes, abs(cut.start - 60) <= 5   # the climb already alarmed: learnt after it
+    ((), True)
     >>> relearn_cut(np.r_[np.zeros(40), np.linspace(0, 6, 60)] + rng.normal(0, 0.5, 100), 100).wait
     True
     """
@@ -163,12 +165,19 @@ def relearn_cut(values: np.ndarray, warmup: int, climbs: bool = True) -> Relearn
         return RelearnCut()
     if last["sloped"].any():  # it is climbing now
         return RelearnCut(start=len(values) - warmup) if len(values) >= MAX_WAIT * warmup else RelearnCut(wait=True)
-    if not before["sloped"].any():  # a step between two levels
-        return RelearnCut(start=start, change=start)
+    if not before["sloped"].any():  # a step between two levels, and any steps into the level before
+        steps = [start]
+        while True:
+            level = segments[segments["end"] == steps[0]]
+            first = int(level["start"].iloc[0]) if len(level) else 0
+            if first not in starts or level["sloped"].any():
+                break
+            steps.insert(0, first)
+        return RelearnCut(start=start, changes=tuple(steps))
     began = int(before["start"].iloc[0])
     level = segments[segments["end"] == began]  # a level of its own before the climb
     own = began in starts and len(level) and int(level["n"].iloc[0]) >= max(warmup // 4, 1)
-    return RelearnCut(start=start, change=began if own else None)
+    return RelearnCut(start=start, changes=(began,) if own else ())
 
 
 def look_at_buffer(buffer: list[float], warmup: int, model: str) -> tuple[RelearnCut, int]:
