@@ -336,10 +336,14 @@ def test_regimes_options_and_bad_input(regime_log, tmp_path):
     assert target.read_bytes()[:4] == b"\x89PNG"
 
 
-def test_regimes_online_lists_alarms_in_steps(regime_log):
+def test_regimes_online_lists_alarms_in_steps(regime_log, tmp_path):
     text = run("regimes", regime_log, "--online", "-m", "reward")
     assert text.returncode == 0, text.stderr
     assert "alarm at step" in text.stdout
+    # --plot draws each detector's evidence (it was silently ignored with --online)
+    target = tmp_path / "online.png"
+    assert run("regimes", regime_log, "--online", "--plot", target).returncode == 0
+    assert target.read_bytes()[:4] == b"\x89PNG"
     payload = json.loads(run("regimes", regime_log, "--online", "--format", "json").stdout)
     changes = [a["change_step"] for a in payload["alarms"] if a["metric"] == "reward"]
     assert any(abs(c - 1500) <= 50 for c in changes) and any(abs(c - 2500) <= 50 for c in changes)

@@ -92,7 +92,7 @@ def run(args) -> int:
 
 def _online(args, frame, columns, metrics, method: str) -> int:
     """Alarms of an online detector replayed over each metric, in step units."""
-    rows, quiet = [], {}
+    rows, quiet, drawn = [], {}, []
     for series in every_metric_run(frame, metrics, columns.step, args):
         metric = series.name
         steps = series.index.to_numpy() if columns.step else np.arange(len(series))
@@ -115,6 +115,7 @@ def _online(args, frame, columns, metrics, method: str) -> int:
                          "delay": None})
         # what no alarm means here: a quiet stream, or one shorter than the warm-up, never judged
         quiet[metric] = outcome_text([], len(values), detector.warmup)
+        drawn.append(detector.result())
     table = pd.DataFrame(rows, columns=["metric", "detector", "alarm_step", "change_step", "delay"])
     table["delay"] = table["delay"].astype("Int64")
     for column in ("alarm_step", "change_step"):  # whole steps print as whole numbers
@@ -125,6 +126,8 @@ def _online(args, frame, columns, metrics, method: str) -> int:
            payload=lambda: {"mode": "online",
                             "detectors": dict(zip(table["metric"], table["detector"])),
                             "alarms": table.dropna(subset=["alarm_step"]).to_dict("records")})
+    if args.plot:  # each detector's evidence: the values with its alarms, and its statistic
+        plot_results(drawn, args.plot)
     return EXIT_PASS
 
 
