@@ -129,7 +129,7 @@ def relearn_cut(values: np.ndarray, warmup: int, climbs: bool = True) -> Relearn
     when the levels before it step more than once (A2C Pong, below: jumps at 259 and 281; the
     latest alone read "change from 281", after most of the move).  A climb
     was learnt the same way: A2C's Pong reward (tests/fixtures/real/sb3) crept from -20 to -17
-    (an alarm at episode 199), climbed to +18 over episodes 250-290 inside the next buffer,
+    (an alarm at episode 199), jumped to +18 over episodes 259-290 inside the next buffer,
     whose reference read persistence 0.95 and a level of -6.8, and the new level was never
     alarmed; PPO Hopper's reward crept from ~18 to ~48 over 5,000 episodes with no alarm.  So
     while the buffer ends in a climb nothing is learnt (``wait``; up to ``MAX_WAIT`` times

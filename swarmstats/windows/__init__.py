@@ -38,13 +38,14 @@ from .noise import LONG_RUN_BIAS, MAX_INFLATION, scale_dof, short_window_inflati
 from .result import WindowResult
 from .state import STATUSES, StateRecord, WindowState
 from .window import (
-           DEFAULT_PRECISION_SDS,
-           HOLD_HALF_T,
-           HOLD_LEVEL,
-           HOLD_LIMIT_SHARE,
-           AdaptiveWindow,
+    DEFAULT_PRECISION_SDS,
+    HOLD_HALF_T,
+    HOLD_LEVEL,
+    HOLD_LIMIT_SHARE,
+    AdaptiveWindow,
 )
 
 __all__ = ["AdaptiveWindow", "WindowState", "WindowResult", "StateRecord", "STATUSES",
-           "DEFAULT_PRECISION_SDS", "HOLD_LEVEL", "HOLD_HALF_T", "HOLD_LIMIT_SHARE", "LONG_RUN_BIAS", "MAX_INFLATION",
+           "DEFAULT_PRECISION_SDS", "HOLD_LEVEL", "HOLD_HALF_T", "HOLD_LIMIT_SHARE", "LONG_RUN_BIAS",
+           "MAX_INFLATION",
            "short_window_inflation", "scale_dof", "WINDOW_POINTS", "window_input"]
