@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ._input.random_state import resolve_rng
-from ._kernels.bootstrap import chunk_sizes, percentile_interval
+from ._kernels.bootstrap import chunk_sizes, percentile_interval, stretched_for_few_runs
 from ._kernels.distributions import average_ranks, t_ppf
 from ._kernels.order_statistics import median_binomial_interval, median_range_note
 from ._result import Result, fmt
@@ -56,7 +56,7 @@ class CompareResult(Result):
         level = f"{self.ci_level:.0%}"
         lines = [f"{len(self.table)} set(s) of runs; {level} intervals (the mean's Student's t, a "
                  f"one-task median's its order statistics', the rest a stratified bootstrap of "
-                 f"{self.n_boot} resamples)"]
+                 f"{self.n_boot} resamples, stretched for few runs)"]
         for row in self.table.to_dict("records"):
             lines.append(
                 f"  {row['name']}: {row['n_runs']} runs x {row['n_tasks']} task(s); "
@@ -229,6 +229,11 @@ def compare_runs(runs_a, runs_b=None, *, names=("a", "b"), ci: float = 0.95, n_b
         point = aggregates(scores[None])[0]
         reps = _bootstrap(aggregates, scores, n_boot, rng)
         low, high = percentile_interval(reps, level)
+        if scores.shape[0] >= 2:  # the median's (over tasks) and the IQM's; the mean's is t, below
+            low, high = stretched_for_few_runs(point, low, high, scores.shape[0],
+                                               _stratified_variance(scores)[1], level)
+        else:  # resampling one run gives it back every time: a zero-width "interval" of nothing
+            low, high = np.full(len(AGGREGATES), math.nan), np.full(len(AGGREGATES), math.nan)
         row = {"name": name, "n_runs": scores.shape[0], "n_tasks": scores.shape[1]}
         for i, aggregate in enumerate(AGGREGATES):
             row.update({aggregate: float(point[i]), f"{aggregate}_low": float(low[i]),
@@ -245,12 +250,11 @@ def compare_runs(runs_a, runs_b=None, *, names=("a", "b"), ci: float = 0.95, n_b
             row["median_low"], row["median_high"] = (median_binomial_interval(ordered, level)
                                                      if len(ordered) >= 2 else (math.nan, math.nan))
         rows.append(row)
-        if scores.shape[0] < 10:
-            intervals = ("the IQM's percentile interval from fewer than 10 runs tends to be too narrow (the "
-                         "mean's is Student's t, the median's the order statistics')" if scores.shape[1] == 1
-                         else "the median's and IQM's percentile intervals from fewer than 10 runs tend to be "
-                         "too narrow (the mean's is Student's t)")
-            notes.append(f"{name}: only {scores.shape[0]} runs; {intervals}")
+        if scores.shape[0] == 1:
+            notes.append(f"{name}: only 1 run; no interval (the spread across runs needs at least 2)")
+        elif scores.shape[0] < 10:
+            notes.append(f"{name}: only {scores.shape[0]} runs; the intervals hold their level when the "
+                         "scores are not strongly skewed (so few runs cannot show a long tail)")
             short = (median_range_note(scores.shape[0], level, "runs")
                      if 2 <= scores.shape[0] and scores.shape[1] == 1 else None)
             if short:
@@ -273,15 +277,22 @@ def mean_interval(scores, level: float = 0.95) -> tuple[float, float]:
     """
     scores = np.asarray(scores, dtype=float)
     scores = scores[:, None] if scores.ndim == 1 else scores
-    runs, tasks = scores.shape
     centre = float(scores.mean())
-    shares = scores.var(axis=0, ddof=1) / runs / tasks ** 2  # each task's part of the variance
-    variance = float(shares.sum())
+    variance, dof = _stratified_variance(scores)
     if not variance > 0:
         return centre, centre  # every run scored the same on every task
-    dof = variance ** 2 / float((shares ** 2).sum() / (runs - 1))
     half = t_ppf(0.5 + level / 2, dof) * math.sqrt(variance)
     return centre - half, centre + half
+
+
+def _stratified_variance(scores: np.ndarray) -> tuple[float, float]:
+    """Variance of the mean of the tasks' means (runs x tasks) and its Welch-Satterthwaite
+    degrees of freedom (nan when no run differs from another)."""
+    runs, tasks = scores.shape
+    shares = scores.var(axis=0, ddof=1) / runs / tasks ** 2  # each task's part of the variance
+    variance = float(shares.sum())
+    dof = variance ** 2 / float((shares ** 2).sum() / (runs - 1)) if variance > 0 else math.nan
+    return variance, dof
 
 
 def _improvement(sets: dict, n_boot: int, level: float, rng) -> pd.DataFrame:

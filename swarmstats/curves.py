@@ -4,7 +4,8 @@ Runs (seeds) are logged on their own step axes, at their own intervals, for thei
 :func:`learning_curves` puts them on one grid of steps (each run linearly interpolated between
 its own logged steps, and absent beyond its first and last), then gives at every grid step the
 mean with a Student t interval across the runs present there - exact for normal scores, and
-the band to read - and the median and the IQM with percentile-bootstrap intervals across runs.
+the band to read - the median with the runs' order statistics (distribution-free) and the IQM
+with a percentile-bootstrap interval stretched for few runs.
 The bands are pointwise: each step's interval covers that step's mean at its level, not the
 whole curve at once.  Where fewer than three runs reach a step it gets no interval.
 """
@@ -18,8 +19,9 @@ import pandas as pd
 
 from ._input.random_state import resolve_rng
 from ._input.series import as_series
-from ._kernels.bootstrap import percentile_interval
+from ._kernels.bootstrap import percentile_interval, stretched_for_few_runs
 from ._kernels.distributions import t_ppf
+from ._kernels.order_statistics import median_range_note, median_rank
 from ._result import Result, fmt
 from .errors import InputError, check_count, check_level, shown
 
@@ -109,9 +111,10 @@ def learning_curves(runs, *, points: int = 200, ci: float = 0.95, n_boot: int = 
     if len(lengths) > 1:
         notes.append(f"runs end at different steps ({lengths[0]} to {lengths[-1]}): later steps hold fewer runs "
                      "(n_runs), and none past the last run's end")
-    if len(series) < 10:
-        notes.append(f"only {len(series)} runs: the median's and IQM's percentile intervals tend to be too "
-                     "narrow with fewer than 10 (the mean's t interval does not)")
+    judged = table.loc[table["n_runs"] >= MIN_RUNS, "n_runs"]
+    short = median_range_note(int(judged.min()), level, "runs") if len(judged) else None
+    if short:
+        notes.append(f"where {int(judged.min())} runs reach a step, {short}")
     return CurvesResult(table=table, n_runs=len(series), ci_level=level, n_boot=int(n_boot), notes=notes,
                         name=name, run_names=[str(k) for k in named], _grid_values=values)
 
@@ -126,17 +129,31 @@ def _per_step(grid, values, level, n_boot, rng) -> pd.DataFrame:
         quantile = {n: t_ppf(0.5 + level / 2, n - 1) for n in set(count.tolist()) if n >= MIN_RUNS}  # a few run counts
         half = np.array([quantile.get(n, np.nan) for n in count]) * sd / np.sqrt(count)
     table = {"step": grid, "n_runs": count, "mean": mean, "mean_low": mean - half, "mean_high": mean + half}
-    middle = {"median": _nan_median, "iqm": _nan_iqm}
+    enough = count >= MIN_RUNS
+    table["median"] = _nan_median(values[None])[0]
+    low, high = _median_intervals(values, count, level)
+    table["median_low"], table["median_high"] = np.where(enough, low, np.nan), np.where(enough, high, np.nan)
     runs = values.shape[0]
     resampled = values[rng.integers(0, runs, size=(n_boot, runs))]  # n_boot x runs x steps
-    for statistic, function in middle.items():
-        point = function(values[None])[0]
-        low, high = percentile_interval(function(resampled), level, min_defined=0.0)
-        enough = count >= MIN_RUNS
-        table[statistic] = point
-        table[f"{statistic}_low"] = np.where(enough, low, np.nan)
-        table[f"{statistic}_high"] = np.where(enough, high, np.nan)
+    point = _nan_iqm(values[None])[0]
+    low, high = percentile_interval(_nan_iqm(resampled), level, min_defined=0.0)
+    low, high = stretched_for_few_runs(point, low, high, count, count - 1, level)
+    table["iqm"] = point
+    table["iqm_low"], table["iqm_high"] = np.where(enough, low, np.nan), np.where(enough, high, np.nan)
     return pd.DataFrame(table)
+
+
+def _median_intervals(values: np.ndarray, count: np.ndarray, level: float) -> tuple:
+    """Each step's (x_(j), x_(k+1-j)) of the k runs present there (runs x steps): the median's
+    distribution-free interval, as :func:`swarmstats.compare_runs` gives it for one task.  A
+    percentile bootstrap of 5 runs' median reads (x_(2), x_(4)) and holds it 62.5% of the time."""
+    ordered = np.sort(values, axis=0)  # NaN (absent runs) last
+    low, high = np.full(values.shape[1], np.nan), np.full(values.shape[1], np.nan)
+    for k in set(count.tolist()) - {0}:  # a few distinct run counts
+        at = np.flatnonzero(count == k)
+        j = median_rank(k, level)
+        low[at], high[at] = ordered[j - 1, at], ordered[k - j, at]
+    return low, high
 
 
 def _nan_median(samples: np.ndarray) -> np.ndarray:

@@ -13,6 +13,8 @@ import warnings
 import numpy as np
 from scipy import stats
 
+from .distributions import norm_ppf, t_ppf
+
 #: entries of the largest replicate-by-item matrix built at once (~32 MB of int64)
 CHUNK_ENTRIES = 4_000_000
 #: above this many replicate x item draws, resampled sums come from their normal limit
@@ -157,6 +159,34 @@ def percentile_interval(replicates: np.ndarray, level: float, *, min_defined: fl
     low[too_few] = np.nan
     high[too_few] = np.nan
     return low, high
+
+
+def stretched_for_few_runs(point, low, high, runs, dof, level: float):
+    """The percentile interval (``low``, ``high``) of a mean-like statistic of ``runs``
+    independent draws (per stratum) stretched about its estimate ``point``, by
+    t_dof / z * sqrt(runs / (runs - 1)) (elementwise; never narrower than it was).
+
+    Why: resampling n values spreads a mean sqrt((n - 1) / n) times less than drawing them
+    anew, and the percentile interval's ends are normal quantiles where the spread itself is
+    estimated from n values (Student's t); ``dof`` are its degrees of freedom (n - 1 for one
+    stratum).  For 3 to 10 runs the percentile interval of an IQM held 74-93% where it read as
+    95%; stretched, 93-97% (docs/describe.md).  When the replicates are normal the stretched
+    interval of a mean is Student's t interval.
+
+    >>> low, high = stretched_for_few_runs(0.0, -1.96, 1.96, 5, 4, 0.95)   # t(4) 2.776, sqrt(5/4)
+    >>> round(float(low), 3), round(float(high), 3)
+    (-3.104, 3.104)
+    """
+    point, low, high = (np.asarray(v, dtype=float) for v in (point, low, high))
+    runs, dof = np.broadcast_arrays(np.asarray(runs, dtype=float), np.asarray(dof, dtype=float))
+    pairs = list(zip(runs.ravel().tolist(), dof.ravel().tolist()))
+    quantiles = {pair: t_ppf(0.5 + level / 2, pair[1]) for pair in set(pairs)  # a few distinct
+                 if pair[0] >= 2 and pair[1] > 0}
+    t_quantile = np.array([quantiles.get(pair, np.nan) for pair in pairs]).reshape(runs.shape)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        factor = t_quantile / norm_ppf(0.5 + level / 2) * np.sqrt(runs / (runs - 1))
+    # fmin/fmax: where no factor is defined (one run, no spread) the interval stays as it was
+    return np.fmin(low, point - factor * (point - low)), np.fmax(high, point + factor * (high - point))
 
 
 def bias_corrected_interval(replicates: np.ndarray, observed: np.ndarray, level: float, *,

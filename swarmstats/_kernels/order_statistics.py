@@ -25,8 +25,17 @@ def median_binomial_interval(ordered: np.ndarray, level: float) -> tuple:
     (1.0, 6.0)
     """
     n = len(ordered)
-    j = max(int(stats.binom.ppf((1 - level) / 2, n, 0.5)), 1)
+    j = median_rank(n, level)
     return (float(ordered[j - 1]), float(ordered[n - j]))
+
+
+def median_rank(n: int, level: float) -> int:
+    """The j of :func:`median_binomial_interval` for ``n`` values (at least 1).
+
+    >>> median_rank(10, 0.95), median_rank(5, 0.95)    # (x_(2), x_(9)): 97.9%; the range: 93.75%
+    (2, 1)
+    """
+    return max(int(stats.binom.ppf((1 - level) / 2, n, 0.5)), 1)
 
 
 def median_range_note(n: int, level: float, unit: str = "values") -> str | None:

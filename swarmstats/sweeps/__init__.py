@@ -144,10 +144,10 @@ def sweep(runs, *, checks=CHECKS, metrics=None, by=None, group: str | None = Non
                        random_state=random_state)
     notes += not_logged(results, by, list(metrics) if metrics else None)
     if len(table) and ((table["n"] >= 2) & (table["n"] < 10)).any():
-        notes.append("a setting with fewer than 10 runs: its IQM's percentile interval (in the table) tends "
-                     "to be too narrow; the mean's is Student's t, honest for few runs if their means are "
-                     "roughly normal, and the median's the runs' order statistics, which with fewer than "
-                     "6 runs is their range and holds the median less often than 95% (3 runs: 75%)")
+        notes.append("a setting with fewer than 10 runs: its intervals hold their level when the scores are "
+                     "not strongly skewed (the mean's is Student's t, the IQM's a percentile interval "
+                     "stretched for few runs); the median's is the runs' order statistics, which with fewer "
+                     "than 6 runs is their range and holds the median less often than 95% (3 runs: 75%)")
     transition = _phase(results, phase, n_boot, random_state, notes) if phase else None
     return SweepResult(n_runs=len(results), n_failed=sum(r["status"] != "ok" for r in results), by=by,
                        runs=results, table=table, phase=transition, notes=notes)
