@@ -801,6 +801,18 @@ def _loss(s):
     ([f"[Epoch {e}/30] loss: {_loss(e):.4f} acc: {0.5 + e / 100:.3f}" for e in range(1, 31)],
      ["step", "loss", "acc"], list(range(1, 31)), "epochs",
      "30 printed record(s) of 'Epoch N, name: value, ...' fields, step = Epoch; 1 other line(s) skipped"),
+    # Python's logging with its time and level before the message, "%(asctime)s %(levelname)s:
+    # %(message)s" (a crystal-graph network's 300-epoch log printed so): "malformed rows: the rows
+    # hold more fields than the header names (1)" before, as a CSV
+    ([f"2025-07-07 13:{e:02d}:26.649 INFO: Epoch [{e:03d}/30] - Train Loss: {_loss(e):.5f}, "
+      f"Valid Loss: {_loss(e) + 0.3:.5f}, LR: [0.001]" for e in range(1, 31)],
+     ["step", "Train Loss", "Valid Loss"], list(range(1, 31)), "epochs",
+     "30 printed record(s) of 'Epoch N, name: value, ...' fields, step = Epoch; 1 other line(s) skipped"),
+    ([f"Training Info: Epoch [{e}/3], Step [{i}/600] Avg_training_loss: {_loss(10 * e + i // 100):.4f}"
+      for e in range(1, 4) for i in range(100, 700, 100)],
+     ["step", "Epoch", "Avg_training_loss"], [600 * (e - 1) + i for e in range(1, 4) for i in range(100, 700, 100)],
+     "steps", "18 printed record(s) of 'Epoch E, Step n/600, name: value, ...' fields, step = (Epoch - 1) x 600 + "
+     "Step, which starts again each epoch; 1 other line(s) skipped"),
     # a loop that prints its epochs counted from 0: step 0 x 600 + count (it read -500 before)
     ([f"Epoch [{e}/3], Step [{i}/600], Loss: {_loss(10 * e + i // 100):.4f}" for e in range(3) for i in range(100, 700, 100)],
      ["step", "Epoch", "Loss"], [600 * e + i for e in range(3) for i in range(100, 700, 100)], "steps",

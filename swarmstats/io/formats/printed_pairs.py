@@ -68,9 +68,12 @@ _SPACED_NAME = r"(?:[^\W\d]|[^\x00-\x7f\s])[\w./-]*"
 _FIELDS = re.compile(rf"(?<![\w./-])({_SPACED_NAME})\s*[:=]\s*({PRINTED_NUMBER})(?:ms|s|%)?(?=\s|$)", re.IGNORECASE)
 
 
-#: a record that begins with its step (at the line's start, after a ``[tag]``, a logger's `` - ``
-#: or ``INFO:name:``; a phase may name it, ``Train Epoch``), its fields listed after it
-_LISTED_LEAD = re.compile(r"(?:^|\]|\s-\s|^[A-Z]+:[\w.]*:)\s*\[?(?:(?:train|training|eval|evaluation|valid|validation|val|test)\s+)?"
+#: a record that begins with its step (at the line's start, after a ``[tag]``, a logger's `` - ``,
+#: ``INFO:name:`` or a level and colon after its time, ``2025-07-07 13:55:26.649 INFO: Epoch [1/300]``
+#: - Python's ``logging`` with ``%(asctime)s %(levelname)s: %(message)s``; a phase may name it,
+#: ``Train Epoch``), its fields listed after it
+_LISTED_LEAD = re.compile(r"(?:^|\]|\s-\s|^[A-Z]+:[\w.]*:|\b(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|NOTICE):)"
+                          r"\s*\[?(?:(?:train|training|eval|evaluation|valid|validation|val|test)\s+)?"
                           r"(global_step|step|iteration|iter|epoch|episode|update|ep)\s*(?:[:=]\s*|\s+)"
                           r"\[?\s*(\d+)(?:\s*/\s*(\d+))?(?:\s*\])?", re.IGNORECASE)
 #: what follows a listed record's step: a separator, a count in brackets (MNIST's ``[640/60000 (1%)]``),
