@@ -813,6 +813,11 @@ def _loss(s):
      ["step", "Epoch", "Avg_training_loss"], [600 * (e - 1) + i for e in range(1, 4) for i in range(100, 700, 100)],
      "steps", "18 printed record(s) of 'Epoch E, Step n/600, name: value, ...' fields, step = (Epoch - 1) x 600 + "
      "Step, which starts again each epoch; 1 other line(s) skipped"),
+    # the level without a colon ("%(asctime)s %(levelname)s %(message)s"; rich's handler)
+    ([f"2024-01-01 12:{e:02d}:00,123 INFO Epoch {e}, loss: {_loss(e):.4f}, acc: {0.5 + e / 100:.3f}"
+      for e in range(1, 31)],
+     ["step", "loss", "acc"], list(range(1, 31)), "epochs",
+     "30 printed record(s) of 'Epoch N, name: value, ...' fields, step = Epoch; 1 other line(s) skipped"),
     # a loop that prints its epochs counted from 0: step 0 x 600 + count (it read -500 before)
     ([f"Epoch [{e}/3], Step [{i}/600], Loss: {_loss(10 * e + i // 100):.4f}" for e in range(3) for i in range(100, 700, 100)],
      ["step", "Epoch", "Loss"], [600 * e + i for e in range(3) for i in range(100, 700, 100)], "steps",

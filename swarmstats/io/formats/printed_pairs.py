@@ -69,10 +69,11 @@ _FIELDS = re.compile(rf"(?<![\w./-])({_SPACED_NAME})\s*[:=]\s*({PRINTED_NUMBER})
 
 
 #: a record that begins with its step (at the line's start, after a ``[tag]``, a logger's `` - ``,
-#: ``INFO:name:`` or a level and colon after its time, ``2025-07-07 13:55:26.649 INFO: Epoch [1/300]``
-#: - Python's ``logging`` with ``%(asctime)s %(levelname)s: %(message)s``; a phase may name it,
-#: ``Train Epoch``), its fields listed after it
-_LISTED_LEAD = re.compile(r"(?:^|\]|\s-\s|^[A-Z]+:[\w.]*:|\b(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|NOTICE):)"
+#: ``INFO:name:`` or a level after its time, ``2025-07-07 13:55:26.649 INFO: Epoch [1/300]`` - Python's
+#: ``logging`` with ``%(asctime)s %(levelname)s: %(message)s``, or without the colon (then in capitals,
+#: as logging and rich print it); a phase may name it, ``Train Epoch``), its fields listed after it
+_LISTED_LEAD = re.compile(r"(?:^|\]|\s-\s|^[A-Z]+:[\w.]*:|\b(?-i:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|NOTICE)\b"
+                          r"|\b(?:debug|info|warning|warn|error|critical|notice):)"
                           r"\s*\[?(?:(?:train|training|eval|evaluation|valid|validation|val|test)\s+)?"
                           r"(global_step|step|iteration|iter|epoch|episode|update|ep)\s*(?:[:=]\s*|\s+)"
                           r"\[?\s*(\d+)(?:\s*/\s*(\d+))?(?:\s*\])?", re.IGNORECASE)
