@@ -181,3 +181,79 @@ def test_watch_says_what_it_cannot_follow_that_the_other_commands_read(tmp_path)
     assert ("no numeric metric values were read; its lines of one form in no format swarmstats knows are read by the "
             "other commands, which read the file whole (40 printed line(s) like 'Episode * 0 * Avg Reward is ==> "
             "-1000' read as 'Avg Reward' by 'Episode'), but not followed as they arrive") in watched.stderr
+
+
+def _language_model_log(total=983, epochs=3, first_epoch=1, interval=200):
+    """What PyTorch's word-language-model example (and the nn.Transformer tutorial built on it)
+    prints, in its own layout, with made-up numbers: a line every ``interval`` batches, then the
+    validation at each epoch's end, then the test."""
+    out = ["| Model: Transformer"]
+    for epoch in range(first_epoch, first_epoch + epochs):
+        for batch in range(interval, total, interval):
+            loss = 7.0 - 0.5 * epoch - 0.3 * batch / total
+            out.append(f"| epoch {epoch:3d} | {batch:5d}/{total:5d} batches | lr 20.00 | ms/batch 45.{batch % 7}0 "
+                       f"| loss {loss:5.2f} | ppl {2.718 ** loss:8.2f}")
+        out.append("-" * 89)
+        out.append(f"| end of epoch {epoch:3d} | time: 15{epoch}.30s | valid loss {6.6 - 0.4 * epoch:5.2f} | "
+                   f"valid ppl {2.718 ** (6.6 - 0.4 * epoch):8.2f}")
+        out.append("-" * 89)
+    out += ["=" * 89, "| End of training | test loss  4.98 | test ppl   145.91", "=" * 89]
+    return "\n".join(out) + "\n"
+
+
+def test_a_count_within_the_epoch_makes_the_step_and_the_epochs_end_holds_its_validation(tmp_path):
+    # read by the epoch alone, every line of an epoch shared one row: 12 training lines were 3
+    # rows, each the epoch's last; and printed-pairs took the file for its 3 "| end of epoch"
+    # lines, a table of their time alone
+    path = tmp_path / "lm.log"
+    path.write_text(_language_model_log())
+    wide = read_log(path, wide=True)
+    assert wide.attrs["format"] == "printed-template" and wide.attrs["step_unit"] == "steps"
+    assert wide.columns.tolist() == ["step", "lr", "ms/batch", "loss", "ppl", "time", "valid loss", "valid ppl"]
+    training = wide.dropna(subset=["loss"])
+    assert training["step"].tolist() == [983 * (e - 1) + b for e in (1, 2, 3) for b in (200, 400, 600, 800)]
+    assert training["loss"].tolist() == pytest.approx([round(7.0 - 0.5 * e - 0.3 * b / 983, 2)
+                                                       for e in (1, 2, 3) for b in (200, 400, 600, 800)])
+    validation = wide.dropna(subset=["valid loss"])
+    assert validation["step"].tolist() == [983, 1966, 2949]  # each epoch's end
+    assert validation["valid loss"].tolist() == pytest.approx([6.2, 5.8, 5.4])
+    assert wide.attrs["notes"][1] == (
+        "'epoch' repeats on lines of the form '| epoch   1 |   200/  983 batches | lr 20.00 | ms/batch 45.40 | "
+        "loss  6.44 | ppl   625.34': read with the count before '/ total' as step (epoch - 1) x total + count "
+        "(the count starts again each epoch), and the other lines at the end of their epoch, epoch x total")
+    assert not any("left out" in note for note in wide.attrs["notes"])  # the count and total are read
+    done = run("check-convergence", path, "--format", "json")
+    checked = {row["name"]: row for row in json.loads(done.stdout)["results"]}
+    assert checked["loss"]["n"] == 12 and checked["valid loss"]["n"] == 3
+    assert "ms/batch" not in checked and "time" not in checked  # clocks: bookkeeping
+    assert "ms/batch, time (a clock)" in done.stderr
+
+
+def test_epochs_counted_from_zero_and_runs_of_other_totals():
+    one = read_template("lm.log", _language_model_log(first_epoch=0, epochs=2)).frame
+    assert one.dropna(subset=["loss"])["step"].tolist() == [983 * e + b for e in (0, 1) for b in (200, 400, 600, 800)]
+    assert one.dropna(subset=["valid loss"])["step"].tolist() == [983, 1966]
+    # two trainings in one capture (three tokenizers, each its own batches per epoch): the second
+    # starts again, a run of its own by the loader's rules, on its own total
+    text = _language_model_log(total=983, epochs=2) + _language_model_log(total=455, epochs=2)
+    table = read_template("two.log", text).frame
+    assert table.dropna(subset=["valid loss"])["step"].tolist() == [983, 1966, 455, 910]
+
+
+def test_watch_follows_the_counted_steps_as_read_log_reads_them(tmp_path):
+    follower = FormFollower()
+    records = [record for line in _language_model_log(epochs=3).splitlines() for record in follower.feed(line)]
+    table = read_template("lm.log", _language_model_log(epochs=3)).frame
+    training = [(step, values["loss"]) for step, values in records if "loss" in values]
+    assert training == list(zip(table.dropna(subset=["loss"])["step"], table.dropna(subset=["loss"])["loss"]))
+    # the validation form is followed from its second line (its first came before later steps)
+    assert [step for step, values in records if "valid loss" in values] == [1966, 2949]
+
+
+def test_lines_repeating_a_step_with_no_count_say_what_was_replaced():
+    text = "\n".join(f"epoch {1 + i // 4} loss is {1 - i / 100} and acc at {i / 100}" for i in range(20))
+    table = read_template("rep.log", text)
+    assert table.frame["step"].tolist() == [1, 2, 3, 4, 5]
+    assert table.frame["loss"].tolist() == pytest.approx([0.97, 0.93, 0.89, 0.85, 0.81])  # each epoch's last
+    assert table.notes[1] == ("15 line(s) at the epoch of the line before, naming the same, replaced it (the last "
+                              "printed is kept): no count within the epoch was found on them")

@@ -66,6 +66,9 @@ _BOOKKEEPING = (
                            r"datetime|date|ms|secs|seconds|dt)$"
                            r"|(^|_)time_(this_iter_s|total_s|since_restore)$"  # Ray Tune's clocks
                            r"|(^|_)time_per_(epoch|iter|iteration|step|update)$"
+                           # a duration per unit of work, its unit first: PyTorch's language-model
+                           # example prints ms/batch; tqdm s/it
+                           r"|(^|_)(ms|s|sec|secs|seconds)_(per_)?(batch|step|iter|it|iteration|update|epoch)$"
                            # the time left, as rsl_rl prints it (ETA: 00:46:40)
                            r"|^eta$"
                            # the seconds each part of a step took, as d3rlpy logs them

@@ -59,6 +59,7 @@ _PAIR = re.compile(rf"(?<![\w./-])([A-Za-z_][\w./-]*)\s*=\s*(?:\[\s*({PRINTED_NU
 #: (after any prefix: ``[rank0]``, a logger's time and level); the total after a ``/`` is no value
 _PIPED_LEAD = re.compile(r"(?<![\w./-])(global_step|step|iteration|iter|epoch|episode|update)"
                          r"(?:\s*[:=]\s*|\s+)(\d+)(?:\s*/\s*\d+)?\s*\|", re.IGNORECASE)
+_DIGIT = re.compile(r"\d")
 #: one field of a piped record: a name (words allowed: ``Train Loss``), ``:`` or ``=``, a number
 _FIELD = re.compile(rf"^\s*([A-Za-z_][\w./ -]*?)\s*[:=]\s*({PRINTED_NUMBER})(?:ms|s|%)?\s*$", re.IGNORECASE)
 #: a name in a listed record's spaced fields: a word, or a symbol a loop printed for its schedule
@@ -244,6 +245,15 @@ def _piped_record(line: str) -> dict | None:
     {'Step': 5.0, 'loss': 1.2301, 'lr': 2e-05, 'tokens_per_second_per_gpu': 1238.2}
     >>> _piped_record("Epoch 3/10 | Train Loss: 0.5200 | Val Acc: 0.810")
     {'Epoch': 3.0, 'Train Loss': 0.52, 'Val Acc': 0.81}
+
+    A field with a number that no ``name: value`` reads makes the line no such record: read
+    with the others left out, PyTorch's word-language-model example (``| epoch 3 |  200/ 2983
+    batches | lr 20.00 | ... | loss  5.24 | ppl  189.5``, then ``| end of epoch 3 | time: 150.3s |
+    valid loss  5.85 | ...``) was a table of ``time`` alone; its numbers are named by the words
+    before them (:mod:`.printed_template`).
+
+    >>> _piped_record("| end of epoch   3 | time: 150.30s | valid loss  5.85 | valid ppl   347.89") is None
+    True
     """
     lead = _PIPED_LEAD.search(line)
     if lead is None:
@@ -252,6 +262,8 @@ def _piped_record(line: str) -> dict | None:
     for field in line[lead.end():].split("|"):
         whole = _FIELD.match(field)
         found = [whole.groups()] if whole is not None else _FIELDS.findall(field)
+        if not found and _DIGIT.search(field):
+            return None
         for name, value in found:
             pairs.setdefault(name.strip(), scalar(float(value)))  # (a NaN printed: logged)
     return pairs

@@ -15,8 +15,12 @@ least one other: each number is named by the words before it, back to the last s
 (``,`` ``;`` ``|`` ``*`` brackets, ``. ``, `` - ``, a colon) and the connecting words (``at``,
 ``is``, a logger's ``INFO``) left out - ``running reward``, ``episode``; ``Avg Reward``.  A
 number no words name (a time stamp's, the total of ``Epoch 3/10``) is left out, and said so
-when it varies.  Forms with the same step key are read together, lines at one step in a row
-sharing a row; a step that goes back is left to the loader's rules (a new run, a resume).
+when it varies.  Forms with the same step key are read together (another form from its
+second line), lines at one step in a row sharing a row; a step that goes back is left to the
+loader's rules (a new run, a resume).  A form whose lines repeat their step and print a count
+within it, ``| epoch 3 |  200/ 2983 batches | ...`` (PyTorch's word-language-model example), is
+read on ``(epoch - 1) x total + count`` and the other forms at their epoch's end
+(:meth:`_Form.count`).
 
 Read as a table, such a log stopped at "no numeric metric column (columns: running reward:
 8.82 at episode 10)"; in a Markdown page, at "no training log found".
@@ -41,6 +45,8 @@ from .printed_pairs import STEP_KEYS, unit
 #: the fewest lines of one form read as a log: fewer is no series to judge, and a page's
 #: prose repeats a sentence with two numbers in it now and then
 MIN_RECORDS = 5
+#: ... and the fewest of another form read with that log, by the same step key
+MIN_COMPANION_RECORDS = 2
 #: a printed number (signed, decimal or exponent, Python's nan and inf), not one inside a word
 #: (``v1``, ``gpt2``) or a version (``0.5.1`` reads as two), with a unit it may carry
 _NUMBER = re.compile(r"(?<![\w.])([-+]?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?nan|[-+]?inf)"
@@ -100,6 +106,7 @@ class _Form:
     names: list
     lines: list
     values: list
+    key: tuple = ()  # the text before each number (spaces made one), and after the last
 
     @property
     def step(self) -> int | None:
@@ -115,6 +122,51 @@ class _Form:
                 seen.add(name)
                 kept.append(at)
         return kept
+
+    def count(self) -> int | None:
+        """The index of a count within the step - a number no words name, printed ``n/ total``
+        after the step (``| epoch 3 |  200/ 2983 batches | ...``) - when the form's lines repeat
+        their step and the total holds within each step, else None.  Read by the step alone,
+        such a log kept one line an epoch of each (PyTorch's word-language-model example: 40
+        lines read as 5 rows)."""
+        step = self.step
+        if step is None:
+            return None
+        rows = self.values
+        repeats = [i for i in range(1, len(rows)) if rows[i][step] == rows[i - 1][step]]
+        if not repeats:
+            return None
+        for at in range(step + 1, len(self.names) - 1):
+            if (self.names[at] is None and self.key[at + 1] == "/"
+                    and all(rows[i][at + 1] == rows[i - 1][at + 1] and rows[i][at] > rows[i - 1][at]
+                            for i in repeats)):
+                return at
+        return None
+
+
+class _Steps:
+    """Each record's step, in the order printed.  With a count within the step (:meth:`_Form.count`)
+    a line is at ``(epoch - base) x total + count`` (``base`` 0 when the first such line's epoch
+    is 0: a loop counting its epochs from 0, else 1), and a line of another form at its epoch's
+    end, ``(epoch - base + 1) x total`` (``| end of epoch 3 | ... | valid loss 5.85``), the total of
+    the last counted line before it; without one, the step as printed."""
+
+    def __init__(self, counts: dict):
+        self.counts = counts  # id(form) -> the index of its count, for the forms that have one
+        self.base: int | None = None
+        self.total: float | None = None
+
+    def __call__(self, form: _Form, row: list) -> float:
+        step = row[form.step]
+        at = self.counts.get(id(form))
+        if at is not None:
+            if self.base is None:
+                self.base = 0 if step == 0 else 1
+            self.total = row[at + 1]
+            return (step - self.base) * self.total + row[at]
+        if self.counts and self.total is not None:
+            return (step - self.base + 1) * self.total
+        return step
 
 
 def line_form(line: str) -> tuple[tuple, list, list] | None:
@@ -144,7 +196,7 @@ def _forms(text: str) -> list:
         key, befores, values = parsed
         form = forms.get(key)
         if form is None:
-            form = forms[key] = _Form(line.strip(), [slot_name(before) for before in befores], [], [])
+            form = forms[key] = _Form(line.strip(), [slot_name(before) for before in befores], [], [], key)
         form.lines.append(index)
         form.values.append(values)
     return list(forms.values())
@@ -153,14 +205,17 @@ def _forms(text: str) -> list:
 def _read_forms(text: str) -> tuple[list, str] | None:
     """The forms read as the log and their step key's name, else None: the most frequent form
     that is a log (module docstring), and every other with its step key."""
-    logs = [form for form in _forms(text)
-            if len(form.lines) >= MIN_RECORDS and form.step is not None and form.metrics()]
+    forms = [form for form in _forms(text) if form.step is not None and form.metrics()]
+    logs = [form for form in forms if len(form.lines) >= MIN_RECORDS]
     if not logs:
         return None
     chosen = max(logs, key=lambda form: len(form.lines))
     axis = chosen.names[chosen.step]
     key = _step_rank(axis)
-    return [form for form in logs if _step_rank(form.names[form.step]) == key], axis
+    # a form printed with the log's step key is read with it from its second line on (an
+    # evaluation at the end of each of 3 epochs: `| end of epoch 3 | ... | valid loss 5.85`)
+    return [form for form in forms if _step_rank(form.names[form.step]) == key
+            and (form is chosen or len(form.lines) >= MIN_COMPANION_RECORDS)], axis
 
 
 class FormFollower:
@@ -168,13 +223,14 @@ class FormFollower:
     a form has made a log (:data:`MIN_RECORDS` lines of it, as ``read_log`` reads them), the
     records of every line held until then that it reads, and after that each line's record.
     Forms are told apart as ``read_log`` tells them; the step key is that of the first form to
-    make a log, and another form with it is read from the line that makes it a log on (its
-    earlier lines would come after later steps)."""
+    make a log, and another form with it is read from its :data:`MIN_COMPANION_RECORDS`-th line
+    on (its earlier lines would come after later steps)."""
 
     def __init__(self):
         self.axis: str | None = None
         self._forms: dict = {}  # key -> _Form of the lines held (their values)
         self._open: set = set()  # the keys read
+        self._steps = _Steps({})
 
     def feed(self, line: str) -> list:
         """The ``(step, values)`` records ``line`` gives (module docstring), in order."""
@@ -184,12 +240,13 @@ class FormFollower:
         key, befores, values = parsed
         form = self._forms.get(key)
         if form is None:
-            form = self._forms[key] = _Form(line.strip(), [slot_name(before) for before in befores], [], [])
+            form = self._forms[key] = _Form(line.strip(), [slot_name(before) for before in befores], [], [], key)
         if key in self._open:
-            return [_record(form, values)]
+            return [_record(form, values, self._steps)]
         form.lines.append(len(form.lines))
         form.values.append(values)
-        if len(form.lines) < MIN_RECORDS or form.step is None or not form.metrics():
+        needed = MIN_RECORDS if self.axis is None else MIN_COMPANION_RECORDS
+        if len(form.lines) < needed or form.step is None or not form.metrics():
             return []
         axis = form.names[form.step]
         if self.axis is None:
@@ -197,13 +254,15 @@ class FormFollower:
         elif _step_rank(axis) != _step_rank(self.axis):
             return []
         self._open.add(key)
+        if (count := form.count()) is not None:
+            self._steps.counts[id(form)] = count
         held = form.values if len(self._open) == 1 else form.values[-1:]
         form.values = []
-        return [_record(form, row) for row in held]
+        return [_record(form, row, self._steps) for row in held]
 
 
-def _record(form: _Form, row: list) -> tuple:
-    return row[form.step], {form.names[at]: row[at] for at in form.metrics()}
+def _record(form: _Form, row: list, steps: _Steps) -> tuple:
+    return steps(form, row), {form.names[at]: row[at] for at in form.metrics()}
 
 
 def is_template_text(text: str, base: str = "") -> bool:
@@ -221,14 +280,20 @@ def read_template(name: str, text: str) -> LogTable:
         raise InputError(f"{name}: no {MIN_RECORDS} printed lines of one form hold a step key "
                          f"({', '.join(STEP_KEYS[:6])} ...) and another number named by the words before it")
     forms, axis = found
+    counts = {id(form): at for form in forms if (at := form.count()) is not None}
     records, unnamed = [], 0
     for form in forms:
-        step, kept = form.step, form.metrics()
-        dropped = [at for at, name in enumerate(form.names) if name is None]
+        counted = counts.get(id(form))  # (a count and its total, which a new run may change, are read)
+        dropped = [at for at, name in enumerate(form.names)
+                   if name is None and (counted is None or at not in (counted, counted + 1))]
         unnamed = max(unnamed, sum(len({row[at] for row in form.values}) > 1 for at in dropped))
-        records += [(index, row[step], {form.names[at]: row[at] for at in kept})
-                    for index, row in zip(form.lines, form.values)]
+        records += [(index, form, row) for index, row in zip(form.lines, form.values)]
     records.sort(key=lambda record: record[0])
+    steps = _Steps(counts)
+    records = [(index, *_record(form, row, steps)) for index, form, row in records]
+    # a line at the step of the line before, naming what it named, replaces it in the row they share
+    replaced = sum(1 for (_, step, values), (_, before, earlier) in zip(records[1:], records)
+                   if step == before and not values.keys().isdisjoint(earlier))
     columns = stepped_columns([(step, values) for _, step, values in records if not math.isnan(step)])
     read_lines = {index for form in forms for index in form.lines}
     skipped = sum(1 for index, line in enumerate(text.splitlines()) if line.strip() and index not in read_lines)
@@ -237,6 +302,15 @@ def read_template(name: str, text: str) -> LogTable:
     notes = [f"{len(records)} printed line(s) like {shown} read as {', '.join(map(repr, names))} by {axis!r} "
              "(in no format swarmstats knows: each number named by the words printed before it)"
              + (f"; {skipped} other line(s) skipped" if skipped else "")]
+    if counts:
+        counted = next(form for form in forms if id(form) in counts)
+        at, end = (f"({axis} - 1)", axis) if steps.base else (axis, f"({axis} + 1)")
+        notes.append(f"{axis!r} repeats on lines of the form {counted.first!r}: read with the count before "
+                     f"'/ total' as step {at} x total + count (the count starts again each {axis})"
+                     + (f", and the other lines at the end of their {axis}, {end} x total" if len(forms) > 1 else ""))
+    if replaced:
+        notes.append(f"{replaced} line(s) at the {axis} of the line before, naming the same, replaced it (the last "
+                     f"printed is kept): no count within the {axis} was found on them")
     if unnamed:
         notes.append(f"left out: {unnamed} number(s) on each line with no words before them, which vary from "
                      "line to line")
@@ -245,7 +319,8 @@ def read_template(name: str, text: str) -> LogTable:
         notes.append(f"{without} line(s) whose {axis!r} is not a number left out")
     if not len(columns["step"]):
         raise InputError(f"{name}: no printed line of the form {forms[0].first!r} has a number for {axis!r}")
-    return LogTable(None, "printed-template", name, notes, arrays=columns, step_unit=unit(_axis_key(axis)))
+    return LogTable(None, "printed-template", name, notes, arrays=columns,
+                    step_unit=unit("step" if counts else _axis_key(axis)))
 
 
 def _axis_key(axis: str) -> str:
