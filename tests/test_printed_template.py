@@ -257,3 +257,66 @@ def test_lines_repeating_a_step_with_no_count_say_what_was_replaced():
     assert table.frame["loss"].tolist() == pytest.approx([0.97, 0.93, 0.89, 0.85, 0.81])  # each epoch's last
     assert table.notes[1] == ("15 line(s) at the epoch of the line before, naming the same, replaced it (the last "
                               "printed is kept): no count within the epoch was found on them")
+
+
+def _transfer_learning_log(epochs=25):
+    """What the PyTorch transfer-learning tutorial's ``train_model`` prints (copied into countless
+    projects), in its layout with made-up numbers: a header per epoch, counted from 0, then a
+    line per phase."""
+    out = []
+    for epoch in range(epochs):
+        out += [f"Epoch {epoch}/{epochs - 1}", "-" * 10,
+                f"train Loss: {0.6 - epoch / 100:.4f} Acc: {0.7 + epoch / 200:.4f}",
+                f"val Loss: {0.3 - epoch / 200:.4f} Acc: {0.9 + epoch / 500:.4f}", ""]
+    return "\n".join(out + ["Training complete in 1m 7s", "Best val Acc: 0.954248"]) + "\n"
+
+
+def _quickstart_log(epochs=10):
+    """What the PyTorch quickstart tutorial prints, in its layout with made-up numbers: a header
+    per epoch counted from 1, the loss every 100 batches with the samples seen out of 60,000,
+    then the test."""
+    out = ["Using cuda device"]
+    for epoch in range(1, epochs + 1):
+        out += [f"Epoch {epoch}", "-" * 31]
+        out += [f"loss: {2.3 - epoch * 0.1 - batch / 5000:>7f}  [{batch * 64 + 64:>5d}/60000]" for batch in range(0, 938, 100)]
+        out += ["Test Error: ", f" Accuracy: {37 + epoch * 3:>0.1f}%, Avg loss: {2.25 - epoch * 0.1:>8f} ", ""]
+    return "\n".join(out + ["Done!"]) + "\n"
+
+
+def test_lines_after_a_header_printing_the_epoch_alone_are_read_at_it(tmp_path):
+    # read as a CSV, "no numeric metric column (columns: Epoch 0/24)": no line holds its own step
+    path = tmp_path / "transfer.log"
+    path.write_text(_transfer_learning_log())
+    wide = read_log(path, wide=True)
+    assert wide.attrs["format"] == "printed-template" and wide.attrs["step_unit"] == "epochs"
+    assert wide.columns.tolist() == ["step", "train Loss", "train Acc", "val Loss", "val Acc"]  # each phase's own
+    assert wide["step"].tolist() == list(range(25))
+    assert wide["val Acc"].tolist() == pytest.approx([round(0.9 + e / 500, 4) for e in range(25)])
+    assert wide.attrs["notes"][1] == ("no line holds its own 'Epoch': each line read at the Epoch of the line before "
+                                      "it that prints one alone ('Epoch 0/24' ...)")
+    assert wide.attrs["notes"][0].endswith("; 27 other line(s) skipped")  # the dashes and the closing two
+    done = run("check-convergence", path, "--format", "json")
+    assert {row["name"] for row in json.loads(done.stdout)["results"]} == {"train Loss", "train Acc", "val Loss", "val Acc"}
+    watched = run("watch", path, "--once")  # not followed line by line: said, not a silent nothing
+    assert watched.returncode == 2 and "but not followed as they arrive" in watched.stderr
+
+
+def test_a_header_led_block_with_a_count_within_the_epoch_and_a_test_at_its_end():
+    table = read_template("quickstart.log", _quickstart_log())
+    frame = table.frame
+    training = frame.dropna(subset=["loss"])
+    assert training["step"].tolist() == [60000 * (e - 1) + 64 * b + 64 for e in range(1, 11) for b in range(0, 938, 100)]
+    tests = frame.dropna(subset=["Accuracy"])
+    assert tests["step"].tolist() == [60000 * e for e in range(1, 11)]  # each epoch's end
+    assert tests["Accuracy"].tolist() == pytest.approx([40.0 + 3 * k for k in range(10)])
+    assert tests["Avg loss"].tolist() == pytest.approx([2.15 - 0.1 * k for k in range(10)])
+
+
+@pytest.mark.parametrize("text", [
+    _transfer_learning_log(epochs=MIN_RECORDS - 1),                              # too few headers
+    "\n".join(f"Epoch {e}" for e in range(30)) + "\n",                             # headers, nothing under them
+    "\n".join(f"Epoch {e}\nsaved the model" for e in range(30)) + "\n",            # no number under them
+])
+def test_too_few_headers_or_nothing_numbered_under_them_is_no_log(text):
+    with pytest.raises(InputError, match="no 5 printed lines of one form"):
+        read_template("short.log", text)

@@ -107,6 +107,7 @@ class _Form:
     lines: list
     values: list
     key: tuple = ()  # the text before each number (spaces made one), and after the last
+    phase: str = ""  # in a header-led block, the phase its line begins with (train, val ...)
 
     @property
     def step(self) -> int | None:
@@ -123,20 +124,31 @@ class _Form:
                 kept.append(at)
         return kept
 
-    def count(self) -> int | None:
+    def label(self, at: int) -> str:
+        """The column name of number ``at``: its name, after the phase a header-led block's line
+        begins with (``val Loss: 0.21 Acc: 0.92``: ``val Loss``, ``val Acc``)."""
+        name = self.names[at]
+        if not self.phase or name.lower().startswith(self.phase.lower()):
+            return name
+        return f"{self.phase} {name}"
+
+    def count(self, steps: list | None = None) -> int | None:
         """The index of a count within the step - a number no words name, printed ``n/ total``
         after the step (``| epoch 3 |  200/ 2983 batches | ...``) - when the form's lines repeat
         their step and the total holds within each step, else None.  Read by the step alone,
         such a log kept one line an epoch of each (PyTorch's word-language-model example: 40
-        lines read as 5 rows)."""
+        lines read as 5 rows).  ``steps``: each line's step, when a header line before it
+        printed it (:func:`_blocks`)."""
         step = self.step
-        if step is None:
-            return None
+        if steps is None:
+            if step is None:
+                return None
+            steps = [row[step] for row in self.values]
         rows = self.values
-        repeats = [i for i in range(1, len(rows)) if rows[i][step] == rows[i - 1][step]]
+        repeats = [i for i in range(1, len(rows)) if steps[i] == steps[i - 1]]
         if not repeats:
             return None
-        for at in range(step + 1, len(self.names) - 1):
+        for at in range(0 if step is None else step + 1, len(self.names) - 1):
             if (self.names[at] is None and self.key[at + 1] == "/"
                     and all(rows[i][at + 1] == rows[i - 1][at + 1] and rows[i][at] > rows[i - 1][at]
                             for i in repeats)):
@@ -156,8 +168,8 @@ class _Steps:
         self.base: int | None = None
         self.total: float | None = None
 
-    def __call__(self, form: _Form, row: list) -> float:
-        step = row[form.step]
+    def __call__(self, form: _Form, row: list, step: float | None = None) -> float:
+        step = row[form.step] if step is None else step
         at = self.counts.get(id(form))
         if at is not None:
             if self.base is None:
@@ -169,14 +181,14 @@ class _Steps:
         return step
 
 
-def line_form(line: str) -> tuple[tuple, list, list] | None:
-    """(its form's key, the text before each number, the numbers) of a line holding two numbers
-    or more, else None.  The key is the line's words with each number masked and each run of
-    spaces made one (columns printed aligned are one form)."""
+def line_form(line: str, fewest: int = 2) -> tuple[tuple, list, list] | None:
+    """(its form's key, the text before each number, the numbers) of a line holding ``fewest``
+    numbers or more, else None.  The key is the line's words with each number masked and each
+    run of spaces made one (columns printed aligned are one form)."""
     if _DIGIT.search(line) is None:
         return None
     found = list(_NUMBER.finditer(line))
-    if not 2 <= len(found) <= MAX_NUMBERS:
+    if not fewest <= len(found) <= MAX_NUMBERS:
         return None
     befores, start = [], 0
     for match in found:
@@ -200,6 +212,53 @@ def _forms(text: str) -> list:
         form.lines.append(index)
         form.values.append(values)
     return list(forms.values())
+
+
+#: a line that prints a step alone, heading the lines after it: the PyTorch tutorials'
+#: ``Epoch 3/24``, then ``train Loss: 0.49 Acc: 0.75`` and ``val Loss: ...``; ``Epoch 3``, then
+#: ``loss: 2.303  [   64/60000]`` and `` Accuracy: 41.1%, Avg loss: 2.150``
+_HEADER = re.compile(rf"^\W*({'|'.join(sorted(STEP_KEYS, key=len, reverse=True))})\s*[:#=]?\s*(\d+)"
+                     r"(?:\s*/\s*\d+)?\W*$", re.IGNORECASE)
+#: the phase a header-led block's line may begin with, which names its numbers
+_PHASES = frozenset({"train", "training", "val", "valid", "validation", "test", "eval", "evaluation"})
+
+
+def _blocks(text: str) -> tuple[list, dict, str, str] | None:
+    """A log printed in blocks, each headed by a line that prints its step alone (:data:`_HEADER`),
+    when no form holds its own step: (the forms of the lines after the headers, each such line's
+    step by its index, the step key, the first header), else None.  It takes
+    :data:`MIN_RECORDS` headers and a form of as many lines after them whose numbers words name;
+    a line of one number is a form here (``Epoch 3`` heads it)."""
+    lines = text.splitlines()
+    headers = {index: match for index, line in enumerate(lines) if (match := _HEADER.match(line))}
+    if len(headers) < MIN_RECORDS:
+        return None
+    ranks = [_step_rank(match.group(1)) for match in headers.values()]
+    rank = max(set(ranks), key=ranks.count)  # the most common step key heads the blocks
+    forms: dict = {}
+    step_of: dict = {}
+    step = None
+    for index, line in enumerate(lines):
+        match = headers.get(index)
+        if match is not None and _step_rank(match.group(1)) == rank:
+            step, axis, first = float(match.group(2)), match.group(1), first if step is not None else line.strip()
+            continue
+        parsed = line_form(line, fewest=1) if step is not None else None
+        if parsed is None:
+            continue
+        key, befores, values = parsed
+        form = forms.get(key)
+        if form is None:
+            phase = line.split()[0].rstrip(":").lower() if line.split() else ""
+            form = forms[key] = _Form(line.strip(), [slot_name(before) for before in befores], [], [], key,
+                                      phase if phase in _PHASES else "")
+        form.lines.append(index)
+        form.values.append(values)
+        step_of[index] = step
+    bodies = [form for form in forms.values() if form.metrics() and len(form.lines) >= MIN_COMPANION_RECORDS]
+    if not any(len(form.lines) >= MIN_RECORDS for form in bodies):
+        return None
+    return bodies, step_of, axis, first
 
 
 def _read_forms(text: str) -> tuple[list, str] | None:
@@ -261,13 +320,13 @@ class FormFollower:
         return [_record(form, row, self._steps) for row in held]
 
 
-def _record(form: _Form, row: list, steps: _Steps) -> tuple:
-    return steps(form, row), {form.names[at]: row[at] for at in form.metrics()}
+def _record(form: _Form, row: list, steps: _Steps, step: float | None = None) -> tuple:
+    return steps(form, row, step), {form.label(at): row[at] for at in form.metrics()}
 
 
 def is_template_text(text: str, base: str = "") -> bool:
     """Do lines of one form in ``text`` make a log (module docstring)?"""
-    return _read_forms(text) is not None
+    return _read_forms(text) is not None or _blocks(text) is not None
 
 
 def read_template(name: str, text: str) -> LogTable:
@@ -275,12 +334,14 @@ def read_template(name: str, text: str) -> LogTable:
     cells printed.  InputError when no form makes one."""
     if name.lower().endswith(".ipynb"):
         text = printed_text(name, text)
-    found = _read_forms(text)
-    if found is None:
+    found, blocks = _read_forms(text), None
+    if found is None and (blocks := _blocks(text)) is None:
         raise InputError(f"{name}: no {MIN_RECORDS} printed lines of one form hold a step key "
                          f"({', '.join(STEP_KEYS[:6])} ...) and another number named by the words before it")
-    forms, axis = found
-    counts = {id(form): at for form in forms if (at := form.count()) is not None}
+    forms, axis = found if blocks is None else (blocks[0], blocks[2])
+    step_of = {} if blocks is None else blocks[1]
+    counts = {id(form): at for form in forms
+              if (at := form.count([step_of[index] for index in form.lines] if step_of else None)) is not None}
     records, unnamed = [], 0
     for form in forms:
         counted = counts.get(id(form))  # (a count and its total, which a new run may change, are read)
@@ -290,18 +351,23 @@ def read_template(name: str, text: str) -> LogTable:
         records += [(index, form, row) for index, row in zip(form.lines, form.values)]
     records.sort(key=lambda record: record[0])
     steps = _Steps(counts)
-    records = [(index, *_record(form, row, steps)) for index, form, row in records]
+    records = [(index, *_record(form, row, steps, step_of.get(index))) for index, form, row in records]
     # a line at the step of the line before, naming what it named, replaces it in the row they share
     replaced = sum(1 for (_, step, values), (_, before, earlier) in zip(records[1:], records)
                    if step == before and not values.keys().isdisjoint(earlier))
     columns = stepped_columns([(step, values) for _, step, values in records if not math.isnan(step)])
     read_lines = {index for form in forms for index in form.lines}
+    if blocks is not None:  # (the headers are read too)
+        read_lines |= {index for index, line in enumerate(text.splitlines()) if _HEADER.match(line)}
     skipped = sum(1 for index, line in enumerate(text.splitlines()) if line.strip() and index not in read_lines)
     shown = ", ".join(repr(form.first) for form in forms[:2]) + (" ..." if len(forms) > 2 else "")
     names = [key for key in columns if key != "step"]
     notes = [f"{len(records)} printed line(s) like {shown} read as {', '.join(map(repr, names))} by {axis!r} "
              "(in no format swarmstats knows: each number named by the words printed before it)"
              + (f"; {skipped} other line(s) skipped" if skipped else "")]
+    if blocks is not None:
+        notes.append(f"no line holds its own {axis!r}: each line read at the {axis} of the line before it that "
+                     f"prints one alone ({blocks[3]!r} ...)")
     if counts:
         counted = next(form for form in forms if id(form) in counts)
         at, end = (f"({axis} - 1)", axis) if steps.base else (axis, f"({axis} + 1)")
