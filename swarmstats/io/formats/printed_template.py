@@ -237,11 +237,12 @@ def _blocks(text: str) -> tuple[list, dict, str, str] | None:
     rank = max(set(ranks), key=ranks.count)  # the most common step key heads the blocks
     forms: dict = {}
     step_of: dict = {}
-    step = None
+    step, first = None, ""
     for index, line in enumerate(lines):
         match = headers.get(index)
         if match is not None and _step_rank(match.group(1)) == rank:
-            step, axis, first = float(match.group(2)), match.group(1), first if step is not None else line.strip()
+            first = first or line.strip()  # (quoted in the note)
+            step, axis = float(match.group(2)), match.group(1)
             continue
         parsed = line_form(line, fewest=1) if step is not None else None
         if parsed is None:
