@@ -259,13 +259,13 @@ def test_lines_repeating_a_step_with_no_count_say_what_was_replaced():
                               "printed is kept): no count within the epoch was found on them")
 
 
-def _transfer_learning_log(epochs=25):
+def _transfer_learning_log(epochs=25, first_epoch=0):
     """What the PyTorch transfer-learning tutorial's ``train_model`` prints (copied into countless
     projects), in its layout with made-up numbers: a header per epoch, counted from 0, then a
     line per phase."""
     out = []
     for epoch in range(epochs):
-        out += [f"Epoch {epoch}/{epochs - 1}", "-" * 10,
+        out += [f"Epoch {epoch + first_epoch}/{epochs - 1 + first_epoch}", "-" * 10,
                 f"train Loss: {0.6 - epoch / 100:.4f} Acc: {0.7 + epoch / 200:.4f}",
                 f"val Loss: {0.3 - epoch / 200:.4f} Acc: {0.9 + epoch / 500:.4f}", ""]
     return "\n".join(out + ["Training complete in 1m 7s", "Best val Acc: 0.954248"]) + "\n"
@@ -297,7 +297,14 @@ def test_lines_after_a_header_printing_the_epoch_alone_are_read_at_it(tmp_path):
     assert wide.attrs["notes"][0].endswith("; 27 other line(s) skipped")  # the dashes and the closing two
     done = run("check-convergence", path, "--format", "json")
     assert {row["name"] for row in json.loads(done.stdout)["results"]} == {"train Loss", "train Acc", "val Loss", "val Acc"}
-    watched = run("watch", path, "--once")  # not followed line by line: said, not a silent nothing
+    out = run("watch", path, "--once", "--format", "json").stdout  # followed line by line alike
+    followed = json.loads(out[out.index('{\n  "schema_version"'):])["report"]["metrics"]
+    assert {name: row["n"] for name, row in followed.items()} == {name: 25 for name in wide.columns[1:]}
+    # headed "Epoch 1/25" from 1, as Keras heads its epochs: watch opens Keras' reader on the
+    # first header, and says that it follows none of these lines (the other commands read them)
+    path.write_text(_transfer_learning_log(first_epoch=1))
+    assert read_log(path, wide=True)["step"].tolist() == list(range(1, 26))
+    watched = run("watch", path, "--once")
     assert watched.returncode == 2 and "but not followed as they arrive" in watched.stderr
 
 
@@ -310,6 +317,12 @@ def test_a_header_led_block_with_a_count_within_the_epoch_and_a_test_at_its_end(
     assert tests["step"].tolist() == [60000 * e for e in range(1, 11)]  # each epoch's end
     assert tests["Accuracy"].tolist() == pytest.approx([40.0 + 3 * k for k in range(10)])
     assert tests["Avg loss"].tolist() == pytest.approx([2.15 - 0.1 * k for k in range(10)])
+    follower = FormFollower()  # watch follows it as read_log reads it
+    followed = [record for line in _quickstart_log().splitlines() for record in follower.feed(line)]
+    assert [(step, values["loss"]) for step, values in followed if "loss" in values] == list(
+        zip(training["step"], training["loss"]))
+    assert [step for step, values in followed if "Accuracy" in values] == [60000 * e for e in range(1, 11)]
+    assert follower.counted and follower.axis == "Epoch"
 
 
 @pytest.mark.parametrize("text", [

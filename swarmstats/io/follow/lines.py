@@ -318,7 +318,7 @@ class Follower:
                 if box is not None:
                     out.append(box)
                 continue
-            if self._output is None and self.header is None:
+            if self._output is None and self.header is None and not self._forms.heads_block(line):
                 self._output = open_printed(line)
                 if self._output is not None:
                     self._held = []  # what came before was the job's other output

@@ -253,7 +253,7 @@ class TemplateLines(PrintedLines):
 
     def __init__(self, forms: printed_template.FormFollower):
         self._forms = forms
-        self.unit = printed_pairs.unit("_".join(forms.axis.lower().split()))
+        self.unit = printed_pairs.unit("step" if forms.counted else "_".join(forms.axis.lower().split()))
 
     def records(self, written: str, shown: str) -> list[dict]:
         return template_records(self._forms.feed(shown))

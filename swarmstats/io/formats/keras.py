@@ -46,8 +46,15 @@ _PAIR = re.compile(rf"\s-\s([A-Za-z_][\w.]*):\s({PRINTED_NUMBER})(?=\s|$)", re.I
 
 
 def opens_epoch(line: str) -> bool:
-    """Is ``line`` (as a terminal shows it) the ``Epoch N/M`` line that opens an epoch?"""
-    return "Epoch " in line and _EPOCH.match(line) is not None
+    """Is ``line`` (as a terminal shows it) the ``Epoch N/M`` line that opens an epoch?  Keras
+    counts epochs from 1: ``Epoch 0/24`` heads the PyTorch transfer-learning tutorial's loop,
+    whose lines ``watch`` then follows as blocks under their headers, not as Keras' bars.
+
+    >>> opens_epoch("Epoch 1/30"), opens_epoch("Epoch 0/24")
+    (True, False)
+    """
+    match = _EPOCH.match(line) if "Epoch " in line else None
+    return match is not None and int(match.group(1)) >= 1
 
 
 def metrics_of(line: str) -> dict | None:

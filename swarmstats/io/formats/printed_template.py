@@ -219,6 +219,9 @@ def _forms(text: str) -> list:
 #: ``loss: 2.303  [   64/60000]`` and `` Accuracy: 41.1%, Avg loss: 2.150``
 _HEADER = re.compile(rf"^\W*({'|'.join(sorted(STEP_KEYS, key=len, reverse=True))})\s*[:#=]?\s*(\d+)"
                      r"(?:\s*/\s*\d+)?\W*$", re.IGNORECASE)
+#: a progress bar's count at the start of a line (Keras' ``100/100 [====] - loss: 0.5`` under its
+#: ``Epoch 1/30``): not a block's line
+_BAR_COUNT = re.compile(r"^\s*\d+/\d+\s")
 #: the phase a header-led block's line may begin with, which names its numbers
 _PHASES = frozenset({"train", "training", "val", "valid", "validation", "test", "eval", "evaluation"})
 
@@ -284,16 +287,39 @@ class FormFollower:
     records of every line held until then that it reads, and after that each line's record.
     Forms are told apart as ``read_log`` tells them; the step key is that of the first form to
     make a log, and another form with it is read from its :data:`MIN_COMPANION_RECORDS`-th line
-    on (its earlier lines would come after later steps)."""
+    on (its earlier lines would come after later steps).  Blocks under headers that print the
+    step alone (:func:`_blocks`) are followed too, by :class:`_BlockFollower`: whichever makes a
+    log first is the one read."""
 
     def __init__(self):
         self.axis: str | None = None
         self._forms: dict = {}  # key -> _Form of the lines held (their values)
         self._open: set = set()  # the keys read
         self._steps = _Steps({})
+        self._blocks: _BlockFollower | None = _BlockFollower()  # until a form makes a log
+
+    def heads_block(self, line: str) -> bool:
+        """Is ``line`` a header of blocks already seen (a header with a line of named numbers
+        under it that is no progress bar)?  ``watch`` then opens no format on it: the PyTorch
+        transfer-learning tutorial's ``Epoch 1/24`` is also how Keras opens an epoch."""
+        return (self._blocks is not None and self._blocks.bodies > 0 and not self._blocks.opened
+                and _HEADER.match(line) is not None)
+
+    @property
+    def counted(self) -> bool:
+        """Is the step a count within the step key (:meth:`_Form.count`)?"""
+        steps = self._steps if self._blocks is None or not self._blocks.opened else self._blocks.steps
+        return bool(steps.counts)
 
     def feed(self, line: str) -> list:
         """The ``(step, values)`` records ``line`` gives (module docstring), in order."""
+        if self._blocks is not None:
+            found = self._blocks.feed(line)
+            if self._blocks.opened:
+                self.axis = self._blocks.axis
+                return found
+        if self._open:
+            self._blocks = None  # a form with its own step made the log
         parsed = line_form(line)
         if parsed is None:
             return []
@@ -319,6 +345,69 @@ class FormFollower:
         held = form.values if len(self._open) == 1 else form.values[-1:]
         form.values = []
         return [_record(form, row, self._steps) for row in held]
+
+
+class _BlockFollower:
+    """Blocks under headers that print the step alone (:func:`_blocks`), fed a line at a time:
+    once :data:`MIN_RECORDS` headers and as many lines of one form under them were seen, the
+    records of the lines held of every form of :data:`MIN_COMPANION_RECORDS` lines or more, and
+    after that each line's (another form's from its :data:`MIN_COMPANION_RECORDS`-th line)."""
+
+    def __init__(self):
+        self.axis: str | None = None
+        self.opened = False
+        self.steps = _Steps({})
+        self._rank: int | None = None
+        self._step: float | None = None
+        self._headers = 0
+        self._forms: dict = {}  # key -> _Form of the lines under headers
+        self._held: list = []  # (key, values, the header's step) in order, until opened
+        self._open: set = set()
+        self.bodies = 0  # lines of named numbers under a header that are no progress bar
+
+    def feed(self, line: str) -> list:
+        match = _HEADER.match(line)
+        if match is not None:
+            rank = _step_rank(match.group(1))
+            if self._rank is None:
+                self._rank, self.axis = rank, match.group(1)
+            if rank == self._rank:
+                self._step, self._headers = float(match.group(2)), self._headers + 1
+            return []
+        parsed = line_form(line, fewest=1) if self._step is not None else None
+        if parsed is None:
+            return []
+        key, befores, values = parsed
+        form = self._forms.get(key)
+        if form is None:
+            phase = line.split()[0].rstrip(":").lower()
+            form = self._forms[key] = _Form(line.strip(), [slot_name(before) for before in befores], [], [], key,
+                                            phase if phase in _PHASES else "")
+        if key in self._open:
+            return [_record(form, values, self.steps, self._step)]
+        form.lines.append(len(form.lines))
+        form.values.append(values)
+        self._held.append((key, values, self._step))
+        if not form.metrics():
+            return []
+        self.bodies += _BAR_COUNT.match(line) is None
+        if not self.opened:
+            if self._headers < MIN_RECORDS or len(form.lines) < MIN_RECORDS:
+                return []
+            self.opened = True
+            opening = {key for key, form in self._forms.items()
+                       if len(form.lines) >= MIN_COMPANION_RECORDS and form.metrics()}
+        elif len(form.lines) >= MIN_COMPANION_RECORDS:
+            opening, self._held = {key}, self._held[-1:]
+        else:
+            return []
+        for opened in opening:
+            steps = [step for held_key, _, step in self._held if held_key == opened]
+            if (at := self._forms[opened].count(steps if len(steps) > 1 else None)) is not None:
+                self.steps.counts[id(self._forms[opened])] = at
+        self._open |= opening
+        held, self._held = [entry for entry in self._held if entry[0] in opening], []
+        return [_record(self._forms[key], values, self.steps, step) for key, values, step in held]
 
 
 def _record(form: _Form, row: list, steps: _Steps, step: float | None = None) -> tuple:
