@@ -184,6 +184,10 @@ CASES = {
     # a loop's lines in its own words, in no format: each number named by the words before it
     "printed-template/train.log": ("printed-template", "mean reward", {2: 14.5, 4: 25.0, 6: 33.5, 8: 70.0,
                                                                            10: 104.5, 12: 160.0}, None),
+    # a table printed with its columns aligned (fastai's fine_tune in a terminal: its frozen
+    # epoch's table, then the rest's, each epoch counted on)
+    "printed-table/fine_tune.log": ("printed-table", "valid_loss", {0: 0.534567, 1: 0.401, 2: 0.352, 3: 0.33,
+                                                                    4: 0.318, 5: 0.312, 6: 0.311}, None),
     # Optuna's study.trials_dataframe(): the trial number the step; a failed, a pruned and a
     # running trial have no value
     "optuna/trials.csv": ("optuna-trials", "value",

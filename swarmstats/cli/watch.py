@@ -401,6 +401,12 @@ def _unfollowed_form(file) -> str:
     from ..io import read_log
 
     try:
+        notes = read_log(file, format="printed-table").attrs["notes"]
+        return (f"; its printed table is read by the other commands, which read the file whole ({notes[0]}), "
+                "but not followed as it is printed")
+    except InputError:
+        pass
+    try:
         notes = read_log(file, format="printed-template").attrs["notes"]
     except InputError:
         return ""

@@ -376,12 +376,16 @@ def _has_numbers(frame: pd.DataFrame) -> bool:
 
 
 def _last_resort(name: str, data: bytes, source) -> LogTable | None:
-    """The log in what a hand-written loop printed in its own words, lines of one form
+    """The log in a table printed with its columns aligned (:mod:`.formats.printed_table`), or in
+    what a hand-written loop printed in its own words, lines of one form
     (:mod:`.formats.printed_template`), for a file no format reads; None when there is none."""
-    try:
-        return _printed(registry.get("printed-template"), name, _whole(name, data, source))
-    except InputError:
-        return None
+    whole = _whole(name, data, source)
+    for last in ("printed-table", "printed-template"):
+        try:
+            return _printed(registry.get(last), name, whole)
+        except InputError:
+            continue
+    return None
 
 
 def _printed(fmt, name: str, data: bytes) -> LogTable:

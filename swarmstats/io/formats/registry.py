@@ -47,6 +47,7 @@ from . import (
     optuna,
     printed_dicts,
     printed_pairs,
+    printed_table,
     printed_template,
     pymarl,
     ray_console,
@@ -140,6 +141,8 @@ REGISTRY = (
     LogFormat("torchrl-csv", "text", torchrl.is_scalar_head, _text(torchrl.read_scalar_file)),
     LogFormat("d3rlpy-csv", "text", d3rlpy.is_metric_head, _text(d3rlpy.read_metric_file)),
     LogFormat("printed-pairs", "text", printed_pairs.is_printed_head, _text(printed_pairs.read_printed)),
+    LogFormat("printed-table", "text", printed_table.is_table_text, _text(printed_table.read_table),
+              last_resort=True),
     LogFormat("printed-template", "text", printed_template.is_template_text, _text(printed_template.read_template),
               last_resort=True),
     # -- one JSON document -----------------------------------------------------------------------
