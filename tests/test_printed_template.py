@@ -31,6 +31,8 @@ from tests.test_cli import run
     ("[Iter ", "Iter"),
     (" loss -> ", "loss"),
     ("/", None),                                               # the total of "Epoch 3/10"
+    (" - epoch 0: {'accuracy': ", "accuracy"),                  # Accelerate's examples: a printed dict
+    (", 'f1': ", "f1"),
     ("", None),
     (" over ", None),                                          # "mean reward 30.5 over 5 runs"
     ("the mean of the rewards of all the agents in the last evaluation round was ", "last evaluation round"),

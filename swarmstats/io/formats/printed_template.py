@@ -76,6 +76,9 @@ def slot_name(before: str) -> str | None:
     ('Avg Reward', 'episode', 'Mean Return')
     >>> slot_name("2024-05-01 10:01:00,123 INFO running reward: "), slot_name("/")
     ('running reward', None)
+    >>> slot_name(" - epoch 0: {'accuracy': ")     # Accelerate's examples print a dict of metrics
+    'accuracy'
+
     """
     text = _CONNECTOR.sub("", before.strip())
     text = _SEPARATOR.split(text)[-1]
@@ -86,7 +89,7 @@ def slot_name(before: str) -> str | None:
         if words[at].lower() in _JOINING:
             words = words[at + 1:]
             break
-    name = " ".join(words[-_NAME_WORDS:]).strip(".:=-_ ")
+    name = " ".join(words[-_NAME_WORDS:]).strip(".:=-_ '\"")  # (a printed dict's keys are quoted)
     return name if _LETTER.search(name) else None
 
 
