@@ -1954,3 +1954,29 @@ def test_the_printed_pairs_sniff_passes_over_json_lines(monkeypatch):
     # a printed record after a JSON line is still one
     monkeypatch.undo()
     assert printed_pairs.is_printed_head('{"config": 1}\nstep=1 loss=0.5\nstep=2 loss=0.4\n', "train.log")
+
+
+def test_a_simulations_rounds_ticks_and_generations_are_its_step(tmp_path):
+    # a round column logged every 10 rounds was a counter left out, and the slope was per 100
+    # rows: "+0.5 per 100 steps" where cooperation rose 0.05 per 100 rounds
+    table = tmp_path / "sim.csv"
+    table.write_text("round,cooperation\n" + "".join(f"{r},{0.2 + r / 2000:.4f}\n" for r in range(0, 1000, 10)))
+    done = cli("check-convergence", table, "--format", "json")
+    (row,) = json.loads(done.stdout)["results"]
+    assert row["name"] == "cooperation" and row["trend_slope"] == pytest.approx(0.0005, rel=1e-6)
+    assert row["step_unit"] == "rounds" and row["warmup_step"] == 500 and "round (a counter)" not in done.stderr
+    # and printed: "Round 12: cooperation rate 0.53, ...", "Generation 5: best fitness = ...",
+    # "tick 10: wealth gini ..." were refused ("no numeric metric column")
+    printed = {
+        "rounds.log": ([f"Round {i}: cooperation rate 0.{50 + i % 7}, mean payoff {2 + i / 50:.2f}" for i in range(1, 41)],
+                       "cooperation rate", list(range(1, 41)), "rounds"),
+        "ga.log": ([f"Generation {i}: best fitness = {0.5 + i / 100:.3f}, mean fitness = {0.3 + i / 120:.3f}"
+                    for i in range(40)], "mean fitness", list(range(40)), "generations"),
+        "abm.log": ([f"tick {10 * i}: wealth gini {0.3 + i / 200:.3f}, agents alive {100 - i}" for i in range(40)],
+                    "wealth gini", list(range(0, 400, 10)), "ticks"),
+    }
+    for name, (lines, metric, steps, unit) in printed.items():
+        path = tmp_path / name
+        path.write_text("\n".join(lines) + "\n")
+        wide = read_log(path, wide=True)
+        assert metric in wide.columns and wide["step"].tolist() == steps and wide.attrs["step_unit"] == unit, name

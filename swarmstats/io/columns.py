@@ -22,7 +22,9 @@ from .written_nan import MISSING_TOKENS, NAN_TOKENS, column_floats, is_written
 STEP_COLUMNS = ("step", "_step", "global_step", "trainer/global_step", "current_steps", "total_timesteps",
                 "time/total_timesteps", "timesteps", "timestepssofar", "num_timesteps", "env_steps",
                 "steps", "frames", "training_iteration", "iteration", "iterations", "time/iterations",
-                "epoch", "episode", "episodes", "time/episodes", "train/episode")
+                "epoch", "episode", "episodes", "time/episodes", "train/episode",
+                # an agent-based simulation's or an evolutionary search's own clock
+                "round", "rounds", "generation", "gen", "tick", "ticks")
 TIME_COLUMNS = ("time", "timestamp", "_runtime", "t", "_timestamp", "wall_time")
 RUN_COLUMNS = ("run", "seed", "run_id")
 _STEP_NAMES = tuple(dict.fromkeys(normalise(c) for c in STEP_COLUMNS))

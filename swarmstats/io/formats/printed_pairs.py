@@ -47,7 +47,9 @@ _UNITS = {"global_step": "steps", "step": "steps", "total_timesteps": "timesteps
           "timesteps": "timesteps",
           "timestep": "timesteps", "env_steps": "steps", "frames": "frames", "frame": "frames",
           "iteration": "iterations", "iter": "iterations", "it": "iterations", "update": "updates",
-          "updates": "updates", "episode": "episodes", "ep": "episodes", "epoch": "epochs"}
+          "updates": "updates", "episode": "episodes", "ep": "episodes", "epoch": "epochs",
+          # an agent-based simulation's rounds and ticks, an evolutionary search's generations
+          "round": "rounds", "generation": "generations", "gen": "generations", "tick": "ticks"}
 STEP_KEYS = tuple(_UNITS)
 #: one pair: a name (letters, digits, ``_ . / -``), ``=``, a number - or one number in brackets,
 #: as numpy prints an array of one value (CleanRL's ``episodic_return=[11.8]``) -, an optional
@@ -57,7 +59,7 @@ _PAIR = re.compile(rf"(?<![\w./-])([A-Za-z_][\w./-]*)\s*=\s*(?:\[\s*({PRINTED_NU
 #: a record printed with ``|`` between its fields, its step first: ``Step 12 | loss: 0.53 | lr: 3e-4``,
 #: ``Epoch 3/10 | Train Loss: 0.52 | Val Acc: 0.81``, torchtune's ``Step 5 | loss:1.23 lr:2e-05``
 #: (after any prefix: ``[rank0]``, a logger's time and level); the total after a ``/`` is no value
-_PIPED_LEAD = re.compile(r"(?<![\w./-])(global_step|step|iteration|iter|epoch|episode|update)"
+_PIPED_LEAD = re.compile(r"(?<![\w./-])(global_step|step|iteration|iter|epoch|episode|update|round|generation|gen|tick)"
                          r"(?:\s*[:=]\s*|\s+)(\d+)(?:\s*/\s*\d+)?\s*\|", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
 #: one field of a piped record: a name (words allowed: ``Train Loss``), ``:`` or ``=``, a number
@@ -76,7 +78,8 @@ _FIELDS = re.compile(rf"(?<![\w./-])({_SPACED_NAME})\s*[:=]\s*({PRINTED_NUMBER})
 _LISTED_LEAD = re.compile(r"(?:^|\]|\s-\s|^[A-Z]+:[\w.]*:|\b(?-i:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|NOTICE)\b"
                           r"|\b(?:debug|info|warning|warn|error|critical|notice):)"
                           r"\s*\[?(?:(?:train|training|eval|evaluation|valid|validation|val|test)\s+)?"
-                          r"(global_step|step|iteration|iter|epoch|episode|update|ep)\s*(?:[:=]\s*|\s+)"
+                          r"(global_step|step|iteration|iter|epoch|episode|update|ep|round|generation|gen|tick)"
+                          r"\s*(?:[:=]\s*|\s+)"
                           r"\[?\s*(\d+)(?:\s*/\s*(\d+))?(?:\s*\])?", re.IGNORECASE)
 #: what follows a listed record's step: a separator, a count in brackets (MNIST's ``[640/60000 (1%)]``),
 #: or the spaces of columns printed aligned (``Episode   100   Avg:  -144.30   BestAvg: ...``)
