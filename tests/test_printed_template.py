@@ -335,3 +335,25 @@ def test_a_header_led_block_with_a_count_within_the_epoch_and_a_test_at_its_end(
 def test_too_few_headers_or_nothing_numbered_under_them_is_no_log(text):
     with pytest.raises(InputError, match="no 5 printed lines of one form"):
         read_template("short.log", text)
+
+
+def test_boosting_rounds_printed_in_brackets_are_the_step(tmp_path):
+    # XGBoost's evaluation lines begin with "[": read as JSON, "not valid JSON (line 1: Extra data)"
+    xgboost = tmp_path / "xgb.log"
+    xgboost.write_text("".join(f"[{i}]\tvalidation_0-logloss:{0.6 - i / 200:.5f}\tvalidation_1-logloss:"
+                               f"{0.61 - i / 250:.5f}\n" for i in range(50)))
+    wide = read_log(xgboost, wide=True)
+    assert wide.attrs["format"] == "printed-template" and wide.attrs["step_unit"] == "rounds"
+    assert wide.columns.tolist() == ["step", "validation_0-logloss", "validation_1-logloss"]
+    assert wide["step"].tolist() == list(range(50))
+    done = run("check-convergence", xgboost, "--format", "json")
+    assert {row["name"] for row in json.loads(done.stdout)["results"]} == {"validation_0-logloss", "validation_1-logloss"}
+    # LightGBM's, after early stopping, print the best round again: a summary, not a second run
+    lightgbm = tmp_path / "lgb.log"
+    lightgbm.write_text("Training until validation scores don't improve for 10 rounds\n"
+                        + "".join(f"[{i}]\tvalid_0's l2: {0.5 - i / 100:.6f}\n" for i in range(1, 56))
+                        + "Early stopping, best iteration is:\n[45]\tvalid_0's l2: 0.050000\n")
+    tidy = read_log(lightgbm)
+    assert "run" not in tidy.columns and len(tidy) == 55
+    assert tidy.attrs["notes"][1] == ("1 line(s) printing again a record read before, at an earlier round (a summary "
+                                      "of the best, as LightGBM's early stopping prints it), left out")

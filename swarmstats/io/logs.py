@@ -328,7 +328,15 @@ def _file(name: str, data: bytes, format: str | None, source) -> LogTable:
     kind = format if format in TABLE_FORMATS else (None if format else sniff_layout(name, text_head))
     documents = registry.of_layout("json")
     if kind == "json" or format in {fmt.name for fmt in documents}:
-        payload = parse_json(name, decode_text(name, _whole(name, data, source)))
+        try:
+            payload = parse_json(name, decode_text(name, _whole(name, data, source)))
+        except InputError:
+            # a text whose first line begins with "[" and is no JSON: XGBoost's and LightGBM's
+            # "[0]\tvalidation_0-logloss:0.6" read "not valid JSON (line 1: Extra data)"
+            found = _last_resort(name, data, source) if format is None else None
+            if found is None:
+                raise
+            return found
         for fmt in documents:
             if format == fmt.name or (format in (None, "json") and fmt.sniff(payload, base)):
                 return fmt.read(payload, name)

@@ -93,6 +93,20 @@ def slot_name(before: str) -> str | None:
     return name if _LETTER.search(name) else None
 
 
+def _names(befores: list) -> list:
+    """The name of each number of a line from the text before it (:func:`slot_name`); a line
+    that begins with a number in brackets, XGBoost's and LightGBM's ``[10]\tvalid_0's l2:
+    0.53``, counts its boosting rounds there: ``round``.
+
+    >>> _names(["[", "]\tvalidation_0-logloss:"]), _names(["", " at episode "])
+    (['round', 'validation_0-logloss'], [None, 'episode'])
+    """
+    names = [slot_name(before) for before in befores]
+    if len(befores) > 1 and befores[0].strip() == "[" and befores[1].startswith("]") and names[0] is None:
+        names[0] = "round"
+    return names
+
+
 def _step_rank(name: str | None) -> int | None:
     """Where a name stands among the step keys (the most precise first), None if it is none."""
     if name is None:
@@ -211,7 +225,7 @@ def _forms(text: str) -> list:
         key, befores, values = parsed
         form = forms.get(key)
         if form is None:
-            form = forms[key] = _Form(line.strip(), [slot_name(before) for before in befores], [], [], key)
+            form = forms[key] = _Form(line.strip(), _names(befores), [], [], key)
         form.lines.append(index)
         form.values.append(values)
     return list(forms.values())
@@ -257,7 +271,7 @@ def _blocks(text: str) -> tuple[list, dict, str, str] | None:
         form = forms.get(key)
         if form is None:
             phase = line.split()[0].rstrip(":").lower() if line.split() else ""
-            form = forms[key] = _Form(line.strip(), [slot_name(before) for before in befores], [], [], key,
+            form = forms[key] = _Form(line.strip(), _names(befores), [], [], key,
                                       phase if phase in _PHASES else "")
         form.lines.append(index)
         form.values.append(values)
@@ -329,7 +343,7 @@ class FormFollower:
         key, befores, values = parsed
         form = self._forms.get(key)
         if form is None:
-            form = self._forms[key] = _Form(line.strip(), [slot_name(before) for before in befores], [], [], key)
+            form = self._forms[key] = _Form(line.strip(), _names(befores), [], [], key)
         if key in self._open:
             return [_record(form, values, self._steps)]
         form.lines.append(len(form.lines))
@@ -384,7 +398,7 @@ class _BlockFollower:
         form = self._forms.get(key)
         if form is None:
             phase = line.split()[0].rstrip(":").lower()
-            form = self._forms[key] = _Form(line.strip(), [slot_name(before) for before in befores], [], [], key,
+            form = self._forms[key] = _Form(line.strip(), _names(befores), [], [], key,
                                             phase if phase in _PHASES else "")
         if key in self._open:
             return [_record(form, values, self.steps, self._step)]
@@ -445,6 +459,18 @@ def read_template(name: str, text: str) -> LogTable:
     records.sort(key=lambda record: record[0])
     steps = _Steps(counts)
     records = [(index, *_record(form, row, steps, step_of.get(index))) for index, form, row in records]
+    # a line printing again a record read earlier, its step and values alike, is a summary - LightGBM's
+    # "Early stopping, best iteration is:" then "[45]\tvalid_0's l2: 0.21" after round 55 -, not a
+    # new run starting at a step gone back
+    seen, repeats, kept = set(), 0, []
+    for record in records:
+        key = (record[1], tuple(sorted(record[2].items())))
+        if key in seen and record is not records[0] and record[1] < kept[-1][1]:
+            repeats += 1
+            continue
+        seen.add(key)
+        kept.append(record)
+    records = kept
     # a line at the step of the line before, naming what it named, replaces it in the row they share
     replaced = sum(1 for (_, step, values), (_, before, earlier) in zip(records[1:], records)
                    if step == before and not values.keys().isdisjoint(earlier))
@@ -467,6 +493,9 @@ def read_template(name: str, text: str) -> LogTable:
         notes.append(f"{axis!r} repeats on lines of the form {counted.first!r}: read with the count before "
                      f"'/ total' as step {at} x total + count (the count starts again each {axis})"
                      + (f", and the other lines at the end of their {axis}, {end} x total" if len(forms) > 1 else ""))
+    if repeats:
+        notes.append(f"{repeats} line(s) printing again a record read before, at an earlier {axis} (a summary of the "
+                     "best, as LightGBM's early stopping prints it), left out")
     if replaced:
         notes.append(f"{replaced} line(s) at the {axis} of the line before, naming the same, replaced it (the last "
                      f"printed is kept): no count within the {axis} was found on them")
