@@ -357,3 +357,17 @@ def test_boosting_rounds_printed_in_brackets_are_the_step(tmp_path):
     assert "run" not in tidy.columns and len(tidy) == 55
     assert tidy.attrs["notes"][1] == ("1 line(s) printing again a record read before, at an earlier round (a summary "
                                       "of the best, as LightGBM's early stopping prints it), left out")
+
+
+def test_a_header_may_begin_with_a_word():
+    # NEAT-Python's reporter heads each generation " ****** Running generation 5 ****** "
+    out = []
+    for g in range(8):
+        out += [f" ****** Running generation {g} ****** ", "",
+                f"Population's average fitness: {0.98 + g / 30:.5f} stdev: {0.67 - g / 100:.5f}",
+                f"Best fitness: {2.96 + g / 20:.5f} - size: (1, 2) - species 1 - id {44 + 7 * g}",
+                f"Generation time: 0.0{20 + g % 9} sec", ""]
+    table = read_template("neat.log", "\n".join(out))
+    assert table.step_unit == "generations" and table.frame["step"].tolist() == list(range(8))
+    assert table.frame["Population's average fitness"].tolist() == pytest.approx([0.98 + g / 30 for g in range(8)],
+                                                                                abs=1e-5)

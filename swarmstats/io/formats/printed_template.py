@@ -233,8 +233,9 @@ def _forms(text: str) -> list:
 
 #: a line that prints a step alone, heading the lines after it: the PyTorch tutorials'
 #: ``Epoch 3/24``, then ``train Loss: 0.49 Acc: 0.75`` and ``val Loss: ...``; ``Epoch 3``, then
-#: ``loss: 2.303  [   64/60000]`` and `` Accuracy: 41.1%, Avg loss: 2.150``
-_HEADER = re.compile(rf"^\W*({'|'.join(sorted(STEP_KEYS, key=len, reverse=True))})\s*[:#=]?\s*(\d+)"
+#: ``loss: 2.303  [   64/60000]`` and `` Accuracy: 41.1%, Avg loss: 2.150``; a word may come first,
+#: NEAT-Python's `` ****** Running generation 5 ****** ``
+_HEADER = re.compile(rf"^\W*(?:[A-Za-z]+\s+)?({'|'.join(sorted(STEP_KEYS, key=len, reverse=True))})\s*[:#=]?\s*(\d+)"
                      r"(?:\s*/\s*\d+)?\W*$", re.IGNORECASE)
 #: a progress bar's count at the start of a line (Keras' ``100/100 [====] - loss: 0.5`` under its
 #: ``Epoch 1/30``): not a block's line
