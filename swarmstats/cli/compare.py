@@ -55,10 +55,12 @@ def add_parser(commands) -> None:
     parser = add_command(
         commands, "compare",
         description="Compare sets of runs (seeds) by each run's final score - the mean of the "
-                    "metric over the last part of the run - with stratified-bootstrap intervals of "
-                    "the mean, median and IQM and the probability that a run of the first set beats "
+                    "metric over the last part of the run - with intervals of the mean (Student's t), "
+                    "the median (the runs' order statistics) and the IQM (a stratified bootstrap, "
+                    "stretched for few runs) and the probability that a run of the first set beats "
                     "a run of each other set.  Exit 0 when the first set is shown better than every "
-                    "other (that probability's interval above 1/2), 1 when it is not.",
+                    "other (that probability's interval above 1/2, and its exact permutation test "
+                    "agreeing), 1 when it is not.",
         exits={0: "the first set is shown better than each of the others",
                1: "the improvement is not shown"})
     parser.add_argument("sets", metavar="SET", nargs="+",
