@@ -371,3 +371,26 @@ def test_a_header_may_begin_with_a_word():
     assert table.step_unit == "generations" and table.frame["step"].tolist() == list(range(8))
     assert table.frame["Population's average fitness"].tolist() == pytest.approx([0.98 + g / 30 for g in range(8)],
                                                                                 abs=1e-5)
+
+
+def test_a_number_printing_the_step_again_is_no_metric_and_a_line_naming_its_phases_keeps_its_names():
+    # the transfer-learning loop as many copy it, with "==> best model saved - 5 / 95.8" after a
+    # new best: its 5 is the epoch again (a "best model saved" column of epoch numbers before)
+    out = []
+    best = 0.0
+    for e in range(8):
+        accuracy = 80 + 2 * e - (3 if e in (3, 6) else 0)
+        out += [f"    Epoch {e}/29", "    ----------", f"    train Loss: {1.9 - e / 5:.4f} Acc: {50 + 5 * e:.4f}",
+                f"    val Loss: {0.75 - e / 20:.4f} Acc: {accuracy:.4f}"]
+        if accuracy > best:
+            best = accuracy
+            out.append(f"    ==> best model saved - {e} / {accuracy:.1f}")
+    table = read_template("nb.md", "\n".join(out))
+    assert table.frame.columns.tolist() == ["step", "train Loss", "train Acc", "val Loss", "val Acc"]
+    follower = FormFollower()
+    followed = {name for line in out for _, values in follower.feed(line) for name in values}
+    assert followed == {"train Loss", "train Acc", "val Loss", "val Acc"}
+    # a line that names each number with its own phase is not put under the first one's
+    piped = "\n".join(f"Epoch {e}/100\n  Train Loss: {0.25 - e / 1000:.4f} | Val Loss: {0.21 - e / 1200:.4f} | "
+                      f"MAPE: {3.2 - e / 50:.1f}%" for e in range(1, 9))
+    assert read_template("fit.log", piped).frame.columns.tolist() == ["step", "Train Loss", "Val Loss", "MAPE"]

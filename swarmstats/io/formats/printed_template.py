@@ -78,7 +78,6 @@ def slot_name(before: str) -> str | None:
     ('running reward', None)
     >>> slot_name(" - epoch 0: {'accuracy': ")     # Accelerate's examples print a dict of metrics
     'accuracy'
-
     """
     text = _CONNECTOR.sub("", before.strip())
     text = _SEPARATOR.split(text)[-1]
@@ -125,6 +124,7 @@ class _Form:
     values: list
     key: tuple = ()  # the text before each number (spaces made one), and after the last
     phase: str = ""  # in a header-led block, the phase its line begins with (train, val ...)
+    echoes: frozenset = frozenset()  # numbers that print the line's step again (:meth:`echoing`)
 
     @property
     def step(self) -> int | None:
@@ -136,7 +136,7 @@ class _Form:
         """The indices of the named numbers other than the step, a name once."""
         step, seen, kept = self.step, set(), []
         for at, name in enumerate(self.names):
-            if at != step and name is not None and name not in seen:
+            if at != step and name is not None and name not in seen and at not in self.echoes:
                 seen.add(name)
                 kept.append(at)
         return kept
@@ -145,9 +145,19 @@ class _Form:
         """The column name of number ``at``: its name, after the phase a header-led block's line
         begins with (``val Loss: 0.21 Acc: 0.92``: ``val Loss``, ``val Acc``)."""
         name = self.names[at]
-        if not self.phase or name.lower().startswith(self.phase.lower()):
-            return name
+        phases = {other.split()[0].lower() for other in self.names if other} & _PHASES
+        if not self.phase or len(phases) > 1 or name.lower().startswith(self.phase):
+            return name  # (each named with its own phase: "Train Loss: 0.25 | Val Loss: 0.21 | MAPE: 3.2%")
         return f"{self.phase} {name}"
+
+    def echoing(self, steps: list) -> frozenset:
+        """The numbers equal to their line's step on every line (``steps``), when it holds two
+        or more: the step printed again - ``==> best model saved - 5 / 95.8`` under ``Epoch 5/29``
+        - not a metric."""
+        if len(steps) < 2:
+            return frozenset()
+        return frozenset(at for at in range(len(self.names)) if at != self.step
+                         and all(row[at] == step for row, step in zip(self.values, steps)))
 
     def count(self, steps: list | None = None) -> int | None:
         """The index of a count within the step - a number no words name, printed ``n/ total``
@@ -358,6 +368,7 @@ class FormFollower:
         elif _step_rank(axis) != _step_rank(self.axis):
             return []
         self._open.add(key)
+        form.echoes = form.echoing([row[form.step] for row in form.values])
         if (count := form.count()) is not None:
             self._steps.counts[id(form)] = count
         held = form.values if len(self._open) == 1 else form.values[-1:]
@@ -421,8 +432,11 @@ class _BlockFollower:
             return []
         for opened in opening:
             steps = [step for held_key, _, step in self._held if held_key == opened]
-            if (at := self._forms[opened].count(steps if len(steps) > 1 else None)) is not None:
-                self.steps.counts[id(self._forms[opened])] = at
+            form = self._forms[opened]
+            if len(steps) == len(form.values):  # (all its lines held: the first opening)
+                form.echoes = form.echoing(steps)
+            if (at := form.count(steps if len(steps) > 1 else None)) is not None:
+                self.steps.counts[id(form)] = at
         self._open |= opening
         held, self._held = [entry for entry in self._held if entry[0] in opening], []
         return [_record(self._forms[key], values, self.steps, step) for key, values, step in held]
@@ -448,6 +462,9 @@ def read_template(name: str, text: str) -> LogTable:
                          f"({', '.join(STEP_KEYS[:6])} ...) and another number named by the words before it")
     forms, axis = found if blocks is None else (blocks[0], blocks[2])
     step_of = {} if blocks is None else blocks[1]
+    for form in forms:
+        form.echoes = form.echoing([step_of[index] for index in form.lines] if step_of
+                                   else [row[form.step] for row in form.values])
     counts = {id(form): at for form in forms
               if (at := form.count([step_of[index] for index in form.lines] if step_of else None)) is not None}
     records, unnamed = [], 0
@@ -456,7 +473,8 @@ def read_template(name: str, text: str) -> LogTable:
         dropped = [at for at, name in enumerate(form.names)
                    if name is None and (counted is None or at not in (counted, counted + 1))]
         unnamed = max(unnamed, sum(len({row[at] for row in form.values}) > 1 for at in dropped))
-        records += [(index, form, row) for index, row in zip(form.lines, form.values)]
+        if form.metrics():  # (a form whose only named number prints the step again reads nothing)
+            records += [(index, form, row) for index, row in zip(form.lines, form.values)]
     records.sort(key=lambda record: record[0])
     steps = _Steps(counts)
     records = [(index, *_record(form, row, steps, step_of.get(index))) for index, form, row in records]
