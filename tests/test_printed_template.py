@@ -32,6 +32,7 @@ from tests.test_cli import run
     (" loss -> ", "loss"),
     ("/", None),                                               # the total of "Epoch 3/10"
     (" - epoch 0: {'accuracy': ", "accuracy"),                  # Accelerate's examples: a printed dict
+    ("📊 Epoch ", "Epoch"),                                    # a mark before the name is no part of it
     (", 'f1': ", "f1"),
     ("", None),
     (" over ", None),                                          # "mean reward 30.5 over 5 runs"

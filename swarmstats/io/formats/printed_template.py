@@ -78,10 +78,12 @@ def slot_name(before: str) -> str | None:
     ('running reward', None)
     >>> slot_name(" - epoch 0: {'accuracy': ")     # Accelerate's examples print a dict of metrics
     'accuracy'
+    >>> slot_name("📊 Epoch ")
+    'Epoch'
     """
     text = _CONNECTOR.sub("", before.strip())
     text = _SEPARATOR.split(text)[-1]
-    words = text.split()
+    words = [word for word in text.split() if _LETTER.search(word)]  # (not a mark: "📊 Epoch", "==> loss")
     while words and words[-1].lower() in _JOINING:
         words.pop()
     for at in range(len(words) - 1, -1, -1):  # (the words after the last joining word)
