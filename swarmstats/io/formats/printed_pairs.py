@@ -61,6 +61,7 @@ _PAIR = re.compile(rf"(?<![\w./-])([A-Za-z_][\w./-]*)\s*=\s*(?:\[\s*({PRINTED_NU
 #: (after any prefix: ``[rank0]``, a logger's time and level); the total after a ``/`` is no value
 _PIPED_LEAD = re.compile(r"(?<![\w./-])(global_step|step|iteration|iter|epoch|episode|update|round|generation|gen|tick)"
                          r"(?:\s*[:=]\s*|\s+)(\d+)(?:\s*/\s*\d+)?\s*\|", re.IGNORECASE)
+#: a digit: a piped record's field holding one is a value, read or not (:func:`_piped_record`)
 _DIGIT = re.compile(r"\d")
 #: one field of a piped record: a name (words allowed: ``Train Loss``), ``:`` or ``=``, a number
 _FIELD = re.compile(rf"^\s*([A-Za-z_][\w./ -]*?)\s*[:=]\s*({PRINTED_NUMBER})(?:ms|s|%)?\s*$", re.IGNORECASE)
