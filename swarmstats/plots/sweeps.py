@@ -22,8 +22,11 @@ def plot_sweep(result, ax):
             grid = np.linspace(levels.min(), levels.max(), 200)
             centre, slope = phase["logistic"], phase["slope"]
             ax.plot(grid, 1 / (1 + np.exp(-slope * (grid - centre))), color="k", lw=1, label="logistic fit")
-            if phase["ci"][0] is not None:
-                ax.axvspan(phase["ci"][0], phase["ci"][1], color="C3", alpha=0.15, label="50% point, CI")
+            low, high = phase["ci"]
+            if low is not None or high is not None:  # (an open end: the band runs to the sweep's edge)
+                ax.axvspan(levels.min() if low is None else low, levels.max() if high is None else high,
+                           color="C3", alpha=0.15,
+                           label="50% point, CI" + (" (open past the sweep)" if phase.get("ci_open") else ""))
             ax.axvline(centre, color="C3", lw=1.5)
         if phase["midpoint"] is not None:
             ax.axvline(phase["midpoint"], color="C0", ls="--", lw=1, label="SWARM midpoint rule")

@@ -161,6 +161,10 @@ def _phase(results, parameter, n_boot, random_state, notes) -> dict | None:
         return None
     values, collapsed = map(np.array, zip(*pairs))
     estimate = critical_value(values, collapsed, n_boot=n_boot, random_state=random_state)
+    if estimate["ci_open"]:
+        notes.append(f"phase transition: the interval of the 50% point is open on the {estimate['ci_open']} "
+                     f"side{'s' if ' and ' in estimate['ci_open'] else ''}: the swept {parameter!r} values do "
+                     "not bound where collapse begins (sweep further that way, or more seeds)")
     return {"parameter": parameter, **estimate,
             "collapse_share": {str(v): float(collapsed[values == v].mean()) for v in np.unique(values)}}
 

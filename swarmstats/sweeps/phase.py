@@ -2,19 +2,23 @@
 
 SWARM's rule: a value is stable when no seed collapsed; critical = midpoint of (largest stable,
 smallest collapsing), or the smallest collapsing value when they overlap; None without a
-transition.  The better estimate: a logistic fit of P(collapse) against the parameter, whose
-50% point -a/b gets a bootstrap interval (runs resampled within each parameter value).  A small
-ridge penalty keeps the fit finite when the sweep separates perfectly.
+transition.  The better estimate: a logistic fit of P(collapse) against the parameter and its
+50% point -a/b, with the profile likelihood interval of that point under Firth's penalty (the
+log-likelihood plus half the log-determinant of the Fisher information: Firth 1993; Heinze and
+Schemper 2002), which stays finite when the sweep separates perfectly.  A stratified bootstrap's
+percentile interval, used before, covered 90% with 8 seeds per value and 68-84% with 2-3.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._input.random_state import resolve_rng
-from .._kernels.bootstrap import percentile_interval
+from .._kernels.distributions import norm_ppf
 
-RIDGE = 1e-4
+#: the 50% points tried, across three times the swept range centred on it, and the slopes
+#: (each sign, log-spaced, in the parameter's standard deviations) over which each is profiled
+PROFILE_POINTS = 241
+PROFILE_SLOPES = np.geomspace(0.02, 80, 60)
 
 
 def midpoint_rule(values: np.ndarray, collapsed: np.ndarray) -> float | None:
@@ -36,64 +40,74 @@ def midpoint_rule(values: np.ndarray, collapsed: np.ndarray) -> float | None:
     return float(low_collapse)
 
 
-def logistic_fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    """(a, b) of P(y = 1) = 1 / (1 + exp(-(a + b x))) by Newton's method with a ridge on b.
-
-    >>> a, b = logistic_fit(np.array([0.0, 1, 2, 3, 4, 5]), np.array([0.0, 0, 1, 0, 1, 1]))
-    >>> round(-a / b, 6)  # symmetric data: the 50% point is the middle
-    2.5
-    """
-    a, b = logistic_fits(np.asarray(x, dtype=float)[None, :], np.asarray(y, dtype=float)[None, :])
-    return float(a[0]), float(b[0])
-
-
-def logistic_fits(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Many fits at once: rows of ``x`` and ``y`` are separate data sets (bootstrap resamples)."""
-    centre = x.mean(axis=1, keepdims=True)
-    scale = x.std(axis=1, keepdims=True)
-    scale[scale == 0] = 1.0
-    z = (x - centre) / scale
-    a = np.zeros(len(x))
-    b = np.zeros(len(x))
-    for _ in range(100):
-        p = 1.0 / (1.0 + np.exp(-(a[:, None] + b[:, None] * z)))
-        w = p * (1.0 - p)
-        g_a = np.sum(y - p, axis=1)
-        g_b = np.sum((y - p) * z, axis=1) - RIDGE * b
-        h_aa = np.sum(w, axis=1) + 1e-12
-        h_ab = np.sum(w * z, axis=1)
-        h_bb = np.sum(w * z * z, axis=1) + RIDGE
-        det = h_aa * h_bb - h_ab * h_ab
-        step_a = (h_bb * g_a - h_ab * g_b) / det
-        step_b = (h_aa * g_b - h_ab * g_a) / det
-        a, b = a + step_a, b + step_b
-        if np.max(np.abs(np.r_[step_a, step_b])) < 1e-10:
-            break
-    # back to the parameter's own units
-    centre, scale = centre[:, 0], scale[:, 0]
-    return a - b * centre / scale, b / scale
-
-
 def critical_value(values, collapsed, *, ci: float = 0.95, n_boot: int = 1000, random_state=0) -> dict:
-    """Both estimates of the critical value, the logistic one with a bootstrap interval."""
+    """Both estimates of the critical value, the logistic one with its profile likelihood
+    interval (module docstring; an end beyond three times the swept range is None, and said in
+    ``ci_open``).  ``n_boot`` and ``random_state`` are kept for callers; the interval no longer
+    resamples.
+
+    >>> x = np.repeat([0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6], 4)
+    >>> y = (x > 0.35).astype(float); y[[12, 16]] = [1.0, 0.0]   # a collapse at 0.3, a stable run at 0.4
+    >>> result = critical_value(x, y)
+    >>> round(result["logistic"], 2), [round(end, 2) for end in result["ci"]], result["ci_open"]
+    (0.35, [0.27, 0.43], None)
+    """
     x = np.asarray(values, dtype=float)
     y = np.asarray(collapsed, dtype=float)
-    result = {"midpoint": midpoint_rule(x, y), "logistic": None, "ci": [None, None], "slope": None}
+    result = {"midpoint": midpoint_rule(x, y), "logistic": None, "ci": [None, None], "slope": None,
+              "ci_open": None}
     if y.min() == y.max() or np.unique(x).size < 2:
         return result
-    a, b = logistic_fit(x, y)
-    if b == 0:
-        return result
-    result.update(logistic=-a / b, slope=b)
-    rng = resolve_rng(random_state)
-    # stratified bootstrap: runs resampled within each parameter value, all fits at once
-    levels = np.unique(x)
-    members = [np.flatnonzero(x == v) for v in levels]
-    idx = np.concatenate([m[rng.integers(0, len(m), size=(n_boot, len(m)))] for m in members], axis=1)
-    xb, yb = x[idx], y[idx]
-    ab, bb = logistic_fits(xb, yb)
-    defined = (yb.min(axis=1) != yb.max(axis=1)) & (bb > 0)
-    estimates = np.where(defined, -ab / np.where(bb > 0, bb, 1.0), np.nan)
-    low, high = percentile_interval(estimates, ci)
-    result["ci"] = [float(low[0]), float(high[0])]
+    point, low, high, slope = firth_profile(x, y, ci)
+    open_ends = [side for side, end in (("low", low), ("high", high)) if end is None]
+    result.update(logistic=point, slope=slope, ci=[low, high], ci_open=" and ".join(open_ends) or None)
     return result
+
+
+def _penalised_loglik(z: np.ndarray, y: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Firth's penalised log-likelihood of logit P = a + b z, for arrays of (a, b) at once."""
+    eta = a[..., None] + b[..., None] * z
+    p = 1.0 / (1.0 + np.exp(-eta))
+    w = p * (1.0 - p)
+    information = w.sum(-1) * (w * z * z).sum(-1) - (w * z).sum(-1) ** 2
+    return np.sum(y * eta - np.logaddexp(0.0, eta), axis=-1) + 0.5 * np.log(np.maximum(information, 1e-300))
+
+
+def firth_profile(x: np.ndarray, y: np.ndarray, level: float) -> tuple:
+    """(the 50% point, the low and high ends of its profile likelihood interval at ``level``, the
+    slope there)
+    under Firth's penalty (module docstring): each candidate point x0 on a grid across three
+    times the swept range is profiled over the slope s of logit P = s (x - x0), and the interval
+    is the points whose deviance from the best stays within chi2(1)'s ``level`` quantile (its ends
+    interpolated between grid points; None where it runs past the grid: the data do not bound it).
+    Measured coverage at 95%: 93-95% with 3 to 8 seeds per value (``tests/test_sweeps.py``)."""
+    centre, scale = x.mean(), x.std()
+    z = (x - centre) / scale
+    span = z.max() - z.min()
+    grid = np.linspace(z.min() - span, z.max() + span, PROFILE_POINTS)
+    slopes = np.concatenate([-PROFILE_SLOPES[::-1], PROFILE_SLOPES])
+    surface = _penalised_loglik(z, y, -slopes[None, :] * grid[:, None],
+                                np.broadcast_to(slopes, (len(grid), len(slopes))))
+    profile = surface.max(axis=1)
+    deviance = 2.0 * (profile.max() - profile)
+    cut = norm_ppf(0.5 + level / 2) ** 2  # chi2(1)'s quantile
+    best = int(np.argmax(profile))
+    ends = []
+    for side in (-1, 1):  # walk out from the best point to where the deviance passes the cut
+        at = best
+        while 0 <= at + side < len(grid) and deviance[at + side] <= cut:
+            at += side
+        if not 0 <= at + side < len(grid):
+            ends.append(None)
+            continue
+        inside, outside = deviance[at], deviance[at + side]
+        share = (cut - inside) / (outside - inside) if outside > inside else 0.0
+        ends.append(float(centre + scale * (grid[at] + side * share * (grid[1] - grid[0]))))
+    point = grid[best]
+    if 0 < best < len(grid) - 1:  # the top of the parabola through the best point and its neighbours
+        left, middle, right = profile[best - 1:best + 2]
+        curvature = left - 2 * middle + right
+        if curvature < 0:
+            point += 0.5 * (left - right) / curvature * (grid[1] - grid[0])
+    slope = slopes[int(np.argmax(surface[best]))] / scale  # (in the parameter's units)
+    return float(centre + scale * point), ends[0], ends[1], float(slope)
