@@ -18,7 +18,12 @@ import numpy as np
 import pandas as pd
 
 from ._input.random_state import resolve_rng
-from ._kernels.bootstrap import chunk_sizes, percentile_interval, stretched_for_few_runs
+from ._kernels.bootstrap import (
+    chunk_sizes,
+    percentile_interval,
+    stretched_for_few_runs,
+    wilson_interval,
+)
 from ._kernels.distributions import average_ranks, t_ppf
 from ._kernels.order_statistics import median_binomial_interval, median_range_note
 from ._result import Result, fmt
@@ -128,10 +133,9 @@ def stratified_resample(scores: np.ndarray, reps: int, rng: np.random.Generator)
     return scores[idx, np.arange(tasks)]
 
 
-def _bootstrap(statistic, scores: np.ndarray, reps: int, rng, width: int = 1) -> np.ndarray:
+def _bootstrap(statistic, scores: np.ndarray, reps: int, rng) -> np.ndarray:
     """``statistic`` of ``reps`` stratified resamples, built chunk by chunk."""
-    parts = [statistic(stratified_resample(scores, size, rng))
-             for size in chunk_sizes(reps, scores.size * width)]
+    parts = [statistic(stratified_resample(scores, size, rng)) for size in chunk_sizes(reps, scores.size)]
     return np.concatenate(parts)
 
 
@@ -260,7 +264,7 @@ def compare_runs(runs_a, runs_b=None, *, names=("a", "b"), ci: float = 0.95, n_b
             if short:
                 notes.append(f"{name}: {short}")
     improvement = _improvement(sets, n_boot, level, rng)
-    profile = _profile(sets, thresholds, n_boot, level, rng)
+    profile = _profile(sets, thresholds, level)
     return CompareResult(table=pd.DataFrame(rows), improvement=improvement, profile=profile,
                          ci_level=level, n_boot=n_boot, notes=notes)
 
@@ -314,8 +318,12 @@ def _improvement(sets: dict, n_boot: int, level: float, rng) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["x", "y", "probability", "low", "high", "p_greater", "p_less"])
 
 
-def _profile(sets: dict, thresholds, n_boot: int, level: float, rng) -> pd.DataFrame:
-    """Share of runs (pooled over tasks) scoring above each threshold, with bands."""
+def _profile(sets: dict, thresholds, level: float) -> pd.DataFrame:
+    """Share of runs (pooled over tasks) scoring above each threshold, with Wilson's interval on
+    the runs x tasks scores.  rliable's percentile bootstrap band collapses to a point where no
+    run (or every run) is above, and held the true share 26-75% with 3 runs and 39-91% with 5
+    where it read as 95% (400 simulated sets); Wilson's 91-100% (with several tasks, of
+    different spreads, the pooled share varies less than it assumes: a little wide)."""
     if thresholds is None:
         everything = np.concatenate([s.ravel() for s in sets.values()])
         thresholds = np.linspace(everything.min(), everything.max(), PROFILE_POINTS)
@@ -324,13 +332,9 @@ def _profile(sets: dict, thresholds, n_boot: int, level: float, rng) -> pd.DataF
         raise InputError("thresholds must be finite numbers")
     frames = []
     for name, scores in sets.items():
-        point = (scores.ravel()[:, None] > thresholds[None, :]).mean(axis=0)
-        def above(resampled):
-            pooled = resampled.reshape(len(resampled), -1)
-            return (pooled[:, :, None] > thresholds[None, None, :]).mean(axis=1)
-
-        values = _bootstrap(above, scores, n_boot, rng, width=len(thresholds))
-        low, high = percentile_interval(values, level)
+        above = (scores.ravel()[:, None] > thresholds[None, :]).sum(axis=0)
+        point = above / scores.size
+        low, high = wilson_interval(above, scores.size, level)
         frames.append(pd.DataFrame({"name": name, "threshold": thresholds, "fraction": point,
                                     "low": low, "high": high}))
     return pd.concat(frames, ignore_index=True)
