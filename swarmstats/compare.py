@@ -60,8 +60,9 @@ class CompareResult(Result):
     def summary(self) -> str:
         level = f"{self.ci_level:.0%}"
         lines = [f"{len(self.table)} set(s) of runs; {level} intervals (the mean's Student's t, a "
-                 f"one-task median's its order statistics', the rest a stratified bootstrap of "
-                 f"{self.n_boot} resamples, stretched for few runs)"]
+                 f"one-task median's its order statistics', the IQM's and a several-task median's a "
+                 f"stratified bootstrap of {self.n_boot} resamples stretched for few runs, P(X > Y)'s "
+                 f"a percentile one)"]
         for row in self.table.to_dict("records"):
             lines.append(
                 f"  {row['name']}: {row['n_runs']} runs x {row['n_tasks']} task(s); "

@@ -73,7 +73,7 @@ def learning_curves(runs, *, points: int = 200, ci: float = 0.95, n_boot: int = 
         Steps on the common grid, evenly spaced from the earliest to the latest logged step
         (the runs' own steps when they all share at most this many).
     ci, n_boot, random_state
-        Interval level, bootstrap resamples of the median and IQM, their seed.
+        Interval level, bootstrap resamples of the IQM, their seed.
 
     >>> rng = np.random.default_rng(0)
     >>> runs = [pd.Series(1 - np.exp(-np.arange(100) / 20) + 0.05 * rng.normal(size=100)) for _ in range(8)]
