@@ -30,7 +30,7 @@ import math
 import re
 
 from ...errors import InputError
-from ._table import stepped_columns
+from ._table import LogTable, stepped_columns
 from .notebooks import printed_text
 from .printed_pairs import STEP_KEYS, unit
 
@@ -111,11 +111,9 @@ def is_table_text(text: str, base: str = "") -> bool:
     return _tables(text) is not None
 
 
-def read_table(name: str, text: str):
+def read_table(name: str, text: str) -> LogTable:
     """The log in the table ``text`` prints (module docstring); a notebook's from what its
     cells printed.  InputError when it holds none."""
-    from ._table import LogTable
-
     if name.lower().endswith(".ipynb"):
         text = printed_text(name, text)
     found = _tables(text)

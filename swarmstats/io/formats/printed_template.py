@@ -256,6 +256,12 @@ _BAR_COUNT = re.compile(r"^\s*\d+/\d+\s")
 _PHASES = frozenset({"train", "training", "val", "valid", "validation", "test", "eval", "evaluation"})
 
 
+def _block_form(line: str, key: tuple, befores: list) -> _Form:
+    """A new form of a line under a header, named after the phase the line begins with."""
+    phase = line.split()[0].rstrip(":").lower()  # (a line holding a number has a word)
+    return _Form(line.strip(), _names(befores), [], [], key, phase if phase in _PHASES else "")
+
+
 def _blocks(text: str) -> tuple[list, dict, str, str] | None:
     """A log printed in blocks, each headed by a line that prints its step alone (:data:`_HEADER`),
     when no form holds its own step: (the forms of the lines after the headers, each such line's
@@ -283,9 +289,7 @@ def _blocks(text: str) -> tuple[list, dict, str, str] | None:
         key, befores, values = parsed
         form = forms.get(key)
         if form is None:
-            phase = line.split()[0].rstrip(":").lower() if line.split() else ""
-            form = forms[key] = _Form(line.strip(), _names(befores), [], [], key,
-                                      phase if phase in _PHASES else "")
+            form = forms[key] = _block_form(line, key, befores)
         form.lines.append(index)
         form.values.append(values)
         step_of[index] = step
@@ -411,9 +415,7 @@ class _BlockFollower:
         key, befores, values = parsed
         form = self._forms.get(key)
         if form is None:
-            phase = line.split()[0].rstrip(":").lower()
-            form = self._forms[key] = _Form(line.strip(), _names(befores), [], [], key,
-                                            phase if phase in _PHASES else "")
+            form = self._forms[key] = _block_form(line, key, befores)
         if key in self._open:
             return [_record(form, values, self.steps, self._step)]
         form.lines.append(len(form.lines))
@@ -464,11 +466,12 @@ def read_template(name: str, text: str) -> LogTable:
                          f"({', '.join(STEP_KEYS[:6])} ...) and another number named by the words before it")
     forms, axis = found if blocks is None else (blocks[0], blocks[2])
     step_of = {} if blocks is None else blocks[1]
+    counts = {}
     for form in forms:
-        form.echoes = form.echoing([step_of[index] for index in form.lines] if step_of
-                                   else [row[form.step] for row in form.values])
-    counts = {id(form): at for form in forms
-              if (at := form.count([step_of[index] for index in form.lines] if step_of else None)) is not None}
+        steps = [step_of[index] for index in form.lines] if step_of else [row[form.step] for row in form.values]
+        form.echoes = form.echoing(steps)
+        if (at := form.count(steps)) is not None:
+            counts[id(form)] = at
     records, unnamed = [], 0
     for form in forms:
         counted = counts.get(id(form))  # (a count and its total, which a new run may change, are read)
