@@ -409,16 +409,39 @@ def test_a_side_of_fewer_than_three_gives_the_gap_no_interval_and_says_why():
     assert any("only 3 rejected interactions" in note and "rough" in note for note in rough.notes)
 
 
-def test_the_side_intervals_are_welchs_and_newcombes():
+def test_the_side_intervals_are_score_intervals_combined_as_newcombe_does():
+    """Each side's mean: the means mu whose quasi-binomial variance phi mu (1 - mu) / n (phi =
+    s^2 / (m (1 - m))) puts the sample mean m exactly Student's t away, at both ends; the gap:
+    the two sides' intervals combined as Newcombe's method 10 combines Wilson's."""
     from scipy import stats
 
     rng = np.random.default_rng(12)
     p = rng.beta(2, 2, 60)
     accepted = rng.random(60) < p
     report = quality_metrics(p, accepted, n_boot=0, blocks=None)
-    welch = stats.ttest_ind(p[accepted], p[~accepted], equal_var=False).confidence_interval(0.95)
+    ends = {}
+    for name, values in (("accepted_quality", p[accepted]), ("rejected_quality", p[~accepted])):
+        estimate, n = report.soft[name], len(values)
+        mean, phi = values.mean(), values.var(ddof=1) / (values.mean() * (1 - values.mean()))
+        t = stats.t.ppf(0.975, n - 1)
+        for end in (estimate.ci_low, estimate.ci_high):
+            assert (mean - end) ** 2 == pytest.approx(t * t * phi * end * (1 - end) / n, rel=1e-9)
+        assert estimate.ci_low < mean < estimate.ci_high
+        ends[name] = (mean, estimate.ci_low, estimate.ci_high)
+    (m1, l1, u1), (m2, l2, u2) = ends["accepted_quality"], ends["rejected_quality"]
     gap = report.soft["quality_gap"]
-    assert (gap.ci_low, gap.ci_high) == pytest.approx((welch.low, welch.high), rel=1e-9)
-    one_side = stats.ttest_1samp(p[~accepted], 0.0).confidence_interval(0.95)
-    rejected = report.soft["rejected_quality"]
-    assert (rejected.ci_low, rejected.ci_high) == pytest.approx((one_side.low, one_side.high), rel=1e-9)
+    assert gap.ci_low == pytest.approx(m1 - m2 - np.hypot(m1 - l1, u2 - m2), rel=1e-12)
+    assert gap.ci_high == pytest.approx(m1 - m2 + np.hypot(u1 - m1, m2 - l2), rel=1e-12)
+    toxicity = report.soft["toxicity"]
+    assert (toxicity.ci_low, toxicity.ci_high) == pytest.approx((1 - u1, 1 - l1), rel=1e-12)
+    # shares of 0 and 1: the score interval with phi = n / (n - 1) is Wilson's on n - 1 trials
+    # with t for z
+    ones = np.array([1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0])
+    from swarmstats.quality.side_means import side_mean_interval
+
+    t = stats.t.ppf(0.975, len(ones) - 1)
+    low, high = side_mean_interval(ones, 0.95)
+    share, trials = ones.mean(), (len(ones) - 1) / (t / stats.norm.ppf(0.975)) ** 2
+    from statsmodels.stats.proportion import proportion_confint
+
+    assert (low, high) == pytest.approx(proportion_confint(share * trials, trials, method="wilson"), rel=1e-9)

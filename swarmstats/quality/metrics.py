@@ -316,9 +316,11 @@ def quality_metrics(
     ci : float
         Confidence level.  Proportions (acceptance rates, hard toxicity,
         uncertain fraction) get Wilson score intervals, the means of one side
-        (accepted and rejected quality, toxicity, the gap) Student's t given each
-        side's size (Welch's for the gap), the hard gap Newcombe's; every other
-        figure a percentile bootstrap over interactions with ``n_boot`` resamples.
+        (accepted and rejected quality, toxicity) a score interval given each
+        side's size (a quasi-binomial mean's), the gap and the hard gap the two
+        sides' intervals combined as Newcombe's, soft - hard toxicity a score
+        interval over the accepted; every other figure a percentile bootstrap
+        over interactions with ``n_boot`` resamples.
     alpha : float
         Level of the one-sided permutation test of "the gap is below zero"
         (adverse selection), with ``n_boot`` shuffles.
@@ -406,7 +408,7 @@ def quality_metrics(
         _, observed_sums, centred_gram = column_moments(blocks)
     observed = _metrics_from_sums(observed_sums[None, :], payoff, swarm_compatible)
     names = SOFT_METRICS + HARD_METRICS
-    replicates = clustered = None
+    clustered = None
     if n_boot > 0 and labels:
         low, high, difference_ci, cluster_pvalue = _clustered_intervals(
             columns, labels, observed, names, n_boot, rng, level, payoff, swarm_compatible, len(p))
@@ -419,13 +421,16 @@ def quality_metrics(
     else:
         low = high = np.full(len(names), np.nan)
     intervals = {name: (low[i], high[i]) for i, name in enumerate(names)}
+    toxicity_difference_ci = None
     if not labels:
         # independent interactions: the proportions get Wilson intervals (exact enough at any n)
         for name, (successes, trials) in _proportion_counts(observed_sums).items():
             intervals[name] = tuple(float(x) for x in wilson_interval(successes, trials, level))
-        # and the means of one side (the gap, toxicity) Student's t given each side's size: the
-        # percentile bootstrap is about the range of a few values (3-9 rejected: 78-92% covered)
+        # and the means of one side (the gap, toxicity, soft - hard toxicity) score intervals
+        # given each side's size: the percentile bootstrap is about the range of a few values
+        # (3-9 rejected: 78-92% covered)
         intervals.update(side_intervals(p, flags, threshold, level))
+        toxicity_difference_ci = intervals.pop("toxicity_difference")
     estimates = {name: Estimate(float(observed[name][0]), float(intervals[name][0]),
                                 float(intervals[name][1])) for name in names}
     # an undefined value has no interval, whatever the resamples did
@@ -443,8 +448,8 @@ def quality_metrics(
         pvalue = lower_tail_pvalue(np.nan if one_sided else float(observed["quality_gap"][0]), null)
     test = ("permutation" if clustered is None else "block jackknife t" if block_length
             else _cluster_test_name(labels))
-    comparison = _comparison(estimates, pvalue, alpha, replicates, level,
-                             None if clustered is None else clustered[0], test)
+    comparison = _comparison(estimates, pvalue, alpha,
+                             toxicity_difference_ci if clustered is None else clustered[0], test)
     notes = _notes(len(p), n_accepted, swarm_compatible, estimates)
     if block_note:
         notes.append(block_note)
@@ -459,8 +464,8 @@ def quality_metrics(
                      + f": {fewer} {side} interaction(s), where an interval needs at least {MIN_SIDE}")
     elif not labels and np.isfinite(gap.value) and fewer < ROUGH_SIDE:
         notes.append(f"only {fewer} {_side(n_accepted, len(p))} interactions: the intervals of the gap and of that "
-                     "side's mean quality are rough (with 3 or 4, Student's t covered 91-93% where it reads "
-                     "95%, less when p is bimodal)")
+                     "side's mean quality are rough (with 3 or 4 the gap's covered 92-97% where it reads 95%, "
+                     "that side's mean 89-95%: less when p piles up near 0 and 1)")
     elif n_boot > 0 and np.isfinite(gap.value) and not np.isfinite(gap.ci_low):
         notes.append("the quality gap has no interval: more than 10% of the resamples had no "
                      "accepted or no rejected interaction (too few on one side, or all of them from a "
@@ -647,17 +652,14 @@ def _cluster_note(labels: dict, *, test_only: bool = False) -> str:
     return note
 
 
-def _comparison(estimates: dict, pvalue: float, alpha: float, replicates, level: float,
-                difference_ci=None, test: str = "permutation") -> dict:
+def _comparison(estimates: dict, pvalue: float, alpha: float, difference_ci=None,
+                test: str = "permutation") -> dict:
+    """Soft against hard toxicity (``difference_ci``: the interval of their difference - Student's
+    t over the accepted interactions, or the clustered one; None when there is none) and the
+    adverse-selection verdict."""
     soft, hard = estimates["toxicity"].value, estimates["hard_toxicity"].value
     difference = soft - hard
-    if difference_ci is not None:
-        diff_ci = difference_ci
-    elif replicates is not None:
-        low, high = percentile_interval(replicates["toxicity"] - replicates["hard_toxicity"], level)
-        diff_ci = (float(low[0]), float(high[0]))
-    else:
-        diff_ci = (np.nan, np.nan)
+    diff_ci = difference_ci if difference_ci is not None else (np.nan, np.nan)
     if not np.isfinite(difference):
         verdict = "undefined (nothing accepted)"
     elif abs(difference) > TOXICITY_AGREEMENT:

@@ -1,15 +1,18 @@
 """Intervals of the figures that are means of one side of the decision - E[p | accepted],
 E[p | rejected], toxicity, the quality gap and its hard twin - for independent interactions.
 
-Given how many interactions each side holds, each side's mean is an ordinary sample mean, so
-its interval is Student's t on the side's own spread (Welch-Satterthwaite's degrees of freedom
-for the gap, a difference of two sides), and the hard gap, a difference of two shares, gets
-Newcombe's interval from the two sides' Wilson intervals.  The percentile bootstrap these
-replaced is about the range of a few values: with 3-9 interactions on the smaller side its
-95% interval of the gap covered 78-92% (p ~ Beta(2, 2), rejected with probability
-0.2 (1 - p)); Welch's covers 91-96% (2,500 batches of 40 and 1,500 of 200 interactions).
-A side of fewer than :data:`MIN_SIDE` interactions gives no interval: with two, Welch's
-covered 85-90%, and with one there is no spread to read.
+Given how many interactions each side holds, each side's mean is an ordinary sample mean of
+values in [0, 1], so its interval is a score interval on the side's own spread, as for a
+quasi-binomial mean (Wilson's with n / phi trials, Student's t for z); the gap, a difference
+of two sides, and the hard gap, a difference of two shares, combine the two sides' intervals
+as Newcombe (1998) does Wilson's.  The percentile bootstrap these replaced is about the range
+of a few values: with 3-9 interactions on the smaller side its 95% interval of the gap covered
+78-92% (p ~ Beta(2, 2), rejected with probability 0.2 (1 - p)).  Student's t and Welch's,
+which followed (2026-12-03), are symmetric where a side's mean near 0 or 1 is not: with 3-9
+on one side Welch's gap covered 87-94%, Student's t of that side's mean 82-96% (bimodal p
+lowest); the score intervals 92-97% and 89-97% (docs/quality.md).  A side of fewer than
+:data:`MIN_SIDE` interactions gives no interval: with two, Welch's covered 85-90%, and with
+one there is no spread to read.
 
 numpy in, numpy out.
 """
@@ -25,43 +28,61 @@ from .._kernels.distributions import t_ppf
 
 #: the fewest interactions on a side for an interval of a figure that reads that side's mean
 MIN_SIDE = 3
-#: fewer on the smaller side than this: the note says the intervals are rough (Welch's covered
-#: 91-93% of batches with 3 or 4 rejected interactions; bimodal p, Beta(0.3, 0.3), 84-88%)
+#: fewer on the smaller side than this: the note says the intervals are rough (the gap's covered
+#: 92-97% of batches with 3 or 4 on a side, that side's mean 89-97%, bimodal p the lowest)
 ROUGH_SIDE = 5
 
 
-def side_mean_interval(values: np.ndarray, level: float) -> tuple[float, float]:
-    """Student's t interval of the mean of ``values`` (a share of [0, 1] each), cut to [0, 1];
-    (nan, nan) with fewer than :data:`MIN_SIDE` values.
+def side_mean_interval(values: np.ndarray, level: float, bounds=(0.0, 1.0)) -> tuple[float, float]:
+    """Score interval of the mean of ``values`` (each within ``bounds``, a share of [0, 1] by
+    default) as a quasi-binomial mean; (nan, nan) with fewer than :data:`MIN_SIDE` values.
 
-    >>> [round(x, 4) for x in side_mean_interval(np.array([0.2, 0.4, 0.6]), 0.95)]   # 0.4 -+ t(2) 0.2/sqrt(3)
-    [0.0, 0.8968]
+    Values in [0, 1] with mean mu vary at most mu (1 - mu); taking their variance as
+    phi mu (1 - mu), phi read from the sample, the interval holds the means whose own
+    variance puts the sample mean within Student's t of them - Wilson's interval with
+    n / phi trials.  A mean near 0 or 1 from a few values then gets the room a proportion
+    gets there, where Student's t, symmetric, covered 81-92% of the time with 3-20 values
+    of a skewed p (Beta(1.3, 0.3)); the score interval 89-94%, and 95% on Beta(2, 2).
+
+    >>> [round(x, 4) for x in side_mean_interval(np.array([0.2, 0.4, 0.6]), 0.95)]  # pulled towards 1/2
+    [0.0982, 0.8032]
     """
     if len(values) < MIN_SIDE:
         return math.nan, math.nan
-    centre = float(values.mean())
-    half = t_ppf(0.5 + level / 2, len(values) - 1) * float(values.std(ddof=1)) / math.sqrt(len(values))
-    return max(centre - half, 0.0), min(centre + half, 1.0)
+    low, high = bounds
+    width = high - low
+    share = (values - low) / width
+    mean, variance = float(share.mean()), float(share.var(ddof=1))
+    spread = mean * (1.0 - mean)
+    if not variance > 0 or not spread > 0:
+        centre = low + width * mean
+        return centre, centre  # every value the same
+    t = t_ppf(0.5 + level / 2, len(values) - 1)
+    c = t * t * (variance / spread) / len(values)  # z^2 / n of Wilson's, with n / phi trials
+    centre = (mean + c / 2) / (1 + c)
+    half = math.sqrt(c * spread + c * c / 4) / (1 + c)
+    return low + width * max(centre - half, 0.0), low + width * min(centre + half, 1.0)
 
 
 def difference_interval(first: np.ndarray, second: np.ndarray, level: float) -> tuple[float, float]:
-    """Welch's interval of mean(``first``) - mean(``second``), cut to [-1, 1]; (nan, nan) when
-    either side has fewer than :data:`MIN_SIDE` values.
+    """Interval of mean(``first``) - mean(``second``) (shares in [0, 1]) from the two sides'
+    score intervals, combined as Newcombe combines Wilson's for a difference of shares (the
+    "method of variance estimates recovery", Zou & Donner 2008); (nan, nan) when either side
+    has fewer than :data:`MIN_SIDE` values.  Welch's interval, used before, covered 91-93% with
+    3 or 4 values on the smaller side and 86-93% with bimodal p; this one 92-97%.
 
     >>> low, high = difference_interval(np.array([0.6, 0.7, 0.8, 0.9]), np.array([0.2, 0.3, 0.4]), 0.95)
     >>> round(low, 4), round(high, 4)
-    (0.2268, 0.6732)
+    (0.0918, 0.6795)
     """
     if len(first) < MIN_SIDE or len(second) < MIN_SIDE:
         return math.nan, math.nan
-    shares = np.array([first.var(ddof=1) / len(first), second.var(ddof=1) / len(second)])
-    variance = float(shares.sum())
-    centre = float(first.mean() - second.mean())
-    if not variance > 0:
-        return centre, centre  # every value the same on each side
-    dof = variance ** 2 / float(shares[0] ** 2 / (len(first) - 1) + shares[1] ** 2 / (len(second) - 1))
-    half = t_ppf(0.5 + level / 2, dof) * math.sqrt(variance)
-    return max(centre - half, -1.0), min(centre + half, 1.0)
+    mean1, mean2 = float(first.mean()), float(second.mean())
+    low1, high1 = side_mean_interval(first, level)
+    low2, high2 = side_mean_interval(second, level)
+    centre = mean1 - mean2
+    return (max(centre - math.sqrt((mean1 - low1) ** 2 + (high2 - mean2) ** 2), -1.0),
+            min(centre + math.sqrt((high1 - mean1) ** 2 + (mean2 - low2) ** 2), 1.0))
 
 
 def share_difference_interval(successes: tuple, trials: tuple, level: float) -> tuple[float, float]:
@@ -83,11 +104,13 @@ def share_difference_interval(successes: tuple, trials: tuple, level: float) -> 
 
 def side_intervals(p: np.ndarray, accepted: np.ndarray, threshold: float, level: float) -> dict:
     """The intervals of ``accepted_quality``, ``rejected_quality``, ``toxicity``,
-    ``quality_gap`` and ``hard_quality_gap`` for independent interactions (``accepted`` boolean).
+    ``quality_gap``, ``hard_quality_gap`` and ``toxicity_difference`` (soft minus hard toxicity,
+    the accepted interactions' mean of (1 - p) - [p < threshold]) for independent interactions
+    (``accepted`` boolean).
 
     >>> out = side_intervals(np.array([0.9, 0.8, 0.7, 0.3, 0.2, 0.1]), np.array([1, 1, 1, 0, 0, 0], bool), 0.5, 0.95)
     >>> [round(x, 4) for x in out["quality_gap"]]
-    [0.3733, 0.8267]
+    [0.161, 0.8029]
     """
     taken, left = p[accepted], p[~accepted]
     accepted_quality = side_mean_interval(taken, level)
@@ -99,4 +122,8 @@ def side_intervals(p: np.ndarray, accepted: np.ndarray, threshold: float, level:
         "toxicity": (1.0 - accepted_quality[1], 1.0 - accepted_quality[0]),
         "quality_gap": difference_interval(taken, left, level),
         "hard_quality_gap": share_difference_interval((high_taken, high_left), (len(taken), len(left)), level),
+        # a mean over the accepted side too: the percentile bootstrap covered it 85% with ~5
+        # accepted interactions and 92% with ~10, where Student's t holds its level
+        "toxicity_difference": side_mean_interval((1.0 - taken) - (taken < threshold), level,
+                                                  (-threshold, 1.0 - threshold)),
     }
