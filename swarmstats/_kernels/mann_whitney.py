@@ -30,7 +30,7 @@ def pair_variance(theta: float, runs_x: int, runs_y: int) -> float:
 
 
 def mann_whitney_interval(estimate: float, runs_x: int, runs_y: int, level: float,
-                          tasks: int = 1) -> tuple[float, float]:
+                          tasks: int = 1, variance_ratio: float = 1.0) -> tuple[float, float]:
     """Continuity-corrected score interval of P(X > Y) (ties half), averaged over ``tasks``
     independent tasks with ``runs_x`` and ``runs_y`` runs each.
 
@@ -49,7 +49,7 @@ def mann_whitney_interval(estimate: float, runs_x: int, runs_y: int, level: floa
 
     def excess(theta: float) -> float:  # > 0 where theta is too far from the estimate
         gap = max(abs(estimate - theta) - step, 0.0)
-        return gap * gap - z2 * pair_variance(theta, runs_x, runs_y) / tasks
+        return gap * gap - z2 * variance_ratio * pair_variance(theta, runs_x, runs_y) / tasks
 
     below, above = estimate - step, estimate + step
     low = 0.0 if below <= _EDGE or excess(_EDGE) <= 0 else increasing_root(

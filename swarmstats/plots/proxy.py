@@ -62,7 +62,8 @@ def plot_reliability(report, ax):
                 fmt="o-", color="C0", capsize=3, label="observed (95% Wilson intervals)")
     c = report.calibration
     ax.set_title(f"reliability: ECE {fmt(c['ece'], 3)}, Brier {fmt(c['brier'], 3)}, "
-                 f"AUC {fmt(c['auc'], 3)} (n = {c['n_outcomes']})", fontsize=9)
+                 f"AUC {fmt(c['auc'], 3)} [{fmt(c['auc_low'], 3)}, {fmt(c['auc_high'], 3)}] "
+                 f"(n = {c['n_outcomes']})", fontsize=9)
     ax.set_xlabel("mean p in bin")
     ax.set_ylabel("share of positive outcomes")
     ax.set_xlim(0, 1)

@@ -14,7 +14,9 @@ from scipy import stats
 from .._kernels.bootstrap import wilson_interval
 from .._kernels.calibration import (
     auc,
+    auc_interval,
     brier_score,
+    calibration_error_interval,
     calibration_errors,
     log_loss,
     reliability_bins,
@@ -101,8 +103,10 @@ class ProxyResult(Result):
         if self.calibration:
             c = self.calibration
             lines.append(f"  calibration on {c['n_outcomes']} outcomes: Brier {fmt(c['brier'], 3)}, "
-                         f"log loss {fmt(c['log_loss'], 3)}, ECE {fmt(c['ece'], 3)}, AUC {fmt(c['auc'], 3)}, "
-                         f"E[p] - E[y] {fmt(c['calibration_error'], 3)}")
+                         f"log loss {fmt(c['log_loss'], 3)}, ECE {fmt(c['ece'], 3)}, AUC {fmt(c['auc'], 3)} "
+                         f"[{fmt(c['auc_low'], 3)}, {fmt(c['auc_high'], 3)}], E[p] - E[y] "
+                         f"{fmt(c['calibration_error'], 3)} [{fmt(c['calibration_error_low'], 3)}, "
+                         f"{fmt(c['calibration_error_high'], 3)}] (95%)")
             lines.append(f"  prediction error: variance {fmt(c['error_variance'], 3)}; {c['drift']['message']}")
         if self.recalibration:
             r = self.recalibration
@@ -280,9 +284,16 @@ def _calibration(p: np.ndarray, y: np.ndarray):
                                 "mean_p": mean_p, "share_positive": share,
                                 "share_low": share_low, "share_high": share_high})
     error = y - p
+    # intervals of the two figures a decision rests on, "does p rank outcomes" and "is p too
+    # high or too low overall" (95%, as the reliability bins'): 40 outcomes of a 10% event read
+    # E[p] - E[y] = 0.05 and AUC 0.8 with room for either to be nothing
+    auc_low, auc_high = auc_interval(p, y, 0.95)
+    error_low, error_high = calibration_error_interval(p, y, 0.95)
     calibration = {
         "n_outcomes": int(len(y)), "brier": brier_score(p, y), "log_loss": log_loss(p, y),
         "ece": ece, "mce": mce, "auc": auc(p, y), "calibration_error": float(p.mean() - y.mean()),
+        "auc_low": auc_low, "auc_high": auc_high,
+        "calibration_error_low": error_low, "calibration_error_high": error_high,
         "error_variance": float(error.var(ddof=1)) if len(y) > 1 else math.nan,
         "drift": _error_drift(error),
     }

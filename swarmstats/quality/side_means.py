@@ -24,7 +24,7 @@ import math
 import numpy as np
 
 from .._kernels.bootstrap import wilson_interval
-from .._kernels.distributions import t_ppf
+from .._kernels.bounded_mean import bounded_mean_interval, difference_of_intervals
 
 #: the fewest interactions on a side for an interval of a figure that reads that side's mean
 MIN_SIDE = 3
@@ -34,34 +34,16 @@ ROUGH_SIDE = 5
 
 
 def side_mean_interval(values: np.ndarray, level: float, bounds=(0.0, 1.0)) -> tuple[float, float]:
-    """Score interval of the mean of ``values`` (each within ``bounds``, a share of [0, 1] by
-    default) as a quasi-binomial mean; (nan, nan) with fewer than :data:`MIN_SIDE` values.
-
-    Values in [0, 1] with mean mu vary at most mu (1 - mu); taking their variance as
-    phi mu (1 - mu), phi read from the sample, the interval holds the means whose own
-    variance puts the sample mean within Student's t of them - Wilson's interval with
-    n / phi trials.  A mean near 0 or 1 from a few values then gets the room a proportion
-    gets there, where Student's t, symmetric, covered 81-92% of the time with 3-20 values
-    of a skewed p (Beta(1.3, 0.3)); the score interval 89-94%, and 95% on Beta(2, 2).
+    """:func:`~swarmstats._kernels.bounded_mean.bounded_mean_interval` of one side's values (each
+    within ``bounds``, a share of [0, 1] by default); (nan, nan) with fewer than
+    :data:`MIN_SIDE` values.
 
     >>> [round(x, 4) for x in side_mean_interval(np.array([0.2, 0.4, 0.6]), 0.95)]  # pulled towards 1/2
     [0.0982, 0.8032]
     """
     if len(values) < MIN_SIDE:
         return math.nan, math.nan
-    low, high = bounds
-    width = high - low
-    share = (values - low) / width
-    mean, variance = float(share.mean()), float(share.var(ddof=1))
-    spread = mean * (1.0 - mean)
-    if not variance > 0 or not spread > 0:
-        centre = low + width * mean
-        return centre, centre  # every value the same
-    t = t_ppf(0.5 + level / 2, len(values) - 1)
-    c = t * t * (variance / spread) / len(values)  # z^2 / n of Wilson's, with n / phi trials
-    centre = (mean + c / 2) / (1 + c)
-    half = math.sqrt(c * spread + c * c / 4) / (1 + c)
-    return low + width * max(centre - half, 0.0), low + width * min(centre + half, 1.0)
+    return bounded_mean_interval(values, level, bounds)
 
 
 def difference_interval(first: np.ndarray, second: np.ndarray, level: float) -> tuple[float, float]:
@@ -77,12 +59,9 @@ def difference_interval(first: np.ndarray, second: np.ndarray, level: float) -> 
     """
     if len(first) < MIN_SIDE or len(second) < MIN_SIDE:
         return math.nan, math.nan
-    mean1, mean2 = float(first.mean()), float(second.mean())
-    low1, high1 = side_mean_interval(first, level)
-    low2, high2 = side_mean_interval(second, level)
-    centre = mean1 - mean2
-    return (max(centre - math.sqrt((mean1 - low1) ** 2 + (high2 - mean2) ** 2), -1.0),
-            min(centre + math.sqrt((high1 - mean1) ** 2 + (mean2 - low2) ** 2), 1.0))
+    low, high = difference_of_intervals((float(first.mean()), *side_mean_interval(first, level)),
+                                        (float(second.mean()), *side_mean_interval(second, level)))
+    return max(low, -1.0), min(high, 1.0)
 
 
 def share_difference_interval(successes: tuple, trials: tuple, level: float) -> tuple[float, float]:
@@ -96,10 +75,8 @@ def share_difference_interval(successes: tuple, trials: tuple, level: float) -> 
     if min(trials) < MIN_SIDE:
         return math.nan, math.nan
     (low1, low2), (high1, high2) = wilson_interval(np.array(successes), np.array(trials), level)
-    share1, share2 = successes[0] / trials[0], successes[1] / trials[1]
-    centre = share1 - share2
-    return (centre - math.sqrt((share1 - low1) ** 2 + (high2 - share2) ** 2),
-            centre + math.sqrt((high1 - share1) ** 2 + (share2 - low2) ** 2))
+    return difference_of_intervals((successes[0] / trials[0], float(low1), float(high1)),
+                                   (successes[1] / trials[1], float(low2), float(high2)))
 
 
 def side_intervals(p: np.ndarray, accepted: np.ndarray, threshold: float, level: float) -> dict:

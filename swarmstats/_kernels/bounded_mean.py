@@ -1,0 +1,66 @@
+"""Score interval of the mean of values known to lie within bounds (shares, errors, scores
+of a capped metric), for a few values or many.
+
+Values in [0, 1] with mean mu vary at most mu (1 - mu).  Taking their variance as
+phi mu (1 - mu), phi read from the sample (a quasi-binomial mean), the interval holds the
+means whose own standard error puts the sample mean within Student's t of them: Wilson's
+interval with n / phi trials, t for z (for 0/1 values exactly Wilson's on n - 1 trials).
+A mean near a bound from a few values then gets the room a proportion gets there, where
+Student's t, symmetric about the mean, runs short on the far side: with 3-20 values of a
+skewed p (Beta(1.3, 0.3)) it covered 81-92%, the score interval 89-94%, and both ~95% on
+Beta(2, 2) (20,000 samples each; docs/quality.md).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .distributions import t_ppf
+
+
+def bounded_mean_interval(values, level: float, bounds=(0.0, 1.0)) -> tuple[float, float]:
+    """Score interval of the mean of ``values`` (each within ``bounds``); (nan, nan) with fewer
+    than 2 values, (mean, mean) when every value is the same.
+
+    >>> [round(x, 4) for x in bounded_mean_interval(np.array([0.2, 0.4, 0.6]), 0.95)]  # pulled towards 1/2
+    [0.0982, 0.8032]
+    >>> [round(x, 4) for x in bounded_mean_interval(np.array([-0.2, 0.0, 0.6]), 0.95, (-1.0, 1.0))]
+    [-0.6551, 0.7828]
+    """
+    values = np.asarray(values, dtype=float)
+    if len(values) < 2:
+        return math.nan, math.nan
+    low, high = bounds
+    width = high - low
+    share = (values - low) / width
+    mean, variance = float(share.mean()), float(share.var(ddof=1))
+    spread = mean * (1.0 - mean)
+    if not variance > 0 or not spread > 0:
+        centre = low + width * mean
+        return centre, centre  # every value the same
+    t = t_ppf(0.5 + level / 2, len(values) - 1)
+    c = t * t * (variance / spread) / len(values)  # Wilson's z^2 / n, with n / phi trials
+    centre = (mean + c / 2) / (1 + c)
+    half = math.sqrt(c * spread + c * c / 4) / (1 + c)
+    return low + width * max(centre - half, 0.0), low + width * min(centre + half, 1.0)
+
+
+def difference_of_intervals(first: tuple, second: tuple, correlation: float = 0.0) -> tuple[float, float]:
+    """Interval of a - b from each one's estimate and interval, ``first`` = (a, low, high) and
+    ``second`` = (b, low, high): Newcombe's (1998) combination of two Wilson intervals, the
+    "method of variance estimates recovery" (Zou & Donner 2008), which keeps each interval's
+    asymmetry; ``correlation`` between the two estimates (paired data) as Zou & Donner's
+    dependent form takes it.
+
+    >>> # 56/70 - 48/80 from their Wilson intervals: Newcombe (1998), method 10, as published
+    >>> [round(x, 4) for x in difference_of_intervals((0.8, 0.69183, 0.87695), (0.6, 0.49045, 0.70038))]
+    [0.0524, 0.3339]
+    """
+    (a, low_a, high_a), (b, low_b, high_b) = first, second
+    below, above = a - low_a, high_b - b  # how far a may be lower, b higher
+    lower = below * below + above * above - 2 * correlation * below * above
+    below, above = high_a - a, b - low_b
+    upper = below * below + above * above - 2 * correlation * below * above
+    return a - b - math.sqrt(max(lower, 0.0)), a - b + math.sqrt(max(upper, 0.0))
