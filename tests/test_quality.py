@@ -445,3 +445,7 @@ def test_the_side_intervals_are_score_intervals_combined_as_newcombe_does():
     from statsmodels.stats.proportion import proportion_confint
 
     assert (low, high) == pytest.approx(proportion_confint(share * trials, trials, method="wilson"), rel=1e-9)
+    # every value at a bound: Wilson's own interval (phi at its largest, 1, so z), not a point
+    assert side_mean_interval(np.ones(5), 0.95) == pytest.approx(proportion_confint(5, 5, method="wilson"))
+    assert side_mean_interval(np.zeros(3), 0.95) == pytest.approx(proportion_confint(0, 3, method="wilson"))
+    assert side_mean_interval(np.full(4, 0.3), 0.95) == (pytest.approx(0.3), pytest.approx(0.3))

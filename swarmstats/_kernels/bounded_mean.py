@@ -17,17 +17,21 @@ import math
 
 import numpy as np
 
-from .distributions import t_ppf
+from .distributions import norm_ppf, t_ppf
 
 
 def bounded_mean_interval(values, level: float, bounds=(0.0, 1.0)) -> tuple[float, float]:
     """Score interval of the mean of ``values`` (each within ``bounds``); (nan, nan) with fewer
-    than 2 values, (mean, mean) when every value is the same.
+    than 2 values.  Every value the same: at a bound (0 of 3 successes), Wilson's interval on
+    the normal quantile - the variance at its largest, phi = 1, known rather than read -, and
+    elsewhere (mean, mean), no spread to read.
 
     >>> [round(x, 4) for x in bounded_mean_interval(np.array([0.2, 0.4, 0.6]), 0.95)]  # pulled towards 1/2
     [0.0982, 0.8032]
     >>> [round(x, 4) for x in bounded_mean_interval(np.array([-0.2, 0.0, 0.6]), 0.95, (-1.0, 1.0))]
     [-0.6551, 0.7828]
+    >>> [round(x, 4) for x in bounded_mean_interval(np.zeros(3), 0.95)]   # Wilson's 0 of 3
+    [0.0, 0.5615]
     """
     values = np.asarray(values, dtype=float)
     if len(values) < 2:
@@ -37,9 +41,13 @@ def bounded_mean_interval(values, level: float, bounds=(0.0, 1.0)) -> tuple[floa
     share = (values - low) / width
     mean, variance = float(share.mean()), float(share.var(ddof=1))
     spread = mean * (1.0 - mean)
-    if not variance > 0 or not spread > 0:
+    if not spread > 0:  # every value at one bound: a proportion of 0 or n successes
+        z = norm_ppf(0.5 + level / 2)
+        reach = z * z / (len(values) + z * z)  # Wilson's far end for 0 of n
+        return (low, low + width * reach) if mean <= 0 else (high - width * reach, high)
+    if not variance > 0:
         centre = low + width * mean
-        return centre, centre  # every value the same
+        return centre, centre  # every value the same, inside the bounds
     t = t_ppf(0.5 + level / 2, len(values) - 1)
     c = t * t * (variance / spread) / len(values)  # Wilson's z^2 / n, with n / phi trials
     centre = (mean + c / 2) / (1 + c)
