@@ -32,6 +32,7 @@ from ._kernels.bootstrap import (
     cluster_totals,
     jackknife_variance,
 )
+from ._kernels.bounded_mean import bounded_score_interval
 from ._kernels.chains import ess_quantile
 from ._kernels.modes import two_modes
 from ._kernels.order_statistics import median_binomial_interval, median_range_note
@@ -480,7 +481,16 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int, med
     x, n, mean, sd = shape["_values"], shape["n"], shape["mean"], shape["sd"]
     nan = float("nan")
     notes = []
-    if n > 1 and np.ptp(x) == 0:
+    # a rate of successes by its name (values that happen to be 0 or 1 may be a count)
+    shares = proportion_bounds(series.name, x)
+    if n > 1 and np.ptp(x) == 0 and shares is not None and mean in shares:
+        # every evaluation a success (or every one a failure): 20 of 20 says the rate is at
+        # least 0.84, not that it is 1
+        tau, ess, median_ci = nan, nan, (mean, mean)
+        ci = bounded_score_interval(mean, 0.0, n, level, shares)
+        notes.append(f"every value is {mean:g}: the rate's interval is Wilson's for {n} of {n} "
+                     "(taken as independent)")
+    elif n > 1 and np.ptp(x) == 0:
         notes.append(_constant_note(n, level))
         tau, ess, ci, median_ci = nan, nan, (mean, mean), (mean, mean)
     elif n < 4:
@@ -518,6 +528,11 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int, med
         # a mean cannot lie beyond every value the series holds: a success rate's interval
         # stops at 1, a capped return's at its cap (given enough values for the cut to cost
         # nothing: with 4 the mean lies beyond all of them 12.5% of the time)
+        if shares is not None:
+            # a share's mean near 0 or 1 is not symmetric about it: the interval's score form,
+            # as Wilson's for a proportion (20 episodes' success flags with p = 0.97 read [1, 1]
+            # half the time, covering 49%)
+            ci = bounded_score_interval(mean, (ci[1] - ci[0]) / 2, ess, level, shares)
         ci = within_bounds(within_range(within_range(ci, shape["minimum"], shape["maximum"], ess, level),
                                         *held_range(x)),  # (at a cap the series held, always)
                            proportion_bounds(series.name, x))  # (and a success rate's at 1, always)

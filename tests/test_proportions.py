@@ -25,8 +25,9 @@ def test_the_interval_of_a_success_rate_stops_at_one(name):
     unbounded = ss.check_convergence(pd.Series(y, name="reward"))
     assert unbounded.ci[1] > 1.1  # the same values named otherwise: nothing to cut at
     assert verdict.ci == (unbounded.ci[0], 1.0)
-    described = ss.describe(pd.Series(y, name=name))
-    assert described.ci[1] == 1.0 and ss.describe(pd.Series(y, name="reward")).ci[1] > 1.1
+    # describe's interval of a rate is its score form (as Wilson's for a proportion), inside [0, 1]
+    described, plain = ss.describe(pd.Series(y, name=name)), ss.describe(pd.Series(y, name="reward"))
+    assert 0.0 <= described.ci[0] < described.mean < described.ci[1] < 1.0 and plain.ci[1] > 1.1
 
 
 def test_a_rate_in_percent_or_an_accuracy_is_not_cut():
@@ -71,8 +72,33 @@ def test_a_rate_labelled_with_its_run_is_still_a_rate():
     y = climb_to_one()
     for name in ("test_battle_won_mean [run=1]", "success_rate [env_args.map_name=3s5z]"):
         assert ss.check_convergence(pd.Series(y, name=name)).ci[1] == 1.0
-        assert ss.describe(pd.Series(y, name=name)).ci[1] == 1.0
+        assert ss.describe(pd.Series(y, name=name)).ci[1] < 1.0
     assert proportion_bounds("reward [run=win_rate]", [0.2, 0.5]) is None  # the run's name says nothing
     text = run("check-convergence", REAL / "pymarl" / "sacred", "-m", "test_battle_won_mean").stdout
     row = next(line for line in text.splitlines() if line.startswith("test_battle_won_mean [run=1] "))
     assert "[0.3678, 1]" in row, row
+
+
+@pytest.mark.parametrize("episodes", [20, 50])
+def test_describe_covers_a_success_rate_near_one(episodes):
+    """Success flags of evaluation episodes, p = 0.97: Student's t cut at 1 read [1, 1] whenever
+    every episode succeeded and covered 49% (20 episodes) / 78% (50); the score form, as Wilson's
+    for a proportion, covers at least 95% (a little more: Student's quantile on n - 1), 800 draws."""
+    rng = np.random.default_rng(31)
+    draws = 800
+    covered = 0
+    for _ in range(draws):
+        flags = (rng.random(episodes) < 0.97).astype(float)
+        low, high = ss.describe(pd.Series(flags, name="is_success"), n_boot=0).ci
+        covered += low <= 0.97 <= high
+    assert 0.95 - 3 * np.sqrt(0.95 * 0.05 / draws) <= covered / draws <= 0.995
+
+
+def test_every_episode_a_success_reads_wilsons_interval_not_a_point():
+    from statsmodels.stats.proportion import proportion_confint
+
+    described = ss.describe(pd.Series(np.ones(20), name="eval/success_rate"), n_boot=0)
+    assert described.ci == pytest.approx(proportion_confint(20, 20, method="wilson"))
+    assert any("Wilson's for 20 of 20" in note for note in described.notes)
+    # a constant that is no rate stays a point: nothing bounds how far another value would lie
+    assert ss.describe(pd.Series(np.full(20, 0.5), name="reward"), n_boot=0).ci == (0.5, 0.5)

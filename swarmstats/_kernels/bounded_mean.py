@@ -36,23 +36,39 @@ def bounded_mean_interval(values, level: float, bounds=(0.0, 1.0)) -> tuple[floa
     values = np.asarray(values, dtype=float)
     if len(values) < 2:
         return math.nan, math.nan
+    mean = float(values.mean())
+    half = t_ppf(0.5 + level / 2, len(values) - 1) * float(values.std(ddof=1)) / math.sqrt(len(values))
+    return bounded_score_interval(mean, half, len(values), level, bounds)
+
+
+def bounded_score_interval(mean: float, half: float, count: float, level: float,
+                           bounds=(0.0, 1.0)) -> tuple[float, float]:
+    """The score form of the symmetric interval ``mean`` +- ``half`` of a mean of values within
+    ``bounds``: with the values' variance taken as phi mu (1 - mu) on the [0, 1] scale, the means
+    mu whose own half-width, half * sqrt(mu (1 - mu) / (m (1 - m))), reaches the sample mean m.
+    ``half`` may come from Student's t on n values or from an effective sample size and a
+    long-run variance: the form only moves where the variance is read.  ``mean`` at a bound (every
+    value there): Wilson's interval for 0 of ``count`` on the normal quantile.
+
+    >>> [round(x, 4) for x in bounded_score_interval(0.95, 0.1, 20, 0.95)]   # t's [0.85, 1.05]
+    [0.7518, 0.9917]
+    >>> [round(x, 4) for x in bounded_score_interval(1.0, 0.0, 20, 0.95)]    # Wilson's 20 of 20
+    [0.8389, 1.0]
+    """
     low, high = bounds
     width = high - low
-    share = (values - low) / width
-    mean, variance = float(share.mean()), float(share.var(ddof=1))
-    spread = mean * (1.0 - mean)
+    share, reach = (mean - low) / width, half / width
+    spread = share * (1.0 - share)
     if not spread > 0:  # every value at one bound: a proportion of 0 or n successes
         z = norm_ppf(0.5 + level / 2)
-        reach = z * z / (len(values) + z * z)  # Wilson's far end for 0 of n
-        return (low, low + width * reach) if mean <= 0 else (high - width * reach, high)
-    if not variance > 0:
-        centre = low + width * mean
-        return centre, centre  # every value the same, inside the bounds
-    t = t_ppf(0.5 + level / 2, len(values) - 1)
-    c = t * t * (variance / spread) / len(values)  # Wilson's z^2 / n, with n / phi trials
-    centre = (mean + c / 2) / (1 + c)
-    half = math.sqrt(c * spread + c * c / 4) / (1 + c)
-    return low + width * max(centre - half, 0.0), low + width * min(centre + half, 1.0)
+        far = z * z / (count + z * z)  # Wilson's far end for 0 of n
+        return (low, low + width * far) if share <= 0 else (high - width * far, high)
+    if not reach > 0:
+        return mean, mean  # no spread to read, inside the bounds
+    c = reach * reach / spread  # Wilson's z^2 / n, with n / phi trials
+    centre = (share + c / 2) / (1 + c)
+    wing = math.sqrt(c * spread + c * c / 4) / (1 + c)
+    return low + width * max(centre - wing, 0.0), low + width * min(centre + wing, 1.0)
 
 
 def difference_of_intervals(first: tuple, second: tuple, correlation: float = 0.0) -> tuple[float, float]:
