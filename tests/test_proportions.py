@@ -102,3 +102,9 @@ def test_every_episode_a_success_reads_wilsons_interval_not_a_point():
     assert any("Wilson's for 20 of 20" in note for note in described.notes)
     # a constant that is no rate stays a point: nothing bounds how far another value would lie
     assert ss.describe(pd.Series(np.full(20, 0.5), name="reward"), n_boot=0).ci == (0.5, 0.5)
+    # the verdict of a rate constant at 1 too (still converged: nothing moves)
+    verdict = ss.check_convergence(pd.Series(np.ones(100), name="test/success_rate"))
+    assert verdict.verdict == "converged"
+    assert verdict.ci == pytest.approx(proportion_confint(100, 100, method="wilson"))
+    assert "Wilson's for 100 of 100" in verdict.reasons[0]
+    assert ss.check_convergence(pd.Series(np.ones(100), name="reward")).ci == (1.0, 1.0)

@@ -32,6 +32,7 @@ import numpy as np
 from .._base import Estimator
 from .._input.series import MAX_MAGNITUDE, Series, as_runs, as_series, is_multi_run
 from .._kernels import chains as _chains
+from .._kernels.bounded_mean import bounded_score_interval
 from .._kernels.distributions import t_ppf
 from .._kernels.flatness import MAX_GROWTH
 from .._kernels.long_memory import POSSIBLE_EVIDENCE, STRONG_EVIDENCE
@@ -620,6 +621,10 @@ def _constant_result(values: np.ndarray, series: Series, base: dict, tolerance, 
     kept = values[index:]
     level = float(kept[0])
     m = len(kept)
+    bounds = proportion_bounds(series.name, kept)
+    at_bound = ci is None and bounds is not None and level in bounds
+    if at_bound:  # a rate at 0 or 1 every time: n of n says "at least 0.84" (20), not "exactly 1"
+        ci = bounded_score_interval(level, 0.0, m, base["ci_level"], bounds)
     ci = (level, level) if ci is None else ci
     numbers = dict(
         warmup=index, warmup_step=series.step_of(index), n_kept=m, ess=float(m),
@@ -634,7 +639,8 @@ def _constant_result(values: np.ndarray, series: Series, base: dict, tolerance, 
         reasons = [f"the series is constant at {fmt(level)}: nothing is changing (every point is "
                    "an effective sample; the autocorrelation time is taken as 1). "
                    f"{m} identical points rule out departures in more than {share:.1%} of "
-                   f"points ({base['ci_level']:.0%} bound), not how large one would be: the "
-                   "interval is the point itself"]
+                   f"points ({base['ci_level']:.0%} bound), not how large one would be: "
+                   + (f"the rate's interval is Wilson's for {m} of {m} (taken as independent)" if at_bound
+                      else "the interval is the point itself")]
     return ConvergenceResult(verdict=verdict, converged=verdict == "converged",
                              steps_needed=steps_needed, reasons=reasons, **numbers, **base)
