@@ -525,17 +525,17 @@ def _describe_series(series: Series, level: float, tail: float, n_boot: int, med
                          "of the mean, and the ESS overstates the information")
         if trend:
             notes.append(trend)
-        # a mean cannot lie beyond every value the series holds: a success rate's interval
-        # stops at 1, a capped return's at its cap (given enough values for the cut to cost
-        # nothing: with 4 the mean lies beyond all of them 12.5% of the time)
         if shares is not None:
-            # a share's mean near 0 or 1 is not symmetric about it: the interval's score form,
+            # a rate's mean near 0 or 1 is not symmetric about it: the interval's score form,
             # as Wilson's for a proportion (20 episodes' success flags with p = 0.97 read [1, 1]
             # half the time, covering 49%)
             ci = bounded_score_interval(mean, (ci[1] - ci[0]) / 2, ess, level, shares)
+        # a mean cannot lie beyond every value the series holds: a capped return's interval
+        # stops at its cap (given enough values for the cut to cost nothing: with 4 the mean
+        # lies beyond all of them 12.5% of the time)
         ci = within_bounds(within_range(within_range(ci, shape["minimum"], shape["maximum"], ess, level),
                                         *held_range(x)),  # (at a cap the series held, always)
-                           proportion_bounds(series.name, x))  # (and a success rate's at 1, always)
+                           shares)  # (and a success rate's within [0, 1], always)
         if median_method == "bootstrap" and n * n_boot > bootstrap.EXACT_LIMIT:
             notes.append(f"{n} values: the median's interval uses order statistics and the ESS "
                          "(a bootstrap would cost n x n_boot draws)")

@@ -292,7 +292,7 @@ def test_the_calibration_intervals_are_the_documented_combinations():
 
 @pytest.mark.parametrize("design", ["rare event, 50 outcomes", "common event, 200 outcomes"])
 def test_the_calibration_intervals_cover(design):
-    """E[p] - E[y] of a 5% event from 50 outcomes: Student's t of p - y covered 91% (64% from
+    """E[p] - E[y] of a 5% event from 50 outcomes: Student's t of p - y covered 90% (62% from
     20, where a third of batches see no positive and the error reads E[p] alone); AUC of an
     underconfident p of a common event from 200 outcomes: Hanley & McNeil's variance alone
     covered 91%.  Both within 3 binomial SE of 95% now (1,000 batches), two-sided for the

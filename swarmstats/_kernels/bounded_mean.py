@@ -8,7 +8,8 @@ interval with n / phi trials, t for z (for 0/1 values exactly Wilson's on n - 1 
 A mean near a bound from a few values then gets the room a proportion gets there, where
 Student's t, symmetric about the mean, runs short on the far side: with 3-20 values of a
 skewed p (Beta(1.3, 0.3)) it covered 81-92%, the score interval 89-94%, and both ~95% on
-Beta(2, 2) (20,000 samples each; docs/quality.md).
+Beta(2, 2) (20,000 samples of each size).  Where it serves: docs/quality.md (a side's mean,
+the gap), docs/proxy.md (E[p] - E[y]), docs/describe.md (a success rate's mean).
 """
 
 from __future__ import annotations
