@@ -280,3 +280,26 @@ def test_the_window_reads_a_series_the_same_at_any_scale(scale):
     assert (scaled["status"].astype(str) == unit["status"].astype(str)).all()
     assert (scaled["length"] == unit["length"]).all() and scaled["change"].sum() == unit["change"].sum() == 1
     assert np.allclose(scaled["mean"] / scale, unit["mean"], rtol=1e-9)
+
+
+def test_a_rate_held_at_one_from_the_start_is_a_streak_not_a_point():
+    """60 evaluations' success flags, every one a success: the level read [1, 1], which held
+    p = 0.97 only when none failed (16% of the time it was so, 83% coverage in 300 fits); as a
+    rate it can still fall to 0, so the streak's exact binomial bound: [0.025 ** (1/60), 1] =
+    [0.940, 1]."""
+    import pandas as pd
+
+    table = AdaptiveWindow().fit(pd.Series(np.ones(60), name="eval/success_rate")).table
+    last = table.iloc[-1]
+    assert last["level_low"] == pytest.approx(0.025 ** (1 / 60)) and last["level_high"] == 1.0
+    assert last["status"] == "stable" and "a rate" in last["reason"] and "as far as 0" in last["reason"]
+    # the same values under another name: nothing says where else they could go
+    other = AdaptiveWindow().fit(pd.Series(np.ones(60), name="reward")).table.iloc[-1]
+    assert (other["level_low"], other["level_high"]) == (1.0, 1.0)
+    rng = np.random.default_rng(17)
+    covered = 0
+    for _ in range(200):
+        flags = pd.Series((rng.random(60) < 0.97).astype(float), name="eval/success_rate")
+        final = AdaptiveWindow().fit(flags).table.iloc[-1]
+        covered += final["level_low"] <= 0.97 <= final["level_high"]
+    assert covered / 200 >= 0.95 - 3 * np.sqrt(0.95 * 0.05 / 200)

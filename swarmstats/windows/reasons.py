@@ -87,9 +87,17 @@ def tiny_reason(highest: float, lowest: float) -> str:
             f"their squares underflow; rescale the series (multiply it by 1e{-math.floor(math.log10(largest))}, say)")
 
 
-def constant_reason(window: np.ndarray, low: float, high: float, ci: float) -> str:
+def constant_reason(window: np.ndarray, low: float, high: float, ci: float, bounds=None) -> str:
     """The reason for a window of one repeated value, given the range ``low``..``high`` the
-    stream took lately: a streak, whose departures are ruled out only up to a share."""
+    stream took lately: a streak, whose departures are ruled out only up to a share (for a rate,
+    ``bounds`` (0, 1), as far as its other bound even where the stream never went)."""
+    if low == high and bounds is not None:
+        value = window[-1]
+        reach = (fmt(bounds[1]) if value == bounds[0] else fmt(bounds[0]) if value == bounds[1]
+                 else f"{fmt(bounds[0])} or {fmt(bounds[1])}")
+        return (f"held at {fmt(value)} for the last {len(window)} points: a rate, so departures "
+                f"in up to {departure_share(len(window), ci):.1%} of points (as far as {reach}) "
+                "are not ruled out")
     if low == high:
         return "every value is the same"
     return (f"held at {fmt(window[-1])} for the last {len(window)} points: departures in up to "

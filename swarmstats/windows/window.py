@@ -308,7 +308,8 @@ class AdaptiveWindow(OnlineEstimator):
         if highest == lowest:
             # right after a change (a run that reached a cap) its call holds, as for any change
             status, reason = (self._hold[1:] if self._hold is not None and t <= self._hold[0]
-                              else ("stable", constant_reason(window, *self._recent_range(), self.ci)))
+                              else ("stable", constant_reason(window, *self._recent_range(), self.ci,
+                                                              self._unit)))
             return self._plain(window, step, label(start), status, reason, False, scale=0.0,
                                slope=(0.0, 0.0))
         sigma, g = self._noise(window)
@@ -669,6 +670,14 @@ class AdaptiveWindow(OnlineEstimator):
         recent = self._buffer[max(0, self._used - self.max_length):self._used]
         return float(recent.min()), float(recent.max())
 
+    def _streak_range(self) -> tuple[float, float]:
+        """How far a departure from a streak could go: the range the stream took lately, and for
+        a rate at least its bounds - a success rate held at 1 from the start can still fall to 0
+        (60 successes of 60 read [1, 1], which held p = 0.97 the 16% of the time every one of
+        60 episodes succeeded)."""
+        low, high = self._recent_range()
+        return (low, high) if self._unit is None else (min(low, self._unit[0]), max(high, self._unit[1]))
+
     def _plain(self, window, step, start, status, reason, change, *, scale=None, slope=None,
                trend_level=False, z=None, hedged=False, g=1.0) -> WindowState:
         """The state for ``window``; with ``trend_level`` the level now is its line's value at
@@ -740,7 +749,7 @@ class AdaptiveWindow(OnlineEstimator):
         if length >= 2 and low == high:
             # a constant stretch is a streak, not a measurement without error: departures as
             # far as the values the stream took lately are ruled out only up to a share
-            (ci_low, ci_high), _ = streak_interval(mean, length, *self._recent_range(), self.ci)
+            (ci_low, ci_high), _ = streak_interval(mean, length, *self._streak_range(), self.ci)
             level_low, level_high = ci_low, ci_high
         return WindowState(step=step, length=length, start=start, mean=mean, ci_low=ci_low,
                            ci_high=ci_high, slope=slope[0], slope_t=slope[1], status=status,
