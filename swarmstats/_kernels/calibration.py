@@ -11,9 +11,11 @@ ties as one half and is undefined when a class is missing.
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
 
+from .bootstrap import wilson_interval
+from .bounded_mean import bounded_mean_interval, difference_of_intervals
 from .distributions import average_ranks
+from .mann_whitney import mann_whitney_interval, pair_variance
 
 CLIP = 1e-15
 
@@ -81,7 +83,7 @@ def auc(p: np.ndarray, y: np.ndarray) -> float:
     negatives = len(y) - positives
     if positives == 0 or negatives == 0:
         return float("nan")
-    ranks = stats.rankdata(p)
+    ranks = average_ranks(p)
     rank_sum = float(ranks[y == 1].sum())
     return (rank_sum - positives * (positives + 1) / 2) / (positives * negatives)
 
@@ -122,8 +124,6 @@ def auc_interval(p: np.ndarray, y: np.ndarray, level: float = 0.95) -> tuple[flo
     >>> round(low, 3), round(high, 3)
     (0.28, 0.976)
     """
-    from .mann_whitney import mann_whitney_interval, pair_variance
-
     positives = int(np.sum(y))
     negatives = len(y) - positives
     if positives == 0 or negatives == 0:
@@ -149,9 +149,6 @@ def calibration_error_interval(p: np.ndarray, y: np.ndarray, level: float = 0.95
     >>> round(low, 3), round(high, 3)
     (-0.164, 0.421)
     """
-    from .bootstrap import wilson_interval
-    from .bounded_mean import bounded_mean_interval, difference_of_intervals
-
     if len(p) < 2:
         return float("nan"), float("nan")
     successes = float(np.sum(y))
