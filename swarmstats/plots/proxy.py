@@ -63,7 +63,8 @@ def plot_reliability(report, ax):
     c = report.calibration
     ax.set_title(f"reliability: ECE {fmt(c['ece'], 3)}, Brier {fmt(c['brier'], 3)}, "
                  f"AUC {fmt(c['auc'], 3)} [{fmt(c['auc_low'], 3)}, {fmt(c['auc_high'], 3)}] "
-                 f"(n = {c['n_outcomes']})", fontsize=9)
+                 f"(n = {c['n_outcomes']}" + (f", {c['clusters']} keys as clusters)" if c.get("clusters") else ")"),
+                 fontsize=9)
     ax.set_xlabel("mean p in bin")
     ax.set_ylabel("share of positive outcomes")
     ax.set_xlim(0, 1)

@@ -36,6 +36,7 @@ from .._kernels.bootstrap import (
     two_way_cluster_interval,
     wilson_interval,
 )
+from .._kernels.cluster_variance import FEW_CLUSTERS
 from .._kernels.permutation import lower_tail_pvalue, permuted_gaps
 from .._result import Result, fmt, fmt_interval
 from ..errors import InputError, check_level
@@ -487,8 +488,6 @@ def _side(n_accepted: int, n: int) -> str:
     return "accepted" if n_accepted <= n - n_accepted else "rejected"
 
 
-#: fewer clusters than this: the note says the intervals are rough
-FEW_CLUSTERS = 10
 #: "persistent in the order given": an integrated autocorrelation time above
 #: 1 + PERSISTENCE_MARGIN / sqrt(n) (about the 95th percentile of Geyer's estimate, the larger
 #: of p's and the accept flags', for independent interactions: 1.96 at n = 50, 1.39 at 600)
