@@ -342,7 +342,11 @@ def test_clustered_calibration_intervals_cover_the_agents_population():
     batches); with the agents as clusters 95.5% and 92.8%.  600 batches, within 3 binomial
     SE of 95% (two-sided for the calibration error; the AUC's at most 99%), and the old
     intervals far below."""
-    from swarmstats._kernels.calibration import auc, auc_interval, calibration_error_interval
+    from swarmstats._kernels.calibration import (
+        auc,
+        auc_interval,
+        calibration_error_interval,
+    )
 
     rng = np.random.default_rng(12345)
     p, y, _ = _agents_with_own_bias(rng, 200_000, 10)
