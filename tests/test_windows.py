@@ -323,3 +323,40 @@ def test_the_level_interval_follows_a_change_of_the_noises_spread(before, after)
         covered += last["level_low"] <= 0.0 <= last["level_high"]
     se = np.sqrt(0.95 * 0.05 / fits)
     assert 0.95 - 3 * se <= covered / fits <= 0.95 + 3 * se, covered
+
+
+def test_the_line_ends_interval_is_at_least_the_heteroscedasticity_consistent_one():
+    """The end of a window's line: Var at least g times the HC2 variance of the fitted value at
+    the last point (statsmodels), never less than the pooled scale's."""
+    import statsmodels.api as sm
+
+    from swarmstats.windows.window import line_end
+
+    rng = np.random.default_rng(8)
+    x = np.arange(80.0)
+    y = 0.05 * x + np.r_[rng.normal(0, 1, 60), rng.normal(0, 4, 20)]
+    fit = sm.OLS(y, sm.add_constant(x)).fit(cov_type="HC2")
+    at_end = np.array([1.0, x[-1]])
+    centred = x - x.mean()
+    slope = float(centred @ (y - y.mean()) / (centred @ centred))
+    level, half = line_end(y, float(y.mean()), slope, 1.0, 1.96, g=2.0)
+    assert level == pytest.approx(fit.params @ at_end)
+    assert half == pytest.approx(1.96 * np.sqrt(2.0 * at_end @ fit.cov_params() @ at_end), rel=1e-9)
+    homoscedastic = line_end(y, float(y.mean()), slope, 50.0, 1.96)[1]
+    assert line_end(y, float(y.mean()), slope, 50.0, 1.96, g=2.0)[1] == homoscedastic
+
+
+def test_a_climbs_level_interval_follows_a_change_of_the_noises_spread():
+    """A steady climb whose noise SD tripled 100 points before the end: the line's end, its
+    interval from the window's pooled scale, held the curve 81.5% of 200 fits (400 points);
+    with the residuals' own weight on the end (HC2) 95.5%.  Here 150 points before (the old
+    interval: OLD), 200 fits, within 3 binomial SE of 95%."""
+    rng = np.random.default_rng(9)
+    fits, covered = 200, 0
+    x = np.arange(250)
+    for _ in range(fits):
+        y = 0.05 * x + np.r_[rng.normal(0, 1, 150), rng.normal(0, 3, 100)]
+        last = AdaptiveWindow().fit(y).table.iloc[-1]
+        covered += last["level_low"] <= 0.05 * x[-1] <= last["level_high"]
+    se = np.sqrt(0.95 * 0.05 / fits)
+    assert 0.95 - 3 * se <= covered / fits <= 0.95 + 3 * se, covered
