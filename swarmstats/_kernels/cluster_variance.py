@@ -3,7 +3,7 @@
 A proxy's outcomes come from agents, many from each, and an agent's own bias (its p reading
 high, its outcomes running above what p says) is shared by all of its outcomes.  Taken as
 independent, 20 agents' 1,000 outcomes give intervals as if a thousand draws had been made,
-when there were twenty: E[p] - E[y] covered 73% and the AUC 56% of the population's values
+when there were twenty: E[p] - E[y] covered 73% and the AUC 55% of the population's values
 (docs/proxy.md).  The cure is the cluster-robust ("sandwich") variance: the estimate's
 per-observation influence values summed within each cluster, the sums' squares added up.
 Written here as a *design effect*, the ratio of that variance to the independent one, so that

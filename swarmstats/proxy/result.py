@@ -284,7 +284,7 @@ def _outcome_clusters(keys: np.ndarray, notes: list) -> np.ndarray | None:
     None (one key, one outcome per key, or too few keys: then a note says what the intervals
     hold for).  An agent's outcomes share its own bias - p reading high for it, or its outcomes
     running above what p says - and 20 agents' 1,000 outcomes taken as independent held the
-    population's E[p] - E[y] 73% and AUC 56% of the time (docs/proxy.md)."""
+    population's E[p] - E[y] 73% and AUC 55% of the time (docs/proxy.md)."""
     codes, uniques = _factorize(keys)
     count = len(uniques)
     if count < 2 or count == len(codes):

@@ -78,7 +78,7 @@ def line_end(window, mean: float, slope: float, scale: float, z: float, g: float
     With ``g`` (the autocorrelation time ``scale`` was made with), never less than the
     residuals' own say: the end's weights w_i = 1/m + end (i - centre) / Sxx fall on the latest
     points, and the window's scale pools all of them - 100 points after the noise SD tripled
-    during a climb, the line's end was held 79% of the time.  So the variance is at least
+    during a climb (400 points), the line's end was held in 81.5% of 200 fits.  So the variance is at least
     g * sum w_i^2 e_i^2 / (1 - h_i), the heteroscedasticity-consistent one (MacKinnon & White's
     HC2), each residual weighted by its sway on the end."""
     length = len(window)
@@ -679,8 +679,8 @@ class AdaptiveWindow(OnlineEstimator):
         all alike).  The window's noise scale pools up to ``max_length`` points since the last
         change, and a change of the noise's spread is no change of level: 100 points after the
         SD tripled, the pooled scale was 1.6 of the 3 the level's points had, and the level's
-        interval held the mean 70% of the time (2 x: 84%); one that halved kept intervals three
-        times too wide.  Their own SD, with the window's autocorrelation time (too few points
+        interval held the mean in 68% of 400 fits (SD x 2: 81%); one that fell to a third kept
+        intervals three times too wide.  Their own SD, with the window's autocorrelation time (too few points
         to estimate that again) and Student's t on their own degrees of freedom: 95-96% both
         ways (docs/windows.md).  Refreshed with the window's scale (every ~10% of the window):
         taken afresh at every step, the "known to +-x" of a stable window's reason took a new x
