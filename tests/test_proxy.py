@@ -377,7 +377,7 @@ def test_design_effect_is_the_cluster_robust_variance_over_the_independent_one()
     import statsmodels.api as sm
     from scipy import stats
 
-    from swarmstats._kernels.calibration import _placement_influence, auc
+    from swarmstats._kernels.calibration import _placement_influence, _placements, auc
     from swarmstats._kernels.cluster_variance import design_effect
 
     rng = np.random.default_rng(4)
@@ -406,7 +406,8 @@ def test_design_effect_is_the_cluster_robust_variance_over_the_independent_one()
                            + 2 * np.sum(sums_10 * sums_01) / (m * n))
     delong = np.sum((beaten - estimate) ** 2) / m ** 2 + np.sum((beating - estimate) ** 2) / n ** 2
     expected = max(1.0, obuchowski / delong * (stats.t.ppf(0.975, 9) / stats.norm.ppf(0.975)) ** 2)
-    assert design_effect(_placement_influence(p, y, estimate), groups, 0.95) == pytest.approx(expected, rel=1e-9)
+    influence = _placement_influence(y == 1, _placements(p, y == 1), estimate)
+    assert design_effect(influence, groups, 0.95) == pytest.approx(expected, rel=1e-9)
 
 
 def test_the_tracker_takes_its_keys_as_clusters_of_the_outcomes():

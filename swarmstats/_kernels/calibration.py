@@ -108,8 +108,12 @@ def delong_variance(p: np.ndarray, y: np.ndarray) -> float:
     m, n = int(positives.sum()), int((~positives).sum())
     if m < 2 or n < 2:
         return float("nan")
-    beaten, beating = _placements(p, positives)
-    return float(beaten.var(ddof=1) / m + beating.var(ddof=1) / n)
+    return _placement_variance(*_placements(p, positives))
+
+
+def _placement_variance(beaten: np.ndarray, beating: np.ndarray) -> float:
+    """DeLong's variance from the two classes' placement values."""
+    return float(beaten.var(ddof=1) / len(beaten) + beating.var(ddof=1) / len(beating))
 
 
 def _placements(p: np.ndarray, positives: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -148,22 +152,24 @@ def auc_interval(p: np.ndarray, y: np.ndarray, level: float = 0.95,
         return float("nan"), float("nan")
     estimate = auc(p, y)
     ratio = 1.0
+    if min(positives, negatives) < 2:
+        return mann_whitney_interval(estimate, positives, negatives, level)
+    placements = _placements(p, y == 1)  # ranked once for DeLong's variance and the clusters'
     if min(positives, negatives) >= DELONG_MIN_CLASS:
-        shape, spread = pair_variance(estimate, positives, negatives), delong_variance(p, y)
+        shape, spread = pair_variance(estimate, positives, negatives), _placement_variance(*placements)
         if shape > 0 and spread > shape:
             ratio = spread / shape
-    if clusters is not None and min(positives, negatives) >= 2:
-        ratio *= design_effect(_placement_influence(p, y, estimate), clusters, level)
+    if clusters is not None:
+        ratio *= design_effect(_placement_influence(y == 1, placements, estimate), clusters, level)
     return mann_whitney_interval(estimate, positives, negatives, level, variance_ratio=ratio)
 
 
-def _placement_influence(p: np.ndarray, y: np.ndarray, estimate: float) -> np.ndarray:
+def _placement_influence(positives: np.ndarray, placements: tuple, estimate: float) -> np.ndarray:
     """Each outcome's influence on the AUC: its placement value less the AUC, over its
     class's size (their squares add up to DeLong's variance, on m and n rather than m - 1 and
     n - 1)."""
-    positives = y == 1
-    beaten, beating = _placements(p, positives)
-    influence = np.empty(len(p))
+    beaten, beating = placements
+    influence = np.empty(len(positives))
     influence[positives] = (beaten - estimate) / len(beaten)
     influence[~positives] = (beating - estimate) / len(beating)
     return influence

@@ -425,15 +425,13 @@ class AdaptiveWindow(OnlineEstimator):
                 sigma, g = own
                 scale = sigma * math.sqrt(g)
         precision = self.precision if self.precision is not None else DEFAULT_PRECISION_SDS * sigma
-        # a precision of 1e-300 asks for ~1e600 points, whose square overflowed
-        ratio = self._z * sigma / precision
-        needed = math.ceil(g * ratio ** 2) if ratio < 1e100 else math.inf
+        needed = self._points_needed(sigma, g, precision)
         target = min(max(needed, self.min_length), self.max_length, available)
         chosen = window[-target:]
         own = self._own_scatter(chosen)
         if own is not None and self.precision is not None:
             # a precision in the metric's units asks for more points where the noise grew
-            needed = math.ceil(g * (self._z * own / precision) ** 2) if own < 1e100 * precision else math.inf
+            needed = self._points_needed(own, g, precision)
             target = min(max(needed, self.min_length), self.max_length, available)
             chosen = window[-target:]
             own = self._own_scatter(chosen)
@@ -673,6 +671,12 @@ class AdaptiveWindow(OnlineEstimator):
         g = self._noise(post)[1]
         return self._plain(post, step, label(self._regime), status, reason, True,
                            scale=sigma * math.sqrt(g), z=self._interval_z(scale_dof(len(post), g)), g=g)
+
+    def _points_needed(self, sigma: float, g: float, precision: float) -> float:
+        """How many points give the mean's interval a half-width of ``precision``: g (z sigma /
+        precision)^2 (a precision of 1e-300 asks for ~1e600 points, whose square overflowed)."""
+        ratio = self._z * sigma / precision
+        return math.ceil(g * ratio ** 2) if ratio < 1e100 else math.inf
 
     def _own_scatter(self, chosen: np.ndarray) -> float | None:
         """The SD of the points whose mean is the level, or None when they are too few (or
